@@ -1,0 +1,42 @@
+"""``/api/tables/{id}/chat``: a table's chat, read and written (live copies go out as ``chat`` frames)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from pydantic import BaseModel, Field
+
+from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session, TableId
+from app.api.guards import ChatLimit
+from app.services import chat
+
+router = APIRouter(prefix="/api/tables", tags=["chat"])
+
+
+class ChatIn(BaseModel):
+    # Generous here (spaces around a message are trimmed); the service counts the trimmed text.
+    text: str = Field(max_length=4 * chat.MAX_CHARACTERS)
+    invite_code: str | None = Field(default=None, max_length=64)
+
+
+@router.get("/{table_id}/chat")
+async def read(table_id: TableId, account: OptionalAccount, db: Session, invite_code: str | None = None) -> dict:
+    """``{messages: [{id, seat, name, text, at}], can_post, reason}``: the latest 100 messages, oldest
+    first, and whether the caller may write (``reason`` says why not).
+
+    Errors: ``not_found`` (no such table; a private one without the invite code), ``not_seated``
+    (a spectator where the chat is for the players).
+    """
+    messages, access = await chat.read_chat(db, table_id, account.id if account else None, invite_code)
+    return {"messages": messages, "can_post": access.can_post, "reason": access.reason}
+
+
+@router.post("/{table_id}/chat", status_code=201)
+async def post(table_id: TableId, body: ChatIn, account: CurrentAccount, ctx: Ctx, db: Session, _: ChatLimit) -> dict:
+    """Post one message; answers it as ``{id, seat, name, text, at}`` and pushes it to the table's sockets.
+
+    Errors: ``unauthorized``, ``bad_request`` (empty after trimming, over 300 characters, control
+    characters), ``not_seated``, ``not_found``, ``rate_limited``.
+    """
+    message = await chat.post_chat(db, account, table_id, body.text, body.invite_code)
+    await ctx.fanout.publish(table_id, chat.CHAT_POSTED)
+    return message

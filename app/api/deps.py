@@ -1,0 +1,63 @@
+"""Dependencies of the REST handlers as ``Annotated`` aliases (STYLE.md, FastAPI template)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Annotated
+
+from fastapi import Depends, Path, Request
+from pydantic import Field
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Account
+from app.services import accounts
+from app.services.context import Context
+from app.services.errors import AppError
+
+
+def context(request: Request) -> Context:
+    """The app's shared context (built in the lifespan)."""
+    return request.app.state.ctx
+
+
+Ctx = Annotated[Context, Depends(context)]
+
+
+async def session(ctx: Ctx) -> AsyncIterator[AsyncSession]:
+    """A database session for one request."""
+    async with ctx.sessions() as db_session:
+        yield db_session
+
+
+Session = Annotated[AsyncSession, Depends(session)]
+
+
+async def optional_account(request: Request, ctx: Ctx) -> Account | None:
+    """The logged-in account, or ``None`` (a spectator).
+
+    Looked up in a session of its own that is closed at once, so a request never holds one
+    pooled connection here while the services take another.
+    """
+    account_id = request.session.get("account_id")
+    if account_id is None:
+        return None
+    async with ctx.sessions() as db:
+        return await accounts.get_account(db, account_id, request.session.get("epoch"))
+
+
+OptionalAccount = Annotated[Account | None, Depends(optional_account)]
+
+
+async def current_account(account: OptionalAccount) -> Account:
+    """The logged-in account; raises ``AppError(unauthorized)``."""
+    if account is None:
+        raise AppError("unauthorized", "log in first (as a guest or with an account)")
+    return account
+
+
+CurrentAccount = Annotated[Account, Depends(current_account)]
+
+MAX_ID = 2**31 - 1
+TableId = Annotated[int, Path(ge=1, le=MAX_ID, description="a table's id (its game has the same id)")]
+MoveId = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$",
+                              description="the client's id of a move: printable ASCII, e.g. a UUID")]

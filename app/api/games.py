@@ -1,0 +1,67 @@
+"""``/api/games``: a game's state for the caller, moves over REST, the public log and replays."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
+from app.api.guards import MovesLimit
+from app.services import games
+from app.services.views import log_entries, result_payload, state_payload
+
+router = APIRouter(prefix="/api/games", tags=["games"])
+
+
+class MoveIn(BaseModel):
+    id: MoveId
+    version: int = Field(ge=0, le=MAX_ID)
+    move: dict[str, Any]
+
+
+@router.get("/{game_id}")
+async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> dict:
+    """``{version, status, seat, view, legal, to_act, result, players, log}`` for the caller."""
+    seat = await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
+    snapshot = await games.load_snapshot(ctx, game_id)
+    entries = await games.read_log(ctx, game_id, 0, seat, snapshot.names, until=snapshot.version)
+    ruleset = ctx.registry.get(snapshot.ruleset)
+    payload = state_payload(ruleset, snapshot, seat, entries)
+    payload.pop("type")
+    payload["legal"] = ruleset.dump_moves(payload["legal"])
+    return payload
+
+
+@router.post("/{game_id}/moves")
+async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit) -> dict:
+    """The move pipeline over REST: ``{id, version}`` once committed."""
+    version = await games.submit_move(ctx, account.id if account else None, game_id, body.id, body.version, body.move)
+    return {"id": body.id, "version": version}
+
+
+@router.get("/{game_id}/log")
+async def public_log(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> list[dict]:
+    """The public move log: ``[{version, text}]`` (no private entries, whoever asks)."""
+    await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
+    snapshot = await games.load_snapshot(ctx, game_id)
+    return log_entries(await games.read_log_rows(ctx, game_id, 0, snapshot.version), None, snapshot.names)
+
+
+@router.get("/{game_id}/replay")
+async def replay(game_id: TableId, account: OptionalAccount, ctx: Ctx, version: int = Query(ge=0, le=MAX_ID),
+                 invite_code: str | None = None) -> dict:
+    """The spectator view at ``version``, rebuilt by folding the stored moves over ``setup``."""
+    await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
+    latest, state = await games.replay_state(ctx, game_id, version)
+    ruleset = ctx.registry.get(latest.ruleset)
+    entries = log_entries(await games.read_log_rows(ctx, game_id, 0, version), None, latest.names)
+    result = ruleset.result(state)
+    return {
+        "version": version,
+        "latest_version": latest.version,
+        "view": ruleset.view(state, None),
+        "log": entries,
+        "result": result_payload(result, latest.names),
+    }

@@ -1,0 +1,25 @@
+"""``GET /api/rulesets``: the games the lobby offers."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.deps import Ctx
+
+router = APIRouter(prefix="/api/rulesets", tags=["rulesets"])
+
+
+@router.get("")
+async def list_rulesets(ctx: Ctx) -> list[dict]:
+    """``[{name, title, min_players, max_players, options_schema}]`` of every listed ruleset."""
+    return [
+        {
+            "name": ruleset.name,
+            "title": ruleset.title,
+            "min_players": ruleset.min_players,
+            "max_players": ruleset.max_players,
+            "options_schema": ruleset.Options.model_json_schema(),
+        }
+        for ruleset in ctx.registry.all()
+        if ruleset.listed
+    ]

@@ -1,0 +1,136 @@
+"""``/api/tables``: the lobby (create, list, show, join, leave, start, rematch)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Response
+from pydantic import BaseModel, Field
+
+from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
+from app.api.guards import TablesLimit
+from app.services import rematch as rematches
+from app.services import tables, takeover
+
+router = APIRouter(prefix="/api/tables", tags=["tables"])
+
+
+class TableIn(BaseModel):
+    ruleset: str = Field(min_length=1, max_length=64)
+    seats: int = Field(ge=1, le=16)
+    options: dict[str, Any] = {}
+    private: bool = False
+    move_seconds: int | None = Field(default=None, ge=5, le=14 * 86400,
+                                     description="time control: seconds per move (86400 x days for turn-based), or none")
+    chat_spectators: bool = Field(default=False, description="whether spectators may read and write the table's chat")
+
+
+class BotIn(BaseModel):
+    seat: int
+    level: str = Field(default="default", max_length=16)
+
+
+class JoinIn(BaseModel):
+    seat: int | None = None
+    invite_code: str | None = Field(default=None, max_length=64)
+
+
+@router.post("", status_code=201)
+async def create(body: TableIn, account: CurrentAccount, ctx: Ctx, db: Session, _: TablesLimit) -> dict:
+    """A new table with the creator at seat 0: ``{id, invite_code}``."""
+    info = await tables.create_table(db, ctx.registry, account, body.ruleset, body.seats, body.options, body.private,
+                                     body.move_seconds, ctx.settings.max_open_tables, body.chat_spectators)
+    return {"id": info.table.id, "invite_code": info.table.invite_code}
+
+
+@router.get("")
+async def list_tables(account: OptionalAccount, ctx: Ctx, db: Session) -> list[dict]:
+    """Open and running public tables."""
+    viewer = account.id if account else None
+    return [info.to_dict(ctx.registry, viewer) for info in await tables.list_tables(db)]
+
+
+@router.get("/mine")
+async def mine(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
+    """The caller's own tables (seated or created, private ones included, finished ones too)."""
+    return [info.to_dict(ctx.registry, account.id) for info in await tables.tables_of(db, account.id)]
+
+
+@router.get("/{table_id}")
+async def show(table_id: TableId, account: OptionalAccount, ctx: Ctx, db: Session, invite_code: str | None = None) -> dict:
+    """One table with its seats (a private one needs membership or the invite code)."""
+    info = await tables.load_table(db, table_id)
+    viewer = account.id if account else None
+    tables.check_access(info, viewer, invite_code)
+    return info.to_dict(ctx.registry, viewer)
+
+
+@router.post("/{table_id}/join")
+async def join(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session, _: TablesLimit,
+               body: JoinIn | None = None) -> dict:
+    """Take a seat (the given one or the first empty)."""
+    body = body or JoinIn()
+    async with ctx.game_lock(table_id):
+        info = await tables.join_table(db, account, table_id, body.seat, body.invite_code)
+    return info.to_dict(ctx.registry, account.id)
+
+
+@router.post("/{table_id}/leave")
+async def leave(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
+    """Give up one's seat at an open table; in a running game, let the default bot play it until one returns."""
+    async with ctx.game_lock(table_id):
+        if (await tables.load_table(db, table_id)).table.status == "running":
+            await takeover.hand_to_bot(ctx, table_id, account.id, "left")
+            return (await tables.load_table(db, table_id)).to_dict(ctx.registry, account.id)
+        return (await tables.leave_table(db, account, table_id)).to_dict(ctx.registry, account.id)
+
+
+@router.post("/{table_id}/resign")
+async def resign(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
+    """Resign a running game: the default bot plays the seat to the end, and it cannot be reclaimed."""
+    await takeover.hand_to_bot(ctx, table_id, account.id, "resigned")
+    return (await tables.load_table(db, table_id)).to_dict(ctx.registry, account.id)
+
+
+@router.post("/{table_id}/start")
+async def start(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
+    """Start the game (creator only, every seat filled)."""
+    async with ctx.game_lock(table_id):
+        info = await tables.start_table(db, ctx.registry, account, table_id)
+    await ctx.fanout.publish(table_id, 0)
+    return info.to_dict(ctx.registry, account.id)
+
+
+@router.post("/{table_id}/rematch")
+async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session, response: Response,
+                  _: TablesLimit) -> dict:
+    """The rematch of a finished game, started at once: ``{id, invite_code}`` as ``POST /api/tables``
+    answers (201 when this request created it, 200 when it already existed).
+
+    Same ruleset, options, time control, privacy, chat rule and seats (people and bots); only a
+    player of the game may ask.  Errors: ``not_seated``, ``conflict`` (not finished), ``not_found``.
+    """
+    async with ctx.game_lock(table_id):
+        outcome = await rematches.rematch(db, ctx.registry, account, table_id)
+    new_table = outcome.info.table
+    if outcome.created:
+        response.status_code = 201
+        await ctx.fanout.publish(new_table.id, 0)  # its bots (if any) start playing
+        await ctx.fanout.publish(table_id, rematches.REMATCH_STARTED)
+    return {"id": new_table.id, "invite_code": new_table.invite_code}
+
+
+@router.post("/{table_id}/bots")
+async def add_bot(table_id: TableId, body: BotIn, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
+    """Seat a bot (``level``: ``default`` or ``random``) at an empty seat (creator only)."""
+    async with ctx.game_lock(table_id):
+        info = await tables.set_bot(db, account, table_id, body.seat, body.level)
+    return info.to_dict(ctx.registry, account.id)
+
+
+@router.delete("/{table_id}/bots/{seat}")
+async def remove_bot(table_id: TableId, seat: int, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
+    """Take the bot off ``seat`` (creator only)."""
+    async with ctx.game_lock(table_id):
+        info = await tables.set_bot(db, account, table_id, seat, None)
+    return info.to_dict(ctx.registry, account.id)

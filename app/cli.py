@@ -1,0 +1,72 @@
+"""The ``caravanserai`` command: ``serve`` (migrates, then runs uvicorn) and ``migrate``."""
+
+from __future__ import annotations
+
+import argparse
+import copy
+from pathlib import Path
+
+import uvicorn
+from uvicorn.config import LOGGING_CONFIG
+
+from app.config import Settings
+from app.db.backup import backup, restore
+from app.db.migrate import upgrade_to_head
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the console script."""
+    parser = argparse.ArgumentParser(prog="caravanserai", description="Board games with friends, in the browser.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the web server (applies migrations first)")
+    serve.add_argument("--host")
+    serve.add_argument("--port", type=int)
+    serve.add_argument("--workers", type=int)
+    serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations on start")
+    commands.add_parser("migrate", help="apply database migrations and exit")
+    backup_command = commands.add_parser("backup", help="write a backup of the database to FILE")
+    backup_command.add_argument("file", type=Path)
+    restore_command = commands.add_parser("restore", help="replace the database's contents by the backup FILE")
+    restore_command.add_argument("file", type=Path)
+    restore_command.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    args = parser.parse_args(argv)
+
+    settings = Settings()
+    if args.command == "migrate":
+        upgrade_to_head(settings.async_database_url)
+        return
+    if args.command == "backup":
+        backup(settings.async_database_url, args.file)
+        print(f"backup written to {args.file}")
+        return
+    if args.command == "restore":
+        if not args.yes and input(f"Replace everything in the database by {args.file}? [y/N] ").strip().lower() != "y":
+            raise SystemExit("restore cancelled")
+        restore(settings.async_database_url, args.file)
+        upgrade_to_head(settings.async_database_url)  # an older backup is brought up to this release
+        print(f"database restored from {args.file}")
+        return
+    if not args.no_migrate:
+        upgrade_to_head(settings.async_database_url)
+    settings.session_secret  # create the key file once, before any worker starts
+    uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host, port=args.port or settings.port,
+                workers=args.workers or settings.workers, ws_max_size=settings.max_payload_bytes,
+                ws_ping_interval=settings.ws_ping_interval_seconds, ws_ping_timeout=settings.ws_ping_timeout_seconds,
+                proxy_headers=True, log_config=log_config(settings.log_format), timeout_graceful_shutdown=10)
+
+
+def log_config(log_format: str) -> dict:
+    """uvicorn's logging set-up, with every line as a JSON object when ``log_format`` is ``json``
+    (python-json-logger); our own ``app.*`` loggers go the same way."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    if log_format == "json":
+        fields = "%(asctime)s %(levelname)s %(name)s %(message)s"
+        for formatter in config["formatters"].values():
+            formatter.clear()
+            formatter.update({"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields})
+    config["loggers"]["app"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
+    return config
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Settings, read once from the environment (prefix ``CARAVANSERAI_``) and an optional ``.env`` file."""
+
+from __future__ import annotations
+
+import secrets
+from functools import cached_property
+from pathlib import Path
+
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./caravanserai.db"
+
+
+class Settings(BaseSettings):
+    """Every setting of the server.
+
+    * ``database_url``: SQLAlchemy async URL; default a SQLite file in the working directory.
+      ``postgresql://`` URLs are accepted and mapped to the asyncpg driver.
+    * ``secret_key``: signs session cookies; when empty, one is generated once and kept in
+      ``secret_key_file`` so sessions survive restarts.
+    * ``extra_rulesets``: ``"module:Class"`` paths of rulesets loaded besides the entry points.
+    """
+
+    model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
+
+    database_url: str = DEFAULT_DATABASE_URL
+    secret_key: str = ""
+    secret_key_file: Path = Path(".caravanserai-secret")
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=1, le=65535)
+    workers: int = Field(default=1, ge=1)
+    cookie_secure: bool = False
+    extra_rulesets: list[str] = []
+    max_payload_bytes: int = 64 * 1024
+    log_format: Literal["text", "json"] = Field(default="text", description="json: one JSON object per log line")
+    rate_limit_auth: str = Field(default="30/minute", description="guest, register and login requests per address and account")
+    rate_limit_tables: str = Field(default="60/hour", description="tables created and seat changes per address and account")
+    rate_limit_moves: str = Field(default="30/second", description="REST moves per address and account")
+    rate_limit_chat: str = Field(default="20/minute", description="chat messages per account")
+    max_open_tables: int = Field(default=10, ge=1, description="open (not yet started) tables one account may have")
+    open_table_hours: float = Field(default=24, gt=0, description="open tables nobody started close after this")
+    clock_tick_seconds: float = Field(default=1.0, gt=0, description="how often overdue move deadlines are checked")
+    ws_ping_interval_seconds: float = Field(default=20, gt=0, description="how often each WebSocket is pinged")
+    ws_ping_timeout_seconds: float = Field(default=20, gt=0,
+                                           description="a socket whose pong is this late is closed (half-open peers)")
+    bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
+
+    @property
+    def async_database_url(self) -> str:
+        """The URL with an async driver (``postgresql+asyncpg``, ``sqlite+aiosqlite``)."""
+        url = self.database_url
+        for prefix in ("postgresql://", "postgres://", "postgresql+psycopg://", "postgresql+psycopg2://"):
+            if url.startswith(prefix):
+                return "postgresql+asyncpg://" + url[len(prefix):]
+        if url.startswith("sqlite://"):
+            return "sqlite+aiosqlite://" + url[len("sqlite://"):]
+        return url
+
+    @property
+    def is_sqlite(self) -> bool:
+        """Whether the store is SQLite (one process, in-process fan-out)."""
+        return self.async_database_url.startswith("sqlite")
+
+    @cached_property
+    def session_secret(self) -> str:
+        """The cookie-signing key: the setting, else the key file, else a new key written to it."""
+        if self.secret_key:
+            return self.secret_key
+        if self.secret_key_file.exists():
+            return self.secret_key_file.read_text().strip()
+        key = secrets.token_urlsafe(48)
+        self.secret_key_file.write_text(key + "\n")
+        self.secret_key_file.chmod(0o600)
+        return key

@@ -1,0 +1,37 @@
+"""The async engine and session factory, built from the settings."""
+
+from __future__ import annotations
+
+import orjson
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+
+def make_engine(url: str) -> AsyncEngine:
+    """An async engine for ``url``; SQLite gets foreign keys on and a busy timeout (WAL for files)."""
+    if url.startswith("sqlite"):
+        engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=_json_text,
+                                     json_deserializer=orjson.loads)
+
+        @event.listens_for(engine.sync_engine, "connect")
+        def _sqlite_pragmas(connection, _record) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            if ":memory:" not in url:
+                cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.close()
+
+        return engine
+    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True, json_serializer=_json_text,
+                               json_deserializer=orjson.loads)
+
+
+def _json_text(value) -> str:
+    """JSON columns are written with orjson: the state snapshot is written on every move."""
+    return orjson.dumps(value).decode()
+
+
+def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep loaded objects usable after commit."""
+    return async_sessionmaker(engine, expire_on_commit=False)

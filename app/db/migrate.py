@@ -1,0 +1,35 @@
+"""Running the Alembic migrations from code (``caravanserai migrate``, ``serve``, tests)."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from alembic import command
+from alembic.config import Config
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+
+
+def alembic_config(database_url: str) -> Config:
+    """An Alembic config for ``migrations/`` that targets ``database_url`` (an async URL)."""
+    config = Config(str(PROJECT_ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    config.attributes["database_url"] = database_url
+    return config
+
+
+def upgrade_to_head(database_url: str) -> None:
+    """Bring the schema of ``database_url`` to the newest revision (idempotent).
+
+    Alembic's environment runs its own event loop, so when this thread already runs one the
+    upgrade happens in a short-lived worker thread.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        command.upgrade(alembic_config(database_url), "head")
+        return
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(command.upgrade, alembic_config(database_url), "head").result()

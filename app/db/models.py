@@ -1,0 +1,140 @@
+"""ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages.
+
+The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware UTC."""
+    return datetime.now(timezone.utc)
+
+
+def iso_utc(moment: datetime | None) -> str | None:
+    """ISO 8601 with the UTC offset; SQLite hands back naive datetimes, which are UTC here."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.isoformat()
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every model."""
+
+
+class Account(Base):
+    """A person: a guest (``login_name`` null) or registered (unique ``login_name``, argon2 hash).
+
+    ``session_epoch`` is written into every session cookie; logging out raises it, which ends
+    every session issued before (a signed cookie cannot be taken back otherwise).
+    """
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    login_name: Mapped[str | None] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    @property
+    def guest(self) -> bool:
+        """Whether this is a guest account (no password)."""
+        return self.password_hash is None
+
+
+class Table(Base):
+    """A table in the lobby and, once started, its game.
+
+    ``move_seconds``: the time control, seconds per move (60 for real-time, 86400 x days for
+    turn-based play), or null for none.  ``chat_spectators``: whether people who watch may read
+    and write the table's chat.  ``rematch_of`` / ``rematch_id``: the finished game this one is
+    the rematch of, and this game's own rematch (at most one each way).
+
+    ``status``: ``open`` (seating) -> ``running`` -> ``finished``.  ``state`` is the game's
+    snapshot at ``version`` (0 right after start; each committed move adds 1).  ``seed`` and
+    the PRNG inside ``state`` never leave the server.
+    """
+
+    __tablename__ = "tables"
+    __table_args__ = (UniqueConstraint("rematch_of", name="uq_tables_rematch_of"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seat_count: Mapped[int] = mapped_column(Integer)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_code: Mapped[str | None] = mapped_column(String(32))
+    creator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    seed: Mapped[int | None] = mapped_column(BigInteger)
+    state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    move_seconds: Mapped[int | None] = mapped_column(Integer)
+    chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rematch_of: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_of"))
+    rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class Seat(Base):
+    """One seat of a table: a person (``account_id``), a bot (``bot_level``), or empty (both null).
+
+    ``takeover`` (timeout/left/resigned): the default bot plays a person's seat.  ``deadline``:
+    when the seat's current move is due (tables with a time control only).
+    """
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("table_id", "account_id", name="uq_seats_table_account"),)
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    bot_level: Mapped[str | None] = mapped_column(String(16))
+    takeover: Mapped[str | None] = mapped_column(String(16))
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class Move(Base):
+    """The append-only move log: move ``seq`` turned the game from version ``seq - 1`` to ``seq``.
+
+    ``events`` holds the log entries the move caused: ``[{"text", "seats"}]`` with ``seats``
+    null for public entries.  ``client_move_id`` makes a retried move idempotent.
+    """
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "client_move_id", name="uq_moves_table_client_move"),)
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    move: Mapped[dict[str, Any]] = mapped_column(JSON)
+    events: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    client_move_id: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ChatMessage(Base):
+    """One line of a table's chat: who wrote it (``account_id``; ``seat`` null for a spectator),
+    the name shown at the time (``name``), and the text, stored exactly as accepted."""
+
+    __tablename__ = "chat_messages"
+    __table_args__ = (Index("ix_chat_messages_table_id_id", "table_id", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -1,0 +1,183 @@
+"""``create_app()``: the FastAPI app, its lifespan (database, rulesets, fan-out, hub), routers and static files."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy import func, select, text
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.sessions import SessionMiddleware
+
+from app.api import auth, chat, games, players, rulesets, tables
+from app.api.body_limit import BodyLimit
+from app.api.guards import RateLimits, refuse_cross_site
+from app.config import Settings
+from app.db.engine import make_engine, make_session_factory
+from app.db.move_writer import PostgresMoveWriter
+from app.db.models import Table
+from app.fanout import make_fanout
+from app.realtime import endpoint
+from app.realtime.hub import Hub
+from app.realtime.notices import TableNotices
+from app.rulesets.registry import Registry
+from app.services.bot_driver import BotDriver
+from app.services.clock import DeadlineWatcher
+from app.services.context import Context
+from app.services.errors import AppError
+from app.services.takeover import SEATING_CHANGED
+
+log = logging.getLogger(__name__)
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
+RULES_DIR = STATIC_DIR / "rules"
+SESSION_COOKIE = "caravanserai_session"
+HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "bad_request",
+              409: "conflict", 413: "payload_too_large", 429: "rate_limited"}
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The whole application for ``settings`` (default: read from the environment)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        engine = make_engine(settings.async_database_url)
+        fanout = make_fanout(engine, settings.is_sqlite)
+        ctx = Context(settings=settings, engine=engine, sessions=make_session_factory(engine),
+                      registry=Registry.discover(settings.extra_rulesets), fanout=fanout,
+                      move_writer=None if settings.is_sqlite else PostgresMoveWriter(settings.async_database_url))
+        app.state.ctx = ctx
+        app.state.rate_limits = RateLimits(settings)
+        # First listener: a seating change makes every process drop its cached seats.
+        fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
+        app.state.hub = Hub(ctx)
+        app.state.table_notices = TableNotices(ctx, app.state.hub)
+        bots = BotDriver(ctx, settings.bot_delay_seconds)
+        watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds)
+        await fanout.start()
+        await bots.resume()
+        await watcher.start()
+        try:
+            yield
+        finally:
+            await watcher.stop()
+            await bots.stop()
+            await fanout.stop()
+            if ctx.move_writer is not None:
+                await ctx.move_writer.close()
+            await engine.dispose()
+
+    app = FastAPI(title="Caravanserai", lifespan=lifespan)
+    app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
+                       same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
+    _add_error_handlers(app, settings)
+    for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
+                   endpoint.router):
+        app.include_router(router)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz(request: Request) -> dict:
+        async with request.app.state.ctx.engine.connect() as connection:
+            await connection.execute(text("SELECT 1"))
+        return {"status": "ok"}
+
+    @app.get("/metrics", include_in_schema=False)
+    async def metrics(request: Request) -> Response:
+        ctx = request.app.state.ctx
+        async with ctx.sessions() as session:
+            running = await session.scalar(select(func.count()).select_from(Table).where(Table.status == "running"))
+        ctx.metrics.games_running.set(running)
+        ctx.metrics.open_sockets.set(request.app.state.hub.count())
+        pool = ctx.engine.pool
+        ctx.metrics.db_pool_in_use.set(pool.checkedout() if hasattr(pool, "checkedout") else 0)
+        return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+    if STATIC_DIR.is_dir():
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "index.html")
+
+    @app.get("/players/{player_id}", include_in_schema=False)
+    async def player_page(player_id: str) -> FileResponse:
+        return FileResponse(STATIC_DIR / "player.html")
+
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        # Any id: the page itself says "no such table" in words when the API does.
+        return FileResponse(STATIC_DIR / "table.html")
+
+    # The rules pages present at start-up, by file stem: a request name is only ever a key here,
+    # never part of a path, so nothing outside static/rules/ can be served.
+    rules_pages = {page.stem: page for page in RULES_DIR.glob("*.html")} if RULES_DIR.is_dir() else {}
+
+    @app.get("/rules", include_in_schema=False)
+    async def rules_index() -> FileResponse:
+        return FileResponse(_existing(rules_pages.get("index")))
+
+    @app.get("/rules/{ruleset}", include_in_schema=False)
+    async def rules_page(ruleset: str, request: Request) -> FileResponse:
+        installed = {listed.name for listed in request.app.state.ctx.registry.all()}
+        return FileResponse(_existing(rules_pages.get(ruleset) if ruleset in installed else None))
+
+    return app
+
+
+def _existing(page: Path | None) -> Path:
+    """``page``, or a 404 (answered with the 404 page) when there is none."""
+    if page is None or not page.is_file():
+        raise StarletteHTTPException(404, "no such page")
+    return page
+
+
+def _is_page(request: Request) -> bool:
+    """A browser asking for a page (not the API, not a static asset)."""
+    path = request.url.path
+    return not path.startswith(("/api/", "/static/", "/ws/")) and "text/html" in request.headers.get("accept", "")
+
+
+def _error(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
+    @app.exception_handler(AppError)
+    async def app_error(_request: Request, exc: AppError) -> JSONResponse:
+        return _error(exc.code, exc.message, exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
+        return _error("bad_request", f"{where}: {first.get('msg', 'invalid request')}", 400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        if exc.status_code == 404 and request.method == "GET" and _is_page(request):
+            return FileResponse(STATIC_DIR / "404.html", status_code=404)
+        return _error(HTTP_CODES.get(exc.status_code, "bad_request"), str(exc.detail), exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=exc)
+        return _error("internal_error", "something went wrong on the server; the request changed nothing", 500)
+
+    app.add_middleware(BodyLimit, max_bytes=settings.max_payload_bytes)
+
+    @app.middleware("http")
+    async def guard_and_cache(request: Request, call_next):
+        refusal = refuse_cross_site(request.method, request.url.path, request.headers)
+        if refusal is not None:
+            return _error(refusal.code, refusal.message, refusal.status)
+        response = await call_next(request)
+        if request.url.path.startswith("/static/"):
+            # Revalidate (cheap with ETags) so a browser never mixes modules of two releases.
+            response.headers.setdefault("Cache-Control", "no-cache")
+        return response

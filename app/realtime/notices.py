@@ -1,0 +1,103 @@
+"""Chat lines and rematch news for the local sockets of each game: a fan-out listener beside the hub.
+
+The fan-out carries only ``(game, version)``; a chat post publishes ``CHAT_POSTED`` and a new
+rematch ``REMATCH_STARTED`` for the game, and this listener reads what is new from the database
+(so it works the same when the post was made on another process).
+
+Each socket has a chat cursor: the newest message id it has been sent.  It starts at the newest
+message when the socket first says ``hello`` (the page reads the history over REST after that),
+and only moves forward, under the socket's send lock, so two posts heard at once are neither lost
+nor sent twice.  Spectators get ``chat`` frames only where the table lets spectators chat.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+
+import orjson
+from sqlalchemy import select
+
+from app.db.models import Table
+from app.realtime import frames
+from app.realtime.hub import Hub, Subscriber
+from app.services import chat
+from app.services.context import Context
+from app.services.rematch import REMATCH_STARTED
+
+log = logging.getLogger(__name__)
+
+
+class TableNotices:
+    """Pushes ``chat`` and ``rematch`` frames to the sockets of ``hub`` (``greet`` each at ``hello``)."""
+
+    def __init__(self, ctx: Context, hub: Hub) -> None:
+        self._ctx = ctx
+        self._hub = hub
+        self._chat_seen: weakref.WeakKeyDictionary[Subscriber, int] = weakref.WeakKeyDictionary()
+        self._rematch_told: weakref.WeakSet[Subscriber] = weakref.WeakSet()
+        ctx.fanout.subscribe(self.on_version)
+
+    async def greet(self, subscriber: Subscriber) -> None:
+        """Start the socket's chat cursor (first ``hello`` only); tell it of a rematch that already started."""
+        async with self._ctx.sessions() as session:
+            latest = await chat.latest_message_id(session, subscriber.game_id)
+            rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == subscriber.game_id))
+        self._chat_seen.setdefault(subscriber, latest)
+        if rematch_id is not None:
+            await self._tell_rematch(subscriber, rematch_id)
+
+    async def on_version(self, game_id: int, version: int) -> None:
+        """Fan-out listener: act on ``CHAT_POSTED`` and ``REMATCH_STARTED``, ignore game versions."""
+        try:
+            if version == chat.CHAT_POSTED:
+                await self._push_chat(game_id)
+            elif version == REMATCH_STARTED:
+                await self._push_rematch(game_id)
+        except Exception:
+            log.exception("could not push the news of game %s (%s)", game_id, version)
+
+    async def _push_chat(self, game_id: int) -> None:
+        watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen]
+        if not watchers:
+            return
+        oldest = min(self._chat_seen[s] for s in watchers)
+        async with self._ctx.sessions() as session:
+            spectators, messages = await chat.messages_after(session, game_id, oldest)
+        if messages:
+            await asyncio.gather(*(self._send_chat(s, messages, spectators) for s in watchers))
+
+    async def _send_chat(self, subscriber: Subscriber, messages: list[dict], spectators: bool) -> None:
+        may_read = subscriber.seat is not None or spectators
+        async with subscriber.send_lock:
+            for message in messages:
+                if message["id"] <= self._chat_seen.get(subscriber, 0):
+                    continue
+                self._chat_seen[subscriber] = message["id"]
+                if may_read:
+                    await _send(subscriber, orjson.dumps(frames.chat(message)))
+
+    async def _push_rematch(self, game_id: int) -> None:
+        watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen and s not in self._rematch_told]
+        if not watchers:
+            return
+        async with self._ctx.sessions() as session:
+            rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == game_id))
+        if rematch_id is not None:
+            await asyncio.gather(*(self._tell_rematch(s, rematch_id) for s in watchers))
+
+    async def _tell_rematch(self, subscriber: Subscriber, rematch_id: int) -> None:
+        async with subscriber.send_lock:
+            if subscriber in self._rematch_told:
+                return
+            self._rematch_told.add(subscriber)
+            await _send(subscriber, orjson.dumps(frames.rematch(rematch_id)))
+
+
+async def _send(subscriber: Subscriber, frame: bytes) -> None:
+    """Send one encoded frame; the caller holds the socket's send lock."""
+    try:
+        await subscriber.websocket.send_text(frame.decode())
+    except Exception:  # the socket is closing; its handler removes it
+        pass

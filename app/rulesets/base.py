@@ -1,0 +1,349 @@
+"""The ruleset contract: what every game implements and the platform relies on.
+
+A ruleset is a pure, deterministic state machine (ARCHITECTURE.md, "The ruleset contract").
+It imports nothing from the platform but this module, and the platform never imports a game
+by name: games are found through the ``caravanserai.rulesets`` entry-point group.
+
+Conventions shared by every ruleset:
+
+* A *seat* is an ``int`` from ``0`` to ``n_players - 1``; seat order is turn order.
+* A *state* is a JSON-compatible value (dicts with string keys, lists, ints, strs, bools,
+  None).  It is stored as the game's snapshot and must round-trip through JSON exactly.
+  All randomness lives in the state as the integer state of an :class:`Rng`.
+* A *move* is a small frozen pydantic model with a ``type`` literal; each ruleset declares a
+  discriminated union of its move models as ``Move``.  ``str(move)`` reads well in a log.
+* ``apply`` never mutates its input; it returns a new state and the log events it caused, or
+  raises :class:`IllegalMove`.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import types
+import typing
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+Seat = int
+State = dict[str, Any]
+
+__all__ = [
+    "Event",
+    "IllegalMove",
+    "MalformedMove",
+    "MoveModel",
+    "NoOptions",
+    "Result",
+    "Rng",
+    "Ruleset",
+    "Seat",
+    "State",
+    "rank_by_score",
+]
+
+
+class IllegalMove(Exception):
+    """A well-formed move that the rules forbid in this position.
+
+    ``code`` is a wire error code (``illegal_move`` or ``not_your_turn``); ``message`` says in
+    words which rule the move breaks, e.g. ``"P-5: a pink camel of Seat 2 is adjacent"``.
+    """
+
+    def __init__(self, message: str, code: str = "illegal_move") -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class MalformedMove(Exception):
+    """A move that does not parse as any of the ruleset's move models (wire code ``bad_request``)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.code = "bad_request"
+        self.message = message
+
+
+class MoveModel(BaseModel):
+    """Base class of every move model: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class NoOptions(BaseModel):
+    """Options model for a ruleset that has no table options."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Event(BaseModel):
+    """One log entry caused by a move.
+
+    ``text`` is written in words; ``{seat0}`` .. ``{seat4}`` stand for player names and are
+    filled in by the platform.  ``seats`` is ``None`` for a public entry, or the seats that alone
+    may read it (private information such as a drawn card).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    text: str
+    seats: tuple[Seat, ...] | None = None
+
+    def visible_to(self, seat: Seat | None) -> bool:
+        """Whether a viewer at ``seat`` (``None``: spectator) may read this entry."""
+        return self.seats is None or (seat is not None and seat in self.seats)
+
+
+class Result(BaseModel):
+    """The end of a game as a value.
+
+    ``scores[seat]`` is the final score; ``ranks[seat]`` is the 1-based place, tied seats
+    sharing a place (``[1, 1, 3]``); ``breakdown[seat]`` maps a scoring category to points;
+    ``reason`` says in words why the game ended (``{seat0}``.. are filled in like event texts).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    scores: list[int]
+    ranks: list[int]
+    breakdown: list[dict[str, int]] = []
+    reason: str = ""
+
+
+def rank_by_score(scores: list[int]) -> list[int]:
+    """Competition ranking, highest first: ``[45, 39, 45] -> [1, 3, 1]``."""
+    return [1 + sum(other > score for other in scores) for score in scores]
+
+
+class Rng:
+    """A small deterministic PRNG (SplitMix64) whose whole state is one int kept in the game state.
+
+    Usage inside ``apply``::
+
+        rng = Rng(state["rng"]); roll = rng.randrange(6) + 1; state["rng"] = rng.state
+
+    The seed and this state are secret: they never appear in a view.
+    """
+
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, state: int) -> None:
+        self.state = state & self._MASK
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def randrange(self, n: int) -> int:
+        """A uniform int in ``[0, n)``; ``n`` must be positive."""
+        if n <= 0:
+            raise ValueError("randrange needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def shuffle(self, items: list) -> None:
+        """Fisher-Yates shuffle in place."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randrange(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: list):
+        """One element of a non-empty list."""
+        return items[self.randrange(len(items))]
+
+
+class Ruleset(ABC):
+    """The contract every game implements (ARCHITECTURE.md, "The ruleset contract").
+
+    Class attributes state what the game is (like OpenSpiel's game facts):
+
+    * ``name`` (url-safe id), ``title``, ``min_players``, ``max_players``;
+    * ``simultaneous``: whether ``to_act`` may hold several seats at once;
+    * ``hidden_information``: whether ``secrets`` can be non-empty;
+    * ``listed``: whether the lobby offers it (benchmark rulesets set ``False``);
+    * ``Options``: pydantic model of the table options;
+    * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
+      or a single ``MoveModel`` subclass.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    simultaneous: ClassVar[bool] = False
+    hidden_information: ClassVar[bool] = False
+    listed: ClassVar[bool] = True
+    Options: ClassVar[type[BaseModel]] = NoOptions
+    Move: ClassVar[Any]
+
+    # -- the contract -------------------------------------------------------------------------
+
+    @abstractmethod
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+        """The starting position; every random choice comes from ``seed``."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> set[Seat]:
+        """The seats that must act now; empty once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+        """Every legal move of ``seat`` now (empty if the seat is not to act)."""
+
+    @abstractmethod
+    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+        """The next state and its log events; raises :class:`IllegalMove`. Never mutates ``state``."""
+
+    @abstractmethod
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: a spectator) may see; JSON-compatible."""
+
+    @abstractmethod
+    def result(self, state: State) -> Result | None:
+        """Final scores and ranking once the game is over, else ``None``."""
+
+    def secrets(self, state: State, seat: Seat) -> set[str]:
+        """Distinctive strings only ``seat`` may see now (card ids, hidden values as tokens).
+
+        The conformance kit checks that no other seat's view, no spectator view and no log
+        entry visible to others contains any of them.  Default: no hidden information.
+        """
+        return set()
+
+    # -- optional hooks for bots (app/bots) ----------------------------------------------------
+
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State | None:
+        """A full state consistent with everything ``seat`` sees in ``view``, hidden parts sampled.
+
+        Bots never read the real state: a searching bot plays moves on states built here.  The
+        sampled parts (other seats' hidden cards or values, deck order, the PRNG) come from
+        ``rng``.  Default ``None``: the ruleset offers no search, bots fall back to a policy.
+        """
+        return None
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """How good ``state`` is for ``seat`` (higher is better), for bots' searches.
+
+        Default: once over, the seat's final score minus the best other score; before, 0.
+        """
+        result = self.result(state)
+        if result is None:
+            return 0.0
+        others = [score for other, score in enumerate(result.scores) if other != seat]
+        return float(result.scores[seat] - (max(others) if others else 0))
+
+    # -- optional hook for time control (app/services/clock.py) ------------------------------
+
+    def timeout_move(self, state: State, seat: Seat) -> MoveModel | None:
+        """The move ``seat`` makes when its time runs out, where the game's rules fix one.
+
+        Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode,
+        issue 6).  A ruleset returns a move for a decision whose time-out the rules settle, such
+        as Nomadi's unanswered offer, which is declined (spec section 5, #16 and #30); the seat
+        stays its person's.
+        """
+        return None
+
+    # -- helpers shared by all rulesets -------------------------------------------------------
+
+    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+        """Validate table options; raises ``pydantic.ValidationError``."""
+        return self.Options.model_validate(raw or {})
+
+    def parse_move(self, raw: Any) -> MoveModel:
+        """Parse a move from the wire; raises :class:`MalformedMove` with pydantic's reason."""
+        try:
+            return _move_adapter(type(self)).validate_python(raw)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first.get("loc", ())) or "move"
+            raise MalformedMove(f"malformed move: {where}: {first.get('msg')}") from None
+
+    def dump_move(self, move: MoveModel) -> dict[str, Any]:
+        """The JSON form of a move, as sent on the wire and stored in the move log."""
+        return move.model_dump(mode="json")
+
+    def dump_moves(self, moves: list[MoveModel]) -> list[dict[str, Any]]:
+        """The JSON forms of many moves in one call (the ``legal`` list of every state frame).
+
+        Moves whose fields are all plain JSON values (str, int, bool, None, literals and tuples
+        of them: every ruleset here) are copied field by field, about five times faster than
+        pydantic's serializer, which the others go through; tuples stay tuples (JSON arrays).
+        """
+        if _plain_moves(type(self)):
+            return [dict(move.__dict__) for move in moves]
+        return _moves_adapter(type(self)).dump_python(moves, mode="json")
+
+    def check_and_apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+        """``apply`` behind the turn check: raises ``IllegalMove(code="not_your_turn")`` first."""
+        if seat not in self.to_act(state):
+            raise IllegalMove("it is not your turn", code="not_your_turn")
+        return self.apply(state, seat, move)
+
+    @staticmethod
+    def copy_state(state: State) -> State:
+        """A deep copy for ``apply`` to modify (states are plain JSON values)."""
+        return copy.deepcopy(state)
+
+
+@functools.cache
+def _move_adapter(ruleset_class: type[Ruleset]) -> TypeAdapter:
+    return TypeAdapter(ruleset_class.Move)
+
+
+@functools.cache
+def _moves_adapter(ruleset_class: type[Ruleset]) -> TypeAdapter:
+    return TypeAdapter(list[ruleset_class.Move])
+
+
+PLAIN_TYPES = (str, int, bool, type(None))
+
+
+def _plain_annotation(annotation: Any) -> bool:
+    """Whether a field's values are JSON values as they are (``model_dump(mode="json")`` keeps them)."""
+    origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return all(isinstance(value, PLAIN_TYPES) for value in typing.get_args(annotation))
+    if origin is typing.Annotated:
+        return _plain_annotation(typing.get_args(annotation)[0])
+    if origin in (tuple, typing.Union, types.UnionType):
+        return all(arg is Ellipsis or _plain_annotation(arg) for arg in typing.get_args(annotation))
+    return annotation in PLAIN_TYPES
+
+
+def move_json_default(value: Any) -> Any:
+    """``orjson.dumps(..., default=move_json_default)``: writes move models in their wire form
+    without building a dict per move (a plain model's own ``__dict__``; others through pydantic).
+
+    Building the 1000 dicts of a ``legal`` list cost the benchmark server about 2 ms a frame;
+    serializing the models in place does not.  Raises ``TypeError`` for anything else, as orjson
+    expects of a default.
+    """
+    if isinstance(value, BaseModel):
+        return value.__dict__ if _plain_model(type(value)) else value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+@functools.cache
+def _plain_model(model: type[BaseModel]) -> bool:
+    return all(_plain_annotation(field.annotation) for field in model.model_fields.values())
+
+
+@functools.cache
+def _plain_moves(ruleset_class: type[Ruleset]) -> bool:
+    """Whether every move model of the ruleset has only plain fields (see ``Ruleset.dump_moves``)."""
+    union = ruleset_class.Move
+    while typing.get_origin(union) is typing.Annotated:
+        union = typing.get_args(union)[0]
+    models = typing.get_args(union) if typing.get_origin(union) in (typing.Union, types.UnionType) else (union,)
+    return all(isinstance(model, type) and issubclass(model, BaseModel) and _plain_model(model) for model in models)

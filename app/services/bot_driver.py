@@ -1,0 +1,109 @@
+"""Server-side bots: after each commit, the bot seats that are to act make their moves.
+
+Subscribed to the fan-out like the WebSocket hub.  A bot's move is an ordinary move of its
+seat through the same pipeline (stored, broadcast); the bot sees ``view(state, seat)`` and its
+legal moves only.  Its client move id is ``bot:<version>:<seat>``, so when several processes
+hear the same version and all compute a move, exactly one is committed and the rest are
+recognised as retries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from sqlalchemy import select
+
+from app.bots import make_bot
+from app.db.models import Seat, Table
+from app.rulesets.base import Rng
+from app.services import games
+from app.services.context import Context
+from app.services.errors import AppError
+from app.tasks import wind_down
+
+log = logging.getLogger(__name__)
+
+
+class BotDriver:
+    """Plays every bot seat of the games this process hears about, one game at a time per task.
+
+    ``delay_seconds`` is a pause before each bot move, so people can follow what bots do.
+    """
+
+    def __init__(self, ctx: Context, delay_seconds: float = 0.0) -> None:
+        self._ctx = ctx
+        self._delay = delay_seconds
+        self._tasks: dict[int, asyncio.Task] = {}
+        self._dirty: set[int] = set()
+        self._stopping = False
+        ctx.fanout.subscribe(self.on_version)
+
+    def on_version(self, game_id: int, version: int) -> None:
+        """Fan-out listener: make sure a task looks at ``game_id``'s bots."""
+        cached = self._ctx.cache.get(game_id)
+        if cached is not None and cached.version >= version and not any(cached.bots):
+            return  # a game of people only: nothing to do, and no database work on the hot path
+        if self._stopping:
+            return
+        if game_id in self._tasks:
+            self._dirty.add(game_id)  # the running task looks again before it ends
+            return
+        self._tasks[game_id] = asyncio.create_task(self._drive(game_id))
+
+    async def resume(self) -> None:
+        """After a start-up: look at every running game that has bots (moves they owe survive restarts)."""
+        async with self._ctx.sessions() as session:
+            ids = await session.scalars(
+                select(Table.id).join(Seat, Seat.table_id == Table.id)
+                .where(Table.status == "running", Seat.bot_level.is_not(None)).distinct()
+            )
+            for game_id in ids:
+                self.on_version(game_id, -1)
+
+    async def stop(self) -> None:
+        """Shutdown: no new bot moves; a move under way finishes (``app.tasks.wind_down``)."""
+        self._stopping = True
+        await wind_down(list(self._tasks.values()))
+
+    async def _drive(self, game_id: int) -> None:
+        try:
+            while not self._stopping:
+                self._dirty.discard(game_id)
+                moved = await self._play_one(game_id)
+                if not moved and game_id not in self._dirty:
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot driver failed in game %s", game_id)
+        finally:
+            self._tasks.pop(game_id, None)
+
+    async def _play_one(self, game_id: int) -> bool:
+        """One bot move if a bot is to act; returns whether it tried one."""
+        snapshot = await games.load_snapshot(self._ctx, game_id)
+        if snapshot.status != "running" or not any(snapshot.bots):
+            return False
+        ruleset = self._ctx.registry.get(snapshot.ruleset)
+        acting = [seat for seat in sorted(ruleset.to_act(snapshot.state)) if snapshot.bots[seat]]
+        if not acting:
+            return False
+        seat = acting[0]
+        if self._delay:
+            await asyncio.sleep(self._delay)
+            if self._stopping:
+                return False
+        view = ruleset.view(snapshot.state, seat)
+        legal = ruleset.legal_moves(snapshot.state, seat)
+        rng = Rng(game_id * 1_000_003 + snapshot.version * 31 + seat)
+        bot = make_bot(snapshot.bots[seat])
+        move = await asyncio.to_thread(bot.choose, ruleset, view, legal, seat, rng)
+        try:
+            await games.submit_bot_move(self._ctx, game_id, seat, f"bot:{snapshot.version}:{seat}", snapshot.version,
+                                        ruleset.dump_move(move))
+        except AppError as exc:
+            if exc.code not in ("stale_version", "not_your_turn"):
+                log.error("bot at seat %s of game %s was refused: %s", seat, game_id, exc.message)
+                return False
+        return True

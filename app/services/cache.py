@@ -1,0 +1,84 @@
+"""The latest committed state of each running game this process has seen.
+
+Filled by the move pipeline after each commit and by readers; entries carry their version, so
+a stale entry (another instance moved on) is recognised and reloaded.  Never the source of
+truth: the move pipeline always checks the version inside its transaction.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from app.services.seating import SeatInfo
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """A game at one version: its table facts, state, seats and time control (seconds per move or None)."""
+
+    game_id: int
+    ruleset: str
+    status: str
+    version: int
+    state: dict[str, Any]
+    seats: tuple[SeatInfo, ...]
+    private: bool
+    invite_code: str | None
+    move_seconds: int | None = None
+    recent: tuple[tuple[int, list[dict[str, Any]]], ...] = ()
+    """The log rows ``(version, events)`` of the move that made this version, when known."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Player names by seat."""
+        return tuple(seat.name or "" for seat in self.seats)
+
+    @property
+    def bots(self) -> tuple[str | None, ...]:
+        """By seat, the level of the bot that plays it now (None: a person)."""
+        return tuple(seat.played_by_bot for seat in self.seats)
+
+
+class GameCache:
+    """An LRU map ``game_id -> GameSnapshot`` that only ever moves forward in version.
+
+    A snapshot read from the database can be overtaken by a seating change that commits while it
+    is being read (same version, older seats).  Readers therefore take an :meth:`epoch` before they
+    read and hand it to :meth:`put`; a snapshot read before any :meth:`forget` since is dropped.
+    """
+
+    def __init__(self, capacity: int = 2048) -> None:
+        self._entries: OrderedDict[int, GameSnapshot] = OrderedDict()
+        self._capacity = capacity
+        self._epoch = 0  # counts forget() calls; seating changes are rare, so one counter for all games
+
+    def epoch(self) -> int:
+        """A token to pass to :meth:`put` for a snapshot whose reading starts now."""
+        return self._epoch
+
+    def get(self, game_id: int) -> GameSnapshot | None:
+        """The newest snapshot held for ``game_id``, or ``None``."""
+        entry = self._entries.get(game_id)
+        if entry is not None:
+            self._entries.move_to_end(game_id)
+        return entry
+
+    def put(self, snapshot: GameSnapshot, epoch: int | None = None) -> None:
+        """Keep ``snapshot`` unless a newer version is already held, or a :meth:`forget` came after
+        ``epoch`` (when given), since the snapshot may then hold seats older than its version."""
+        if epoch is not None and epoch != self._epoch:
+            return
+        held = self._entries.get(snapshot.game_id)
+        if held is not None and held.version > snapshot.version:
+            return
+        self._entries[snapshot.game_id] = snapshot
+        self._entries.move_to_end(snapshot.game_id)
+        while len(self._entries) > self._capacity:
+            self._entries.popitem(last=False)
+
+    def forget(self, game_id: int) -> None:
+        """Drop ``game_id`` (its table changed outside the move pipeline) and refuse snapshots read before now."""
+        self._epoch += 1
+        self._entries.pop(game_id, None)

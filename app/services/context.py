@@ -1,0 +1,43 @@
+"""The objects the services share for the app's lifetime (built in the lifespan, no globals)."""
+
+from __future__ import annotations
+
+import asyncio
+import weakref
+from dataclasses import dataclass, field
+
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.config import Settings
+from app.db.move_writer import PostgresMoveWriter
+from app.fanout import LocalFanout
+from app.metrics import Metrics
+from app.rulesets.registry import Registry
+from app.services.cache import GameCache
+
+
+@dataclass
+class Context:
+    """Settings, database, rulesets, fan-out and the in-process cache of latest game states.
+
+    ``move_writer`` is the one-statement move commit of PostgreSQL (None on SQLite).
+    """
+
+    settings: Settings
+    engine: AsyncEngine
+    sessions: async_sessionmaker[AsyncSession]
+    registry: Registry
+    fanout: LocalFanout
+    cache: GameCache = field(default_factory=lambda: GameCache())
+    metrics: Metrics = field(default_factory=Metrics)
+    move_writer: PostgresMoveWriter | None = None
+    _locks: weakref.WeakValueDictionary = field(default_factory=weakref.WeakValueDictionary)
+
+    def game_lock(self, game_id: int) -> asyncio.Lock:
+        """One lock per table in this process: moves and seat changes of one table queue here,
+        not in the database (on SQLite, where rows cannot be locked, this is what serialises them)."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock

@@ -1,0 +1,319 @@
+"""The move pipeline and game reads (ARCHITECTURE.md, "The platform").
+
+Applying a move is one transaction: lock the game row, check the seat is to act and the
+version is current, ``apply``, append to ``moves``, update snapshot and version, commit.  Only
+then is anyone told (``fanout.publish``).  A client move id makes a retry idempotent.  On
+PostgreSQL the usual move takes a shortcut with the same outcome: one statement that writes
+only if the game is still at the version the move was made for (``_apply_in_one_statement``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Move, Table, utcnow
+from app.db.move_writer import DuplicateMoveId
+from app.fanout import CHANNEL
+from app.rulesets.base import IllegalMove, MalformedMove
+from app.services.cache import GameSnapshot
+from app.services.deadlines import update_deadlines
+from app.services.context import Context
+from app.services.errors import AppError
+from app.services.seating import SeatInfo
+from app.services.tables import check_access, load_table
+from app.services.views import log_entries
+
+def snapshot_of(table: Table, seats: tuple[SeatInfo, ...]) -> GameSnapshot:
+    """The snapshot of a loaded table row and its seats."""
+    return GameSnapshot(table.id, table.ruleset, table.status, table.version, table.state, seats,
+                        table.private, table.invite_code, table.move_seconds)
+
+
+async def submit_move(ctx: Context, account_id: int | None, game_id: int, client_move_id: str,
+                      version: int, raw_move: Any) -> int:
+    """Run one move through the pipeline; returns the game's version after it.
+
+    Raises ``AppError`` with ``unauthorized``, ``not_found``, ``not_seated``, ``bad_request``
+    (malformed move, or a move id already used for another move), ``not_your_turn``,
+    ``stale_version``, ``illegal_move``; nothing changes then.  A move whose
+    ``client_move_id`` was already committed returns that move's version.  Stale versions are
+    accepted in a simultaneous step while the seat is still to act.
+    """
+    if account_id is None:
+        raise AppError("unauthorized", "log in to make moves")
+    return await _submit(ctx, game_id, lambda info: info.account_id == account_id, client_move_id, version, raw_move,
+                         by_bot=False)
+
+
+async def submit_bot_move(ctx: Context, game_id: int, seat: int, client_move_id: str, version: int,
+                          raw_move: Any) -> int:
+    """The move of the bot at ``seat``, through the same pipeline as a person's (``submit_move``).
+
+    The bot either sits there or has taken the seat over from its person.  Raises
+    ``AppError(not_seated)`` when no bot plays ``seat``.
+    """
+    return await _submit(ctx, game_id, lambda info: info.seat == seat and info.played_by_bot is not None,
+                         client_move_id, version, raw_move, by_bot=True)
+
+
+async def submit_timeout_move(ctx: Context, game_id: int, seat: int, version: int, raw_move: Any) -> int:
+    """The move the rules make for ``seat`` when its time ran out (``Ruleset.timeout_move``), through
+    the same pipeline; its move id is fixed by game, version and seat, so processes that watch the
+    same database make it once.  Raises ``AppError`` as ``submit_move`` (``stale_version`` when the
+    person moved meanwhile)."""
+    return await _submit(ctx, game_id, lambda info: info.seat == seat, f"timeout:{game_id}:{version}:{seat}",
+                         version, raw_move, by_bot=True)
+
+
+async def _submit(ctx: Context, game_id: int, is_mover: Callable[[SeatInfo], bool], client_move_id: str,
+                  version: int, raw_move: Any, by_bot: bool) -> int:
+    received = time.perf_counter()
+    epoch = ctx.cache.epoch()
+    try:
+        async with ctx.game_lock(game_id):
+            outcome = await _apply_in_one_statement(ctx, is_mover, game_id, client_move_id, version, raw_move, by_bot)
+            if outcome is None:
+                async with ctx.sessions() as session:
+                    outcome = await _apply_in_transaction(ctx, session, is_mover, game_id, client_move_id, version,
+                                                          raw_move, by_bot)
+    except AppError as exc:
+        ctx.metrics.moves_refused.labels(exc.code).inc()
+        raise
+    if isinstance(outcome, int):  # a retry of a committed move
+        return outcome
+    ctx.metrics.move_seconds.observe(time.perf_counter() - received)
+    ctx.metrics.moves_committed.inc()
+    ctx.cache.put(outcome, epoch)
+    ctx.fanout.deliver_local(game_id, outcome.version)
+    return outcome.version
+
+
+async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], bool], game_id: int,
+                                  client_move_id: str, version: int, raw_move: Any,
+                                  by_bot: bool) -> GameSnapshot | None:
+    """The usual move, committed in one statement (PostgreSQL, ``app/db/move_writer.py``): the new
+    snapshot, or ``None`` when anything is unusual, and then :func:`_apply_in_transaction` decides.
+
+    Usual means: this process's cached snapshot is at ``version`` and running without a time
+    control, the mover sits at a seat that is to act and plays it themself, the move parses and
+    is legal, and the database is still at ``version`` (the statement's ``WHERE version``, which
+    replaces the row lock) with the move id unused.  Every refusal and retry is left to the
+    locking path, so both paths give the same answers; a refused move is checked twice.
+    """
+    cached = ctx.cache.get(game_id)
+    if (ctx.move_writer is None or cached is None or cached.version != version or cached.status != "running"
+            or not cached.seats or cached.move_seconds):
+        return None
+    mover = next((info for info in cached.seats if is_mover(info)), None)
+    if mover is None or (mover.takeover is not None and not by_bot):
+        return None
+    ruleset = ctx.registry.get(cached.ruleset)
+    try:
+        move = ruleset.parse_move(raw_move)
+        if mover.seat not in ruleset.to_act(cached.state):
+            return None
+        new_state, events = ruleset.apply(cached.state, mover.seat, move)
+    except (MalformedMove, IllegalMove):
+        return None
+    new_version = version + 1
+    status = "finished" if ruleset.result(new_state) is not None else "running"
+    event_rows = [event.model_dump(mode="json") for event in events]
+    try:
+        committed = await ctx.move_writer.append(game_id, new_version, mover.seat, new_state, status,
+                                                 ruleset.dump_move(move), event_rows, client_move_id, CHANNEL,
+                                                 ctx.fanout.payload(game_id, new_version))
+    except DuplicateMoveId:
+        return None
+    if not committed:
+        return None
+    return replace(cached, status=status, version=new_version, state=new_state, recent=((new_version, event_rows),))
+
+
+async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: Callable[[SeatInfo], bool],
+                                game_id: int, client_move_id: str, version: int,
+                                raw_move: Any, by_bot: bool) -> GameSnapshot | int:
+    """The new snapshot once committed, or the version of the already committed move with this id.
+
+    A person whose seat a bot has taken over cannot move until they take it back (``hello``).
+
+    The row lock reads only the small columns; the state and seats come from the process's
+    cache when it holds this very version (the usual case), else from the database.
+    """
+    row = (await session.execute(
+        select(Table.version, Table.status, Table.private, Table.move_seconds).where(Table.id == game_id)
+        .with_for_update())).first()
+    if row is None:
+        raise AppError("not_found", f"no game {game_id}")
+    cached = ctx.cache.get(game_id)
+    if cached is not None and cached.version == row.version and cached.status == row.status and cached.seats:
+        snapshot = cached
+    else:
+        info = await load_table(session, game_id)
+        if info.table.state is None:
+            raise AppError("illegal_move", "this game is not running")
+        snapshot = snapshot_of(info.table, tuple(info.seats))
+    mover = next((info for info in snapshot.seats if is_mover(info)), None)
+    if mover is None:
+        if row.private:
+            raise AppError("not_found", f"no game {game_id}")
+        raise AppError("not_seated", "you have no seat in this game")
+    seat = mover.seat
+    if mover.takeover is not None and not by_bot:
+        if mover.takeover == "resigned":
+            raise AppError("not_seated", "you resigned this game; a bot plays your seat")
+        raise AppError("not_seated", "a bot is playing your seat; reload the page to take it back")
+    ruleset = ctx.registry.get(snapshot.ruleset)
+    try:
+        move = ruleset.parse_move(raw_move)
+    except MalformedMove as exc:
+        raise AppError(exc.code, exc.message) from None
+    wire_move = ruleset.dump_move(move)
+    acting = ruleset.to_act(snapshot.state)
+    if row.status != "running" or version != row.version or seat not in acting:
+        # Perhaps a retry of a move that was committed: then it is acknowledged again.
+        committed = await _committed(session, game_id, client_move_id, seat, wire_move)
+        if committed is not None:
+            return committed
+        if version != row.version and not await _others_moved_meanwhile(session, ruleset, game_id, seat, version,
+                                                                       row.version):
+            raise AppError("stale_version", f"the game moved on to version {row.version}; your move was for version "
+                                            f"{version}")
+        if row.status != "running":
+            raise AppError("illegal_move", "this game is over" if row.status == "finished" else "this game is not running")
+        if seat not in acting:
+            raise AppError("not_your_turn", "it is not your turn")
+    try:
+        new_state, events = ruleset.apply(snapshot.state, seat, move)
+    except IllegalMove as exc:
+        committed = await _committed(session, game_id, client_move_id, seat, wire_move)  # bad_request if reused
+        if committed is None:
+            raise AppError(exc.code, exc.message) from None
+        return committed  # this very move, sent again with a newer version: as on the IntegrityError path
+    new_version = row.version + 1
+    status = "finished" if ruleset.result(new_state) is not None else "running"
+    event_rows = [event.model_dump(mode="json") for event in events]
+    try:
+        await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
+                                                  events=event_rows, client_move_id=client_move_id,
+                                                  created_at=utcnow()))
+    except IntegrityError:  # this move id is taken: a concurrent retry, or reuse for another move
+        await session.rollback()
+        committed = await _committed(session, game_id, client_move_id, seat, wire_move)
+        if committed is None:
+            raise
+        return committed
+    await session.execute(update(Table).where(Table.id == game_id)
+                          .values(state=new_state, version=new_version, status=status, updated_at=utcnow()))
+    seats = snapshot.seats
+    if row.move_seconds:
+        table = await session.get(Table, game_id)
+        await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)
+    await ctx.fanout.notify_in(session, game_id, new_version)
+    await session.commit()
+    if row.move_seconds:  # the deadlines moved
+        seats = tuple((await load_table(session, game_id)).seats)
+    return replace(snapshot, status=status, version=new_version, state=new_state, seats=seats,
+                   recent=((new_version, event_rows),))
+
+
+async def _committed(session: AsyncSession, game_id: int, client_move_id: str, seat: int,
+                     wire_move: dict[str, Any]) -> int | None:
+    """The version of the committed move with this id, if it is this very move; ``None`` if the id is
+    unused.  Raises ``AppError(bad_request)`` when the id was used for another move."""
+    committed = (await session.execute(select(Move.seq, Move.seat, Move.move).where(
+        Move.table_id == game_id, Move.client_move_id == client_move_id))).first()
+    if committed is None:
+        return None
+    if committed.seat != seat or committed.move != wire_move:
+        raise AppError("bad_request", f"move id {client_move_id!r} was already used for another move")
+    return committed.seq
+
+
+async def _others_moved_meanwhile(session: AsyncSession, ruleset, game_id: int, seat: int, version: int,
+                                  current: int) -> bool:
+    """Whether a stale ``version`` is only stale because other seats acted in a simultaneous step.
+
+    ARCHITECTURE.md: in a simultaneous step another seat's move is not a reason to reject
+    yours.  True when the ruleset has simultaneous steps and this seat has made no move since
+    ``version`` (so it is still answering the position it saw; ``apply`` judges the move).
+    """
+    if not ruleset.simultaneous or version > current:
+        return False
+    own_moves = await session.scalar(select(func.count()).select_from(Move)
+                                     .where(Move.table_id == game_id, Move.seq > version, Move.seat == seat))
+    return own_moves == 0
+
+
+async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
+    """The game's latest committed snapshot, from the cache when it is current.
+
+    Raises ``AppError(not_found)`` for an unknown game or a table whose game has not started.
+    """
+    epoch = ctx.cache.epoch()
+    async with ctx.sessions() as session:
+        row = (await session.execute(select(Table.version, Table.status).where(Table.id == game_id))).first()
+        if row is None:
+            raise AppError("not_found", f"no game {game_id}")
+        cached = ctx.cache.get(game_id)
+        if cached is not None and cached.version == row.version and cached.status == row.status:
+            return cached
+        table = await session.scalar(select(Table).where(Table.id == game_id))
+        if table.state is None:
+            raise AppError("not_found", f"game {game_id} has not started yet")
+        snapshot = snapshot_of(table, tuple((await load_table(session, game_id)).seats))
+    ctx.cache.put(snapshot, epoch)
+    return snapshot
+
+
+async def viewer_seat(ctx: Context, game_id: int, account_id: int | None, invite_code: str | None) -> int | None:
+    """The viewer's seat (None: spectator) after checking access to a private table.
+
+    Raises ``AppError(not_found)`` for an unknown table or a private one without the invite.
+    """
+    async with ctx.sessions() as session:
+        info = await load_table(session, game_id)
+    check_access(info, account_id, invite_code)
+    return info.seat_of(account_id)
+
+
+async def read_log_rows(ctx: Context, game_id: int, since: int,
+                        until: int | None = None) -> list[tuple[int, list[dict[str, Any]]]]:
+    """Raw ``(version, events)`` rows of versions ``since+1 .. until``, unredacted: filter with ``log_entries``."""
+    async with ctx.sessions() as session:
+        query = select(Move.seq, Move.events).where(Move.table_id == game_id, Move.seq > since)
+        if until is not None:
+            query = query.where(Move.seq <= until)
+        return [(seq, events) for seq, events in (await session.execute(query.order_by(Move.seq))).all()]
+
+
+async def read_log(ctx: Context, game_id: int, since: int, seat: int | None,
+                   names: tuple[str, ...], until: int | None = None) -> list[dict[str, Any]]:
+    """Log entries of versions ``since+1 .. until`` that ``seat`` may read."""
+    return log_entries(await read_log_rows(ctx, game_id, since, until), seat, names)
+
+
+async def replay_state(ctx: Context, game_id: int, version: int) -> tuple[GameSnapshot, dict[str, Any]]:
+    """The game rebuilt at ``version`` by folding the stored moves over ``setup``.
+
+    Returns ``(latest snapshot, state at version)``.  Raises ``AppError``: ``not_found``,
+    ``bad_request`` (version outside ``0..latest``).
+    """
+    latest = await load_snapshot(ctx, game_id)
+    if not 0 <= version <= latest.version:
+        raise AppError("bad_request", f"version must be between 0 and {latest.version}")
+    async with ctx.sessions() as session:
+        table = await session.scalar(select(Table).where(Table.id == game_id))
+        moves = (await session.execute(select(Move.seat, Move.move).where(Move.table_id == game_id, Move.seq <= version)
+                                       .order_by(Move.seq))).all()
+    ruleset = ctx.registry.get(table.ruleset)
+    state = ruleset.setup(table.seat_count, ruleset.parse_options(table.options), table.seed)
+    for seat, raw in moves:
+        state, _ = ruleset.apply(state, seat, ruleset.parse_move(raw))
+    return latest, state

@@ -1,0 +1,306 @@
+"""The lobby: create a table, list tables, join and leave seats, start the game.
+
+A table and its game share one row and one id (``app.db.models.Table``).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, replace
+from typing import Any
+
+from pydantic import ValidationError
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
+
+from app.bots import BOT_LEVELS
+from app.db.models import Account, Seat, Table, iso_utc
+from app.services.seating import SeatInfo, bot_name
+from app.rulesets.registry import Registry, UnknownRuleset
+from app.services.deadlines import update_deadlines
+from app.services.errors import AppError
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table with its seats, as the lobby shows it."""
+
+    table: Table
+    seats: list[SeatInfo]
+
+    def seat_of(self, account_id: int | None) -> int | None:
+        """The seat of ``account_id`` at this table, or ``None``."""
+        if account_id is None:
+            return None
+        return next((info.seat for info in self.seats if info.account_id == account_id), None)
+
+    def to_dict(self, registry: Registry, viewer_id: int | None) -> dict[str, Any]:
+        """The wire form (docs/api.md, ``table``); the invite code only for members."""
+        table = self.table
+        member = viewer_id is not None and (viewer_id == table.creator_id or self.seat_of(viewer_id) is not None)
+        try:
+            title = registry.get(table.ruleset).title
+        except UnknownRuleset:
+            title = table.ruleset
+        return {
+            "id": table.id,
+            "ruleset": table.ruleset,
+            "title": title,
+            "status": table.status,
+            "private": table.private,
+            "creator_id": table.creator_id,
+            "options": table.options,
+            "seats": [{"seat": s.seat, "account_id": s.account_id, "name": s.name, "bot": s.bot_level is not None,
+                       "bot_level": s.bot_level, "takeover": s.takeover} for s in self.seats],
+            "time_control": {"move_seconds": table.move_seconds},
+            "chat_spectators": table.chat_spectators,
+            "rematch_of": table.rematch_of,
+            "rematch_id": table.rematch_id,
+            "invite_code": table.invite_code if member else None,
+            "version": table.version,
+            "created_at": iso_utc(table.created_at),
+            "to_act": sorted(registry.get(table.ruleset).to_act(table.state))
+            if table.status == "running" and table.state is not None else [],
+        }
+
+
+async def create_table(
+    session: AsyncSession, registry: Registry, creator: Account, ruleset_name: str, seat_count: int,
+    options: dict[str, Any] | None, private: bool, move_seconds: int | None = None, max_open_tables: int = 10,
+    chat_spectators: bool = False,
+) -> TableInfo:
+    """A new open table; the creator takes seat 0.  ``move_seconds``: the time control, or None;
+    ``chat_spectators``: whether spectators may read and write the table's chat.
+
+    Raises ``AppError``: ``not_found`` (unknown ruleset), ``bad_request`` (seat count outside
+    the ruleset's range, options rejected by its ``Options`` model).
+    """
+    try:
+        ruleset = registry.get(ruleset_name)
+    except UnknownRuleset:
+        raise AppError("not_found", f"no game called {ruleset_name!r}") from None
+    open_tables = await session.scalar(select(func.count()).select_from(Table)
+                                       .where(Table.creator_id == creator.id, Table.status == "open"))
+    if open_tables >= max_open_tables:
+        raise AppError("rate_limited", f"you already have {open_tables} open tables; start or leave one first")
+    if not ruleset.min_players <= seat_count <= ruleset.max_players:
+        raise AppError("bad_request", f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players")
+    try:
+        parsed = ruleset.parse_options(options)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first.get("loc", ())) or "options"
+        raise AppError("bad_request", f"bad option {where}: {first.get('msg')}") from None
+    table = Table(
+        ruleset=ruleset.name, options=parsed.model_dump(mode="json"), seat_count=seat_count, private=private,
+        invite_code=secrets.token_urlsafe(9) if private else None, creator_id=creator.id, status="open", version=0,
+        move_seconds=move_seconds, chat_spectators=chat_spectators,
+    )
+    session.add(table)
+    await session.flush()
+    session.add_all(Seat(table_id=table.id, seat=index, account_id=creator.id if index == 0 else None)
+                    for index in range(seat_count))
+    await session.commit()
+    return await load_table(session, table.id)
+
+
+async def load_table(session: AsyncSession, table_id: int, for_update: bool = False) -> TableInfo:
+    """The table and its seats; raises ``AppError(not_found)``."""
+    query = select(Table).where(Table.id == table_id).execution_options(populate_existing=True)
+    if for_update:
+        query = query.with_for_update()
+    table = await session.scalar(query)
+    if table is None:
+        raise AppError("not_found", f"no table {table_id}")
+    return TableInfo(table, (await seats_of(session, [table_id]))[table_id])
+
+
+async def seats_of(session: AsyncSession, table_ids: list[int]) -> dict[int, list[SeatInfo]]:
+    """The seats of several tables in one query.
+
+    Two people with the same name at one table are told apart by their seat: "Carol (seat 3)".
+    """
+    occupant = aliased(Account)
+    rows = await session.execute(
+        select(Seat.table_id, Seat.seat, Seat.account_id, occupant.name, Seat.bot_level, Seat.takeover, Seat.deadline)
+        .outerjoin(occupant, occupant.id == Seat.account_id)
+        .where(Seat.table_id.in_(table_ids))
+        .order_by(Seat.table_id, Seat.seat)
+    )
+    seats: dict[int, list[SeatInfo]] = {table_id: [] for table_id in table_ids}
+    for table_id, seat, account_id, name, bot_level, takeover, deadline in rows:
+        seats[table_id].append(SeatInfo(seat, account_id, bot_name(seat) if bot_level else name, bot_level, takeover,
+                                        deadline))
+    for table_seats in seats.values():
+        names = [info.name for info in table_seats if info.name]
+        for index, info in enumerate(table_seats):
+            if info.name and names.count(info.name) > 1:
+                table_seats[index] = replace(info, name=f"{info.name} (seat {info.seat + 1})")
+    return seats
+
+
+def check_access(info: TableInfo, viewer_id: int | None, invite_code: str | None) -> None:
+    """Private tables are visible only to members and holders of the invite code.
+
+    Raises ``AppError(not_found)`` so that a private table's existence is not revealed.
+    """
+    table = info.table
+    if not table.private:
+        return
+    if viewer_id is not None and (viewer_id == table.creator_id or info.seat_of(viewer_id) is not None):
+        return
+    if invite_code and secrets.compare_digest(invite_code.encode(), (table.invite_code or "").encode()):
+        return
+    raise AppError("not_found", f"no table {table.id}")
+
+
+async def list_tables(session: AsyncSession, limit: int = 200) -> list[TableInfo]:
+    """Open and running public tables, newest first."""
+    found = list(await session.scalars(
+        select(Table).where(Table.private.is_(False), Table.status.in_(("open", "running")))
+        .order_by(Table.id.desc()).limit(limit)
+    ))
+    seats = await seats_of(session, [table.id for table in found])
+    return [TableInfo(table, seats[table.id]) for table in found]
+
+
+async def tables_of(session: AsyncSession, account_id: int, limit: int = 100) -> list[TableInfo]:
+    """The tables where ``account_id`` sits or that it created, private ones too, newest first."""
+    seated = select(Seat.table_id).where(Seat.account_id == account_id)
+    found = list(await session.scalars(
+        select(Table).where((Table.id.in_(seated)) | (Table.creator_id == account_id), Table.status != "closed")
+        .order_by(Table.id.desc()).limit(limit)
+    ))
+    seats = await seats_of(session, [table.id for table in found])
+    return [TableInfo(table, seats[table.id]) for table in found]
+
+
+async def join_table(session: AsyncSession, account: Account, table_id: int, seat: int | None,
+                     invite_code: str | None) -> TableInfo:
+    """Seat ``account`` at ``seat`` (or the first empty seat).
+
+    Raises ``AppError``: ``not_found``, ``conflict`` (not open, already seated), ``table_full``
+    (no empty seat, or that seat is taken), ``bad_request`` (no such seat).
+    """
+    info = await load_table(session, table_id, for_update=True)
+    check_access(info, account.id, invite_code)
+    if info.table.status != "open":
+        raise AppError("conflict", "this table is no longer open for players")
+    if info.seat_of(account.id) is not None:
+        raise AppError("conflict", "you already have a seat at this table")
+    empty = [s.seat for s in info.seats if s.empty]
+    if seat is None:
+        if not empty:
+            raise AppError("table_full", "every seat at this table is taken")
+        seat = empty[0]
+    elif not 0 <= seat < info.table.seat_count:
+        raise AppError("bad_request", f"this table has seats 0 to {info.table.seat_count - 1}")
+    elif seat not in empty:
+        raise AppError("table_full", f"seat {seat} is taken")
+    # The compare-and-set on an empty seat keeps two simultaneous joins from both winning.
+    try:
+        result = await session.execute(
+            Seat.__table__.update()
+            .where(Seat.table_id == table_id, Seat.seat == seat, Seat.account_id.is_(None), Seat.bot_level.is_(None))
+            .values(account_id=account.id)
+        )
+        if result.rowcount != 1:
+            await session.rollback()
+            raise AppError("table_full", f"seat {seat} was just taken")
+        await session.commit()
+    except IntegrityError:
+        await session.rollback()
+        raise AppError("conflict", "you already have a seat at this table") from None
+    return await load_table(session, table_id)
+
+
+async def leave_table(session: AsyncSession, account: Account, table_id: int) -> TableInfo:
+    """Give up ``account``'s seat at an open table.
+
+    When the creator leaves, the next seated person becomes the host; with nobody left the
+    table is closed (status ``closed``, gone from the lobby).
+
+    Raises ``AppError``: ``not_found``, ``not_seated``, ``conflict`` (game already started).
+    """
+    info = await load_table(session, table_id, for_update=True)
+    check_access(info, account.id, None)
+    seat = info.seat_of(account.id)
+    if seat is None:
+        raise AppError("not_seated", "you have no seat at this table")
+    if info.table.status != "open":
+        raise AppError("conflict", "the game has started; seats can no longer be left")
+    if account.id == info.table.creator_id:
+        heirs = [s.account_id for s in info.seats if s.account_id not in (None, account.id)]
+        if heirs:
+            info.table.creator_id = heirs[0]
+        else:
+            info.table.status = "closed"
+    await session.execute(
+        Seat.__table__.update().where(Seat.table_id == table_id, Seat.seat == seat).values(account_id=None)
+    )
+    await session.commit()
+    return await load_table(session, table_id)
+
+
+async def start_table(session: AsyncSession, registry: Registry, account: Account, table_id: int) -> TableInfo:
+    """Start the game: only the creator, only with every seat filled, only once.
+
+    Sets ``seed`` (secret), ``state`` = ``setup(...)`` and ``version`` 0.  Raises ``AppError``:
+    ``not_found``, ``forbidden`` (not the creator), ``conflict`` (already started, empty seats).
+    """
+    info = await load_table(session, table_id, for_update=True)
+    check_access(info, account.id, None)
+    table = info.table
+    if account.id != table.creator_id:
+        raise AppError("forbidden", "only the table's creator can start the game")
+    if table.status != "open":
+        raise AppError("conflict", "this game has already started")
+    if any(s.empty for s in info.seats):
+        raise AppError("conflict", "every seat must be filled before the game starts")
+    if table.status == "closed":
+        raise AppError("conflict", "this table was closed")
+    ruleset = registry.get(table.ruleset)
+    seed = secrets.randbits(63)
+    state = ruleset.setup(table.seat_count, ruleset.parse_options(table.options), seed)
+    # A guarded update: a second start racing this one finds the status changed and fails.
+    result = await session.execute(
+        Table.__table__.update().where(Table.id == table_id, Table.status == "open")
+        .values(status="running", seed=seed, state=state, version=0)
+    )
+    if result.rowcount != 1:
+        await session.rollback()
+        raise AppError("conflict", "this game has already started")
+    await update_deadlines(session, table, set(), ruleset.to_act(state), None)
+    await session.commit()
+    return await load_table(session, table_id)
+
+
+async def set_bot(session: AsyncSession, account: Account, table_id: int, seat: int, level: str | None) -> TableInfo:
+    """Seat a bot of ``level`` at an empty ``seat`` of an open table, or (``level`` None) remove it.
+
+    Only the creator may; the creator may also hand their own seat to a bot.  Raises ``AppError``: ``not_found``, ``forbidden``, ``conflict`` (not
+    open), ``bad_request`` (no such seat or level), ``table_full`` (a person sits there).
+    """
+    info = await load_table(session, table_id, for_update=True)
+    check_access(info, account.id, None)
+    if account.id != info.table.creator_id:
+        raise AppError("forbidden", "only the table's creator can seat or remove bots")
+    if info.table.status != "open":
+        raise AppError("conflict", "this table has already started")
+    if not 0 <= seat < info.table.seat_count:
+        raise AppError("bad_request", f"this table has seats 0 to {info.table.seat_count - 1}")
+    if level is not None and level not in BOT_LEVELS:
+        raise AppError("bad_request", f"bot level must be one of {', '.join(sorted(BOT_LEVELS))}")
+    holder = info.seats[seat].account_id
+    if holder is not None and not (holder == account.id and level is not None):
+        raise AppError("table_full", f"seat {seat} is taken by {info.seats[seat].name}")
+    # The creator may hand their own seat to a bot (an all-bot table); anyone else's seat is theirs.
+    await session.execute(
+        Seat.__table__.update()
+        .where(Seat.table_id == table_id, Seat.seat == seat, Seat.account_id.is_(None) | (Seat.account_id == account.id))
+        .values(bot_level=level, account_id=None)
+    )
+    await session.commit()
+    return await load_table(session, table_id)

@@ -1,0 +1,97 @@
+"""Per-viewer payloads: the only road by which game state leaves the server.
+
+Everything a person receives about a game (REST game state, WebSocket ``state`` frames, log,
+replay) is built here from ``Ruleset.view`` and the log's per-seat redaction, so hidden
+information and the seed stay inside.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import orjson
+
+from app.db.models import iso_utc
+from app.rulesets.base import Event, Result, Ruleset, move_json_default
+from app.services.cache import GameSnapshot
+
+
+_SEAT_PLACEHOLDER = re.compile(r"\{seat(\d+)\}")
+
+
+def fill_names(text: str, names: tuple[str, ...]) -> str:
+    """Replace ``{seat0}``.. in an event text by the players' names, in one pass (a name is never re-read)."""
+    def name_of(match: re.Match) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return _SEAT_PLACEHOLDER.sub(name_of, text)
+
+
+def log_entries(rows: list[tuple[int, list[dict[str, Any]]]], seat: int | None,
+                names: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The entries of ``rows`` (``(version, events)`` pairs) that ``seat`` may read, names filled in.
+
+    ``seat`` None is a spectator, who reads public entries only.
+    """
+    entries = []
+    for version, events in rows:
+        for raw in events:
+            event = Event.model_validate(raw)
+            if event.visible_to(seat):
+                entries.append({"version": version, "text": fill_names(event.text, names)})
+    return entries
+
+
+def players(snapshot: GameSnapshot) -> list[dict[str, Any]]:
+    """``[{seat, name, bot, takeover, deadline}]`` for a state payload.
+
+    ``bot`` says a bot sits there; ``takeover`` why a bot plays a person's seat (or None);
+    ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control.
+    """
+    return [{"seat": info.seat, "name": info.name or "", "bot": info.bot_level is not None, "takeover": info.takeover,
+             "deadline": iso_utc(info.deadline)}
+            for info in snapshot.seats]
+
+
+def result_payload(result: Result | None, names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in."""
+    if result is None:
+        return None
+    payload = result.model_dump(mode="json")
+    payload["reason"] = fill_names(payload["reason"], names)
+    return payload
+
+
+def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
+                  log: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``state`` frame body for ``seat`` (None: spectator), docs/api.md.
+
+    ``legal`` lists the seat's legal moves as move models, in wire form once serialized with
+    :func:`encode` (or ``Ruleset.dump_moves``); empty for spectators and finished games.
+    """
+    state = snapshot.state
+    running = snapshot.status == "running"
+    acting = sorted(ruleset.to_act(state)) if running else []
+    played_by_person = seat is not None and snapshot.seats and snapshot.seats[seat].takeover is None
+    legal = (ruleset.legal_moves(state, seat)
+             if running and played_by_person and seat in acting else [])
+    result = ruleset.result(state)
+    return {
+        "type": "state",
+        "version": snapshot.version,
+        "seat": seat,
+        "status": snapshot.status,
+        "view": ruleset.view(state, seat),
+        "legal": legal,
+        "to_act": acting,
+        "log": log,
+        "result": result_payload(result, snapshot.names),
+        "players": players(snapshot),
+    }
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    """A payload as JSON bytes, move models (``legal``) in their wire form."""
+    return orjson.dumps(payload, default=move_json_default)

@@ -1,0 +1,42 @@
+"""Alembic environment: runs migrations on the async engine of the configured database."""
+
+import asyncio
+
+from alembic import context
+from sqlalchemy.ext.asyncio import create_async_engine
+from sqlalchemy.pool import NullPool
+
+from app.config import Settings
+from app.db.models import Base
+
+target_metadata = Base.metadata
+
+
+def database_url() -> str:
+    """The URL given by the caller (``caravanserai migrate``, tests), else the settings."""
+    return context.config.attributes.get("database_url") or Settings().async_database_url
+
+
+def run_migrations_offline() -> None:
+    context.configure(url=database_url(), target_metadata=target_metadata, literal_binds=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _run(connection) -> None:
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_migrations_online() -> None:
+    engine = create_async_engine(database_url(), poolclass=NullPool)
+    async with engine.connect() as connection:
+        await connection.run_sync(_run)
+    await engine.dispose()
+
+
+if context.is_offline_mode():
+    run_migrations_offline()
+else:
+    asyncio.run(run_migrations_online())
