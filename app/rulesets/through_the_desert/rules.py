@@ -1,0 +1,628 @@
+"""The rules of Through the Desert (Reiner Knizia), after ``shared/specs/through_the_desert.md``.
+
+The ruleset class comes first; its methods are the contract and call the helpers below, grouped
+by phase: setup, palm trees, returned leaders, leaders, camels, then the end of the game.
+
+State layout (a JSON dict; hexes are ``"q,r"`` keys, see ``board.py``; static board data is not
+in the state but derived from the ruleset's board and the player count)::
+
+    board        board name                 players   number of seats
+    options      the table options          rng       Rng state (secret, never in a view)
+    phase        "palms" | "return_leaders" | "leaders" | "camels" | "over"
+    start_player seat (S-7)                 current   seat to act, or None once over
+    turn         main-phase turns begun so far (T-3)
+    allowance    camels this turn (1 or 2)  placed    camels placed so far this turn
+    last_placed  keys placed in the most recent turn
+    piles        colour -> camels left (S-4)
+    oases        keys holding a palm tree (S-5)
+    wells        key -> {"id": "well-07", "value": 3}: untaken well tokens, face up (S-6)
+    well_pool    the unseen tokens left after the well spaces, kept only while palm trees are
+                 being chosen (the palm spaces left over take theirs from it; S-6)
+    camels       key -> {"seat": s, "colour": c, "leader": bool}
+    leaders_in_hand  per seat: colours of leaders not yet placed
+    returned     per seat: colour of the returned leader (S-3) or None
+    taken_wells  per seat: the well tokens taken (W-1, W-4)
+    oasis_credits per seat: [colour, oasis key] pairs (O-1 .. O-6)
+    areas        [{"seat", "colour", "hexes": [keys], "points"}] (E-5 .. E-8)
+    final_turn   a pile ran out; the game ends with this turn (G-1, G-2)
+    end_reason   why the game ended, once over
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, State
+from app.rulesets.through_the_desert import bots
+from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, show
+from app.rulesets.through_the_desert.enclosure import new_enclosures
+from app.rulesets.through_the_desert.moves import COLOURS, Camel, Leader, Move, Palm, ReturnLeader
+from app.rulesets.through_the_desert.options import PILE_SIZES, Options
+from app.rulesets.through_the_desert.scoring import OASIS_POINTS, area_value, final_result
+from app.rulesets.through_the_desert.view import build_view, well_token
+
+
+class ThroughTheDesert(Ruleset):
+    """Through the Desert for 2-5 players on our own board "ttd-own-board-v1" (Spec §2.3).
+
+    ``ThroughTheDesert(board)`` plays on another :class:`Board` (tests use Spec §5's radius-3
+    hexagon); the default is the standard board from the package data.
+
+    Decisions where the spec leaves room (Spec [D] items and our own):
+
+    * S-7: the start player is drawn at random from the seed; play runs in seat order.
+    * S-5 ``palm_placement="choose"``: before anything else, players take turns from the start
+      player in seat order, one palm tree per turn, until all 5 stand; the palm spaces left over
+      then get well tokens (S-6).  On a board with fewer than 5 palm spaces every one gets a tree.
+    * S-3 ``leader_return="choose"``: after the palm trees, each player returns one leader in turn
+      order from the start player; the "last player" of L-4 is the one seated before the start
+      player.  ``"random"`` deals the 5 colours out at setup.
+    * L-5: if even without L-2(e) no space is left (impossible on our board), the leaders still
+      in hand go back to the box.
+    * T-5: a player who can place nothing is skipped inside ``apply`` with a log line; such a
+      skipped turn still uses up one of T-3's single-camel turns.  T-6 ends the game when nobody
+      can place.
+    * G-2 (``end_trigger="end_of_turn"``): after emptying a pile the player still places the rest
+      of the allowance from other piles when legal (T-5), then the game ends.  G-3
+      (``"immediate"``) ends it right after the camel that emptied the pile.
+    * W-2 (``hide_well_values``): the values of taken wells, and therefore running totals, show
+      only in the owner's view and private log lines until the game is over.  The face-up wells
+      still on the board are public.
+    * T-3's "first two players" (one with 2 players) is fixed, not an option.
+    * F-5: no tie-breaker; tied players share the place.
+    """
+
+    name = "through-the-desert"
+    title = "Through the Desert"
+    min_players = 2
+    max_players = 5
+    hidden_information = True
+    Options = Options
+    Move = Move
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board if board is not None else _standard_board()
+
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+        """Spec S-1 .. S-7: the starting position; raises ``ValueError`` for 1 or 6+ players."""
+        return new_game(self.board, n_players, Options.model_validate(options.model_dump()), seed)
+
+    def to_act(self, state: State) -> set[Seat]:
+        """The seat whose turn it is; nobody once the game is over."""
+        return set() if state["current"] is None else {state["current"]}
+
+    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+        """Every legal move of ``seat`` in the current phase (empty when it is not their turn)."""
+        if seat != state["current"]:
+            return []
+        return LEGAL_MOVES[state["phase"]](state, self.area(state), seat)
+
+    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+        """Play ``move`` for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
+        area = self.area(state)
+        if state["phase"] == "over":
+            raise IllegalMove("G-1: the game is over")
+        if seat != state["current"]:
+            raise IllegalMove("it is not your turn", code="not_your_turn")
+        if type(move) not in MOVES:
+            raise IllegalMove(f"{move!r} is not a Through the Desert move")
+        check, perform = MOVES[type(move)]
+        check(state, area, seat, move)
+        state = copy_state(state)
+        events: list[Event] = []
+        perform(state, area, seat, move, events)
+        return state, events
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
+        return build_view(state, self.area(state), seat)
+
+    def result(self, state: State) -> Result | None:
+        """Spec F-1 .. F-5 once the game is over, else ``None``."""
+        if state["phase"] != "over":
+            return None
+        return final_result(state, state["end_reason"])
+
+    def secrets(self, state: State, seat: Seat) -> set[str]:
+        """Spec W-2: the seat's taken well tokens as ``"well-07:3"`` while values are hidden."""
+        if not state["options"]["hide_well_values"] or state["phase"] == "over":
+            return set()
+        return {well_token(well) for well in state["taken_wells"][seat]}
+
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
+        """A full state behind ``seat``'s view: other seats' hidden well values (W-2) and the PRNG
+        drawn from ``rng``, consistent with the tokens the seat can see (``bots.py``)."""
+        if view["board"]["name"] != self.board.name:
+            raise ValueError(f"view is of board {view['board']['name']!r}, this ruleset plays {self.board.name!r}")
+        return bots.determinize(self.board.in_use(len(view["players"])), view, seat, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """Points secured plus provisional caravan points and reach, minus the best opponent's (``bots.py``)."""
+        return bots.evaluate(self.area(state), state, seat)
+
+    def area(self, state: State) -> PlayArea:
+        """The part of the board in use for this game (Spec S-1)."""
+        if state["board"] != self.board.name:
+            raise ValueError(f"state is for board {state['board']!r}, this ruleset plays {self.board.name!r}")
+        return self.board.in_use(state["players"])
+
+
+@functools.cache
+def _standard_board() -> Board:
+    return Board.standard()
+
+
+# -- setup ------------------------------------------------------------------------------------
+
+
+PALM_TREES = 5
+"""Spec §1.1: palm trees in the box."""
+WELL_TOKENS = (1,) * 15 + (2,) * 15 + (3,) * 15
+"""Spec S-6: 45 well tokens, 15 each of value 1, 2 and 3."""
+
+
+def new_game(board: Board, n_players: int, options: Options, seed: int) -> State:
+    """Spec S-1 .. S-7: deal the wells, plant the palm trees, return leaders, pick the start player."""
+    if not ThroughTheDesert.min_players <= n_players <= ThroughTheDesert.max_players:
+        raise ValueError(f"Through the Desert takes 2 to 5 players, not {n_players}")
+    area = board.in_use(n_players)
+    rng = Rng(seed)
+    start = rng.randrange(n_players)
+    values = list(WELL_TOKENS)
+    rng.shuffle(values)
+    pool = [{"id": f"well-{number:02d}", "value": value} for number, value in enumerate(values, start=1)]
+    wells = {key: pool.pop(0) for key in area.well_spaces if pool}
+    returned: list[str | None] = [None] * n_players
+    if n_players == 5 and options.leader_return == "random":
+        dealt = list(COLOURS)
+        rng.shuffle(dealt)
+        returned = dealt
+    state: State = {
+        "board": board.name,
+        "players": n_players,
+        "options": options.model_dump(),
+        "phase": "palms",
+        "start_player": start,
+        "current": start,
+        "turn": 0,
+        "allowance": 0,
+        "placed": 0,
+        "last_placed": [],
+        "piles": {colour: PILE_SIZES[options.piles][n_players] for colour in COLOURS},
+        "oases": [],
+        "wells": wells,
+        "well_pool": pool,
+        "camels": {},
+        "leaders_in_hand": [[c for c in COLOURS if c != returned[seat]] for seat in range(n_players)],
+        "returned": returned,
+        "taken_wells": [[] for _ in range(n_players)],
+        "oasis_credits": [[] for _ in range(n_players)],
+        "areas": [],
+        "final_turn": False,
+        "end_reason": None,
+    }
+    if options.palm_placement == "random":
+        palm_spaces = list(area.palm_spaces)
+        rng.shuffle(palm_spaces)
+        state["oases"] = list(area.sort(palm_spaces[:PALM_TREES]))
+    state["rng"] = rng.state
+    _after_palm(state, area, [])
+    return state
+
+
+def copy_state(state: State) -> State:
+    """A copy of ``state`` that ``apply`` may change: every container it changes is new; the
+    small records inside (one camel, one well token, one area) are never changed, so shared."""
+    new = dict(state)
+    for name in ("piles", "camels", "wells"):
+        new[name] = dict(state[name])
+    for name in ("oases", "last_placed", "returned", "areas"):
+        new[name] = list(state[name])
+    for name in ("leaders_in_hand", "taken_wells", "oasis_credits"):
+        new[name] = [list(row) for row in state[name]]
+    if "well_pool" in state:
+        new["well_pool"] = list(state["well_pool"])
+    return new
+
+
+def _palm_trees_wanted(area: PlayArea) -> int:
+    return min(PALM_TREES, len(area.palm_spaces))
+
+
+# -- palm trees (S-5, option "choose") --------------------------------------------------------
+
+
+def _legal_palms(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+    return [Palm(hex=area.coords[key]) for key in area.palm_spaces if key not in state["oases"]]
+
+
+def _check_palm(state: State, area: PlayArea, seat: Seat, move: Palm) -> None:
+    """Spec S-5: a palm tree goes on a palm space in use that has none yet."""
+    if state["phase"] != "palms":
+        raise IllegalMove(f"S-5: palm trees are placed before the game, not in the {_phase_name(state)}")
+    key = hex_key(move.hex)
+    if key not in area.palm_spaces:
+        raise IllegalMove(f"S-5: {show(key)} is not a palm space of the board in use")
+    if key in state["oases"]:
+        raise IllegalMove(f"S-5: {show(key)} already has a palm tree")
+
+
+def _place_palm(state: State, area: PlayArea, seat: Seat, move: Palm, events: list[Event]) -> None:
+    key = hex_key(move.hex)
+    state["oases"] = list(area.sort([*state["oases"], key]))
+    state["last_placed"] = [key]
+    events.append(Event(text=f"{{seat{seat}}} planted a palm tree on {show(key)}"))
+    state["current"] = (seat + 1) % state["players"]
+    _after_palm(state, area, events)
+
+
+def _after_palm(state: State, area: PlayArea, events: list[Event]) -> None:
+    """Once every palm tree stands: S-6 wells on the palm spaces left empty, then S-3 or L-1."""
+    if len(state["oases"]) < _palm_trees_wanted(area):
+        return
+    pool = state.pop("well_pool")
+    for key in area.palm_spaces:
+        if key not in state["oases"] and pool:
+            state["wells"][key] = pool.pop(0)
+    if None in state["returned"] and state["players"] == 5:
+        state["phase"] = "return_leaders"
+        state["current"] = state["start_player"]
+    else:
+        _start_leader_phase(state, area, events)
+
+
+# -- returned leaders (S-3, 5 players, option "choose") ---------------------------------------
+
+
+def _legal_returns(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+    return [ReturnLeader(colour=colour) for colour in COLOURS if colour not in state["returned"]]
+
+
+def _check_return(state: State, area: PlayArea, seat: Seat, move: ReturnLeader) -> None:
+    """Spec S-3: with 5 players each returns one leader, every colour returned once."""
+    if state["phase"] != "return_leaders":
+        raise IllegalMove(f"S-3: leaders are returned before the leader phase, not in the {_phase_name(state)}")
+    if move.colour in state["returned"]:
+        raise IllegalMove(f"S-3: another player already returned the {move.colour} leader")
+
+
+def _return_leader(state: State, area: PlayArea, seat: Seat, move: ReturnLeader, events: list[Event]) -> None:
+    state["returned"][seat] = move.colour
+    state["leaders_in_hand"][seat] = [c for c in state["leaders_in_hand"][seat] if c != move.colour]
+    events.append(Event(text=f"{{seat{seat}}} returned the {move.colour} leader"))
+    if None in state["returned"]:
+        state["current"] = (seat + 1) % state["players"]
+    else:
+        _start_leader_phase(state, area, events)
+
+
+# -- leaders (L-1 .. L-6) ---------------------------------------------------------------------
+
+
+def _start_leader_phase(state: State, area: PlayArea, events: list[Event]) -> None:
+    state["phase"] = "leaders"
+    _next_leader_turn(state, area, state["start_player"] - 1, events)
+
+
+def _leader_spaces(state: State, area: PlayArea) -> list[str]:
+    """Spec L-2 (a)-(e), with L-5's fallback: the spaces a leader may go on now, any seat."""
+    camels, wells, oases = state["camels"], state["wells"], state["oases"]
+    near_oasis = {n for oasis in oases for n in area.neighbours[oasis]}
+    near_leader = {n for key, camel in camels.items() if camel["leader"] for n in area.neighbours[key]}
+    allowed = [
+        key
+        for key in area.spaces
+        if key not in camels and key not in wells and key not in oases and key not in near_oasis
+    ]
+    apart = [key for key in allowed if key not in near_leader]
+    return apart or allowed
+
+
+def _leader_colours(state: State, seat: Seat) -> list[str]:
+    """Spec L-3/L-4: the colours ``seat`` may place now, with L-4's fallback."""
+    hand = state["leaders_in_hand"][seat]
+    camels = state["camels"].values()
+    if any(camel["seat"] == seat for camel in camels):
+        return list(hand)
+    n_players, start = state["players"], state["start_player"]
+    if n_players == 5 and seat == start:
+        required = state["returned"][(start - 1) % n_players]
+        if required in hand:
+            return [required]
+    on_board = {camel["colour"] for camel in camels}
+    fresh = [colour for colour in hand if colour not in on_board]
+    return fresh or list(hand)
+
+
+def _legal_leaders(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+    spaces = _leader_spaces(state, area)
+    return [Leader(colour=colour, hex=area.coords[key]) for colour in _leader_colours(state, seat) for key in spaces]
+
+
+def _check_leader(state: State, area: PlayArea, seat: Seat, move: Leader) -> None:
+    """Spec L-1 .. L-5: a leader from the hand, an allowed colour, on an allowed space."""
+    if state["phase"] != "leaders":
+        raise IllegalMove(f"L-1: leaders are placed in the leader phase, not in the {_phase_name(state)}")
+    colour, key = move.colour, hex_key(move.hex)
+    if colour not in state["leaders_in_hand"][seat]:
+        raise IllegalMove(f"L-1: you have no {colour} leader in hand")
+    if colour not in _leader_colours(state, seat):
+        if state["players"] == 5 and seat == state["start_player"]:
+            required = _leader_colours(state, seat)[0]
+            raise IllegalMove(f"L-4: your first leader must be {required}, the colour the last player returned")
+        raise IllegalMove(f"L-3: your first leader must have a colour not yet on the board; {colour} is there")
+    camels = state["camels"]
+    if key not in area.space_set:
+        raise IllegalMove(f"L-2: {show(key)} is not a space of the board in use")
+    if key in state["wells"]:
+        raise IllegalMove(f"L-2a: {show(key)} holds a well")
+    if key in state["oases"]:
+        raise IllegalMove(f"L-2b: {show(key)} is an oasis")
+    if key in camels:
+        raise IllegalMove(f"L-2c: {show(key)} already holds a camel")
+    if any(n in state["oases"] for n in area.neighbours[key]):
+        raise IllegalMove(f"L-2d: {show(key)} is next to an oasis")
+    if key not in _leader_spaces(state, area):
+        raise IllegalMove(f"L-2e: {show(key)} is next to a leader")
+
+
+def _place_leader(state: State, area: PlayArea, seat: Seat, move: Leader, events: list[Event]) -> None:
+    key = hex_key(move.hex)
+    state["camels"][key] = {"seat": seat, "colour": move.colour, "leader": True}
+    state["leaders_in_hand"][seat].remove(move.colour)
+    state["last_placed"] = [key]
+    events.append(Event(text=f"{{seat{seat}}} placed the {move.colour} leader on {show(key)}"))
+    _next_leader_turn(state, area, seat, events)
+
+
+def _next_leader_turn(state: State, area: PlayArea, after: Seat, events: list[Event]) -> None:
+    """Spec L-1: the next seat after ``after`` with leaders in hand; the main phase when none."""
+    n_players = state["players"]
+    for step in range(1, n_players + 1):
+        seat = (after + step) % n_players
+        if not state["leaders_in_hand"][seat]:
+            continue
+        if _leader_spaces(state, area):
+            state["current"] = seat
+            return
+        events.append(Event(text=f"{{seat{seat}}} has no space left for a leader; those leaders leave the game (L-5)"))
+        state["leaders_in_hand"][seat] = []
+    state["phase"] = "camels"
+    _begin_main_turn(state, area, state["start_player"], events)
+
+
+# -- camels (T-1 .. T-7, P-1 .. P-8, W, O and E rules) ----------------------------------------
+
+
+def camel_targets(state: State, area: PlayArea, seat: Seat) -> dict[str, list[str]]:
+    """Spec P-1 .. P-7, T-7: colour -> the keys where ``seat`` may place a camel of it now.
+
+    Colours without a legal space (empty pile, no leader, caravan boxed in) are left out.
+    """
+    camels, piles = state["camels"], state["piles"]
+    blocked = set(state["oases"]).union(*(area_["hexes"] for area_ in state["areas"]))
+    caravans: dict[str, list[str]] = {colour: [] for colour in COLOURS if piles[colour] > 0}
+    for key, camel in camels.items():
+        if camel["seat"] == seat and camel["colour"] in caravans:
+            caravans[camel["colour"]].append(key)
+    targets: dict[str, list[str]] = {}
+    for colour, cells in caravans.items():
+        seen: set[str] = set()
+        found = []
+        for cell in cells:
+            for key in area.neighbours[cell]:
+                if key in seen:
+                    continue
+                seen.add(key)
+                if key in camels or key in blocked or _rival_adjacent(camels, area, key, seat, colour):
+                    continue
+                found.append(key)
+        if found:
+            targets[colour] = list(area.sort(found))
+    return targets
+
+
+def can_place(state: State, area: PlayArea, seat: Seat) -> bool:
+    """Whether :func:`camel_targets` is non-empty, stopping at the first legal space."""
+    camels, piles = state["camels"], state["piles"]
+    areas = state["areas"]
+    oases = state["oases"]
+    neighbours = area.neighbours
+    for key, camel in camels.items():
+        colour = camel["colour"]
+        if camel["seat"] != seat or piles[colour] == 0:
+            continue
+        for target in neighbours[key]:
+            if target in camels or target in oases or any(target in a["hexes"] for a in areas):
+                continue
+            if not _rival_adjacent(camels, area, target, seat, colour):
+                return True
+    return False
+
+
+def _rival_adjacent(camels: dict[str, Any], area: PlayArea, key: str, seat: Seat, colour: str) -> bool:
+    """Spec P-5: a camel of ``colour`` owned by another player is next to ``key``."""
+    for n in area.neighbours[key]:
+        camel = camels.get(n)
+        if camel is not None and camel["colour"] == colour and camel["seat"] != seat:
+            return True
+    return False
+
+
+def _legal_camels(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+    return [
+        Camel(colour=colour, hex=area.coords[key])
+        for colour, keys in camel_targets(state, area, seat).items()
+        for key in keys
+    ]
+
+
+def _check_camel(state: State, area: PlayArea, seat: Seat, move: Camel) -> None:
+    """Spec T-7 and P-1 .. P-7, in that order; the message names the first rule broken."""
+    if state["phase"] != "camels":
+        raise IllegalMove(f"T-2: camels are placed in the main phase, not in the {_phase_name(state)}")
+    colour, key = move.colour, hex_key(move.hex)
+    camels = state["camels"]
+    if not any(c["leader"] and c["seat"] == seat and c["colour"] == colour for c in camels.values()):
+        raise IllegalMove(f"P-7: you have no {colour} leader on the board")
+    if state["piles"][colour] == 0:
+        raise IllegalMove(f"T-7: the {colour} pile is empty")
+    if key not in area.space_set:
+        raise IllegalMove(f"P-1: {show(key)} is not a space of the board in use")
+    if key in camels:
+        raise IllegalMove(f"P-2: {show(key)} already holds a camel")
+    if key in state["oases"]:
+        raise IllegalMove(f"P-2: {show(key)} is an oasis")
+    if any(key in area_["hexes"] for area_ in state["areas"]):
+        raise IllegalMove(f"P-3: {show(key)} lies inside an enclosed area")
+    own = [camels.get(n) for n in area.neighbours[key]]
+    if not any(c is not None and c["seat"] == seat and c["colour"] == colour for c in own):
+        raise IllegalMove(f"P-4: no camel of your {colour} caravan is adjacent to {show(key)}")
+    if _rival_adjacent(camels, area, key, seat, colour):
+        raise IllegalMove(f"P-5: another player's {colour} caravan is adjacent to {show(key)}")
+
+
+def _place_camel(state: State, area: PlayArea, seat: Seat, move: Camel, events: list[Event]) -> None:
+    """Spec T-2: place one camel and resolve its effects (W-1, O-1, E-5, G-1) before the next."""
+    colour, key = move.colour, hex_key(move.hex)
+    if state["placed"] == 0:
+        state["last_placed"] = []
+    state["camels"][key] = {"seat": seat, "colour": colour, "leader": False}
+    state["piles"][colour] -= 1
+    state["placed"] += 1
+    state["last_placed"].append(key)
+
+    text = f"{{seat{seat}}} placed a {colour} camel on {show(key)}"
+    well = state["wells"].pop(key, None)
+    if well is None:
+        events.append(Event(text=text))
+    else:
+        _take_wells(state, seat, [well], text + " and took a well", events)
+    for oasis in area.neighbours[key]:
+        if oasis in state["oases"]:
+            _credit_oasis(state, seat, colour, oasis, "reached", events)
+    for region in new_enclosures(area, state["camels"], key):
+        _register_area(state, seat, colour, region, events)
+
+    if state["piles"][colour] == 0 and not state["final_turn"]:
+        state["final_turn"] = True
+        immediate = state["options"]["end_trigger"] == "immediate"
+        when = "at once (G-3)" if immediate else "after this turn (G-2)"
+        events.append(Event(text=f"The {colour} pile is empty: the game ends {when}"))
+        state["end_reason"] = f"the last {colour} camel was taken (G-1)"
+        if immediate:
+            _end_game(state, state["end_reason"], events)
+            return
+    if state["placed"] < state["allowance"] and can_place(state, area, seat):
+        return
+    if state["final_turn"]:
+        _end_game(state, state["end_reason"], events)
+    else:
+        _begin_main_turn(state, area, (seat + 1) % state["players"], events)
+
+
+def _take_wells(state: State, seat: Seat, wells: list[dict[str, Any]], text: str, events: list[Event]) -> None:
+    """Spec W-1/W-2/W-4: ``seat`` takes ``wells``; values go to a private log line while hidden."""
+    state["taken_wells"][seat].extend(wells)
+    values = ", ".join(str(well["value"]) for well in wells)
+    worth = f"worth {values}"
+    if state["options"]["hide_well_values"]:
+        events.append(Event(text=text))
+        events.append(Event(text=f"{{seat{seat}}} took {_wells(len(wells))} {worth}", seats=(seat,)))
+    else:
+        events.append(Event(text=f"{text} {worth}"))
+
+
+def _credit_oasis(state: State, seat: Seat, colour: str, oasis: str, how: str, events: list[Event]) -> None:
+    """Spec O-1 .. O-5, E-6: 5 points the first time caravan (seat, colour) reaches or encloses ``oasis``."""
+    credit = [colour, oasis]
+    if credit in state["oasis_credits"][seat]:
+        return
+    state["oasis_credits"][seat].append(credit)
+    events.append(Event(text=f"{{seat{seat}}}'s {colour} caravan {how} the oasis at {show(oasis)}: {OASIS_POINTS} points"))
+
+
+def _register_area(state: State, seat: Seat, colour: str, region: list[str], events: list[Event]) -> None:
+    """Spec E-5 .. E-8: ``region`` becomes an area of ``seat``; its wells and oases pay at once."""
+    points = area_value(region, state["oases"])
+    state["areas"].append({"seat": seat, "colour": colour, "hexes": region, "points": points})
+    text = (
+        f"{{seat{seat}}} enclosed an area of {len(region)} space{'s' if len(region) != 1 else ''} "
+        f"with the {colour} caravan ({points} point{'s' if points != 1 else ''})"
+    )
+    wells = [state["wells"].pop(key) for key in region if key in state["wells"]]
+    if wells:
+        _take_wells(state, seat, wells, f"{text} and took {_wells(len(wells))} inside", events)
+    else:
+        events.append(Event(text=text))
+    for key in region:
+        if key in state["oases"]:
+            _credit_oasis(state, seat, colour, key, "enclosed", events)
+
+
+def _wells(count: int) -> str:
+    return "a well" if count == 1 else f"{count} wells"
+
+
+def _begin_main_turn(state: State, area: PlayArea, first: Seat, events: list[Event]) -> None:
+    """Spec T-1, T-3, T-5, T-6: the next seat from ``first`` that can place gets the turn.
+
+    Seats that can place nothing pass; each pass uses up a turn.  When nobody can place, the
+    game ends (T-6).
+    """
+    n_players = state["players"]
+    single_camel_turns = 1 if n_players == 2 else 2
+    for step in range(n_players):
+        seat = (first + step) % n_players
+        allowance = 1 if state["turn"] < single_camel_turns else 2
+        state["turn"] += 1
+        if can_place(state, area, seat):
+            state["current"], state["allowance"], state["placed"] = seat, allowance, 0
+            return
+        events.append(Event(text=f"{{seat{seat}}} cannot place a camel and passes (T-5)"))
+    _end_game(state, "no player can place a camel (T-6)", events)
+
+
+# -- end of the game --------------------------------------------------------------------------
+
+
+def _end_game(state: State, reason: str, events: list[Event]) -> None:
+    """Spec G-1 .. G-4: nobody acts any more; final scoring is ``result``."""
+    state["phase"] = "over"
+    state["current"] = None
+    state["allowance"] = state["placed"] = 0
+    state["end_reason"] = reason
+    result = final_result(state, reason)
+    scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
+    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+
+
+def _phase_name(state: State) -> str:
+    return PHASE_NAMES[state["phase"]]
+
+
+PHASE_NAMES = {
+    "palms": "palm tree placement",
+    "return_leaders": "leader return",
+    "leaders": "leader phase",
+    "camels": "main phase",
+    "over": "finished game",
+}
+
+LEGAL_MOVES = {
+    "palms": _legal_palms,
+    "return_leaders": _legal_returns,
+    "leaders": _legal_leaders,
+    "camels": _legal_camels,
+    "over": lambda state, area, seat: [],
+}
+
+MOVES = {
+    Palm: (_check_palm, _place_palm),
+    ReturnLeader: (_check_return, _return_leader),
+    Leader: (_check_leader, _place_leader),
+    Camel: (_check_camel, _place_camel),
+}
