@@ -1,0 +1,11 @@
+"""Nimalia (William Liévin, La Boîte de Jeu 2023): the ruleset, its cards, reserves and objectives.
+
+Modules: ``cards`` (the 60 cards and turning them, no rules), ``reserve`` (grid geometry: areas,
+groups, rivers; no rules), ``rules`` (the ruleset), ``moves``, ``options``, ``objectives`` (O1 - O22),
+``scoring`` (rounds, zero floor, end), ``view``; card and objective data in ``data/``.
+Rules reference: ``shared/specs/nimalia.md``.
+"""
+
+from app.rulesets.nimalia.rules import Nimalia
+
+__all__ = ["Nimalia"]

@@ -1,0 +1,33 @@
+"""The table options of Nimalia (Spec §2.4, ruling D-5); every one has a default."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+LEVELS: dict[str, frozenset[str]] = {
+    "all": frozenset({"E", "M", "D"}),
+    "easy": frozenset({"E", "M"}),
+    "difficult": frozenset({"M", "D"}),
+}
+"""Spec §2.4: the objective levels each goal level draws from (BGA's "Goals level")."""
+
+FIRST_GAME_SET: dict[str, int] = {"blue": 5, "green": 19, "yellow": 4, "red": 16}
+"""Spec D-5: the fixed first-game set, the faces with the small "1" badge."""
+
+
+class Options(BaseModel):
+    """Host choices for one table; unknown keys are rejected."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    goal_level: Literal["all", "easy", "difficult"] = Field(
+        "all",
+        description="Spec D-5: draw the 4 objectives from all faces, easy ones only (easy and medium) "
+        "or difficult ones only (medium and difficult).",
+    )
+    first_game: bool = Field(
+        False,
+        description="Spec D-5: play the first-game objectives O5, O19, O4, O16 (the goal level is then not used).",
+    )

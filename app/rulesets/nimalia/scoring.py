@@ -1,0 +1,110 @@
+"""Round scoring, the zero floor and the end of the game (Spec §2.4, E1 - E4, D-1, D-6).
+
+A round's record is a JSON value kept in the state and shown in every view::
+
+    {"round": 3,
+     "steps": [{"colour": "blue", "objective": 9, "points": [14, 0]}, ...],   # in D-1 order
+     "before": [9, 16], "after": [23, 16]}
+
+``points`` are an objective's raw results; ``after`` applies them one colour at a time with the
+zero floor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.base import Result
+from app.rulesets.nimalia.objectives import COLOURS, OBJECTIVES, largest_population
+from app.rulesets.nimalia.reserve import Grid
+
+ROUNDS = 5
+"""Spec D6: the game lasts 5 rounds."""
+
+SCHEDULE: dict[int, tuple[str, ...]] = {
+    1: ("blue", "green"),
+    2: ("green", "yellow"),
+    3: ("blue", "red"),
+    4: ("green", "yellow", "red"),
+    5: ("blue", "red", "yellow"),
+}
+"""Spec §2.4: the colours each round scores, as printed on the round card."""
+
+APPLICATION_ORDER: tuple[str, ...] = COLOURS
+"""Spec D-1: within a round, objectives are applied blue, green, yellow, red (not the round
+card's printed order), each followed by the zero floor."""
+
+PASSING: dict[int, str] = {1: "left", 2: "right", 3: "left", 4: "right", 5: "left"}
+"""Spec D3: cards pass left (to the next seat) in rounds 1, 3, 5 and right in rounds 2 and 4."""
+
+
+def colours_scored(round_number: int) -> list[str]:
+    """Spec §2.4, D-1: the colours scored in ``round_number``, in application order."""
+    return [colour for colour in APPLICATION_ORDER if colour in SCHEDULE[round_number]]
+
+
+def rounds_scoring(colour: str) -> list[int]:
+    """The rounds in which an objective of ``colour`` scores (each colour scores 3 times)."""
+    return [number for number, colours in SCHEDULE.items() if colour in colours]
+
+
+def add_with_floor(total: int, results: list[int]) -> int:
+    """Spec E2, D-1: add each result in turn; a total below 0 becomes 0 after each one."""
+    for points in results:
+        total = max(0, total + points)
+    return total
+
+
+def score_round(objectives: dict[str, int], round_number: int, grids: list[Grid], totals: list[int]) -> dict[str, Any]:
+    """Spec D6, §2.4: score the round's objectives (``colour -> objective id``) for every seat.
+
+    Returns the round's record (see the module docstring); ``after`` holds the new totals.
+    """
+    steps = []
+    for colour in colours_scored(round_number):
+        objective = OBJECTIVES[objectives[colour]]
+        steps.append({"colour": colour, "objective": objective.id, "points": objective.score(grids)})
+    after = [
+        add_with_floor(total, [step["points"][seat] for step in steps]) for seat, total in enumerate(totals)
+    ]
+    return {"round": round_number, "steps": steps, "before": list(totals), "after": after}
+
+
+def final_ranks(scores: list[int], tie_breaks: list[int]) -> list[int]:
+    """Spec E3, E4, D-6: higher score first; among equal scores the larger single-species
+    population; still equal shares the place."""
+    keys = list(zip(scores, tie_breaks))
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def final_result(objectives: dict[str, int], history: list[dict[str, Any]], grids: list[Grid]) -> Result:
+    """Spec E1 - E4: the result once round 5 is scored; ``breakdown`` sums each objective's raw
+    points over the rounds, plus what the zero floor gave back."""
+    n_players = len(grids)
+    scores = list(history[-1]["after"]) if history else [0] * n_players
+    tie_breaks = [largest_population(grid) for grid in grids]
+    ranks = final_ranks(scores, tie_breaks)
+    breakdown = []
+    for seat in range(n_players):
+        parts: dict[str, int] = {}
+        for colour in COLOURS:
+            objective = OBJECTIVES[objectives[colour]]
+            parts[f"{objective.label} ({colour})"] = sum(
+                step["points"][seat] for record in history for step in record["steps"] if step["colour"] == colour
+            )
+        parts["zero floor"] = scores[seat] - sum(parts.values())
+        breakdown.append(parts)
+    return Result(scores=scores, ranks=ranks, breakdown=breakdown, reason=_reason(scores, tie_breaks, ranks))
+
+
+def _reason(scores: list[int], tie_breaks: list[int], ranks: list[int]) -> str:
+    winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
+    best = max(scores)
+    tied = [seat for seat, score in enumerate(scores) if score == best]
+    names = " and ".join(f"{{seat{seat}}}" for seat in winners)
+    if len(tied) == 1:
+        return f"After 5 rounds {names} has the most points ({best})."
+    largest = ", ".join(f"{{seat{seat}}} {tie_breaks[seat]}" for seat in tied)
+    if len(winners) == 1:
+        return f"Tied on {best} points; {names} wins the tie-break with the largest population of one animal ({largest})."
+    return f"Tied on {best} points and on the tie-break ({largest}): {names} share the win (D-6)."
