@@ -1,0 +1,653 @@
+"""The rules of Nomadi (Reinhold Wittig, Blatz 1995), after ``shared/specs/nomadi.md``.
+
+Rule numbers ``R-n`` are the numbered rules of the spec's §2 (``R-20`` is rule 20); ``[D]`` marks
+the spec's decisions and ours.  The ruleset class comes first; its methods are the contract and
+call the helpers below, grouped by phase: setup, laying cards, placing stones, rolling, using
+dice, the card offer, coin gifts, the end of a turn and of the game.
+
+State layout (a JSON dict; cells are ``[row, col]``, card positions ``"row,col"`` keys; the
+static board is not in the state but is the ruleset's board)::
+
+    board        board name                 players      number of seats
+    options      the table options          rng          Rng state (secret, never in a view)
+    colours      colour per seat (R-6)      start_player seat (R-9)
+    phase        "cards" | "placement" | "roll" | "move" | "claim" | "answer" | "over"
+    current      the mover (the seat whose turn it is), None once over
+    turn         number of the dice turn under way (0 during setup)
+    oasis        the movable-oasis spot in play ("A".."C") or None (R-40)
+    stones       [{"owner", "cell": [r, c] or None (not placed yet), "departed", "locked"}]; index = stone id
+    cards        "r,c" -> {"id": "card-07", "value": 3}: face-down cards on the board (R-8)
+    card_pool    cards still to be laid by the players (house rule R-42), else []
+    hands        per seat: the cards held, [{"id", "value"}]
+    coins        per seat: the balance, may be negative (R-35)
+    dice         the six values rolled this turn ([] before the roll)      used   six bools
+    history      [[stone, value, [r, c] from, [r, c] to], ...] this turn's moves (R-18)
+    crossed      a stone has crossed the chasm (R-29a)   all_crossed   the last one has (R-29b)
+    start_emptied  the start bonus has been paid (R-28)  arrivals      stones in the goal (R-31)
+    offer        None, or the card being offered: {"stone", "cell", "card", "owner", "claim", "price"}
+    end_reason   why the game ended, once over
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, State
+from app.rulesets.nomadi import bots
+from app.rulesets.nomadi.bank import coins, pay_in, transfer
+from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, cell_key, show, step
+from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve
+from app.rulesets.nomadi.movement import Caravan, StoneAt
+from app.rulesets.nomadi.moves import (
+    CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie, signed,
+)
+from app.rulesets.nomadi.options import MAX_ASKING_PRICE, Options
+from app.rulesets.nomadi.scoring import final_result
+from app.rulesets.nomadi.view import build_view, card_token, inspection_token, purse_token
+
+
+class Nomadi(Ruleset):
+    """Nomadi for 2-5 players on our own board "nomadi-red-erg-16x20" (Spec §4).
+
+    ``Nomadi(board)`` plays on another :class:`Board` (the tests use the spec's §6 sketches);
+    the default is the standard board from the package data.
+
+    Decisions where the spec is silent or leaves room (the spec's own [D] items are followed as
+    written; these are ours):
+
+    * R-13: the dice are rolled by an explicit ``roll`` move that opens each turn; R-14's free
+      rerolls happen inside it.  If no die value 1-6 has a legal move at all, that roll ends the
+      game (R-14's stalemate).
+    * R-15: a die is named by its value; dice showing the same number are interchangeable.
+    * R-16/R-17: the turn ends by itself inside ``apply`` as soon as no unused die has a legal
+      move (after a die move, or after the answer to an offer); there is no end-turn move unless
+      the ``voluntary_pass`` house rule (R-42) is on.
+    * R-6: colours go in seat order from the player count's set (seat 1 blue, seat 2 yellow, then
+      red, green, black).  They are cosmetic, so there is no choosing step.
+    * R-9: ``first_player="host"`` lets seat 1 (the table's creator) begin; otherwise random.
+    * R-10: placement goes round from the starting player; with more start cells than stones (3 or
+      5 players on our board) every stone after the first must touch a placed one orthogonally.
+    * R-30b: a claim is "no claim" or one of the card values -2, -1, +1, +2, +3, and it is public,
+      as if said aloud at the table.  The mover's view shows the inspected card as
+      ``"card-07 (+3)"``, a token apart from the holder's ``"card-07:+3"``: the peek and the holding
+      are different secrets.  The platform has no answer timer yet, so the spec's "a timeout means
+      decline" is not implemented here.
+    * R-41b: the asking price is 0 to 9 coins and public; the owner may accept only when paying it
+      leaves them without debt.
+    * R-41a: "at any time" becomes "whenever you are to act in the dice phase" (your own turn, or
+      while answering an offer), since only a seat to act may send a move; any amount from 1 to
+      your balance, to any other player.
+    * R-39: with hidden coins, views show a player only their own balance, and coin amounts in the
+      log go to the seats concerned (``bank.py``); everything is revealed when the game ends.
+    * R-40: in the short game the printed goal cells play as sand but get no random card; random
+      cards go on the printed sand cells outside the spot in play (``data/board.json``).  A water
+      source inside the goal in play would get no card (none is, on our board).
+    * R-42 "players lay the cards": before placement, from the starting player in seat order, each
+      lays the next card of the shuffled rest face down, without seeing it, on an empty sand cell
+      outside the goal.
+    * §5 #30: after ``turn_limit`` dice turns (default 150, table option 10-1000; the spec's bot
+      needs about 35) the game ends and is scored like any other end.  Random legal play rarely
+      reaches the goal sooner, so this is also what ends the conformance kit's games.
+    * R-38: the values of cards still on the board never show, not even at the end.
+    * R-29: a single move can be the first and the last crossing at once (+5, then -5).
+    """
+
+    name = "nomadi"
+    title = "Nomadi"
+    min_players = 2
+    max_players = 5
+    hidden_information = True
+    Options = Options
+    Move = Move
+
+    def __init__(self, board: Board | None = None) -> None:
+        self.board = board if board is not None else _standard_board()
+
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+        """Spec R-6 .. R-12: colours, coins, cards, oasis, starting player; then placement."""
+        return new_game(self.board, n_players, Options.model_validate(options.model_dump()), seed)
+
+    def to_act(self, state: State) -> set[Seat]:
+        """The mover, or the stone's owner while an offer waits for an answer (R-30b)."""
+        if state["phase"] == "over":
+            return set()
+        if state["phase"] == "answer":
+            return {state["offer"]["owner"]}
+        return {state["current"]}
+
+    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+        """Every legal move of ``seat`` now (empty when it is not to act)."""
+        if seat not in self.to_act(state):
+            return []
+        board = self._board(state)
+        return LEGAL_MOVES[state["phase"]](state, board, seat) + _legal_gifts(state, seat)
+
+    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+        """Play ``move`` for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
+        board = self._board(state)
+        if state["phase"] == "over":
+            raise IllegalMove("R-32: the game is over")
+        if seat not in self.to_act(state):
+            raise IllegalMove("it is not your turn", code="not_your_turn")
+        if type(move) not in MOVES:
+            raise IllegalMove(f"{move!r} is not a Nomadi move")
+        check, perform = MOVES[type(move)]
+        check(state, board, seat, move)
+        state = copy_state(state)
+        events: list[Event] = []
+        perform(state, board, seat, move, events)
+        return state, events
+
+    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+        """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
+        return build_view(state, self._board(state), seat)
+
+    def result(self, state: State) -> Result | None:
+        """Spec R-36 once the game is over, else ``None``."""
+        if state["phase"] != "over":
+            return None
+        return final_result(state, state["end_reason"])
+
+    def timeout_move(self, state: State, seat: Seat) -> MoveModel | None:
+        """Spec section 5, #16 and #30 [D]: an offer whose owner's time runs out is declined (the
+        owner keeps the seat); any other time-out goes to the default bot (``None``)."""
+        if state["phase"] == "answer" and state["offer"]["owner"] == seat:
+            return Decline()
+        return None
+
+    def secrets(self, state: State, seat: Seat) -> set[str]:
+        """Spec R-38/R-39: the seat's held cards as ``"card-07:+3"``, the card it inspected and is
+        offering as ``"card-07 (+3)"``, and with hidden coins its purse ``"purse-2:7"``; nothing
+        once the game is over."""
+        if state["phase"] == "over":
+            return set()
+        tokens = {card_token(card) for card in state["hands"][seat]}
+        offer = state["offer"]
+        if offer is not None and seat == state["current"]:
+            tokens.add(inspection_token(offer["card"]))
+        if state["options"]["hidden_coins"]:
+            tokens.add(purse_token(seat, state["coins"][seat]))
+        return tokens
+
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
+        """A state behind ``seat``'s view: unseen card values dealt from the cards the seat has not
+        seen, hidden balances and the PRNG drawn from ``rng`` (``bots.py``)."""
+        return bots.determinize(self.board, view, seat, rng)
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """Coins, cards and the open goal rewards by distance, minus the best opponent's (``bots.py``)."""
+        self._board(state)  # the state is of this ruleset's board
+        return bots.evaluate(self, state, seat)
+
+    def _board(self, state: State) -> Board:
+        if state["board"] != self.board.name:
+            raise ValueError(f"state is for board {state['board']!r}, this ruleset plays {self.board.name!r}")
+        return self.board
+
+
+@functools.cache
+def _standard_board() -> Board:
+    return Board.standard()
+
+
+# -- setup (R-6 .. R-12) ----------------------------------------------------------------------
+
+COLOURS = ("blue", "yellow", "red", "green", "black")
+"""R-6: the colours in the order seats take them."""
+STONES_EACH = {2: 8, 3: 5, 4: 4, 5: 3}
+"""R-6: stones per player by player count."""
+STARTING_COINS = 5
+"""R-7."""
+CARD_VALUES = (1,) * 4 + (2,) * 4 + (3,) * 4 + (-1,) * 3 + (-2,) * 3
+"""R-8: the 18 desert cards."""
+DICE = 6
+"""R-13."""
+
+
+def new_game(board: Board, n_players: int, options: Options, seed: int) -> State:
+    """Spec R-6 .. R-12: the state before the first placement (or the first laid card)."""
+    if not Nomadi.min_players <= n_players <= Nomadi.max_players:
+        raise ValueError(f"Nomadi takes 2 to 5 players, not {n_players}")
+    rng = Rng(seed)
+    start_player = 0 if options.first_player == "host" else rng.randrange(n_players)
+    oasis = None
+    if options.short_game:
+        if not board.oasis_spots:
+            raise ValueError(f"board {board.name} has no movable-oasis spots")
+        oasis = rng.choice(sorted(board.oasis_spots))
+    goal = board.goal_cells(oasis)
+
+    values = list(CARD_VALUES)
+    rng.shuffle(values)
+    deck = [{"id": f"card-{number:02d}", "value": value} for number, value in enumerate(values, start=1)]
+    cards = {cell_key(cell): deck.pop(0) for cell in board.water_sources if cell not in goal and deck}
+    if options.card_placement == "random":
+        sand = [cell for cell in board.sand_cells if cell not in goal]
+        if len(sand) < len(deck):
+            raise ValueError(f"board {board.name} has too little sand for {len(deck)} cards")
+        rng.shuffle(sand)
+        cards.update((cell_key(cell), deck.pop(0)) for cell in sorted(sand[: len(deck)]))
+
+    stones = [
+        {"owner": seat, "cell": None, "departed": False, "locked": False}
+        for seat in range(n_players)
+        for _ in range(STONES_EACH[n_players])
+    ]
+    if len(stones) > len(board.start_cells):
+        raise ValueError(f"board {board.name} has {len(board.start_cells)} start cells for {len(stones)} stones")
+    return {
+        "board": board.name,
+        "players": n_players,
+        "options": options.model_dump(),
+        "colours": list(COLOURS[:n_players]),
+        "start_player": start_player,
+        "phase": "cards" if deck else "placement",
+        "current": start_player,
+        "turn": 0,
+        "oasis": oasis,
+        "stones": stones,
+        "cards": cards,
+        "card_pool": deck,
+        "hands": [[] for _ in range(n_players)],
+        "coins": [STARTING_COINS] * n_players,
+        "dice": [],
+        "used": [],
+        "history": [],
+        "crossed": False,
+        "all_crossed": False,
+        "start_emptied": False,
+        "arrivals": 0,
+        "offer": None,
+        "end_reason": None,
+        "rng": rng.state,
+    }
+
+
+def copy_state(state: State) -> State:
+    """A copy of ``state`` that ``apply`` may change: every container it changes is new; the small
+    records it only moves around (a card, a history entry) are shared."""
+    new = dict(state)
+    new["stones"] = [dict(stone) for stone in state["stones"]]
+    for name in ("cards", "options"):
+        new[name] = dict(state[name])
+    for name in ("card_pool", "coins", "dice", "used", "history", "colours"):
+        new[name] = list(state[name])
+    new["hands"] = [list(hand) for hand in state["hands"]]
+    if state["offer"] is not None:
+        new["offer"] = dict(state["offer"])
+    return new
+
+
+def caravan(state: State, board: Board) -> Caravan:
+    """The stones on the board as the move generator sees them."""
+    return Caravan(
+        board,
+        {tuple(s["cell"]): StoneAt(departed=s["departed"], locked=s["locked"]) for s in state["stones"] if s["cell"]},
+    )
+
+
+def stone_at(state: State, cell: Cell) -> int | None:
+    """The id of the stone on ``cell``, if any."""
+    for number, stone in enumerate(state["stones"]):
+        if stone["cell"] and tuple(stone["cell"]) == cell:
+            return number
+    return None
+
+
+def _next_seat(state: State, seat: Seat) -> Seat:
+    return (seat + 1) % state["players"]
+
+
+# -- laying cards (house rule R-42) -----------------------------------------------------------
+
+
+def _card_cells(state: State, board: Board) -> list[Cell]:
+    goal = board.goal_cells(state["oasis"])
+    return [cell for cell in board.sand_cells if cell not in goal and cell_key(cell) not in state["cards"]]
+
+
+def _legal_card_cells(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    return [PlaceCard(cell=cell) for cell in _card_cells(state, board)]
+
+
+def _check_card(state: State, board: Board, seat: Seat, move: PlaceCard) -> None:
+    """Spec R-42 (house rule) with R-8: a card goes face down on empty sand outside the goal."""
+    if state["phase"] != "cards":
+        raise IllegalMove(f"R-42: cards are laid before the stones are placed, not in the {_phase_name(state)}")
+    if tuple(move.cell) not in _card_cells(state, board):
+        raise IllegalMove(f"R-8: {show(move.cell)} is not an empty sand cell outside the goal")
+
+
+def _lay_card(state: State, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
+    card = state["card_pool"].pop(0)
+    state["cards"][cell_key(move.cell)] = card
+    events.append(Event(text=f"{{seat{seat}}} lays a face-down card on {show(move.cell)}"))
+    state["current"] = _next_seat(state, seat)
+    if not state["card_pool"]:
+        state["phase"] = "placement"
+        state["current"] = state["start_player"]
+
+
+# -- placing stones (R-10, R-11) --------------------------------------------------------------
+
+
+def _placement_cells(state: State, board: Board) -> list[Cell]:
+    """Spec R-10: empty start cells; with more start cells than stones, touching a placed stone."""
+    placed = {tuple(s["cell"]) for s in state["stones"] if s["cell"]}
+    cells = [cell for cell in board.start_cells if cell not in placed]
+    if placed and len(board.start_cells) > len(state["stones"]):
+        cells = [cell for cell in cells if any(step(cell, offset) in placed for offset in ORTHOGONAL)]
+    return cells
+
+
+def _legal_placements(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    return [PlaceStone(cell=cell) for cell in _placement_cells(state, board)]
+
+
+def _check_placement(state: State, board: Board, seat: Seat, move: PlaceStone) -> None:
+    """Spec R-10: an own stone on an empty start cell (adjacent to a placed one if R-10 binds)."""
+    if state["phase"] != "placement":
+        raise IllegalMove(f"R-10: stones are placed before the first roll, not in the {_phase_name(state)}")
+    cell = tuple(move.cell)
+    if cell not in board.start_cells:
+        raise IllegalMove(f"R-10: {show(cell)} is not a start cell")
+    if cell not in _placement_cells(state, board):
+        if stone_at(state, cell) is not None:
+            raise IllegalMove(f"R-10: a stone already stands on {show(cell)}")
+        raise IllegalMove(f"R-10: {show(cell)} does not touch a stone already placed")
+
+
+def _place_stone(state: State, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
+    stone = next(s for s in state["stones"] if s["owner"] == seat and s["cell"] is None)
+    stone["cell"] = list(move.cell)
+    events.append(Event(text=f"{{seat{seat}}} places a stone on {show(move.cell)}"))
+    if any(s["cell"] is None for s in state["stones"]):
+        state["current"] = _next_seat(state, seat)
+    else:
+        _begin_turn(state, state["start_player"], events)  # R-12
+
+
+# -- rolling (R-13, R-14) ---------------------------------------------------------------------
+
+
+def _legal_roll(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    return [Roll()]
+
+
+def _check_roll(state: State, board: Board, seat: Seat, move: Roll) -> None:
+    """Spec R-13: the dice are rolled once, at the start of the turn."""
+    if state["phase"] != "roll":
+        raise IllegalMove(f"R-13: the dice are rolled at the start of a turn, not in the {_phase_name(state)}")
+
+
+def _roll(state: State, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
+    """Spec R-13/R-14: six dice, rolled again for free until at least one can be used."""
+    position = caravan(state, board)
+    usable = {value for value in range(1, 7) if position.can_use(value)}
+    if not usable:
+        _end_game(state, "no die value could move any stone (R-14)", events)
+        return
+    rng = Rng(state["rng"])
+    while True:
+        dice = sorted(rng.randrange(6) + 1 for _ in range(DICE))
+        if usable & set(dice):
+            break
+        events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
+    state["rng"] = rng.state
+    state.update(dice=dice, used=[False] * DICE, history=[], phase="move")
+    events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}"))
+
+
+def _dice_text(dice: list[int]) -> str:
+    return ", ".join(map(str, dice))
+
+
+# -- using dice (R-15 .. R-26) ----------------------------------------------------------------
+
+
+def unused_values(state: State) -> list[int]:
+    """The values of the dice not used yet this turn, one entry per die."""
+    return [value for value, used in zip(state["dice"], state["used"]) if not used]
+
+
+def forbidden_returns(state: State, value: int) -> dict[Cell, set[Cell]]:
+    """Spec R-18: for a die of ``value``, stone cell -> cells it may not go back to this turn.
+
+    A stone moved X -> Y with a ``value`` may not then go Y -> X with another ``value``.
+    """
+    forbidden: dict[Cell, set[Cell]] = {}
+    for stone, moved_value, origin, landing in state["history"]:
+        here = state["stones"][stone]["cell"]
+        if moved_value == value and here and tuple(here) == tuple(landing):
+            forbidden.setdefault(tuple(landing), set()).add(tuple(origin))
+    return forbidden
+
+
+def _legal_dice(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    position = caravan(state, board)
+    moves: list[MoveModel] = [
+        UseDie(die=value, stone=origin, to=landing)
+        for value in sorted(set(unused_values(state)))
+        for origin, landings in position.moves(value, forbidden_returns(state, value)).items()
+        for landing in landings
+    ]
+    if state["options"]["voluntary_pass"]:
+        moves.append(EndTurn())
+    return moves
+
+
+def _check_die(state: State, board: Board, seat: Seat, move: UseDie) -> None:
+    """Spec R-15, R-18 .. R-24: an unused die, a movable stone, a legal landing."""
+    if state["phase"] != "move":
+        raise IllegalMove(f"R-15: dice are used after the roll, not in the {_phase_name(state)}")
+    if move.die not in unused_values(state):
+        raise IllegalMove(f"R-15: no unused die shows a {move.die}")
+    origin, landing = tuple(move.stone), tuple(move.to)
+    refusal = caravan(state, board).refusal(origin, move.die, landing)
+    if refusal:
+        raise IllegalMove(refusal)
+    if origin in forbidden_returns(state, move.die) and landing in forbidden_returns(state, move.die)[origin]:
+        raise IllegalMove(
+            f"R-18: this stone came from {show(landing)} with a {move.die} this turn "
+            f"and may not go back with another {move.die}"
+        )
+
+
+def _use_die(state: State, board: Board, seat: Seat, move: UseDie, events: list[Event]) -> None:
+    origin, landing = tuple(move.stone), tuple(move.to)
+    state["used"][next(i for i, (v, used) in enumerate(zip(state["dice"], state["used"])) if v == move.die and not used)] = True
+    stone_id = stone_at(state, origin)
+    stone = state["stones"][stone_id]
+    stone["cell"] = list(landing)
+    state["history"].append([stone_id, move.die, list(origin), list(landing)])
+    whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
+    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone {show(origin)} -> {show(landing)} with a {move.die}"))
+    resolve(state, board, seat, stone_id, origin, landing, events)
+    if state["arrivals"] >= ENDING_ARRIVAL:
+        _end_game(state, "the third stone reached the goal (R-32)", events)  # remaining dice are not charged
+    elif state["offer"] is not None:
+        state["phase"] = "claim"
+    else:
+        _continue_turn(state, board, seat, events)
+
+
+def _continue_turn(state: State, board: Board, seat: Seat, events: list[Event]) -> None:
+    """Spec R-16/R-17: the mover goes on while an unused die can be used; otherwise the turn ends."""
+    position = caravan(state, board)
+    unused = unused_values(state)
+    if any(position.can_use(value, forbidden_returns(state, value)) for value in set(unused)):
+        state["phase"] = "move"
+    else:
+        _end_turn(state, board, seat, len(unused), "no unused die can be used", events)
+
+
+# -- the card offer (R-30b, R-41b) ------------------------------------------------------------
+
+
+def _legal_offers(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    prices = range(MAX_ASKING_PRICE + 1) if state["options"]["trading"] else (0,)
+    return [Offer(claim=claim, price=price) for claim in CLAIMS for price in prices]
+
+
+def _check_offer(state: State, board: Board, seat: Seat, move: Offer) -> None:
+    """Spec R-30b: the mover offers the card they inspected; R-41b: a price only when trading."""
+    if state["phase"] != "claim":
+        raise IllegalMove(f"R-30b: a card is offered right after a stone lands on it, not in the {_phase_name(state)}")
+    if move.price and not state["options"]["trading"]:
+        raise IllegalMove("R-41b: an asking price needs the trading variant")
+    if move.price > MAX_ASKING_PRICE:
+        raise IllegalMove(f"R-41b: an asking price is at most {MAX_ASKING_PRICE} coins [D]")
+
+
+def _offer(state: State, board: Board, seat: Seat, move: Offer, events: list[Event]) -> None:
+    offer = state["offer"] = dict(state["offer"], claim=move.claim, price=move.price)
+    claim = "without a claim" if move.claim is None else f"claiming it is worth {signed(move.claim)}"
+    price = f", asking {coins(move.price)}" if move.price else ""
+    events.append(Event(text=f"{{seat{seat}}} offers the card {offer['card']['id']} to {{seat{offer['owner']}}} {claim}{price}"))
+    state["phase"] = "answer"
+
+
+def _legal_answers(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    offer = state["offer"]
+    affordable = offer["price"] == 0 or state["coins"][seat] >= offer["price"]
+    return ([Accept()] if affordable else []) + [Decline()]
+
+
+def _check_answer(state: State, board: Board, seat: Seat, move: Accept | Decline) -> None:
+    """Spec R-30b: the stone's owner answers the offer; R-41b: an asking price may not make debt."""
+    if state["phase"] != "answer":
+        raise IllegalMove(f"R-30b: there is no offer to answer in the {_phase_name(state)}")
+    price = state["offer"]["price"]
+    if isinstance(move, Accept) and price and state["coins"][seat] < price:
+        raise IllegalMove(f"R-41b: paying the asking price of {coins(price)} would put you in debt")
+
+
+def _accept(state: State, board: Board, seat: Seat, move: Accept, events: list[Event]) -> None:
+    offer, mover = state["offer"], state["current"]
+    card = offer["card"]
+    state["hands"][seat].append(card)
+    events.append(Event(text=f"{{seat{seat}}} accepts the card {card['id']} (R-30b)"))
+    worth = f"{{seat{seat}}}: the card {card['id']} you accepted is worth {signed(card['value'])}"
+    events.append(Event(text=worth, seats=(seat,)))
+    if offer["price"]:
+        transfer(state, seat, mover, offer["price"], f"the asking price for {card['id']} (R-41b)", events)
+    state["offer"] = None
+    _continue_turn(state, board, mover, events)
+
+
+def _decline(state: State, board: Board, seat: Seat, move: Decline, events: list[Event]) -> None:
+    offer, mover = state["offer"], state["current"]
+    state["hands"][mover].append(offer["card"])
+    events.append(Event(text=f"{{seat{seat}}} declines the card {offer['card']['id']}; {{seat{mover}}} keeps it (R-30b)"))
+    state["offer"] = None
+    _continue_turn(state, board, mover, events)
+
+
+# -- coin gifts (trading variant, R-41a) ------------------------------------------------------
+
+GIFT_PHASES = ("roll", "move", "claim", "answer")
+
+
+def _legal_gifts(state: State, seat: Seat) -> list[MoveModel]:
+    if not state["options"]["trading"] or state["phase"] not in GIFT_PHASES:
+        return []
+    return [
+        Gift(to=other, coins=amount)
+        for other in range(state["players"])
+        if other != seat
+        for amount in range(1, state["coins"][seat] + 1)
+    ]
+
+
+def _check_gift(state: State, board: Board, seat: Seat, move: Gift) -> None:
+    """Spec R-41a: trading variant only; to another player; never into debt."""
+    if not state["options"]["trading"]:
+        raise IllegalMove("R-41a: coin gifts need the trading variant")
+    if state["phase"] not in GIFT_PHASES:
+        raise IllegalMove(f"R-41a [D]: gifts are made during the dice turns, not in the {_phase_name(state)}")
+    if move.to == seat or move.to >= state["players"]:
+        raise IllegalMove(f"R-41a: seat {move.to + 1} is not another player at this table")
+    if move.coins > state["coins"][seat]:
+        raise IllegalMove(f"R-41a: a gift of {coins(move.coins)} would put you in debt")
+
+
+def _gift(state: State, board: Board, seat: Seat, move: Gift, events: list[Event]) -> None:
+    transfer(state, seat, move.to, move.coins, "a gift (R-41a)", events)
+
+
+# -- the end of a turn and of the game (R-17, R-32, §5 #30) -----------------------------------
+
+
+def _check_end_turn(state: State, board: Board, seat: Seat, move: EndTurn) -> None:
+    """Spec R-42 house rule: a voluntary pass, only when the table allows it (R-16 otherwise)."""
+    if not state["options"]["voluntary_pass"]:
+        raise IllegalMove("R-16: you must go on moving while an unused die can be used")
+    if state["phase"] != "move":
+        raise IllegalMove(f"R-42: you may pass only while using dice, not in the {_phase_name(state)}")
+
+
+def _pass(state: State, board: Board, seat: Seat, move: EndTurn, events: list[Event]) -> None:
+    _end_turn(state, board, seat, len(unused_values(state)), "they pass", events)
+
+
+def _end_turn(state: State, board: Board, seat: Seat, unused: int, why: str, events: list[Event]) -> None:
+    """Spec R-17: 1 coin per unused die to the bank; then the next seat, or the turn limit."""
+    if unused:
+        pay_in(state, seat, unused, f"{unused} unused {'die' if unused == 1 else 'dice'} (R-17)", events)
+    events.append(Event(text=f"{{seat{seat}}}'s turn ends: {why}"))
+    if state["turn"] >= state["options"]["turn_limit"]:
+        _end_game(state, f"the turn limit of {state['options']['turn_limit']} turns was reached", events)
+    else:
+        _begin_turn(state, _next_seat(state, seat), events)
+
+
+def _begin_turn(state: State, seat: Seat, events: list[Event]) -> None:
+    state.update(phase="roll", current=seat, turn=state["turn"] + 1, dice=[], used=[], history=[])
+
+
+def _end_game(state: State, reason: str, events: list[Event]) -> None:
+    """Spec R-32/R-36: nobody acts any more; the final score is ``result``."""
+    state.update(phase="over", current=None, end_reason=reason)
+    result = final_result(state, reason)
+    scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
+    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+
+
+def _phase_name(state: State) -> str:
+    return PHASE_NAMES[state["phase"]]
+
+
+PHASE_NAMES = {
+    "cards": "card laying",
+    "placement": "placement phase",
+    "roll": "roll",
+    "move": "dice moves",
+    "claim": "card offer",
+    "answer": "answer to an offer",
+    "over": "finished game",
+}
+
+LEGAL_MOVES = {
+    "cards": _legal_card_cells,
+    "placement": _legal_placements,
+    "roll": _legal_roll,
+    "move": _legal_dice,
+    "claim": _legal_offers,
+    "answer": _legal_answers,
+    "over": lambda state, board, seat: [],
+}
+
+MOVES = {
+    PlaceCard: (_check_card, _lay_card),
+    PlaceStone: (_check_placement, _place_stone),
+    Roll: (_check_roll, _roll),
+    UseDie: (_check_die, _use_die),
+    EndTurn: (_check_end_turn, _pass),
+    Offer: (_check_offer, _offer),
+    Accept: (_check_answer, _accept),
+    Decline: (_check_answer, _decline),
+    Gift: (_check_gift, _gift),
+}
