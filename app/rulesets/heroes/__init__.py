@@ -1,0 +1,16 @@
+"""Heroes of Land, Air & Sea, Tier 1 core + Wandering Nomads or Mercenary Nomads: the ruleset,
+its map and house data.
+
+Modules: ``houses`` (house values and the tactic set), ``board`` (the map graph), ``pieces``
+(units and supplies in a state), ``rounds`` (setup, rounds, turns), ``flow`` (legal moves, Follow,
+Muster, the dispatcher),
+``actions`` (Recruit, Build, Tax), ``march``, ``battles``, ``nomads``, ``mercenaries`` (the
+Nomad Mercenary; the generic mercenary cards are not public, so it is the only mercenary in the
+supply), ``collection``,
+``scoring``, ``moves``, ``options``, ``view``, ``bots``, ``rules`` (the ruleset class); data in
+``data/``.  Rules reference: ``shared/specs/heroes_nomads.md``; wire contract: ``docs/heroes.md``.
+"""
+
+from app.rulesets.heroes.rules import Heroes
+
+__all__ = ["Heroes"]

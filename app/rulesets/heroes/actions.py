@@ -1,0 +1,184 @@
+"""The Capital Actions of Tier 1 (spec 1.7, 2.2): Recruit, Build and Tax, and the tax track.
+
+Each function takes the acting seat (the leader with its token, or a follower with its Serf or
+captured Nomad already on the slot).  Decisions where the spec is open:
+
+* A single Serf costs 2 Food (house value); 2 Serfs cost 3 Food [K].
+* Mercenary Nomads: Recruit also offers the Nomad Mercenary (``mercenaries.py``, NM-1..NM-4).
+* The Hall is the one generic Building (spec 2.2): 3 Ore and a Serf from the Courtyard locked
+  on it for the rest of the game; a Hero (one per faction in Tier 1) needs it.
+* The C.C. goes up one level per Build (L2 4/4/4 [K], L3 6/6/6 [H]).
+* A Tower needs one of the seat's Serfs in the region, never in a capital region, no Tower
+  there yet; it costs 1 Ore per region of land distance from the seat's capital (ferries count,
+  the Tower<->Capital link does not: the link is for marches); at most C.C. level Towers in play
+  and 1 per continent (2 in a 2-player game).
+* A follower chooses freely within the followed action (any unit, any building, any resource);
+  Following means taking the same Capital Action, not copying the leader's choice.
+* Tax: every follower uses the track position the leader used; the track rotates once, after
+  the last follower (spec 1.7 Tax FAQ [K~]).
+"""
+
+from __future__ import annotations
+
+from app.rulesets.base import Seat, State
+from app.rulesets.heroes import mercenaries
+from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
+from app.rulesets.heroes.moves import Build, Recruit, Tax
+from app.rulesets.heroes.pieces import add_units, can_pay, courtyard, gain, pay, take_units, towers_of, units_at
+
+CAPITAL_SLOTS = ("recruit", "build", "tax")
+"""Spec 2.2: the followable Capital Action slots enabled in Tier 1."""
+MARCH_SLOTS = ("march_1", "march_2")
+"""Spec 1.7: the two March slots (Command Actions; Muster moves March -> March)."""
+RECRUITS = {"serf": {"serf": 1}, "serf_pair": {"serf": 2}, "warrior": {"warrior": 1}, "hero": {"hero": 1}}
+"""The units a Recruit takes from the seat's own supply (the Nomad Mercenary: ``mercenaries.py``)."""
+
+
+# -- Recruit ---------------------------------------------------------------------------------
+
+def can_recruit(state: State, seat: Seat, unit: str) -> bool:
+    """Spec 1.7 Recruit: affordable, the pieces are in supply, and a Hero needs the Hall
+    (the Nomad Mercenary: NM-1..NM-4)."""
+    if unit == "mercenary":
+        return mercenaries.can_recruit(state, seat)
+    player = state["players"][seat]
+    if unit == "hero" and not player["hall"]:
+        return False
+    pieces = RECRUITS[unit]
+    if any(player["supply"][kind] < count for kind, count in pieces.items()):
+        return False
+    return can_pay(state, seat, HOUSE.recruit_cost(unit))
+
+
+def recruit(state: State, seat: Seat, move: Recruit) -> str:
+    """Pay and put the new unit(s) in the Courtyard; returns the log text."""
+    if move.unit == "mercenary":
+        return mercenaries.recruit(state, seat)
+    cost = HOUSE.recruit_cost(move.unit)
+    pay(state, seat, cost)
+    pieces = RECRUITS[move.unit]
+    for kind, count in pieces.items():
+        state["players"][seat]["supply"][kind] -= count
+    add_units(state, state["players"][seat]["capital"], seat, pieces)
+    what = {"serf": "a Serf", "serf_pair": "2 Serfs", "warrior": "a Warrior", "hero": "a Hero"}[move.unit]
+    return f"recruits {what} for {describe_resources(cost)}"
+
+
+# -- Build ---------------------------------------------------------------------------------
+
+def tower_cost(board: Board, state: State, seat: Seat, region: str) -> dict[str, int]:
+    """Spec 1.7 Build a Tower: 1 Ore per land region of distance from the seat's capital."""
+    distance = board.land_distances(state["players"][seat]["capital"])[region]
+    return {"ore": distance * HOUSE.tower["cost_ore_per_land_distance"]}
+
+
+def tower_sites(board: Board, state: State, seat: Seat) -> list[str]:
+    """Regions where ``seat`` may build a Tower now (limits of spec 1.3 included)."""
+    player = state["players"][seat]
+    mine = towers_of(state, seat)
+    if player["supply"]["tower"] <= 0 or len(mine) >= player["cc_level"]:
+        return []
+    per_continent = HOUSE.tower["max_per_continent_2p" if state["n_players"] == 2 else "max_per_continent"]
+    sites = []
+    for region, entry in sorted(state["regions"].items()):
+        if board.is_capital_region(region) or entry["tower"] is not None:
+            continue
+        if units_at(state, region, seat)["serf"] < 1:
+            continue
+        continent = board.regions[region].continent
+        if sum(1 for other in mine if board.regions[other].continent == continent) >= per_continent:
+            continue
+        if can_pay(state, seat, tower_cost(board, state, seat, region)):
+            sites.append(region)
+    return sites
+
+
+def can_build_hall(state: State, seat: Seat) -> bool:
+    """Spec 1.7 Build a Building: not built yet, 3 Ore, a Serf in the Courtyard to lock on it."""
+    player = state["players"][seat]
+    return not player["hall"] and courtyard(state, seat)["serf"] >= 1 and can_pay(state, seat, HOUSE.hall_cost)
+
+
+def can_upgrade(state: State, seat: Seat) -> bool:
+    """Spec 1.7 Upgrade the C.C.: a next level exists and its cost can be paid."""
+    cost = HOUSE.upgrade_cost(state["players"][seat]["cc_level"] + 1)
+    return cost is not None and can_pay(state, seat, cost)
+
+
+def builds(board: Board, state: State, seat: Seat, worker: str) -> list[Build]:
+    """Every legal Build for ``seat`` (the worker already off the Courtyard)."""
+    result = []
+    if can_build_hall(state, seat):
+        result.append(Build(what="hall", worker=worker))
+    if can_upgrade(state, seat):
+        result.append(Build(what="capital", worker=worker))
+    result.extend(Build(what="tower", region=region, worker=worker) for region in tower_sites(board, state, seat))
+    return result
+
+
+def build(board: Board, state: State, seat: Seat, move: Build) -> str:
+    """Perform a legal Build; returns the log text."""
+    player = state["players"][seat]
+    if move.what == "hall":
+        pay(state, seat, HOUSE.hall_cost)
+        take_units(state, player["capital"], seat, {"serf": 1})
+        player["hall"] = True
+        return f"builds the Hall for {describe_resources(HOUSE.hall_cost)}, locking a Serf on it"
+    if move.what == "capital":
+        cost = HOUSE.upgrade_cost(player["cc_level"] + 1)
+        pay(state, seat, cost)
+        player["cc_level"] += 1
+        return f"raises the Capital City to level {player['cc_level']} for {describe_resources(cost)}"
+    cost = tower_cost(board, state, seat, move.region)
+    pay(state, seat, cost)
+    player["supply"]["tower"] -= 1
+    state["regions"][move.region]["tower"] = seat
+    return f"builds a Tower on {region_name(move.region)} for {describe_resources(cost)}"
+
+
+# -- Tax ------------------------------------------------------------------------------------
+
+def tax_slot(state: State, resource: str) -> str:
+    """The tax-track slot (``"4"``, ``"3"``, ``"2"``) holding ``resource``."""
+    return next(slot for slot, held in state["tax_track"].items() if held == resource)
+
+
+def tax(state: State, seat: Seat, move: Tax) -> str:
+    """Gain the amount of the resource's slot (cap 10); the track does not rotate here."""
+    slot = tax_slot(state, move.resource)
+    gained = gain(state, seat, move.resource, int(slot))
+    capped = "" if gained == int(slot) else f" (capped at {HOUSE.resource_cap})"
+    return f"taxes {move.resource.capitalize()}: +{gained}{capped}"
+
+
+def rotate_tax_track(state: State) -> None:
+    """Spec 1.7 Tax: the marker on 2 goes to 3, the one on 3 to 4, the one on 4 drops to 2."""
+    track = state["tax_track"]
+    state["tax_track"] = {"4": track["3"], "3": track["2"], "2": track["4"]}
+
+
+# -- all Capital Actions ---------------------------------------------------------------------
+
+def capital_actions(board: Board, state: State, seat: Seat, slot: str, worker: str) -> list:
+    """Every legal action of ``slot`` for ``seat`` paid by ``worker`` (the worker has already
+    left the Courtyard when it is a Serf)."""
+    if slot == "recruit":
+        return [Recruit(unit=unit, worker=worker) for unit in (*RECRUITS, "mercenary") if can_recruit(state, seat, unit)]
+    if slot == "build":
+        return builds(board, state, seat, worker)
+    return [Tax(resource=resource, worker=worker) for resource in RESOURCES]
+
+
+def perform(board: Board, state: State, seat: Seat, move) -> str:
+    """Do a Capital Action move; returns the log text (without the seat name)."""
+    if isinstance(move, Recruit):
+        return recruit(state, seat, move)
+    if isinstance(move, Build):
+        return build(board, state, seat, move)
+    return tax(state, seat, move)
+
+
+def slot_of(move) -> str:
+    """The Action Bar slot a Capital Action move fills."""
+    return move.type

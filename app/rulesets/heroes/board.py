@@ -1,0 +1,113 @@
+"""The map "four-isles-v1" (spec 2.4) as a graph of land regions; geometry only, no rules.
+
+Land adjacency includes the ferry routes (spec 1.2: ferry-linked regions are adjacent for land
+units).  Sea regions stay in the data for a later tier and are not part of the graph.  The
+owner's Tower<->Capital link depends on the position, so it lives in ``march.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import deque
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+CONTINENTS_BY_PLAYERS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W")}
+"""Spec 2.4 (docs/heroes.md): the continent of each seat, in seat order, by player count."""
+
+
+CONTINENT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def region_name(region: str | None) -> str:
+    """The words for a region id in log lines: ``"N_plains" -> "North Plains"``,
+    ``"E_capital" -> "East Capital"`` (request R7 of the renderer; the id stays the wire form)."""
+    if not region:
+        return "nowhere"
+    continent, _, rest = region.partition("_")
+    if continent not in CONTINENT_NAMES or not rest:
+        return region
+    return f"{CONTINENT_NAMES[continent]} {rest.replace('_', ' ').title()}"
+
+
+@dataclass(frozen=True)
+class Region:
+    """One land region: ``terrain`` is plains/forest/mountain/swamp/desert/capital;
+    ``resource`` is what it yields (``None`` for swamp, desert, capital) and ``amount`` the base 1."""
+
+    id: str
+    terrain: str
+    continent: str
+    resource: str | None
+    amount: int
+    x: float
+    y: float
+
+
+class Board:
+    """The land graph: ``regions`` by id, ``adjacent[id]`` (ferries included), ``deserts``,
+    ``capitals`` (continent -> capital region id)."""
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.name: str = data["id"]
+        self.regions: dict[str, Region] = {}
+        adjacency: dict[str, set[str]] = {}
+        for entry in data["regions"]:
+            if entry["kind"] == "sea":
+                continue
+            produce = entry["yield"] or {}
+            self.regions[entry["id"]] = Region(
+                id=entry["id"], terrain=entry["terrain"], continent=entry["continent"],
+                resource=produce.get("resource"), amount=produce.get("amount", 0), x=entry["x"], y=entry["y"],
+            )
+            adjacency[entry["id"]] = set(entry["adjacent"])
+        for route in data["ferry_routes"]:
+            adjacency[route["a"]].add(route["b"])
+            adjacency[route["b"]].add(route["a"])
+        for region, neighbours in adjacency.items():
+            for other in neighbours:
+                if region not in adjacency.get(other, ()):
+                    raise ValueError(f"map {self.name}: {region} -> {other} is not symmetric")
+        self.adjacent: dict[str, frozenset[str]] = {r: frozenset(n) for r, n in adjacency.items()}
+        self.land: tuple[str, ...] = tuple(self.regions)
+        self.deserts: tuple[str, ...] = tuple(data["desert_regions"])
+        self.capitals: dict[str, str] = {self.regions[r].continent: r for r in data["capital_regions"]}
+        self.capital_regions: frozenset[str] = frozenset(data["capital_regions"])
+
+    @classmethod
+    @functools.cache
+    def four_isles(cls) -> "Board":
+        """The package's ``data/four_isles.json``."""
+        text = resources.files("app.rulesets.heroes").joinpath("data/four_isles.json").read_text()
+        return cls(json.loads(text))
+
+    def is_desert(self, region: str) -> bool:
+        """Spec 1.2: a march stops on entering a Desert."""
+        return self.regions[region].terrain == "desert"
+
+    def is_capital_region(self, region: str) -> bool:
+        """A capital-terrain region (owned or not); no unit limit there (spec 1.2)."""
+        return region in self.capital_regions
+
+    @functools.cache
+    def land_distances(self, origin: str) -> dict[str, int]:
+        """Breadth-first march distance from ``origin`` to every land region (ferries count;
+        spec 1.7 Build a Tower: "shortest march distance from your capital")."""
+        distance = {origin: 0}
+        queue = deque([origin])
+        while queue:
+            here = queue.popleft()
+            for there in self.adjacent[here]:
+                if there not in distance:
+                    distance[there] = distance[here] + 1
+                    queue.append(there)
+        return distance
+
+    @staticmethod
+    def continents_for(n_players: int) -> tuple[str, ...]:
+        """Spec 2.4: N,S / N,E,W / N,E,S,W; raises ``ValueError`` for other counts."""
+        if n_players not in CONTINENTS_BY_PLAYERS:
+            raise ValueError(f"Heroes takes 2 to 4 players, not {n_players}")
+        return CONTINENTS_BY_PLAYERS[n_players]

@@ -1,0 +1,400 @@
+"""Who acts, what is legal, and the move dispatcher of Heroes (rounds and turns: ``rounds.py``).
+
+On its turn a seat puts an Action Token on an open slot (phase ``action``); a Capital Action opens
+the Follow window (phase ``follow``), a March taken with a token the Muster window (phase
+``muster``); battles run their own phases (``tactics``, ``conscripts``, ``casualties``,
+``battles.py``).
+
+Decisions where the spec is open:
+
+* ``pass`` is legal only when the seat has no legal action; the token is then placed nowhere.
+* Followers decide clockwise from the leader (spec 2.2 [H]); only seats with an open matching
+  slot, a Serf or captured Nomad in the Courtyard and at least one legal action are asked.
+* Muster: once per token March (spec 1.7 [H]), into the other March slot, paid by a Courtyard
+  Serf or captured Nomad; it opens after the token March's battle (if any) is over.
+* The two March slots are interchangeable: the legal list offers the first open one.
+* Eliminated seats are skipped everywhere; the game ends at once when one seat is left.
+* Mercenary Nomads, NM-8 "fire at any time": ``fire_mercenary`` is offered to the holder
+  whenever it is to act in phase ``action`` or ``follow``; the seat then acts again (the turn or
+  the Follow decision goes on).  Firing is not a way to pass: ``pass`` stays legal only when no
+  action is possible.
+"""
+
+from __future__ import annotations
+
+from app.rulesets.base import Event, IllegalMove, MoveModel, Seat, State
+from app.rulesets.heroes import actions, battles, mercenaries, nomads
+from app.rulesets.heroes.actions import CAPITAL_SLOTS, MARCH_SLOTS
+from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.houses import describe_units
+from app.rulesets.heroes.march import can_march, march_end, marches
+from app.rulesets.heroes.moves import (
+    Build, Casualties, Conscript, FireMercenary, March, Pass, PlaceNomad, Skip, Tactic, Tax,
+)
+from app.rulesets.heroes.pieces import (
+    active_seats, add_units, capital_owner, clockwise_from, courtyard, occupants, take_units,
+)
+from app.rulesets.heroes.rounds import end_turn, finish
+from app.rulesets.heroes.scoring import check_objectives
+
+# -- who acts, what is legal -----------------------------------------------------------------
+
+def to_act(state: State) -> set[Seat]:
+    """The seats that must act now (two during the secret tactic choice)."""
+    phase = state["phase"]
+    if phase == "over":
+        return set()
+    if phase == "nomad":
+        return {state["first_player"]}
+    if phase == "action":
+        return {state["turn"]["seat"]}
+    if phase == "follow":
+        return {state["pending"]["queue"][0]}
+    if phase == "tactics":
+        return {int(seat) for seat, chosen in state["pending"]["chosen"].items() if not chosen}
+    return {state["pending"]["seat"]}
+
+
+def workers(state: State, seat: Seat) -> list[str]:
+    """NC-1/NC-7: what can pay a Follow or Muster: a Courtyard Serf and/or a captured Nomad."""
+    result = []
+    if courtyard(state, seat)["serf"] > 0:
+        result.append("serf")
+    if state["players"][seat]["nomads"] > 0:
+        result.append("nomad")
+    return result
+
+
+def follow_moves(state: State, board: Board, seat: Seat, slot: str) -> list[MoveModel]:
+    """The seat's legal Follows of ``slot`` (the worker leaves the Courtyard first, so the Hall
+    then needs a second Courtyard Serf)."""
+    if state["players"][seat]["bar"][slot] is not None:
+        return []
+    result = []
+    for worker in workers(state, seat):
+        for move in actions.capital_actions(board, state, seat, slot, worker):
+            if worker == "serf" and isinstance(move, Build) and move.what == "hall" and courtyard(state, seat)["serf"] < 2:
+                continue
+            result.append(move)
+    return result
+
+
+def open_march_slot(state: State, seat: Seat) -> str | None:
+    """The first open March slot of the seat, or ``None``."""
+    bar = state["players"][seat]["bar"]
+    return next((slot for slot in MARCH_SLOTS if bar[slot] is None), None)
+
+
+def action_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    """Spec 1.6: one Action Token on an open slot; ``pass`` only if nothing is legal."""
+    bar = state["players"][seat]["bar"]
+    result: list[MoveModel] = []
+    for slot in CAPITAL_SLOTS:
+        if bar[slot] is None:
+            result.extend(actions.capital_actions(board, state, seat, slot, "token"))
+    slot = open_march_slot(state, seat)
+    if slot:
+        result.extend(marches(state, board, seat, slot, "token"))
+    return result or [Pass()]
+
+
+def muster_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    """Spec 1.7 Muster: a March into the other open March slot, paid by a Serf or Nomad."""
+    slot = open_march_slot(state, seat)
+    if slot is None:
+        return []
+    result: list[MoveModel] = []
+    for worker in workers(state, seat):
+        result.extend(marches(state, board, seat, slot, worker))
+    return result
+
+
+def can_muster(state: State, board: Board, seat: Seat) -> bool:
+    """Whether a Muster is possible now (without listing every March)."""
+    slot = open_march_slot(state, seat)
+    return slot is not None and any(can_march(state, board, seat, slot, worker) for worker in workers(state, seat))
+
+
+def legal_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+    """Every legal move of ``seat`` now (empty when it is not to act)."""
+    if seat not in to_act(state):
+        return []
+    phase, pending = state["phase"], state["pending"]
+    if phase == "nomad":
+        return [PlaceNomad(region=region) for region in nomads.placements(state, board)]
+    if phase == "action":
+        return [*action_moves(state, board, seat), *fire_moves(state, seat)]
+    if phase == "follow":
+        return [*follow_moves(state, board, seat, pending["action"]["type"]), Skip(), *fire_moves(state, seat)]
+    if phase == "muster":
+        return [*muster_moves(state, board, seat), Skip()]
+    if phase == "tactics":
+        return battles.tactic_options(state, pending["battle"], seat)
+    if phase == "conscripts":
+        return [*battles.conscript_options(state, board, pending["battle"], seat), Skip()]
+    if phase == "casualties":
+        battle = pending["battle"]
+        return battles.casualty_options(state, battle, seat, pending["damage"])
+    return []
+
+
+def fire_moves(state: State, seat: Seat) -> list[MoveModel]:
+    """NM-8: the holder of the Nomad Mercenary may fire it (in the phases ``legal_moves`` asks)."""
+    return [FireMercenary()] if mercenaries.can_fire(state, seat) else []
+
+
+# -- applying moves --------------------------------------------------------------------------
+
+def apply(state: State, board: Board, seat: Seat, move: MoveModel) -> list[Event]:
+    """Play ``move`` on ``state`` in place (the caller copies); raises :class:`IllegalMove`."""
+    phase = state["phase"]
+    if phase == "over":
+        raise IllegalMove("the game is over")
+    if seat not in to_act(state):
+        raise IllegalMove("it is not your turn", code="not_your_turn")
+    events: list[Event] = []
+    handler = HANDLERS.get((phase, move.type))
+    if handler is None:
+        raise IllegalMove(f"a {move.type} move is not possible in the {phase} phase")
+    state["last"] = {"seat": seat, "type": move.type, "regions": [], "slots": [], "battle": None}
+    if not isinstance(move, Tactic):  # a tactic card stays secret until the reveal
+        state["last"]["move"] = dict(move.__dict__)
+    handler(state, board, seat, move, events)
+    check_objectives(state, events)
+    return events
+
+
+def touch(state: State, *regions: str | None) -> None:
+    """Note regions the move touched in ``last.regions`` (for the renderer's highlight)."""
+    for region in regions:
+        if region and region not in state["last"]["regions"]:
+            state["last"]["regions"].append(region)
+
+
+def require(condition: bool, message: str) -> None:
+    """Raise :class:`IllegalMove` with ``message`` unless ``condition``."""
+    if not condition:
+        raise IllegalMove(message)
+
+
+def place_nomad(state: State, board: Board, seat: Seat, move: PlaceNomad, events: list[Event]) -> None:
+    """NW-1..NW-9."""
+    require(move.region in nomads.placements(state, board), f"NW-2/NW-3/NW-8: a Nomad may not go on {move.region}")
+    nomads.place(state, move.region, events)
+    touch(state, move.region)
+    state["phase"] = "action"
+
+
+def take_action(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+    """An Action Token on a Capital slot: do it, then the Follow window opens."""
+    require(move.worker == "token", "on your own turn the action is taken with an Action Token")
+    slot = move.type
+    player = state["players"][seat]
+    require(player["bar"][slot] is None, f"spec 1.6: your {slot} slot is already filled this round")
+    require(move in actions.capital_actions(board, state, seat, slot, "token"), f"spec 1.7: {move} is not possible now")
+    player["bar"][slot] = "token"
+    player["tokens"] -= 1
+    state["last"]["slots"].append([seat, slot])
+    touch(state, getattr(move, "region", None))
+    events.append(Event(text=f"{{seat{seat}}} {actions.perform(board, state, seat, move)}"))
+    track_slot = actions.tax_slot(state, move.resource) if isinstance(move, Tax) else None
+    queue = [other for other in clockwise_from(state, seat, include_start=False)
+             if follow_moves(state, board, other, slot)]
+    if queue:
+        state["phase"] = "follow"
+        state["pending"] = {"leader": seat, "action": dict(move.__dict__), "queue": queue, "tax_slot": track_slot}
+        return
+    close_follow(state, board, slot, events)
+
+
+def close_follow(state: State, board: Board, slot: str, events: list[Event]) -> None:
+    """After the last follower: a Tax rotates the track once (spec 1.7 Tax FAQ); the turn ends."""
+    if slot == "tax":
+        actions.rotate_tax_track(state)
+    end_turn(state, board, events)
+
+
+def follow(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+    """Spec 1.7 Follow / NC-1: a Serf or captured Nomad on the matching slot, then the action."""
+    pending = state["pending"]
+    slot = pending["action"]["type"]
+    require(move.type == slot, f"spec 1.7: only the {slot} action can be followed now")
+    require(move in follow_moves(state, board, seat, slot), f"spec 1.7 Follow: {move} is not possible now")
+    place_worker(state, seat, slot, move.worker)
+    touch(state, getattr(move, "region", None))
+    what = "a Serf" if move.worker == "serf" else "a captured Nomad"
+    events.append(Event(text=f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: "
+                             f"{actions.perform(board, state, seat, move)}"))
+    next_follower(state, board, events)
+
+
+def place_worker(state: State, seat: Seat, slot: str, worker: str) -> None:
+    """A Serf leaves the Courtyard, or a captured Nomad is used, to fill ``slot``."""
+    player = state["players"][seat]
+    if worker == "serf":
+        take_units(state, player["capital"], seat, {"serf": 1})
+    else:
+        player["nomads"] -= 1
+    player["bar"][slot] = worker
+    state["last"]["slots"].append([seat, slot])
+
+
+def skip_follow(state: State, board: Board, seat: Seat, move: Skip, events: list[Event]) -> None:
+    """A seat declines to follow; its slot stays open."""
+    events.append(Event(text=f"{{seat{seat}}} does not follow"))
+    next_follower(state, board, events)
+
+
+def next_follower(state: State, board: Board, events: list[Event]) -> None:
+    """The next follower decides, or the Follow window closes."""
+    pending = state["pending"]
+    pending["queue"].pop(0)
+    if not pending["queue"]:
+        close_follow(state, board, pending["action"]["type"], events)
+
+
+def take_march(state: State, board: Board, seat: Seat, move: March, events: list[Event]) -> None:
+    """A March with an Action Token (then the Muster window)."""
+    require(move.worker == "token", "on your own turn the March is taken with an Action Token")
+    require(move.slot == open_march_slot(state, seat), "spec 1.7: march into your first open March slot")
+    require(march_end(state, board, seat, move) is not None, f"spec 1.7 March: {move} is not possible")
+    player = state["players"][seat]
+    player["bar"][move.slot] = "token"
+    player["tokens"] -= 1
+    state["last"]["slots"].append([seat, move.slot])
+    do_march(state, board, seat, move, "muster", events)
+
+
+def muster(state: State, board: Board, seat: Seat, move: March, events: list[Event]) -> None:
+    """Spec 1.7 Muster: once, into the other March slot, with a Serf or captured Nomad."""
+    require(move.worker in workers(state, seat), "spec 1.7 Muster: a Courtyard Serf or captured Nomad pays it")
+    require(move.slot == open_march_slot(state, seat), "spec 1.7 Muster: the other March slot must be open")
+    place_worker(state, seat, move.slot, move.worker)
+    if march_end(state, board, seat, move) is None:
+        raise IllegalMove(f"spec 1.7 March: {move} is not possible")
+    do_march(state, board, seat, move, "end_turn", events)
+
+
+def do_march(state: State, board: Board, seat: Seat, move: March, then: str, events: list[Event]) -> None:
+    """Move the army; a Nomad region means capture (NB-1..NB-6), a hostile one a battle."""
+    end = march_end(state, board, seat, move)
+    take_units(state, move.origin, seat, move.units)
+    add_units(state, move.destination, seat, move.units)
+    touch(state, move.origin, move.destination)
+    events.append(Event(text=f"{{seat{seat}}} marches {describe_units(move.units)} from {region_name(move.origin)} to {region_name(move.destination)}"
+                             + ("" if move.worker == "token" else " (Muster)")))
+    if end == "nomad":
+        nomads.capture(state, seat, move.destination, events)
+    elif end == "battle":
+        region = move.destination
+        owner = capital_owner(state, region)
+        others = [other for other in occupants(state, region) if other != seat]
+        defender = others[0] if others else (owner if owner is not None else state["regions"][region]["tower"])
+        battles.start(state, seat, defender, region, owner == defender, then, events)
+        return
+    after_march(state, board, seat, then, events)
+
+
+def after_march(state: State, board: Board, seat: Seat, then: str, events: list[Event]) -> None:
+    """Open the Muster window after a token March (if a Muster is possible), else end the turn."""
+    if len(active_seats(state)) < 2:
+        finish(state, "last_standing", events)
+        return
+    if then == "muster" and can_muster(state, board, seat):
+        state["phase"] = "muster"
+        state["pending"] = {"seat": seat}
+        return
+    end_turn(state, board, events)
+
+
+def skip_muster(state: State, board: Board, seat: Seat, move: Skip, events: list[Event]) -> None:
+    """The active seat declines to muster; its turn ends."""
+    events.append(Event(text=f"{{seat{seat}}} does not muster"))
+    end_turn(state, board, events)
+
+
+def pass_turn(state: State, board: Board, seat: Seat, move: Pass, events: list[Event]) -> None:
+    """[D] With no legal action the token is placed nowhere and the turn ends."""
+    require(action_moves(state, board, seat) == [Pass()], "pass only when no action is possible")
+    state["players"][seat]["tokens"] -= 1
+    events.append(Event(text=f"{{seat{seat}}} cannot act and passes"))
+    end_turn(state, board, events)
+
+
+def fire_mercenary(state: State, board: Board, seat: Seat, move: FireMercenary, events: list[Event]) -> None:
+    """NM-8: the card and every living figure go back to the supply; the seat acts again."""
+    require(mercenaries.can_fire(state, seat), "NM-8: only the holder of the Nomad Mercenary can fire it")
+    touch(state, *mercenaries.fire(state, seat, events))
+
+
+def choose_tactic(state: State, board: Board, seat: Seat, move: Tactic, events: list[Event]) -> None:
+    """Spec 1.8.3: the secret choice; the reveal follows when both sides have chosen."""
+    battle = state["pending"]["battle"]
+    require(move in battles.tactic_options(state, battle, seat),
+            f"spec 1.8.3-1.8.4: {move} is not a legal choice (pay exactly, if you can you must)")
+    if battles.choose(state, seat, move, events):
+        battles.reveal(state, events)
+        state["pending"] = {"battle": battle, "queue": battles.conscript_queue(battle), "seat": None}
+        advance_battle(state, board, events)
+
+
+def advance_battle(state: State, board: Board, events: list[Event]) -> None:
+    """Conscripts in order (defender first), then the result."""
+    pending = state["pending"]
+    battle = pending["battle"]
+    while pending["queue"]:
+        seat = pending["queue"][0]
+        if battles.conscript_options(state, board, battle, seat):
+            state["phase"] = "conscripts"
+            pending["seat"] = seat
+            return
+        pending["queue"].pop(0)
+    battles.resolve(state, board, events)
+    if state["pending"] is None:
+        after_march(state, board, battle["attacker"], battle["then"], events)
+
+
+def conscript(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+    """House Conscripts: bring units in, or ``skip``."""
+    pending = state["pending"]
+    if isinstance(move, Conscript):
+        require(move in battles.conscript_options(state, board, pending["battle"], seat),
+                f"Conscripts: {move} is not possible")
+        battles.conscript(state, pending["battle"], seat, move, events)
+        touch(state, move.origin, pending["battle"]["region"])
+    else:
+        events.append(Event(text=f"{{seat{seat}}} conscripts nobody"))
+    pending["queue"].pop(0)
+    advance_battle(state, board, events)
+
+
+def casualties(state: State, board: Board, seat: Seat, move: Casualties, events: list[Event]) -> None:
+    """Spec 1.8.5: the loser's losses and retreat; then the turn goes on."""
+    pending = state["pending"]
+    battle = pending["battle"]
+    require(move in battles.casualty_options(state, battle, seat, pending["damage"]),
+            f"spec 1.8.5: {move} does not take the damage of {pending['damage']} as the rules say")
+    battles.take_casualties(state, move, events)
+    after_march(state, board, battle["attacker"], battle["then"], events)
+
+
+HANDLERS = {
+    ("nomad", "place_nomad"): place_nomad,
+    ("action", "recruit"): take_action,
+    ("action", "build"): take_action,
+    ("action", "tax"): take_action,
+    ("action", "march"): take_march,
+    ("action", "pass"): pass_turn,
+    ("action", "fire_mercenary"): fire_mercenary,
+    ("follow", "recruit"): follow,
+    ("follow", "build"): follow,
+    ("follow", "tax"): follow,
+    ("follow", "skip"): skip_follow,
+    ("follow", "fire_mercenary"): fire_mercenary,
+    ("muster", "march"): muster,
+    ("muster", "skip"): skip_muster,
+    ("tactics", "tactic"): choose_tactic,
+    ("conscripts", "conscript"): conscript,
+    ("conscripts", "skip"): conscript,
+    ("casualties", "casualties"): casualties,
+}

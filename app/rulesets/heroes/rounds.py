@@ -1,0 +1,119 @@
+"""Setup, rounds and turns of Heroes (spec 1.5, 1.6, 1.9-1.11, NW-1).
+
+A round: the Nomad placement (phase ``nomad``, NW-1), then Action Selection in two laps from the
+first player clockwise (phase ``action``), each turn one Action Token; after the second lap
+Collection, Round End, the end-of-game check and the next round.  Eliminated seats are skipped;
+[D] the game ends at once when one seat is left.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from app.rulesets.base import Event, Rng, State
+from app.rulesets.heroes import mercenaries, nomads
+from app.rulesets.heroes.board import Board
+from app.rulesets.heroes.collection import collect, round_end
+from app.rulesets.heroes.houses import HOUSE, RESOURCES
+from app.rulesets.heroes.pieces import clockwise_from
+from app.rulesets.heroes.scoring import game_over_after_round
+
+BAR_SLOTS = ("recruit", "build", "tax", "march_1", "march_2", "research", "sail", "fly", "cast")
+DISABLED_SLOTS = ("research", "sail", "fly", "cast")
+"""Spec 2.2: the 9 slots as data; Tier 1 enables Recruit, Build, Tax and March x2."""
+
+
+# -- setup -----------------------------------------------------------------------------------
+
+def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> State:
+    """Spec 1.5 / 2.4: continents by player count, Courtyards of 2 Serfs + 1 Warrior, resources
+    2/2/2, the tax track shuffled, the first player (random or the host), then round 1 begins;
+    NS0-2/NS0-3: 10 Nomads in the supply (wandering) or the Nomad Mercenary card (mercenary)."""
+    continents = board.continents_for(n_players)
+    rng = Rng(seed)
+    first = 0 if options.first_player == "host" else rng.randrange(n_players)
+    markers = list(RESOURCES)
+    rng.shuffle(markers)
+    start = HOUSE.start
+    regions = {region: {"units": {}, "tower": None, "nomad": False} for region in board.land}
+    players = []
+    for seat, continent in enumerate(continents):
+        capital = board.capitals[continent]
+        regions[capital]["units"][str(seat)] = {"serf": 0, "warrior": 0, "hero": 0, **start["courtyard"]}
+        supply = {kind: start["supply"][kind] - start["courtyard"].get(kind, 0) for kind in ("serf", "warrior", "hero")}
+        supply["tower"] = HOUSE.tower["count"]
+        players.append({
+            "continent": continent, "capital": capital, "eliminated": False,
+            "resources": dict(start["resources"]), "score": start["score"],
+            "cc_level": 1, "hall": False, "nomads": 0,
+            "bar": {slot: ("disabled" if slot in DISABLED_SLOTS else None) for slot in BAR_SLOTS},
+            "tokens": start["action_tokens"], "supply": supply, "tactics": list(HOUSE.tactics),
+        })
+    state = {
+        "n_players": n_players, "options": options.model_dump(), "rng": rng.state,
+        "round": 1, "phase": "action", "first_player": first,
+        "turn": {"seat": first, "lap": 1, "order": []},
+        "tax_track": dict(zip(("4", "3", "2"), markers)),
+        "end": None, "regions": regions, "players": players,
+        "nomad_supply": HOUSE.nomads["supply"] if options.nomads == "wandering" else 0,
+        "mercenary": mercenaries.new_card() if options.nomads == "mercenary" else None,
+        "pending": None, "last": None,
+    }
+    start_round(state, board, [])
+    return state
+
+
+# -- rounds and turns ------------------------------------------------------------------------
+
+def start_round(state: State, board: Board, events: list[Event]) -> None:
+    """NW-1: the Nomad placement first (if any), then Action Selection."""
+    order = clockwise_from(state, state["first_player"])
+    state["turn"] = {"seat": order[0], "lap": 1, "order": order}
+    state["pending"] = None
+    if nomads.must_place(state, board):
+        state["phase"] = "nomad"
+        return
+    if state["options"]["nomads"] == "wandering":
+        events.append(Event(text="No Nomad can be placed this round (NW-9)"))
+    state["phase"] = "action"
+
+
+def end_turn(state: State, board: Board, events: list[Event]) -> None:
+    """The next seat of this lap, or the second lap, or Collection and Round End."""
+    turn = state["turn"]
+    state["pending"] = None
+    state["phase"] = "action"
+    order = turn["order"]
+    later = [seat for seat in order[order.index(turn["seat"]) + 1:] if not state["players"][seat]["eliminated"]]
+    if later:
+        turn["seat"] = later[0]
+        return
+    if turn["lap"] == 1:
+        remaining = [seat for seat in order if not state["players"][seat]["eliminated"]]
+        turn.update(seat=remaining[0], lap=2)
+        return
+    finish_round(state, board, events)
+
+
+def finish_round(state: State, board: Board, events: list[Event]) -> None:
+    """Spec 1.9, 1.10, 1.11: Collection, Round End, then the game ends or the next round starts."""
+    collect(state, board, events)
+    round_end(state, events)
+    why = game_over_after_round(state)
+    if why:
+        finish(state, why, events)
+        return
+    state["round"] += 1
+    events.append(Event(text=f"Round {state['round']} begins"))
+    start_round(state, board, events)
+
+
+def finish(state: State, why: str, events: list[Event]) -> None:
+    """The game is over: ``end.finished`` says why (an objective, ``round_limit``, ``last_standing``)."""
+    if state["end"] is None:
+        state["end"] = {"objective": why, "by": None, "round": state["round"], "last_round": state["round"]}
+    state["end"]["finished"] = why
+    state["phase"] = "over"
+    state["pending"] = None
+    state["turn"]["seat"] = None
+    events.append(Event(text="The game is over"))

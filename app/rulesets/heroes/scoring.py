@@ -1,0 +1,96 @@
+"""X-objectives, the end of the game and final scoring (spec 1.11, 2.2).
+
+* eXpand: all of one player's Serfs and Warriors are in play (its supply of both is empty);
+  eXploit: all 3 of its Towers are in play; eXterminate: it destroyed a capital (``battles.py``).
+  eXplore needs exploration tokens (out of Tier 1).  The first objective met sets ``end``:
+  the current round is finished, then one more full round is played; it cannot be undone.
+* ``round_limit`` (our option): the game also ends after that round, whatever ``end`` says.
+* [D] The game ends at once when fewer than 2 players are left (nobody to play against).
+* Final score: the running score (battles, tactic cards, capitals) + Hall 2 + 2 per Tower +
+  1 per Warrior + 2 per Hero in play + C.C. level VP (0/3/6) + 1 per controlled region, the
+  capital region included (a standing capital is a Structure).  Captured Nomads score 0 (NC-6);
+  Nomad Mercenary figures score 0 (spec 2.7 [H]: no VP on the unknown card), though like any unit
+  they control their region.
+  An eliminated player scores 0.  Tied players share the place (no tie-breaker is known).
+"""
+
+from __future__ import annotations
+
+from app.rulesets.base import Event, Result, Seat, State, rank_by_score
+from app.rulesets.heroes.houses import HOUSE
+from app.rulesets.heroes.pieces import active_seats, controller, towers_of
+
+CATEGORIES = ("score", "hall", "towers", "warriors", "hero", "capital", "regions")
+
+
+def check_objectives(state: State, events: list[Event]) -> None:
+    """Set ``end`` the first time a player meets eXpand or eXploit (eXterminate is set where a
+    capital falls)."""
+    if state["end"] is not None:
+        return
+    for seat in active_seats(state):
+        supply = state["players"][seat]["supply"]
+        objective = None
+        if supply["serf"] == 0 and supply["warrior"] == 0:
+            objective = "eXpand"
+        elif supply["tower"] == 0:
+            objective = "eXploit"
+        if objective:
+            state["end"] = {"objective": objective, "by": seat, "round": state["round"],
+                            "last_round": state["round"] + 1}
+            events.append(Event(text=f"{{seat{seat}}} meets {objective}: this round and one more are played"))
+            return
+
+
+def game_over_after_round(state: State) -> str | None:
+    """Why the game ends with the round just finished, or ``None`` if another round follows."""
+    if state["end"] is not None and state["round"] >= state["end"]["last_round"]:
+        return state["end"]["objective"]
+    if state["round"] >= state["options"]["round_limit"]:
+        return "round_limit"
+    return None
+
+
+def breakdown(state: State, seat: Seat) -> dict[str, int]:
+    """The seat's final score by category (all 0 once eliminated)."""
+    player = state["players"][seat]
+    if player["eliminated"]:
+        return {category: 0 for category in CATEGORIES}
+    warriors = hero = 0
+    for entry in state["regions"].values():
+        units = entry["units"].get(str(seat))
+        if units:
+            warriors += units["warrior"]
+            hero += units["hero"]
+    regions = sum(1 for region in state["regions"] if controller(state, region) == seat)
+    return {
+        "score": player["score"],
+        "hall": HOUSE.hall_vp if player["hall"] else 0,
+        "towers": HOUSE.tower["end_vp"] * len(towers_of(state, seat)),
+        "warriors": HOUSE.end_vp("warrior") * warriors,
+        "hero": HOUSE.end_vp("hero") * hero,
+        "capital": HOUSE.capital_vp(player["cc_level"]),
+        "regions": HOUSE.vp("per_controlled_region") * regions,
+    }
+
+
+REASONS = {
+    "eXpand": "{seat%s} met eXpand (all Serfs and Warriors in play)",
+    "eXploit": "{seat%s} met eXploit (all Towers in play)",
+    "eXterminate": "{seat%s} met eXterminate (destroyed a capital)",
+}
+
+
+def final_result(state: State) -> Result:
+    """Spec 1.11: the final scores, ranks (ties share) and breakdowns."""
+    parts = [breakdown(state, seat) for seat in range(state["n_players"])]
+    scores = [sum(part.values()) for part in parts]
+    end = state["end"] or {}
+    finished = end.get("finished", end.get("objective"))
+    if finished in REASONS:
+        reason = REASONS[finished] % end["by"] + "; the round and one more were played"
+    elif finished == "last_standing":
+        reason = "only one player is left"
+    else:
+        reason = f"the round limit ({state['options']['round_limit']}) was reached"
+    return Result(scores=scores, ranks=rank_by_score(scores), breakdown=parts, reason=reason)

@@ -1,0 +1,77 @@
+"""What one seat (or a spectator) sees of a Heroes game (docs/heroes.md, "State").
+
+The view is the state without its secrets: no ``rng``, and during the secret tactic choice no
+``pending.choices`` (only the ``chosen`` flags).  A seated viewer who has chosen also finds its
+own card and payment under ``pending.mine`` (a ``tactic`` move in its wire form).  Three static
+keys serve the renderer (requests R2-R4 in /work/heroes-requests.md): ``map`` (the land regions
+with terrain, coordinates, adjacency and yield, and the ferry routes), ``tactic_cards`` (the
+house tactic set by id) and ``costs`` (Recruit and Build costs from the house data).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from importlib import resources
+from typing import Any
+
+import orjson
+
+from app.rulesets.base import Seat, State
+from app.rulesets.heroes.battles import parse_choice
+from app.rulesets.heroes.houses import HOUSE, RESOURCES
+
+TEXTS = {
+    "hold": "No cost, no bonus.",
+    "stand_firm": "Defender only.",
+    "first_strike": "",
+    "charge": "+3 more if the enemy plays First Strike. Not for an army of Serfs alone without a Structure.",
+    "ambush": "Attacker only.",
+    "shield_wall": "Cancels the enemy's Charge (it costs nothing, gives no VP and no strength).",
+    "conscripts": "Bring up to 2 of your units from one adjacent region into the battle (defender first).",
+}
+ONLY = {"attacker_only": "attacker", "defender_only": "defender"}
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of a JSON-compatible state (orjson round trip: faster than ``copy.deepcopy``)."""
+    return orjson.loads(orjson.dumps(state))
+
+
+@functools.cache
+def static_parts() -> dict[str, Any]:
+    """``map``, ``tactic_cards`` and ``costs`` (the same in every view; built once)."""
+    raw = json.loads(resources.files("app.rulesets.heroes").joinpath("data/four_isles.json").read_text())
+    land = [{key: entry[key] for key in ("id", "kind", "terrain", "continent", "x", "y", "adjacent", "yield")}
+            for entry in raw["regions"] if entry["kind"] != "sea"]
+    cards = {
+        card.id: {"name": card.name, "cost": {r: card.cost.get(r, 0) for r in RESOURCES}, "strength": card.strength,
+                  "vp": card.vp, "only": ONLY.get(card.restriction or ""), "text": TEXTS.get(card.id, "")}
+        for card in HOUSE.tactics.values()
+    }
+    costs = {unit: HOUSE.recruit_cost(unit) for unit in ("serf", "serf_pair", "warrior", "hero", "mercenary")}
+    costs["hall"] = HOUSE.hall_cost
+    costs["capital"] = {str(level): HOUSE.upgrade_cost(level) for level in range(2, HOUSE.max_capital_level + 1)}
+    costs["tower_ore_per_distance"] = HOUSE.tower["cost_ore_per_land_distance"]
+    return {
+        "map": {"id": raw["id"], "regions": land,
+                "ferry_routes": [{"a": route["a"], "b": route["b"]} for route in raw["ferry_routes"]]},
+        "tactic_cards": cards,
+        "costs": costs,
+    }
+
+
+def build_view(state: State, seat: Seat | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator)."""
+    view = dict(state)
+    view.pop("rng", None)
+    pending = state["pending"]
+    if pending is not None and "choices" in pending:
+        visible = {key: value for key, value in pending.items() if key != "choices"}
+        token = pending["choices"].get(str(seat)) if seat is not None else None
+        if token is not None:
+            visible["mine"] = dict(parse_choice(token).__dict__)
+        view["pending"] = visible
+    view = copy_state(view)
+    view.update(copy_state(static_parts()))
+    return view
