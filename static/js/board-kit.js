@@ -1,0 +1,72 @@
+// Small pieces every renderer shares: keyboard activation of board elements, keyboard focus that
+// survives a redraw, and the "last move" highlight. Nothing here knows a game or a rule.
+
+/** Run `action` on a click, and on Enter or Space while `element` has the keyboard focus. */
+export function activate(element, action) {
+  element.addEventListener("click", () => action("pointer"));
+  element.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault(); // Space would scroll the page
+      action("keyboard");
+    }
+  });
+}
+
+const focusMemory = new WeakMap(); // container -> data-focus-key of the element that had the focus
+
+function focusable(element) {
+  return Boolean(element) && !element.disabled && element.getAttribute("aria-disabled") !== "true" && element.tabIndex >= 0;
+}
+
+/**
+ * Redraw `container` with `draw()` without losing a keyboard player's place: a renderer replaces
+ * its whole board on every frame, which drops the focus to the page. Elements that can take the
+ * focus carry `data-focus-key`; after the redraw the focus goes back to the element of the same
+ * key, else to the first of `prefer` (keys) that exists, else to the first focusable keyed
+ * element. Focus the player moved elsewhere on the page (the log, a chat box) is left alone.
+ */
+export function keepFocus(container, draw, prefer = []) {
+  const active = document.activeElement;
+  const onPage = active && active !== document.body;
+  if (onPage && container.contains(active)) {
+    if (active.dataset && active.dataset.focusKey) focusMemory.set(container, active.dataset.focusKey);
+  } else if (onPage) {
+    focusMemory.delete(container);
+  }
+  draw();
+  const remembered = focusMemory.get(container);
+  if (!remembered) return;
+  const now = document.activeElement;
+  if (now && now !== document.body && now.isConnected) return; // the focus survived
+  const byKey = (key) => container.querySelector(`[data-focus-key="${CSS.escape(key)}"]`);
+  const target = [remembered, ...prefer].map(byKey).find(focusable)
+    || [...container.querySelectorAll("[data-focus-key]")].find(focusable);
+  if (target) target.focus({ preventScroll: true });
+}
+
+const markedVersion = new WeakMap(); // container -> version whose highlight has been animated
+
+/**
+ * Give the elements of `root` that match `selectors` the class `last-move` (the renderer knows
+ * which elements its last move touched). The short animation (`last-move-fresh`) plays once per
+ * version and container, not on every redraw of the same position. The count goes to
+ * `container.dataset.lastMove`, and labelled elements say "(last move)" in words too.
+ */
+export function markLastMove(container, root, version, selectors) {
+  const elements = new Set();
+  for (const selector of selectors) for (const element of root.querySelectorAll(selector)) elements.add(element);
+  const fresh = elements.size > 0 && markedVersion.get(container) !== version;
+  if (fresh) markedVersion.set(container, version);
+  for (const element of elements) {
+    element.classList.add("last-move");
+    if (fresh) element.classList.add("last-move-fresh");
+    const label = element.getAttribute("aria-label");
+    if (label) element.setAttribute("aria-label", `${label} (last move)`);
+  }
+  container.dataset.lastMove = String(elements.size);
+}
+
+/** "(row, col)" / "(q, r)": a board position in the words the log uses. */
+export function where(cell) {
+  return `(${cell[0]}, ${cell[1]})`;
+}

@@ -1,0 +1,441 @@
+// The lobby: sign in, create a table, find your own tables again, list open and running
+// public tables, join, start, watch.
+
+import { api } from "./api.js";
+import { shortTimeControl, timeControlChoices } from "./clock.js";
+import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { optionsForm } from "./options-form.js";
+import { mountSession } from "./session.js";
+import { inviteLink, playerPath, tablePath } from "./links.js";
+import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
+
+const REFRESH_MS = 3000;
+const MAX_TURN_LOOKUPS = 20; // running tables of yours whose turn we look up (newest first)
+
+const elements = {
+  session: document.getElementById("session"),
+  hint: document.getElementById("create-signin-hint"),
+  form: document.getElementById("create-form"),
+  ruleset: document.getElementById("ruleset"),
+  seats: document.getElementById("seats"),
+  moveSeconds: document.getElementById("move-seconds"),
+  optionsFieldset: document.getElementById("options-fieldset"),
+  options: document.getElementById("options"),
+  private: document.getElementById("private"),
+  create: document.getElementById("create-table"),
+  createMessage: document.getElementById("create-message"),
+  mineSection: document.getElementById("mine-section"),
+  mineSummary: document.getElementById("mine-summary"),
+  mineMessage: document.getElementById("mine-message"),
+  mineLoading: document.getElementById("mine-loading"),
+  mine: document.getElementById("mine"),
+  mineFinishedWrap: document.getElementById("mine-finished-wrap"),
+  mineFinishedCount: document.getElementById("mine-finished-count"),
+  mineFinished: document.getElementById("mine-finished"),
+  tables: document.getElementById("tables"),
+  tablesMessage: document.getElementById("tables-message"),
+  tablesLoading: document.getElementById("tables-loading"),
+  refresh: document.getElementById("refresh-tables"),
+};
+
+let account = null;
+let rulesets = [];
+let currentOptions = null;
+let tables = [];
+let mine = null; // the caller's own tables, null until loaded
+const turns = new Map(); // table id -> {version, toAct, seat, myTurn}: whose turn, looked up per version
+let lastDrawn = "";
+let lastDrawnMine = "";
+let actionsInFlight = 0;
+
+for (const choice of timeControlChoices()) {
+  elements.moveSeconds.append(h("option", { value: choice.seconds === null ? "" : String(choice.seconds) }, choice.label));
+}
+// The rules of the game chosen in the select, in a new tab (chooseRuleset points it at the game).
+const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, "Rules");
+elements.ruleset.closest(".field").after(rulesLink);
+
+mountSession(elements.session, (signedIn) => {
+  const changed = (account && account.id) !== (signedIn && signedIn.id);
+  account = signedIn;
+  elements.form.hidden = !account;
+  elements.hint.hidden = Boolean(account);
+  elements.mineSection.hidden = !account;
+  if (changed) {
+    mine = null;
+    turns.clear();
+    elements.mineLoading.hidden = false;
+    replaceChildren(elements.mine);
+    replaceChildren(elements.mineFinished);
+    elements.mineFinishedWrap.hidden = true;
+  }
+  lastDrawn = "";
+  lastDrawnMine = "";
+  drawTables();
+  drawMine();
+  if (account) refreshTables();
+});
+loadRulesets();
+refreshTables();
+setInterval(() => {
+  if (!document.hidden) refreshTables();
+}, REFRESH_MS);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) refreshTables();
+});
+elements.refresh.addEventListener("click", () => refreshTables(true));
+
+// -- creating a table -------------------------------------------------------------------------
+
+async function loadRulesets() {
+  try {
+    rulesets = await api("GET", "/api/rulesets");
+  } catch (error) {
+    showMessage(elements.createMessage, `Could not load the list of games: ${error.message}`);
+    return;
+  }
+  if (!rulesets.length) {
+    replaceChildren(elements.ruleset, h("option", {}, "No games installed"));
+    return;
+  }
+  replaceChildren(
+    elements.ruleset,
+    rulesets.map((ruleset) => h("option", { value: ruleset.name }, ruleset.title || ruleset.name)),
+  );
+  elements.ruleset.disabled = false;
+  elements.create.disabled = false;
+  chooseRuleset();
+}
+
+function chooseRuleset() {
+  const ruleset = rulesets.find((candidate) => candidate.name === elements.ruleset.value);
+  if (!ruleset) return;
+  const seats = [];
+  for (let n = ruleset.min_players; n <= ruleset.max_players; n += 1) {
+    seats.push(h("option", { value: String(n) }, `${n} players`));
+  }
+  replaceChildren(elements.seats, seats);
+  currentOptions = optionsForm(ruleset.options_schema);
+  replaceChildren(elements.options, currentOptions.element);
+  elements.optionsFieldset.hidden = currentOptions.empty;
+  rulesLink.href = `/rules/${encodeURIComponent(ruleset.name)}`;
+  rulesLink.setAttribute("aria-label", `Rules of ${ruleset.title || ruleset.name} (opens in a new tab)`);
+  rulesLink.hidden = false;
+}
+
+elements.ruleset.addEventListener("change", chooseRuleset);
+
+elements.form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  showMessage(elements.createMessage, "");
+  const body = {
+    ruleset: elements.ruleset.value,
+    seats: Number(elements.seats.value),
+    options: currentOptions ? currentOptions.read() : {},
+    private: elements.private.checked,
+    chat_spectators: document.getElementById("chat-spectators").checked,
+    move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
+  };
+  try {
+    const created = await whileBusy(elements.create, () => api("POST", "/api/tables", body), "Creating…");
+    window.location.assign(tablePath(created.id, created.invite_code));
+  } catch (error) {
+    showMessage(elements.createMessage, error.message);
+  }
+});
+
+// -- loading ----------------------------------------------------------------------------------
+
+async function refreshTables(byHand = false) {
+  if (actionsInFlight > 0) return;
+  const load = () => Promise.all([loadPublic(), account ? loadMine() : null]);
+  if (byHand) await whileBusy(elements.refresh, load, "Refreshing…");
+  else await load();
+}
+
+async function loadPublic() {
+  try {
+    tables = await api("GET", "/api/tables");
+    if (elements.tablesMessage.dataset.source === "refresh") showMessage(elements.tablesMessage, "");
+  } catch (error) {
+    showMessage(elements.tablesMessage, `Could not load tables: ${error.message}`);
+    elements.tablesMessage.dataset.source = "refresh";
+    return;
+  } finally {
+    elements.tablesLoading.hidden = true;
+  }
+  drawTables();
+}
+
+async function loadMine() {
+  const asked = account && account.id;
+  let fresh;
+  try {
+    fresh = await api("GET", "/api/tables/mine");
+  } catch (error) {
+    if (asked !== (account && account.id)) return;
+    if (error.status === 401) return; // signed out meanwhile (another tab); the session corner follows
+    showMessage(elements.mineMessage, `Could not load your tables: ${error.message}`);
+    return;
+  }
+  if (asked !== (account && account.id)) return; // someone else signed in meanwhile
+  showMessage(elements.mineMessage, "");
+  mine = fresh;
+  await lookUpTurns(fresh);
+  if (asked !== (account && account.id)) return;
+  drawMine();
+  drawTables();
+}
+
+/** Whose turn it is at your running tables: one game read per table and version. */
+async function lookUpTurns(list) {
+  const running = list.filter((table) => table.status === "running").slice(0, MAX_TURN_LOOKUPS);
+  const stale = running.filter((table) => !turns.has(table.id) || turns.get(table.id).version !== table.version);
+  await Promise.all(
+    stale.map(async (table) => {
+      try {
+        const game = await api("GET", `/api/games/${encodeURIComponent(table.id)}`);
+        const seat = game.seat;
+        const seated = seat !== null && seat !== undefined;
+        const me = seated ? (game.players || []).find((player) => player.seat === seat) : null;
+        turns.set(table.id, {
+          version: game.version,
+          toAct: game.to_act || [],
+          seat,
+          myTurn: seated && !(me && me.takeover) && (game.to_act || []).includes(seat) && (game.legal || []).length > 0,
+          players: game.players || [],
+        });
+      } catch {
+        turns.delete(table.id); // shown as "playing" until the next refresh
+      }
+    }),
+  );
+}
+
+// -- your tables ------------------------------------------------------------------------------
+
+function drawMine() {
+  if (!account) {
+    setFavicon(ICON);
+    document.title = "Caravanserai — lobby";
+    return;
+  }
+  if (mine === null || actionsInFlight > 0) return;
+  const key = JSON.stringify([account.id, mine, [...turns.entries()]]);
+  if (key === lastDrawnMine) return;
+  lastDrawnMine = key;
+  elements.mineLoading.hidden = true;
+
+  const active = mine.filter((table) => table.status === "open" || table.status === "running");
+  const finished = mine.filter((table) => table.status === "finished");
+  const yourTurn = active.filter((table) => turns.get(table.id) && turns.get(table.id).myTurn);
+  const order = (table) => (yourTurn.includes(table) ? 0 : table.status === "open" ? 1 : 2);
+  const sorted = [...active].sort((a, b) => order(a) - order(b)); // stable: newest first within a group
+
+  if (!sorted.length) {
+    replaceChildren(
+      elements.mine,
+      h("li", { class: "empty muted" }, finished.length ? "No games in progress." : "You have no tables yet. Create one, or join one below."),
+    );
+  } else {
+    replaceChildren(elements.mine, sorted.map(mineItem));
+  }
+  elements.mineFinishedWrap.hidden = !finished.length;
+  elements.mineFinishedCount.textContent = String(finished.length);
+  replaceChildren(elements.mineFinished, finished.map(mineItem));
+
+  elements.mineSummary.textContent = yourTurn.length ? `Your turn at ${yourTurn.length} table${yourTurn.length === 1 ? "" : "s"}` : "";
+  elements.mineSummary.className = yourTurn.length ? "badge badge-your-turn" : "muted";
+  setFavicon(yourTurn.length ? TURN_ICON : ICON);
+  document.title = `${yourTurn.length ? `● Your turn (${yourTurn.length}) — ` : ""}Caravanserai — lobby`;
+}
+
+function mineItem(table) {
+  const seat = table.seats.find((candidate) => candidate.account_id === account.id) || null;
+  const turn = turns.get(table.id);
+  const free = table.seats.filter((candidate) => candidate.account_id === null && !candidate.bot).length;
+  const myTurn = Boolean(turn && turn.myTurn);
+  const nameOf = (index) => {
+    const found = table.seats.find((candidate) => candidate.seat === index);
+    return found ? found.name || `Seat ${index + 1}` : `Seat ${index + 1}`;
+  };
+
+  let status;
+  if (table.status === "open") {
+    status = free ? `Waiting for ${free} more player${free === 1 ? "" : "s"}` : table.creator_id === account.id ? "Everyone is here: start the game" : "Waiting for the host to start";
+  } else if (table.status === "running") {
+    if (seat && seat.takeover === "resigned") status = "You resigned; a bot plays your seat";
+    else if (seat && seat.takeover) status = "A bot is playing for you: open the table to take your seat back";
+    else if (myTurn) status = "Your turn";
+    else if (turn && turn.toAct.length) {
+      const names = turn.toAct.filter((index) => index !== turn.seat).map(nameOf);
+      status = names.length ? `Waiting for ${names.join(", ")}` : "Waiting for the others";
+    } else status = "In progress";
+  } else {
+    status = "Finished";
+  }
+
+  const label = table.status === "running" ? (seat && !seat.takeover ? "Play" : "Open") : table.status === "finished" ? "View" : "Open";
+  const badge = { open: "waiting", running: "playing", finished: "finished" }[table.status] || table.status;
+  const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
+  return h(
+    "li",
+    {
+      class: `table-item mine-item status-${table.status}${myTurn ? " your-turn" : ""}`,
+      "data-my-table-id": String(table.id),
+      "data-status": table.status,
+      "data-your-turn": String(myTurn),
+    },
+    h(
+      "div",
+      { class: "table-head" },
+      h("a", { class: "table-name", href: tablePath(table.id, table.invite_code) }, h("strong", {}, table.title || table.ruleset)),
+      h("span", { class: `badge badge-${table.status}` }, badge),
+      table.private ? h("span", { class: "badge" }, "private") : null,
+      timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
+      h("span", { class: "muted table-id" }, `#${table.id}`),
+    ),
+    h("p", { class: `table-status${myTurn ? " table-status-turn" : ""}`, "data-table-status": "" }, status),
+    seatChips(table),
+    h(
+      "div",
+      { class: "actions" },
+      h("a", { class: `button${myTurn || table.status !== "finished" ? " primary" : ""}`, href: tablePath(table.id, table.invite_code), "data-action": "open" }, label),
+      copyLinkButton(table),
+    ),
+  );
+}
+
+// -- open and running public tables -----------------------------------------------------------
+
+function drawTables() {
+  if (actionsInFlight > 0) return;
+  // Your own tables are listed above under "Your tables"; this list shows the others.
+  const yours = new Set(account && mine ? mine.map((table) => table.id) : []);
+  const others = tables.filter((table) => !yours.has(table.id));
+  const key = JSON.stringify([account && account.id, others]);
+  if (key === lastDrawn) return;
+  lastDrawn = key;
+  if (!others.length) {
+    const text = tables.length ? "No other public tables right now." : "No public tables right now. Create one!";
+    replaceChildren(elements.tables, h("li", { class: "empty muted" }, text));
+    return;
+  }
+  const order = { open: 0, running: 1, finished: 2 };
+  const sorted = [...others].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3));
+  replaceChildren(elements.tables, sorted.map(tableItem));
+}
+
+function tableItem(table) {
+  const mySeat = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
+  const isCreator = Boolean(account && table.creator_id === account.id);
+  const member = Boolean(mySeat || isCreator);
+  const full = table.seats.every((seat) => seat.account_id !== null || seat.bot);
+  const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
+  const path = `/api/tables/${encodeURIComponent(table.id)}`;
+  const open = () => window.location.assign(tablePath(table.id, table.invite_code));
+  const actions = [];
+
+  if (table.status === "open") {
+    if (account && !mySeat && free > 0) {
+      actions.push(actionButton("Join", "join", "primary", () => api("POST", `${path}/join`, {}), open));
+    }
+    if (isCreator) {
+      const start = actionButton("Start", "start", "primary", () => api("POST", `${path}/start`, {}), open);
+      if (!full) {
+        start.disabled = true;
+        start.title = "Every seat must be filled first";
+      }
+      actions.push(start);
+    }
+    if (member) actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "open" }, "Open"));
+    if (mySeat) actions.push(actionButton("Leave", "leave", "", () => api("POST", `${path}/leave`, {}), () => refreshTables()));
+    if (!member && !(account && free > 0)) {
+      actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "watch" }, "Look"));
+    }
+  } else if (mySeat) {
+    actions.push(h("a", { class: "button primary", href: tablePath(table.id, table.invite_code), "data-action": "open" }, table.status === "running" ? "Play" : "View"));
+  } else {
+    actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "watch" }, table.status === "running" ? "Watch" : "View"));
+  }
+  actions.push(copyLinkButton(table));
+
+  const statusLabel = { open: `waiting · ${free} free`, running: "playing", finished: "finished" }[table.status] || table.status;
+  const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
+  return h(
+    "li",
+    { class: `table-item status-${table.status}`, "data-table-id": String(table.id), "data-status": table.status },
+    h(
+      "div",
+      { class: "table-head" },
+      h("strong", {}, table.title || table.ruleset),
+      h("span", { class: `badge badge-${table.status}` }, statusLabel),
+      table.private ? h("span", { class: "badge" }, "private") : null,
+      timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
+      h("span", { class: "muted table-id" }, `#${table.id}`),
+    ),
+    seatChips(table),
+    h("div", { class: "actions" }, actions),
+  );
+}
+
+// -- shared pieces ----------------------------------------------------------------------------
+
+function seatChips(table) {
+  return h(
+    "ul",
+    { class: "seat-list", "aria-label": "Seats" },
+    table.seats.map((seat) => {
+      const empty = seat.account_id === null && !seat.bot;
+      let name = seat.name || "free";
+      if (seat.takeover === "resigned") name = `${seat.name} (resigned)`;
+      else if (seat.takeover) name = `${seat.name} (bot playing)`;
+      const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
+      const person = seat.account_id !== null && !seat.bot;
+      return h(
+        "li",
+        {
+          class: `seat-chip${empty ? " seat-empty" : ""}${seat.bot || seat.takeover ? " seat-bot" : ""}${toAct ? " seat-to-act" : ""}`,
+          "data-to-act": toAct ? "true" : null,
+        },
+        h("span", { class: "seat-number" }, String(seat.seat + 1)),
+        // Bot names already say "(bot)".
+        person ? h("a", { href: playerPath(seat.account_id), class: "seat-name" }, name) : name,
+        toAct ? h("span", { class: "to-act-mark", title: "to move" }, " ▶ to move") : null,
+        account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
+      );
+    }),
+  );
+}
+
+function copyLinkButton(table) {
+  const copy = h("button", { type: "button", class: "link-button", "data-action": "copy-link" }, "Copy link");
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(inviteLink(table.id, table.invite_code));
+    copy.textContent = ok ? "Copied!" : "Copy failed";
+    setTimeout(() => {
+      copy.textContent = "Copy link";
+    }, 1500);
+  });
+  return copy;
+}
+
+function actionButton(label, action, kind, request, after) {
+  const button = h("button", { type: "button", class: kind, "data-action": action }, label);
+  button.addEventListener("click", async () => {
+    showMessage(elements.tablesMessage, "");
+    actionsInFlight += 1;
+    let done = false;
+    try {
+      await whileBusy(button, request, `${label}…`);
+      done = true;
+    } catch (error) {
+      showMessage(elements.tablesMessage, `${label} failed: ${error.message}`);
+      elements.tablesMessage.dataset.source = "action";
+    } finally {
+      actionsInFlight -= 1;
+    }
+    if (done) after();
+  });
+  return button;
+}

@@ -1,0 +1,93 @@
+// Table options: draw a ruleset's options_schema (a pydantic JSON schema) as simple form fields.
+// Enums become selects, booleans checkboxes, numbers number fields; anything else a text field.
+
+import { h } from "./dom.js";
+
+function resolve(schema, root) {
+  let current = schema || {};
+  for (let depth = 0; depth < 8; depth += 1) {
+    if (current.$ref) {
+      const name = current.$ref.split("/").pop();
+      const target = (root.$defs || root.definitions || {})[name] || {};
+      const { $ref, ...rest } = current;
+      current = { ...target, ...rest };
+    } else if (Array.isArray(current.allOf) && current.allOf.length === 1) {
+      const { allOf, ...rest } = current;
+      current = { ...allOf[0], ...rest };
+    } else if (Array.isArray(current.anyOf) || Array.isArray(current.oneOf)) {
+      const choices = current.anyOf || current.oneOf;
+      const nonNull = choices.filter((choice) => choice.type !== "null");
+      const nullable = nonNull.length < choices.length;
+      const { anyOf, oneOf, ...rest } = current;
+      if (nonNull.length === 1) current = { ...nonNull[0], ...rest, nullable };
+      else if (nonNull.every((choice) => "const" in choice)) {
+        current = { ...rest, enum: nonNull.map((choice) => choice.const), nullable };
+      } else return { ...rest, type: "string" };
+    } else break;
+  }
+  if ("const" in current && !current.enum) current = { ...current, enum: [current.const] };
+  return current;
+}
+
+function humanise(name) {
+  const text = name.replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Build the fields for `schema`. Returns {element, read}, where read() gives the options object
+ * to send, with values of the schema's types (enum values keep their JSON type).
+ */
+export function optionsForm(schema) {
+  const root = schema || {};
+  const properties = root.properties || {};
+  const readers = [];
+  const fields = [];
+  for (const [name, raw] of Object.entries(properties)) {
+    const property = resolve(raw, root);
+    const id = `option-${name}`;
+    const label = property.title || humanise(name);
+    const hint = property.description ? h("small", { class: "hint" }, property.description) : null;
+    if (Array.isArray(property.enum)) {
+      const select = h("select", { id, name, "data-option": name });
+      property.enum.forEach((value, index) => {
+        const option = h("option", { value: String(index) }, typeof value === "string" ? humanise(value) : String(value));
+        if (value === property.default) option.selected = true;
+        select.append(option);
+      });
+      readers.push(() => [name, property.enum[Number(select.value)]]);
+      fields.push(h("label", { class: "field", for: id }, h("span", {}, label), select, hint));
+    } else if (property.type === "boolean") {
+      const box = h("input", { type: "checkbox", id, name, "data-option": name });
+      box.checked = Boolean(property.default);
+      readers.push(() => [name, box.checked]);
+      fields.push(h("label", { class: "field field-check", for: id }, box, h("span", {}, label), hint));
+    } else if (property.type === "integer" || property.type === "number") {
+      const input = h("input", {
+        type: "number",
+        id,
+        name,
+        "data-option": name,
+        min: property.minimum ?? property.exclusiveMinimum,
+        max: property.maximum ?? property.exclusiveMaximum,
+        step: property.type === "integer" ? 1 : "any",
+      });
+      if (property.default !== undefined && property.default !== null) input.value = String(property.default);
+      readers.push(() => (input.value === "" ? null : [name, Number(input.value)]));
+      fields.push(h("label", { class: "field", for: id }, h("span", {}, label), input, hint));
+    } else {
+      const input = h("input", { type: "text", id, name, "data-option": name });
+      if (typeof property.default === "string") input.value = property.default;
+      readers.push(() => (input.value === "" ? null : [name, input.value]));
+      fields.push(h("label", { class: "field", for: id }, h("span", {}, label), input, hint));
+    }
+  }
+  const element = h("div", { class: "options-fields" }, fields);
+  return {
+    element,
+    empty: fields.length === 0,
+    read() {
+      return Object.fromEntries(readers.map((reader) => reader()).filter(Boolean));
+    },
+  };
+}

@@ -1,0 +1,36 @@
+// The fallback renderer for a ruleset without its own module: the view as text and every legal
+// move as a button. Enough to play any game, if not pleasantly. It knows no move shapes, so it
+// highlights no last move (the log still marks the newest entry).
+
+import { h, replaceChildren } from "../dom.js";
+
+function describe(move) {
+  return Object.entries(move)
+    .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`)
+    .join(", ");
+}
+
+export function render(container, frame, { sendMove, disabled = false, readOnly = false }) {
+  const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
+  const moves = seated ? frame.legal || [] : [];
+  replaceChildren(
+    container,
+    h(
+      "div",
+      { class: "generic-renderer" },
+      moves.length
+        ? h(
+            "div",
+            { class: "move-controls generic-moves", role: "group", "aria-label": "Your legal moves" },
+            moves.map((move) => {
+              const button = h("button", { type: "button", "data-move": JSON.stringify(move) }, describe(move));
+              button.disabled = disabled;
+              button.addEventListener("click", () => sendMove(move));
+              return button;
+            }),
+          )
+        : null,
+      h("pre", { class: "generic-view" }, JSON.stringify(frame.view, null, 2)),
+    ),
+  );
+}

@@ -1,0 +1,1067 @@
+// Heroes of Land, Air & Sea (Tier 1 core + Wandering or Mercenary Nomads): draws frame.view as a
+// map of hex regions (four continents round a central sea, ferries as dashed lines), the units of
+// each player per region (Nomad Mercenary figures as "M"), Nomads and towers; beside it every
+// player's Capital City board (resources, Courtyard, captured Nomads or the Nomad Mercenary, the
+// nine Action Bar slots, level, hall, tokens, score), the Nomad Mercenary card and the tax track. It offers frame.legal as clicks and never decides a rule: every button and every
+// highlighted region stands for moves taken from `legal` as they are (docs/heroes.md).
+//
+// March: choose the March slot, click a highlighted origin region, choose one of the armies the
+// legal moves offer from there, click a highlighted destination. Follow and Muster: the choices
+// of `legal` plus Skip. The holder of the Nomad Mercenary gets a "Fire" button (with a confirmation
+// step, as it cannot be undone) whenever `legal` offers fire_mercenary. Battles: a tactic card, then one of its payments; casualties, then where
+// the survivors retreat; conscripts. By keyboard every choice is a button or a focusable region:
+// Tab to it, Enter or Space. What the last move touched (view.last) carries `last-move`.
+
+import { activate, keepFocus, markLastMove } from "../board-kit.js";
+import { h, replaceChildren, s } from "../dom.js";
+
+// -- static data ------------------------------------------------------------------------------
+
+// A copy of four-isles-v1 (spec 2.4: id, terrain, continent, x, y; north = +y), used when the view
+// carries no `map` (request R2 in heroes-requests.md).
+const FOUR_ISLES = [
+  ["N_capital", "capital", "N", 0.0, 6.7], ["N_plains", "plains", "N", -1.47, 5.85], ["N_forest", "forest", "N", -1.47, 4.15],
+  ["N_meadow", "plains", "N", 0.0, 3.3], ["N_mountain", "mountain", "N", 1.47, 4.15], ["N_swamp", "swamp", "N", 1.47, 5.85],
+  ["N_desert", "desert", "N", 0.0, 5.0],
+  ["E_capital", "capital", "E", 6.7, 0.0], ["E_plains", "plains", "E", 5.85, 1.47], ["E_forest", "forest", "E", 4.15, 1.47],
+  ["E_meadow", "plains", "E", 3.3, 0.0], ["E_mountain", "mountain", "E", 4.15, -1.47], ["E_swamp", "swamp", "E", 5.85, -1.47],
+  ["E_desert", "desert", "E", 5.0, 0.0],
+  ["S_capital", "capital", "S", 0.0, -6.7], ["S_plains", "plains", "S", 1.47, -5.85], ["S_forest", "forest", "S", 1.47, -4.15],
+  ["S_meadow", "plains", "S", 0.0, -3.3], ["S_mountain", "mountain", "S", -1.47, -4.15], ["S_swamp", "swamp", "S", -1.47, -5.85],
+  ["S_desert", "desert", "S", 0.0, -5.0],
+  ["W_capital", "capital", "W", -6.7, 0.0], ["W_plains", "plains", "W", -5.85, -1.47], ["W_forest", "forest", "W", -4.15, -1.47],
+  ["W_meadow", "plains", "W", -3.3, 0.0], ["W_mountain", "mountain", "W", -4.15, 1.47], ["W_swamp", "swamp", "W", -5.85, 1.47],
+  ["W_desert", "desert", "W", -5.0, 0.0],
+  ["sea_NE", "sea", null, 4.0, 4.0], ["sea_SE", "sea", null, 4.0, -4.0], ["sea_SW", "sea", null, -4.0, -4.0],
+  ["sea_NW", "sea", null, -4.0, 4.0], ["sea_C", "sea", null, 0.0, 0.0],
+].map(([id, terrain, continent, x, y]) => ({ id, terrain, continent, x, y, kind: terrain === "sea" ? "sea" : terrain === "capital" ? "capital" : "land" }));
+const FOUR_ISLES_FERRIES = [["N_mountain", "E_forest"], ["E_mountain", "S_forest"], ["S_mountain", "W_forest"], ["W_mountain", "N_forest"]];
+
+// The house tactic set (spec 2.3), shown on the cards when the view has no catalogue (request R3).
+const TACTICS = {
+  hold: { name: "Hold", cost: {}, strength: 0, vp: 0, text: "No cost, no bonus." },
+  stand_firm: { name: "Stand Firm", cost: { food: 2 }, strength: 2, vp: 0, only: "defender", text: "Defender only." },
+  first_strike: { name: "First Strike", cost: { mana: 4 }, strength: 2, vp: 2, text: "" },
+  charge: { name: "Charge", cost: { mana: 6 }, strength: 4, vp: 3, text: "+3 more against First Strike; not for an army of Serfs only." },
+  ambush: { name: "Ambush", cost: { ore: 3 }, strength: 3, vp: 1, only: "attacker", text: "Attacker only." },
+  shield_wall: { name: "Shield Wall", cost: { food: 3 }, strength: 1, vp: 0, text: "Cancels the enemy's Charge." },
+  conscripts: { name: "Conscripts", cost: { food: 2 }, strength: 0, vp: 0, text: "Bring up to 2 of your units from adjacent regions into the battle." },
+};
+// Display-only costs (house values, spec 2.3) for button labels when the view has no `costs` (R4).
+const COSTS = {
+  serf: { food: 2 }, serf_pair: { food: 3 }, warrior: { food: 2 }, hero: { food: 3, ore: 2 }, mercenary: { ore: 3, mana: 3, food: 3 },
+  hall: { ore: 3 }, capital: { 2: { ore: 4, mana: 4, food: 4 }, 3: { ore: 6, mana: 6, food: 6 } },
+};
+
+const SLOTS = ["recruit", "build", "research", "tax", "march_1", "march_2", "sail", "fly", "cast"];
+const SLOT_NAMES = {
+  recruit: "Recruit", build: "Build", research: "Research", tax: "Tax", march_1: "March 1", march_2: "March 2",
+  sail: "Sail", fly: "Fly", cast: "Cast",
+};
+const ACTION_SLOTS = ["recruit", "build", "tax", "march_1", "march_2"];
+const RESOURCES = ["ore", "mana", "food"];
+const RESOURCE_NAMES = { ore: "Ore", mana: "Mana", food: "Food" };
+// "mercenary": the figures of the Nomad Mercenary (variant "mercenary"); a seat's counts carry the
+// key only while it has figures there, so every reader says `counts.mercenary || 0`.
+const UNIT_KINDS = ["serf", "warrior", "hero", "mercenary"];
+const UNIT_NAMES = {
+  serf: ["Serf", "Serfs"], warrior: ["Warrior", "Warriors"], hero: ["Hero", "Heroes"], nomad: ["Nomad", "Nomads"],
+  mercenary: ["Nomad Mercenary", "Nomad Mercenaries"],
+};
+const UNIT_LETTERS = { serf: "S", warrior: "W", hero: "H", mercenary: "M" };
+const MERCENARY_FIGURES = 3; // the Nomad Mercenary's figures (house value; display only)
+const CONTINENTS = { N: "North", E: "East", S: "South", W: "West" };
+const TERRAIN_NAMES = { capital: "Capital", plains: "Plains", forest: "Forest", mountain: "Mountain", swamp: "Swamp", desert: "Desert", sea: "Sea" };
+const PHASES = {
+  nomad: "Placing a Nomad",
+  action: "Action selection",
+  follow: "Following a Capital Action",
+  muster: "Mustering a second March",
+  tactics: "Battle: choosing tactic cards",
+  conscripts: "Battle: bringing in conscripts",
+  casualties: "Battle: the loser takes casualties",
+  over: "Game over",
+};
+// Okabe-Ito colours (told apart with every common colour blindness), a shape and a letter per seat.
+const SEAT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
+const SEAT_COLOUR_NAMES = ["blue", "orange", "green", "pink"];
+const SEAT_SHAPES = ["circle", "square", "diamond", "triangle"];
+
+const SCALE = 10;
+const HEX = 9.45; // circumradius of a region's hexagon (neighbours are 17 apart)
+
+/** Per-board UI state that survives a redraw: the chosen action, origin, army, card, losses. */
+const uiState = new WeakMap();
+let zoomed = false; // the larger map (scrolls inside its frame): for phones; kept across redraws and boards
+
+// -- words ------------------------------------------------------------------------------------
+
+function playerName(frame, seat) {
+  const player = (frame.players || []).find((candidate) => candidate.seat === seat);
+  return player ? player.name : `Seat ${seat + 1}`;
+}
+
+function regionName(id) {
+  if (!id) return "nowhere";
+  const [head, ...rest] = String(id).split("_");
+  if (head === "sea") return `${rest.join("").split("").map((letter) => CONTINENTS[letter] || "Central").join("-")} sea`;
+  const tail = rest.join(" ");
+  return `${CONTINENTS[head] || head} ${tail.charAt(0).toUpperCase()}${tail.slice(1)}`;
+}
+
+function plural(count, kind) {
+  const [one, many] = UNIT_NAMES[kind] || [kind, `${kind}s`];
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+function unitWords(counts, kinds = [...UNIT_KINDS, "nomad"]) {
+  const parts = kinds.filter((kind) => (counts[kind] || 0) > 0).map((kind) => plural(counts[kind], kind));
+  return parts.length ? parts.join(", ") : "no units";
+}
+
+function costWords(cost) {
+  const parts = RESOURCES.filter((resource) => (cost || {})[resource]).map((resource) => `${cost[resource]} ${RESOURCE_NAMES[resource]}`);
+  return parts.length ? parts.join(" + ") : "free";
+}
+
+function workerWords(worker) {
+  return worker === "nomad" ? "with a captured Nomad" : worker === "serf" ? "with a Serf" : "";
+}
+
+function tacticInfo(view, card) {
+  const catalogue = view.tactic_cards || {};
+  const info = catalogue[card] || TACTICS[card] || {};
+  return { name: info.name || humanise(card), cost: info.cost || {}, strength: info.strength ?? 0, vp: info.vp ?? 0, text: info.text || "", only: info.only || null };
+}
+
+function humanise(text) {
+  const words = String(text || "").replace(/_/g, " ");
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+function costOf(view, what, seat) {
+  const costs = view.costs || COSTS;
+  if (what === "capital") {
+    const level = ((view.players || [])[seat] || {}).cc_level || 1;
+    const cost = costs.capital || {};
+    return cost[String(level + 1)] || cost[level + 1] || (cost.ore !== undefined ? cost : null);
+  }
+  return costs[what] || null;
+}
+
+/** One move in words, for a button and its label. */
+function describe(view, move, seat) {
+  const worker = workerWords(move.worker);
+  const tail = worker ? ` ${worker}` : "";
+  switch (move.type) {
+    case "place_nomad":
+      return `Place a Nomad on ${regionName(move.region)}`;
+    case "recruit": {
+      const what = { serf: "a Serf", serf_pair: "2 Serfs", warrior: "a Warrior", hero: "a Hero", mercenary: `the Nomad Mercenary, ${MERCENARY_FIGURES} figures` }[move.unit] || move.unit;
+      const cost = costOf(view, move.unit, seat);
+      return `Recruit ${what}${cost ? ` (${costWords(cost)})` : ""}${tail}`;
+    }
+    case "build": {
+      if (move.what === "tower") return `Build a Tower on ${regionName(move.region)}${tail}`;
+      if (move.what === "hall") return `Build the Hall (${costWords(costOf(view, "hall", seat))}, locks a Serf)${tail}`;
+      const cost = costOf(view, "capital", seat);
+      return `Upgrade the Capital City${cost ? ` (${costWords(cost)})` : ""}${tail}`;
+    }
+    case "tax": {
+      const slot = Object.keys(view.tax_track || {}).find((value) => view.tax_track[value] === move.resource);
+      return `Tax ${RESOURCE_NAMES[move.resource] || move.resource}${slot ? ` (+${slot})` : ""}${tail}`;
+    }
+    case "march":
+      return `March ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} to ${regionName(move.destination)}${tail}`;
+    case "pass":
+      return "Pass (no action possible)";
+    case "fire_mercenary":
+      return "Fire the Nomad Mercenary";
+    case "skip":
+      return "Skip";
+    case "tactic": {
+      const paid = payWords(move);
+      return `${tacticInfo(view, move.card).name}: ${paid}`;
+    }
+    case "conscript":
+      return totalUnits(move) ? `Bring ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)}` : "Bring no conscripts";
+    case "casualties":
+      return `Lose ${unitWords(move)}${move.retreat ? `, retreat to ${regionName(move.retreat)}` : ""}`;
+    default:
+      return Object.entries(move).map(([name, value]) => `${name}: ${value}`).join(", ");
+  }
+}
+
+function payWords(move) {
+  const paid = RESOURCES.filter((resource) => move[resource]).map((resource) => `${move[resource]} ${RESOURCE_NAMES[resource]}`);
+  const sacrificed = UNIT_KINDS.filter((kind) => move[kind]).map((kind) => plural(move[kind], kind));
+  if (!paid.length && !sacrificed.length) return "no cost";
+  return [paid.length ? `pay ${paid.join(" + ")}` : null, sacrificed.length ? `sacrifice ${sacrificed.join(", ")}` : null].filter(Boolean).join(" and ");
+}
+
+function totalUnits(counts) {
+  return UNIT_KINDS.reduce((sum, kind) => sum + (counts[kind] || 0), 0);
+}
+
+const armyKey = (move) => UNIT_KINDS.map((kind) => move[kind] || 0).join(",");
+const lossKey = (move) => [...UNIT_KINDS, "nomad"].map((kind) => move[kind] || 0).join(",");
+
+// -- seat marks -------------------------------------------------------------------------------
+
+function seatLetter(view, seat) {
+  const player = (view.players || [])[seat];
+  return (player && player.continent) || String(seat + 1);
+}
+
+/** A seat's mark: its colour, its own shape and its letter, so colour is never the only cue. */
+function markShape(seat, cx, cy, r, extra = {}) {
+  const colour = SEAT_COLOURS[seat % 4];
+  const attributes = { fill: colour, stroke: "#1d1d1d", "stroke-width": r * 0.14, class: "hx-mark-shape", ...extra };
+  const shape = SEAT_SHAPES[seat % 4];
+  if (shape === "square") return s("rect", { x: cx - r * 0.88, y: cy - r * 0.88, width: r * 1.76, height: r * 1.76, rx: r * 0.2, ...attributes });
+  if (shape === "diamond") return s("path", { d: `M${cx},${cy - r * 1.15} L${cx + r * 1.15},${cy} L${cx},${cy + r * 1.15} L${cx - r * 1.15},${cy} Z`, ...attributes });
+  if (shape === "triangle") return s("path", { d: `M${cx},${cy - r * 1.2} L${cx + r * 1.15},${cy + r * 0.85} L${cx - r * 1.15},${cy + r * 0.85} Z`, ...attributes });
+  return s("circle", { cx, cy, r, ...attributes });
+}
+
+function mark(view, seat, cx, cy, r) {
+  return s(
+    "g",
+    { class: "hx-mark", "data-mark-seat": String(seat) },
+    markShape(seat, cx, cy, r),
+    s("text", { x: cx, y: cy + r * 0.08, class: "hx-mark-letter", "font-size": r * 1.25 }, seatLetter(view, seat)),
+  );
+}
+
+function swatch(view, seat, size = 20) {
+  const half = size / 2;
+  return s(
+    "svg",
+    { class: "hx-swatch", width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-hidden": "true", focusable: "false" },
+    markShape(seat, half, half, half * 0.72),
+    s("text", { x: half, y: half + 0.5, class: "hx-mark-letter", "font-size": size * 0.5 }, seatLetter(view, seat)),
+  );
+}
+
+function seatWords(frame, view, seat) {
+  return `${playerName(frame, seat)} (${SEAT_COLOUR_NAMES[seat % 4]} ${SEAT_SHAPES[seat % 4]} ${seatLetter(view, seat)})`;
+}
+
+// -- the map ----------------------------------------------------------------------------------
+
+function mapOf(view) {
+  const map = view.map && Array.isArray(view.map.regions) ? view.map : null;
+  const regions = map ? map.regions : FOUR_ISLES;
+  const ferries = map && Array.isArray(map.ferry_routes) ? map.ferry_routes.map((route) => [route.a, route.b]) : FOUR_ISLES_FERRIES;
+  const byId = new Map(regions.map((region) => [region.id, { ...region, kind: region.kind || (region.terrain === "sea" ? "sea" : "land") }]));
+  // the seas only label the water between the isles: take them from the copy when the view has none
+  if (map && map.id === "four-isles-v1" && ![...byId.values()].some((region) => region.kind === "sea")) {
+    for (const region of FOUR_ISLES) if (region.kind === "sea") byId.set(region.id, region);
+  }
+  return { byId, ferries };
+}
+
+const centre = (region) => [region.x * SCALE, -region.y * SCALE];
+
+function hexPoints(map, region) {
+  const [cx, cy] = centre(region);
+  const desert = map.byId.get(`${region.continent}_desert`);
+  const capital = map.byId.get(`${region.continent}_capital`);
+  // the hexes of a continent face its capital: one edge points from the desert to the capital
+  let theta = 0;
+  if (desert && capital) {
+    const [dx, dy] = centre(desert);
+    const [kx, ky] = centre(capital);
+    theta = Math.atan2(ky - dy, kx - dx);
+  }
+  const points = [];
+  for (let k = 0; k < 6; k += 1) {
+    const angle = theta + Math.PI / 6 + (k * Math.PI) / 3;
+    points.push(`${(cx + HEX * Math.cos(angle)).toFixed(2)},${(cy + HEX * Math.sin(angle)).toFixed(2)}`);
+  }
+  return points.join(" ");
+}
+
+function tentPath(cx, cy, size) {
+  return `M${cx - size},${cy + size * 0.75} L${cx},${cy - size} L${cx + size},${cy + size * 0.75} Z M${cx - size * 0.28},${cy + size * 0.75} L${cx},${cy + size * 0.05} L${cx + size * 0.28},${cy + size * 0.75}`;
+}
+
+function towerPath(cx, cy, size) {
+  const w = size * 0.7;
+  return `M${cx - w},${cy + size} V${cy - size * 0.5} h${w * 0.5} v${-size * 0.45} h${w * 0.5} v${size * 0.45} h${w * 0.5} v${-size * 0.45} h${w * 0.5} v${size * 0.45} V${cy + size} Z`;
+}
+
+function regionWords(frame, view, region, state) {
+  const parts = [regionName(region.id)];
+  if (region.kind === "capital") {
+    const owner = ownerOfCapital(view, region.id);
+    if (owner !== null) parts.push(`capital of ${playerName(frame, owner)}, level ${(view.players[owner] || {}).cc_level || 1}`);
+    else parts.push("an empty capital region");
+  } else {
+    parts.push(TERRAIN_NAMES[region.terrain] || region.terrain);
+  }
+  for (const [seat, counts] of Object.entries(state.units || {})) {
+    if (totalUnits(counts)) parts.push(`${playerName(frame, Number(seat))}: ${unitWords(counts, UNIT_KINDS)}`);
+  }
+  if (state.tower !== null && state.tower !== undefined) parts.push(`Tower of ${playerName(frame, state.tower)}`);
+  if (state.nomad) parts.push("a Nomad");
+  return parts.join("; ");
+}
+
+function ownerOfCapital(view, regionId) {
+  const index = (view.players || []).findIndex((player) => player.capital === regionId && !player.eliminated);
+  return index >= 0 ? index : null;
+}
+
+const ZOOMED_PX_PER_UNIT = 4; // the larger map: about 11 px text and 75 px hexes
+
+function drawMap(frame, view, map, targets, onTarget, zoom) {
+  const regionsInPlay = Object.keys(view.regions || {}).filter((id) => map.byId.has(id));
+  const land = regionsInPlay.map((id) => map.byId.get(id)).filter((region) => region.kind !== "sea");
+  const xs = land.flatMap((region) => [centre(region)[0] - HEX, centre(region)[0] + HEX]);
+  const ys = land.flatMap((region) => [centre(region)[1] - HEX, centre(region)[1] + HEX]);
+  const pad = 5;
+  const minX = Math.min(...xs) - pad;
+  const minY = Math.min(...ys) - pad;
+  const width = Math.max(...xs) + pad - minX;
+  const height = Math.max(...ys) + pad - minY;
+  const svg = s("svg", {
+    class: "hx-map",
+    viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
+    role: "group",
+    "aria-label": `The map: ${land.length} land regions, ${regionsInPlay.filter((id) => view.regions[id].nomad).length} Nomads on the board`,
+    "data-region-count": String(land.length),
+    style: zoom ? `width: ${Math.round(width * ZOOMED_PX_PER_UNIT)}px; max-width: none; max-height: none` : undefined,
+  });
+  svg.append(s("rect", { x: minX, y: minY, width, height, class: "hx-sea-bg" }));
+  const seas = s("g", { class: "hx-seas", "aria-hidden": "true" });
+  for (const region of map.byId.values()) {
+    if (region.kind !== "sea") continue;
+    const [cx, cy] = centre(region);
+    if (cx < minX || cx > minX + width || cy < minY || cy > minY + height) continue;
+    seas.append(s("text", { x: cx, y: cy, class: "hx-sea-label" }, regionName(region.id).replace(" sea", "")), s("text", { x: cx, y: cy + 3.2, class: "hx-sea-label" }, "sea"));
+  }
+  svg.append(seas);
+  const ferries = s("g", { class: "hx-ferries" });
+  for (const [a, b] of map.ferries) {
+    if (!view.regions[a] || !view.regions[b]) continue;
+    const [x1, y1] = centre(map.byId.get(a));
+    const [x2, y2] = centre(map.byId.get(b));
+    ferries.append(s("line", { x1, y1, x2, y2, class: "hx-ferry", "data-ferry": `${a}|${b}` }, s("title", {}, `Ferry route: ${regionName(a)} – ${regionName(b)}`)));
+  }
+  svg.append(ferries);
+
+  const regionsGroup = s("g", { class: "hx-regions" });
+  for (const region of land) {
+    const state = view.regions[region.id] || {};
+    const target = targets.get(region.id);
+    const [cx, cy] = centre(region);
+    const owner = region.kind === "capital" ? ownerOfCapital(view, region.id) : null;
+    const words = regionWords(frame, view, region, state);
+    const group = s("g", {
+      class: `hx-region terrain-${region.terrain}${target ? " legal" : ""}`,
+      "data-region": region.id,
+      "data-terrain": region.terrain,
+      "data-nomad": String(Boolean(state.nomad)),
+      "data-tower": state.tower === null || state.tower === undefined ? "" : String(state.tower),
+      "data-target-kind": target ? target.kind : undefined,
+      role: target ? "button" : "img",
+      tabindex: target ? "0" : undefined,
+      "data-focus-key": target ? `region:${region.id}` : undefined,
+      "aria-label": target ? `${target.label}. ${words}` : words,
+    });
+    group.append(s("title", {}, target ? `${target.label}. ${words}` : words));
+    group.append(s("polygon", { points: hexPoints(map, region), class: "hx-hex", style: owner !== null ? `--owner: ${SEAT_COLOURS[owner % 4]}` : undefined }));
+    const label = region.kind === "capital" ? `Capital${owner !== null ? ` ${seatLetter(view, owner)}` : ""}` : region.id.split("_").slice(1).join(" ");
+    group.append(s("text", { x: cx, y: cy - 5.6, class: "hx-region-label" }, humanise(label)));
+    if (owner !== null) group.append(s("text", { x: cx, y: cy - 2.9, class: "hx-capital-level" }, `level ${(view.players[owner] || {}).cc_level || 1}`));
+    // the units: one line per player, their mark and counts ("2S 1W")
+    const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
+    lines.forEach(([seat, counts], index) => {
+      const y = cy + (lines.length > 1 ? -1.4 + index * 3.9 : 1.2) + (owner !== null ? 0.4 : 0);
+      const text = UNIT_KINDS.filter((kind) => counts[kind]).map((kind) => `${counts[kind]}${UNIT_LETTERS[kind]}`).join(" ");
+      // a long line ("8S 3W 1H 3M" in a capital) is squeezed to stay inside its hex
+      const fontSize = text.length > 8 ? (2.9 * 8) / text.length : undefined;
+      group.append(
+        s(
+          "g",
+          { class: "hx-units", "data-units-seat": seat, "data-units": armyKey(counts), "data-mercenary": counts.mercenary ? String(counts.mercenary) : undefined },
+          mark(view, Number(seat), cx - 5.2, y, 1.75),
+          s("text", { x: cx - 2.9, y: y + 0.1, class: "hx-unit-count", style: fontSize ? `font-size: ${fontSize.toFixed(2)}px` : undefined }, text),
+        ),
+      );
+    });
+    if (state.tower !== null && state.tower !== undefined) {
+      const tx = cx - 3.2;
+      const ty = cy + 6.1;
+      group.append(
+        s(
+          "g",
+          { class: "hx-tower", "data-tower-seat": String(state.tower) },
+          s("path", { d: towerPath(tx, ty, 1.6), fill: SEAT_COLOURS[state.tower % 4], class: "hx-tower-shape" }),
+          s("text", { x: tx + 2.6, y: ty + 0.2, class: "hx-small-letter" }, seatLetter(view, state.tower)),
+        ),
+      );
+    }
+    if (state.nomad) {
+      const nx = lines.length ? cx + 3.6 : cx;
+      const ny = lines.length ? cy + 6 : cy + 1.5;
+      group.append(s("path", { d: tentPath(nx, ny, lines.length ? 1.8 : 2.6), class: "hx-nomad", "data-nomad-marker": "" }));
+    }
+    if (target) {
+      group.append(s("polygon", { points: hexPoints(map, region), class: "hx-target" }));
+      activate(group, () => onTarget(target));
+    }
+    regionsGroup.append(group);
+  }
+  svg.append(regionsGroup);
+  return svg;
+}
+
+// -- the panel --------------------------------------------------------------------------------
+
+function courtyardOf(view, seat) {
+  const player = (view.players || [])[seat] || {};
+  const units = ((view.regions || {})[player.capital] || {}).units || {};
+  return units[String(seat)] || { serf: 0, warrior: 0, hero: 0, mercenary: 0 };
+}
+
+function drawPlayerBoard(frame, view, seat) {
+  const player = view.players[seat];
+  const turn = view.turn || {};
+  const toAct = (frame.to_act || []).includes(seat) && view.phase !== "over";
+  const courtyard = courtyardOf(view, seat);
+  const bar = player.bar || {};
+  const resources = player.resources || {};
+  const slots = SLOTS.map((slot) => {
+    const fill = bar[slot];
+    const state = fill === "disabled" ? "disabled" : fill ? fill : "open";
+    const fillWords = { disabled: "not in this game", open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    const shortWords = { disabled: "—", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    return h(
+      "li",
+      { class: `hx-slot slot-${state}`, "data-slot": slot, "data-fill": state, title: `${SLOT_NAMES[slot]}: ${fillWords}`, "aria-label": `${SLOT_NAMES[slot]}: ${fillWords}` },
+      h("span", { class: "hx-slot-name" }, SLOT_NAMES[slot]),
+      h("span", { class: "hx-slot-fill" }, shortWords),
+    );
+  });
+  return h(
+    "section",
+    {
+      class: `hx-player${turn.seat === seat && ["action", "follow", "muster"].includes(view.phase) ? " current" : ""}${player.eliminated ? " eliminated" : ""}`,
+      "data-player-seat": String(seat),
+      "aria-label": `Capital City board of ${seatWords(frame, view, seat)}`,
+    },
+    h(
+      "div",
+      { class: "hx-player-head" },
+      swatch(view, seat),
+      h("strong", {}, playerName(frame, seat)),
+      seat === frame.seat ? h("span", { class: "muted" }, "(you)") : null,
+      view.first_player === seat ? h("span", { class: "badge hx-first", title: "First player this round" }, "first") : null,
+      toAct ? h("span", { class: "badge badge-turn" }, "to play") : null,
+      player.eliminated ? h("span", { class: "badge" }, "eliminated") : null,
+      h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, `${player.score ?? 0} VP`),
+    ),
+    h(
+      "ul",
+      { class: "hx-resources", "aria-label": "Resources" },
+      RESOURCES.map((resource) => h("li", { "data-resource": resource, class: `res-${resource}` }, `${RESOURCE_NAMES[resource]} `, h("strong", {}, String(resources[resource] ?? 0)))),
+    ),
+    h(
+      "dl",
+      { class: "hx-stats" },
+      h("dt", {}, "Capital"),
+      h("dd", { "data-cc-level": String(player.cc_level || 1) }, `level ${player.cc_level || 1}${player.hall ? " · Hall" : ""}`),
+      h("dt", {}, "Tokens"),
+      h("dd", { "data-tokens": String(player.tokens ?? 0) }, `${player.tokens ?? 0} left`),
+      h("dt", {}, "Courtyard"),
+      h("dd", { "data-courtyard": armyKey(courtyard) }, unitWords(courtyard, UNIT_KINDS)),
+      view.mercenary ? null : h("dt", {}, "Nomads"),
+      view.mercenary ? null : h("dd", { "data-captured": String(player.nomads || 0) }, `${player.nomads || 0} captured`),
+    ),
+    mercenaryOf(view) === seat ? drawMercenaryCard(frame, view, "hx-merc-held") : null,
+    h("ol", { class: "hx-bar", "aria-label": "Action Bar" }, slots),
+  );
+}
+
+// -- the Nomad Mercenary (variant "mercenary") ---------------------------------------------------
+
+/** The holder of the Nomad Mercenary card, or null (in the supply, or not this variant). */
+function mercenaryOf(view) {
+  const card = view.mercenary;
+  return card && card.owner !== null && card.owner !== undefined ? card.owner : null;
+}
+
+/** Where the holder's figures stand: [[region id, count], ...]. */
+function mercenaryFigures(view, seat) {
+  return Object.entries(view.regions || {})
+    .map(([id, entry]) => [id, ((entry.units || {})[String(seat)] || {}).mercenary || 0])
+    .filter(([, count]) => count > 0);
+}
+
+/** The card: in the supply (with its cost), or held by a seat with its living figures. */
+function drawMercenaryCard(frame, view, extraClass = "") {
+  const card = view.mercenary || {};
+  const owner = mercenaryOf(view);
+  const alive = card.alive || 0;
+  const cost = costWords(costOf(view, "mercenary", owner ?? 0) || COSTS.mercenary);
+  const figure = h(
+    "span",
+    { class: "hx-merc-figures", "aria-hidden": "true" },
+    Array.from({ length: MERCENARY_FIGURES }, (_, index) => h("span", { class: `hx-merc-figure${index < alive ? " alive" : ""}`, style: owner !== null ? `--owner: ${SEAT_COLOURS[owner % 4]}` : undefined })),
+  );
+  if (owner === null) {
+    return h(
+      "div",
+      { class: `hx-merc-card in-supply ${extraClass}`, "data-mercenary-owner": "", "data-mercenary-alive": "0" },
+      h("strong", {}, "Nomad Mercenary"),
+      h("span", {}, ` — in the general supply (${MERCENARY_FIGURES} figures, ${cost}). Hire it with a Recruit, taken or followed.`),
+    );
+  }
+  const places = mercenaryFigures(view, owner).map(([id, count]) => `${regionName(id)} ${count}`);
+  return h(
+    "div",
+    { class: `hx-merc-card held ${extraClass}`, "data-mercenary-owner": String(owner), "data-mercenary-alive": String(alive), style: `--owner: ${SEAT_COLOURS[owner % 4]}` },
+    figure,
+    h("strong", {}, "Nomad Mercenary"),
+    h("span", {}, ` — ${alive} of ${MERCENARY_FIGURES} figures alive${places.length ? ` (${places.join(", ")})` : ""}`),
+  );
+}
+
+function drawMercenarySection(frame, view) {
+  if (!view.mercenary) return null;
+  const owner = mercenaryOf(view);
+  return h(
+    "section",
+    { class: "hx-mercenary", "aria-labelledby": "hx-mercenary-title", "data-mercenary-owner": owner === null ? "" : String(owner) },
+    h("h3", { id: "hx-mercenary-title" }, "Mercenary card"),
+    owner === null
+      ? drawMercenaryCard(frame, view)
+      : h("p", { class: "hx-merc-holder" }, swatch(view, owner, 16), ` Held by ${playerName(frame, owner)}${owner === frame.seat ? " (you)" : ""}: ${(view.mercenary || {}).alive || 0} of ${MERCENARY_FIGURES} figures alive.`),
+  );
+}
+
+function drawTaxTrack(view) {
+  const track = view.tax_track || {};
+  const values = Object.keys(track).sort((a, b) => Number(b) - Number(a));
+  return h(
+    "section",
+    { class: "hx-tax", "aria-labelledby": "hx-tax-title" },
+    h("h3", { id: "hx-tax-title" }, "Tax track"),
+    h("ol", { class: "hx-tax-track" }, values.map((value) => h("li", { "data-tax-slot": value, "data-tax-resource": track[value] }, h("strong", {}, `+${value}`), " ", RESOURCE_NAMES[track[value]] || track[value]))),
+  );
+}
+
+function statusWords(frame, view) {
+  const turn = view.turn || {};
+  const phase = view.phase;
+  const pending = view.pending || {};
+  if (phase === "over") return "The game is over.";
+  if (phase === "nomad") return `${playerName(frame, view.first_player ?? turn.seat)} places this round's Nomad.`;
+  if (phase === "action") return `${playerName(frame, turn.seat)} takes an action (lap ${turn.lap || 1} of 2).`;
+  if (phase === "follow") {
+    const action = ((pending.action || {}).type) || "action";
+    const next = (pending.queue || [])[0];
+    return `${playerName(frame, pending.leader)} chose ${humanise(action)}; ${next !== undefined ? `${playerName(frame, next)} may follow` : "others may follow"}.`;
+  }
+  if (phase === "muster") return `${playerName(frame, pending.seat ?? turn.seat)} may muster a second March.`;
+  if (phase === "tactics" || phase === "conscripts" || phase === "casualties") return pending.battle ? `A battle at ${regionName(pending.battle.region)}.` : "";
+  return "";
+}
+
+function battleWords(frame, view, battle) {
+  if (!battle) return "";
+  const strength = battle.strength || {};
+  const defender = battle.capital ? `the capital of ${playerName(frame, battle.defender)}` : playerName(frame, battle.defender);
+  return `${playerName(frame, battle.attacker)} attacks ${defender} at ${regionName(battle.region)} (strength ${strength.attacker ?? "?"} against ${strength.defender ?? "?"}).`;
+}
+
+/** The revealed tactic cards of a battle, "Ana: Charge", from `cards` keyed by seat or by side. */
+function revealedCards(frame, view, battle) {
+  const cards = battle.cards || {};
+  const effective = battle.effective || {};
+  return [["attacker", battle.attacker], ["defender", battle.defender]]
+    .map(([side, seat]) => {
+      const entry = cards[String(seat)] ?? cards[side];
+      const card = entry && typeof entry === "object" ? entry.card : entry;
+      if (!card) return null;
+      const noEffect = effective[String(seat)] === false || (entry && typeof entry === "object" && (entry.void || entry.cancelled));
+      return `${playerName(frame, seat)}: ${tacticInfo(view, card).name}${noEffect ? " (no effect)" : ""}`;
+    })
+    .filter(Boolean);
+}
+
+function endWords(frame, view, end) {
+  if (end.objective === "round_limit" || end.by === null || end.by === undefined) {
+    return view.phase === "over" ? `The game ended after round ${end.round} (the table's round limit).` : `The round limit ends the game after round ${end.last_round}.`;
+  }
+  const done = view.phase === "over" ? "the game ended" : "the game ends";
+  return `${end.objective} reached by ${playerName(frame, end.by)} in round ${end.round}: ${done} after round ${end.last_round}.`;
+}
+
+function drawBattle(frame, view) {
+  const pending = view.pending || {};
+  const battle = pending.battle;
+  const last = (view.last || {}).battle;
+  if (battle) {
+    const chosen = pending.chosen || {};
+    const sides = [["attacker", battle.attacker], ["defender", battle.defender]];
+    return h(
+      "section",
+      { class: "hx-battle", "data-battle-region": battle.region, "aria-labelledby": "hx-battle-title" },
+      h("h3", { id: "hx-battle-title" }, "Battle"),
+      h("p", {}, battleWords(frame, view, battle)),
+      view.phase === "tactics"
+        ? h("ul", { class: "hx-chosen" }, sides.map(([side, seat]) => h("li", { "data-chosen-seat": String(seat), "data-chosen": String(Boolean(chosen[String(seat)])) }, `${playerName(frame, seat)} (${side}): ${chosen[String(seat)] ? "has chosen a card" : "is choosing a card"}`)))
+        : null,
+      pending.mine && pending.mine.card ? h("p", { class: "hx-mine", "data-mine": pending.mine.card }, `Your card (secret until both have chosen): ${tacticInfo(view, pending.mine.card).name}, ${payWords(pending.mine)}.`) : null,
+      battle.cards && revealedCards(frame, view, battle).length
+        ? h("p", { class: "hx-revealed" }, `Revealed: ${revealedCards(frame, view, battle).join(", ")}${battle.totals ? `; ${battle.totals.attacker} against ${battle.totals.defender} with the cards` : ""}.`)
+        : null,
+      view.phase === "casualties" && pending.damage ? h("p", {}, `${playerName(frame, pending.seat)} lost and must take ${pending.damage} damage.`) : null,
+    );
+  }
+  if (last) {
+    const strength = last.totals || last.strength || {};
+    const cardWords = revealedCards(frame, view, last);
+    return h(
+      "section",
+      { class: "hx-battle hx-last-battle", "data-battle-region": last.region || "", "aria-labelledby": "hx-battle-title" },
+      h("h3", { id: "hx-battle-title" }, "Last battle"),
+      h(
+        "p",
+        {},
+        `At ${regionName(last.region)}: ${cardWords.length ? `${cardWords.join(", ")}. ` : ""}`,
+        last.winner !== undefined && last.winner !== null ? `${playerName(frame, last.winner)} won` : "",
+        strength.attacker !== undefined ? ` (${strength.attacker} to ${strength.defender})` : "",
+        ".",
+      ),
+    );
+  }
+  return null;
+}
+
+function drawPanel(frame, view) {
+  const options = view.options || {};
+  const round = view.round || 1;
+  const end = view.end;
+  return h(
+    "div",
+    { class: "hx-panel" },
+    h(
+      "section",
+      { class: "hx-status", "data-phase": view.phase || "", "data-round": String(round) },
+      h("p", { class: "hx-phase" }, PHASES[view.phase] || humanise(view.phase)),
+      h("p", { class: "hx-round muted" }, `Round ${round}${options.round_limit ? ` of at most ${options.round_limit}` : ""}${view.mercenary ? " · Mercenary Nomads" : ` · Nomads in supply: ${view.nomad_supply ?? "–"}`}`),
+      h("p", { class: "hx-turn", "data-turn-seat": String((view.turn || {}).seat ?? "") }, statusWords(frame, view)),
+      end
+        ? h("p", { class: "hx-end", "data-end": end.objective || "" }, endWords(frame, view, end))
+        : null,
+    ),
+    drawBattle(frame, view),
+    drawMercenarySection(frame, view),
+    drawTaxTrack(view),
+    h("div", { class: "hx-players" }, (view.players || []).map((_, seat) => drawPlayerBoard(frame, view, seat))),
+  );
+}
+
+function drawLegend(view) {
+  return h(
+    "p",
+    { class: "hx-legend muted" },
+    `S Serf · W Warrior · H Hero${view.mercenary ? " · M Mercenary Nomad (a figure of the Nomad Mercenary)" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · red edge = the last move`,
+  );
+}
+
+// -- controls ---------------------------------------------------------------------------------
+
+function button(label, attributes, onClick, disabled) {
+  const element = h("button", { type: "button", ...attributes }, label);
+  element.disabled = disabled;
+  element.addEventListener("click", onClick);
+  return element;
+}
+
+function choiceList(moves, view, seat, disabled, send, attributes = () => ({}), label = null) {
+  return h(
+    "div",
+    { class: "hx-choices" },
+    moves.map((move) => button(label ? label(move) : describe(view, move, seat), { "data-move": JSON.stringify(move), "data-focus-key": `choice:${JSON.stringify(move)}`, ...attributes(move) }, () => send(move), disabled)),
+  );
+}
+
+/** The march picker: origin (on the map), then an army, then a destination (on the map). */
+function marchPicker(view, seat, moves, ui, disabled, redraw, send, targets) {
+  const parts = [];
+  const origins = [...new Set(moves.map((move) => move.origin))];
+  if (!origins.includes(ui.origin)) ui.origin = origins.length === 1 ? origins[0] : null;
+  if (!ui.origin) {
+    for (const origin of origins) {
+      const first = moves.filter((move) => move.origin === origin).map(armyKey).sort((a, b) => totalOf(b) - totalOf(a) || (a < b ? 1 : -1))[0];
+      targets.set(origin, { kind: "origin", label: `March from ${regionName(origin)}`, pick: () => { ui.origin = origin; ui.army = null; redraw(`army:${first}`); } });
+    }
+    parts.push(h("p", { class: "hx-step" }, "Click a highlighted region to march from."));
+    return parts;
+  }
+  const fromOrigin = moves.filter((move) => move.origin === ui.origin);
+  const armies = [...new Set(fromOrigin.map(armyKey))].sort((a, b) => totalOf(b) - totalOf(a) || (a < b ? 1 : -1));
+  if (!armies.includes(ui.army)) ui.army = armies.length === 1 ? armies[0] : null;
+  parts.push(
+    h(
+      "p",
+      { class: "hx-step" },
+      `From ${regionName(ui.origin)}. `,
+      origins.length > 1 ? button("Another origin", { class: "link-button", "data-action": "change-origin", "data-focus-key": "change-origin" }, () => { ui.origin = null; ui.army = null; redraw("change-origin"); }, disabled) : null,
+    ),
+  );
+  parts.push(
+    h(
+      "div",
+      { class: "hx-choices hx-armies", role: "group", "aria-label": "Which units march" },
+      armies.map((army) => {
+        const counts = Object.fromEntries(UNIT_KINDS.map((kind, index) => [kind, Number(army.split(",")[index])]));
+        return button(unitWords(counts, UNIT_KINDS), { "data-army": army, "data-focus-key": `army:${army}`, "aria-pressed": String(ui.army === army), class: ui.army === army ? "selected" : "" }, () => { ui.army = army; redraw(`army:${army}`); }, disabled);
+      }),
+    ),
+  );
+  if (ui.army) {
+    const chosen = fromOrigin.filter((move) => armyKey(move) === ui.army);
+    for (const move of chosen) {
+      if (!targets.has(move.destination)) targets.set(move.destination, { kind: "destination", label: describe(view, move, seat), pick: () => send(move) });
+    }
+    parts.push(h("p", { class: "hx-step" }, "Now click a highlighted destination."));
+  }
+  return parts;
+}
+
+/** "Fire the Nomad Mercenary": a button, then a confirmation (the figures and the card are lost). */
+function fireControls(view, seat, move, ui, disabled, redraw, send) {
+  if (!ui.confirmFire) {
+    return h(
+      "div",
+      { class: "hx-choices hx-fire" },
+      button("Fire the Nomad Mercenary…", { class: "danger-outline", "data-action": "fire-mercenary", "data-focus-key": "fire" }, () => { ui.confirmFire = true; redraw("fire-cancel"); }, disabled),
+    );
+  }
+  const alive = (view.mercenary || {}).alive || 0;
+  const places = mercenaryFigures(view, seat).map(([id]) => regionName(id));
+  return h(
+    "div",
+    { class: "hx-confirm", role: "group", "aria-labelledby": "hx-fire-question" },
+    h(
+      "p",
+      { id: "hx-fire-question" },
+      h("strong", {}, "Fire the Nomad Mercenary? "),
+      `Its ${plural(alive, "mercenary")}${places.length ? ` (${places.join(", ")})` : ""} leave the board and the card goes back to the supply, where anyone may hire it. This cannot be undone; your ${view.phase === "follow" ? "Follow decision" : "turn"} goes on.`,
+    ),
+    h(
+      "div",
+      { class: "hx-choices" },
+      button("Yes, fire it", { class: "danger", "data-action": "fire-mercenary-confirm", "data-move": JSON.stringify(move), "data-focus-key": "fire-confirm" }, () => { ui.confirmFire = false; send(move); }, disabled),
+      button("Keep it", { "data-action": "fire-mercenary-cancel", "data-focus-key": "fire-cancel" }, () => { ui.confirmFire = false; redraw("fire"); }, disabled),
+    ),
+  );
+}
+
+const totalOf = (key) => key.split(",").reduce((sum, part) => sum + Number(part), 0);
+
+function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
+  const seat = frame.seat;
+  const types = new Set(legal.map((move) => move.type));
+  const pending = view.pending || {};
+  const body = [];
+  let prompt = "";
+
+  if (types.has("place_nomad")) {
+    prompt = "Place this round's Nomad: click a highlighted region.";
+    for (const move of legal.filter((candidate) => candidate.type === "place_nomad")) {
+      targets.set(move.region, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
+    }
+  } else if (types.has("tactic")) {
+    prompt = "Choose your tactic card in secret, then how to pay for it.";
+    const tactics = legal.filter((move) => move.type === "tactic");
+    const cards = [...new Set(tactics.map((move) => move.card))];
+    if (!cards.includes(ui.card)) ui.card = null;
+    body.push(
+      h(
+        "div",
+        { class: "hx-cards", role: "group", "aria-label": "Your tactic cards" },
+        cards.map((card) => {
+          const info = tacticInfo(view, card);
+          const pressed = ui.card === card;
+          const element = h(
+            "button",
+            { type: "button", class: `hx-card${pressed ? " selected" : ""}`, "data-card": card, "data-focus-key": `card:${card}`, "aria-pressed": String(pressed), "aria-label": `${info.name}: cost ${costWords(info.cost)}, strength +${info.strength}, ${info.vp} VP${info.text ? `. ${info.text}` : ""}` },
+            h("strong", { class: "hx-card-name" }, info.name),
+            h("span", { class: "hx-card-line" }, `Cost ${costWords(info.cost)}`),
+            h("span", { class: "hx-card-line" }, `+${info.strength} strength · ${info.vp} VP`),
+            info.text ? h("span", { class: "hx-card-text" }, info.text) : null,
+          );
+          element.disabled = disabled;
+          element.addEventListener("click", () => { ui.card = card; redraw(`card:${card}`); });
+          return element;
+        }),
+      ),
+    );
+    if (ui.card) {
+      const payments = tactics.filter((move) => move.card === ui.card);
+      body.push(h("p", { class: "hx-step" }, `Play ${tacticInfo(view, ui.card).name}:`));
+      body.push(choiceList(payments, view, seat, disabled, send, (move) => ({ "data-payment": lossKey(move) + ":" + RESOURCES.map((r) => move[r] || 0).join(",") }), (move) => humanise(payWords(move))));
+    }
+  } else if (types.has("conscript")) {
+    prompt = "Conscripts: bring up to 2 of your units into the battle.";
+    body.push(choiceList(legal.filter((move) => move.type === "conscript"), view, seat, disabled, send, (move) => ({ "data-conscript": `${move.origin}:${armyKey(move)}` })));
+    if (types.has("skip")) body.push(h("div", { class: "hx-choices" }, button("Bring nobody in", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
+  } else if (types.has("casualties")) {
+    prompt = `You lost the battle: choose ${pending.damage ? `${pending.damage} damage` : "your losses"}, then where the survivors go.`;
+    const options = legal.filter((move) => move.type === "casualties");
+    const losses = [...new Set(options.map(lossKey))];
+    if (!losses.includes(ui.losses)) ui.losses = losses.length === 1 ? losses[0] : null;
+    body.push(
+      h(
+        "div",
+        { class: "hx-choices", role: "group", "aria-label": "Your losses" },
+        losses.map((loss) => {
+          const counts = Object.fromEntries([...UNIT_KINDS, "nomad"].map((kind, index) => [kind, Number(loss.split(",")[index])]));
+          return button(`Lose ${unitWords(counts)}`, { "data-losses": loss, "data-focus-key": `losses:${loss}`, "aria-pressed": String(ui.losses === loss), class: ui.losses === loss ? "selected" : "" }, () => { ui.losses = loss; redraw(`losses:${loss}`); }, disabled);
+        }),
+      ),
+    );
+    if (ui.losses) {
+      const retreats = options.filter((move) => lossKey(move) === ui.losses);
+      for (const move of retreats) if (move.retreat) targets.set(move.retreat, { kind: "retreat", label: `Retreat to ${regionName(move.retreat)}`, pick: () => send(move) });
+      body.push(choiceList(retreats, view, seat, disabled, send, (move) => ({ "data-retreat": move.retreat || "" }), (move) => (move.retreat ? `Retreat to ${regionName(move.retreat)}` : "Confirm (nothing survives)")));
+    }
+  } else if (view.phase === "follow" && types.has("skip")) {
+    const leaderMove = pending.action || {};
+    const action = humanise(leaderMove.type || "action");
+    const workers = [...new Set(legal.filter((move) => move.worker).map((move) => move.worker))];
+    prompt = `Follow the ${action} of ${playerName(frame, pending.leader)} with a ${workers.includes("serf") ? "Serf" : "Nomad"}${workers.length > 1 ? " or a Nomad" : ""}?`;
+    body.push(choiceList(legal.filter((move) => move.type !== "skip" && move.type !== "fire_mercenary"), view, seat, disabled, send, (move) => ({ "data-follow": move.type, "data-worker": move.worker || "" })));
+    body.push(h("div", { class: "hx-choices" }, button("Skip", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
+  } else if (view.phase === "muster" && types.has("skip")) {
+    const marches = legal.filter((move) => move.type === "march");
+    const workers = [...new Set(marches.map((move) => move.worker))];
+    if (!workers.includes(ui.worker)) ui.worker = workers.includes("serf") ? "serf" : workers[0] || null;
+    prompt = `Muster: march again with a ${workers.includes("serf") ? "Serf" : "Nomad"}${workers.length > 1 ? " or a Nomad" : ""} from your Courtyard? Or Skip.`;
+    if (workers.length > 1) {
+      body.push(h("div", { class: "hx-choices", role: "group", "aria-label": "Who musters" }, workers.map((worker) => button(`Use a ${worker === "serf" ? "Serf" : "Nomad"}`, { "data-worker": worker, "data-focus-key": `worker:${worker}`, "aria-pressed": String(ui.worker === worker), class: ui.worker === worker ? "selected" : "" }, () => { ui.worker = worker; redraw(`worker:${worker}`); }, disabled))));
+    }
+    body.push(...marchPicker(view, seat, marches.filter((move) => move.worker === ui.worker), ui, disabled, redraw, send, targets));
+    body.push(h("div", { class: "hx-choices" }, button("Skip", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
+  } else {
+    // the active player's own turn: choose a slot of the Action Bar, then its options
+    const slotOf = (move) => (move.type === "march" ? move.slot : move.type);
+    const slots = ACTION_SLOTS.filter((slot) => legal.some((move) => move.type !== "pass" && slotOf(move) === slot));
+    if (!slots.includes(ui.action)) ui.action = null;
+    prompt = ui.action ? `${SLOT_NAMES[ui.action]}:` : "Your turn: choose an action for your Action Token.";
+    body.push(
+      h(
+        "div",
+        { class: "hx-choices hx-actions", role: "group", "aria-label": "Actions" },
+        slots.map((slot) => button(SLOT_NAMES[slot], { "data-action-slot": slot, "data-focus-key": `action:${slot}`, "aria-pressed": String(ui.action === slot), class: ui.action === slot ? "selected" : "" }, () => { ui.action = ui.action === slot ? null : slot; ui.origin = null; ui.army = null; redraw(`action:${slot}`); }, disabled)),
+        types.has("pass") ? button("Pass", { "data-action": "pass", "data-focus-key": "pass" }, () => send(legal.find((move) => move.type === "pass")), disabled) : null,
+      ),
+    );
+    if (ui.action && ui.action.startsWith("march")) {
+      body.push(...marchPicker(view, seat, legal.filter((move) => move.type === "march" && move.slot === ui.action), ui, disabled, redraw, send, targets));
+    } else if (ui.action) {
+      const moves = legal.filter((move) => move.type === ui.action);
+      for (const move of moves) if (move.type === "build" && move.what === "tower") targets.set(move.region, { kind: "tower", label: describe(view, move, seat), pick: () => send(move) });
+      body.push(choiceList(moves, view, seat, disabled, send, (move) => ({ "data-choice": move.unit || move.what || move.resource || "", "data-region": move.region || undefined })));
+    }
+  }
+  if (types.has("fire_mercenary")) body.push(fireControls(view, seat, legal.find((move) => move.type === "fire_mercenary"), ui, disabled, redraw, send));
+  return h(
+    "div",
+    { class: "move-controls hx-controls", role: "group", "aria-label": "Your move", "data-mode": [...types].join(" ") },
+    h("p", { class: "prompt", id: "hx-prompt" }, prompt),
+    body,
+  );
+}
+
+// -- the last move ----------------------------------------------------------------------------
+
+function lastMoveSelectors(view, previous) {
+  const last = view.last;
+  if (!last) return [];
+  const move = last.move || {};
+  const regions = new Set([...(last.regions || []), move.origin, move.destination, move.region, move.retreat].filter(Boolean));
+  if (last.battle && last.battle.region) regions.add(last.battle.region);
+  const selectors = [...regions].map((id) => `.hx-map [data-region="${id}"]`);
+  const slots = last.slots && last.slots.length ? last.slots
+    : last.seat !== null && last.seat !== undefined && ["recruit", "build", "tax", "march"].includes(move.type)
+      ? [[last.seat, move.type === "march" ? move.slot : move.type]]
+      : [];
+  for (const [seat, slot] of slots) selectors.push(`.hx-player[data-player-seat="${seat}"] [data-slot="${slot}"]`);
+  if (previous && Array.isArray(previous.players)) {
+    (view.players || []).forEach((player, seat) => {
+      const before = previous.players[seat] || {};
+      for (const resource of RESOURCES) {
+        if ((before.resources || {})[resource] !== (player.resources || {})[resource]) selectors.push(`.hx-player[data-player-seat="${seat}"] [data-resource="${resource}"]`);
+      }
+      if (before.score !== player.score) selectors.push(`.hx-player[data-player-seat="${seat}"] [data-score]`);
+    });
+  }
+  if (last.battle) selectors.push(".hx-last-battle");
+  return selectors;
+}
+
+// -- the contract -----------------------------------------------------------------------------
+
+/**
+ * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
+ * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or the
+ * connection is down); `readOnly` draws without any controls (a replay); `previous` is the view
+ * before the last move. Spectators (frame.seat null) get no controls.
+ */
+export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
+  ensureStyle();
+  const view = frame.view || {};
+  if (!view.regions || !view.players) {
+    replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
+    return;
+  }
+  const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
+  const legal = seated && frame.status !== "finished" ? frame.legal || [] : [];
+  const ui = uiState.get(container) || { version: null };
+  uiState.set(container, ui);
+  if (ui.version !== frame.version) {
+    Object.assign(ui, { version: frame.version, action: null, origin: null, army: null, card: null, losses: null, worker: null, confirmFire: false });
+  }
+  const redraw = (focusKey) => draw(focusKey);
+  const send = (move) => {
+    if (disabled || readOnly) return;
+    sendMove(move);
+  };
+  const map = mapOf(view);
+
+  function draw(focusKey) {
+    const targets = new Map();
+    const controls = legal.length ? drawControls(frame, view, legal, ui, disabled, redraw, send, targets) : null;
+    if (disabled) targets.clear();
+    const waiting = !controls && frame.status !== "finished" && seated ? h("p", { class: "hx-waiting muted" }, statusWords(frame, view)) : null;
+    const layout = h(
+      "div",
+      { class: "hx", "data-phase": view.phase || "", "data-round": String(view.round || 1) },
+      h(
+        "div",
+        { class: "hx-board-column" },
+        controls,
+        waiting,
+        h("div", { class: `hx-map-frame${zoomed ? " zoomed" : ""}` }, drawMap(frame, view, map, targets, (target) => target.pick(), zoomed)),
+        h(
+          "div",
+          { class: "hx-under-map" },
+          readOnly ? null : button(zoomed ? "Smaller map" : "Larger map", { class: "small hx-zoom", "data-action": "zoom", "data-focus-key": "zoom", "aria-pressed": String(zoomed) }, () => { zoomed = !zoomed; draw("zoom"); }, false),
+          drawLegend(view),
+        ),
+      ),
+      drawPanel(frame, view),
+    );
+    markLastMove(container, layout, frame.version, lastMoveSelectors(view, previous));
+    keepFocus(container, () => replaceChildren(container, layout), focusKey ? [focusKey] : []);
+  }
+  draw(null);
+}
+
+// -- styles -----------------------------------------------------------------------------------
+
+const STYLE = `
+.hx { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 1em; align-items: start; }
+.hx-board-column, .hx-panel { min-width: 0; }
+.hx-map-frame { background: #fff; border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 4px; }
+.hx-map { display: block; width: 100%; height: auto; max-height: 80vh; }
+.hx-sea-bg { fill: #d7e9f3; }
+.hx-sea-label { font-size: 2.6px; font-style: italic; fill: #356a8a; text-anchor: middle; dominant-baseline: central; }
+.hx-ferry { stroke: #7a4b1e; stroke-width: 1.1; stroke-dasharray: 2 1.2; }
+.hx-hex { stroke: #6b5a43; stroke-width: 0.45; }
+.terrain-plains .hx-hex { fill: #f3eaa2; }
+.terrain-forest .hx-hex { fill: #a9d39e; }
+.terrain-mountain .hx-hex { fill: #c9c2b8; }
+.terrain-swamp .hx-hex { fill: #b6c4a2; }
+.terrain-desert .hx-hex { fill: #f1d9a8; }
+.terrain-capital .hx-hex { fill: #fffaf0; stroke: var(--owner, #6b5a43); stroke-width: 1.1; }
+.hx-region-label { font-size: 2.3px; fill: #3b2f22; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+.hx-capital-level { font-size: 2px; fill: #6f665b; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+.hx-mark-letter { font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+.hx-unit-count { font-size: 2.9px; font-weight: 700; fill: #1d1d1d; dominant-baseline: central; pointer-events: none; }
+.hx-small-letter { font-size: 2.2px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; }
+.hx-tower-shape { stroke: #1d1d1d; stroke-width: 0.3; }
+.hx-nomad { fill: #5b3a1a; stroke: #fff; stroke-width: 0.35; }
+.hx-target { fill: #2e7d32; fill-opacity: 0.22; stroke: #1b5e20; stroke-width: 0.9; stroke-dasharray: 1.6 0.8; animation: hx-pulse 1.6s ease-in-out infinite; }
+.hx-region.legal { cursor: pointer; }
+.hx-region.legal:hover .hx-target, .hx-region.legal:focus .hx-target { fill-opacity: 0.45; animation: none; }
+.hx-region:focus { outline: none; }
+.hx-region:focus-visible .hx-target { stroke: #2a7fff; stroke-width: 1.4; stroke-dasharray: none; }
+.hx-region.last-move .hx-hex { stroke: #d62828; stroke-width: 1.2; }
+@keyframes hx-pulse { 50% { fill-opacity: 0.08; } }
+@media (prefers-reduced-motion: reduce) { .hx-target { animation: none; } }
+.hx-controls { margin-bottom: 0.6em; }
+.hx-controls .prompt { margin: 0 0 0.4em; font-weight: 600; }
+.hx-step { margin: 0.3em 0; }
+.hx-choices { display: flex; flex-wrap: wrap; gap: 0.4em; margin: 0.35em 0; }
+.hx-choices button.selected, .hx-card.selected { background: #2e7d32; border-color: #1b5e20; color: #fff; }
+.hx-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); gap: 0.4em; margin: 0.35em 0; }
+.hx-card { display: flex; flex-direction: column; align-items: flex-start; text-align: left; gap: 0.1em; padding: 0.4em 0.55em; min-height: 0; }
+.hx-card-line { font-size: 0.82rem; }
+.hx-card-text { font-size: 0.76rem; opacity: 0.85; }
+.hx-legend { font-size: 0.8rem; margin: 0; }
+.hx-fire { margin-top: 0.5em; }
+.hx-confirm { border: 2px solid #b3261e; border-radius: 8px; background: #fdf3f2; padding: 0.4em 0.6em; margin-top: 0.5em; }
+.hx-confirm p { margin: 0 0 0.3em; }
+.hx-merc-card { font-size: 0.86rem; border: 1px dashed #8a6a3b; border-radius: 6px; padding: 0.2em 0.45em; margin: 0 0 0.35em; background: #fbf6ea; overflow-wrap: anywhere; }
+.hx-merc-card.held { border: 1px solid var(--owner, #8a6a3b); border-left-width: 5px; }
+.hx-merc-figures { display: inline-flex; gap: 2px; margin-right: 0.35em; vertical-align: middle; }
+.hx-merc-figure { width: 0.6em; height: 0.8em; border-radius: 0.3em 0.3em 0.1em 0.1em; border: 1px solid #5b3a1a; background: transparent; }
+.hx-merc-figure.alive { background: var(--owner, #5b3a1a); }
+.hx-merc-holder { margin: 0; }
+.hx-merc-holder .hx-swatch { vertical-align: -3px; }
+.hx-under-map { display: flex; gap: 0.6em; align-items: flex-start; margin-top: 0.4em; }
+.hx-zoom { flex: none; }
+.hx-map-frame.zoomed { overflow: auto; max-height: 85vh; }
+
+.hx-panel section { background: var(--card, #fff); border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.5em 0.65em; margin-bottom: 0.6em; }
+.hx-status p { margin: 0.1em 0; }
+.hx-phase { font-weight: 700; }
+.hx-round { font-size: 0.85rem; }
+.hx-end { color: #8a3b00; font-weight: 600; }
+.hx-battle { border-color: #b3261e !important; background: #fdf3f2 !important; }
+.hx-battle p, .hx-chosen { margin: 0.2em 0; font-size: 0.9rem; }
+.hx-tax-track { list-style: none; display: flex; gap: 0.4em; margin: 0; padding: 0; }
+.hx-tax-track li { flex: 1; border: 1px solid var(--line, #e4dac8); border-radius: 6px; padding: 0.2em 0.4em; text-align: center; font-size: 0.9rem; }
+.hx-players { display: grid; gap: 0.6em; }
+.hx-players .hx-player { margin: 0; }
+.hx-player.current { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 1px var(--accent, #b5651d); }
+.hx-player.eliminated { opacity: 0.6; }
+.hx-player-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; margin-bottom: 0.25em; }
+.hx-score { margin-left: auto; font-weight: 700; font-variant-numeric: tabular-nums; }
+.hx-resources { list-style: none; display: flex; gap: 0.35em; margin: 0 0 0.3em; padding: 0; font-size: 0.86rem; }
+.hx-resources li { flex: 1; border-radius: 5px; padding: 0 0.35em; text-align: center; white-space: nowrap; }
+.hx-resources .res-ore { background: #e6e2dc; } .hx-resources .res-mana { background: #dfe9f7; } .hx-resources .res-food { background: #f6efcf; }
+.hx-resources li.last-move { box-shadow: 0 0 0 2px #d62828; }
+.hx-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.05em 0.6em; margin: 0 0 0.35em; font-size: 0.86rem; }
+.hx-stats dt { color: var(--muted, #6f665b); }
+.hx-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
+.hx-stats dd.last-move, .hx-score.last-move { color: #b3261e; font-weight: 700; }
+.hx-bar { list-style: none; display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 3px; margin: 0; padding: 0; }
+.hx-slot { display: flex; flex-direction: column; align-items: center; border: 1px solid #cdbf9f; border-radius: 5px; padding: 0.05em 0.3em; font-size: 0.74rem; line-height: 1.25; background: #fffdf7; min-width: 0; }
+.hx-slot-name { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.hx-slot-fill { font-weight: 700; white-space: nowrap; }
+.hx-slot.slot-open .hx-slot-fill { font-weight: 400; color: var(--muted, #6f665b); }
+.hx-slot.slot-disabled { background: #ececec; color: #9a9a9a; border-style: dashed; }
+.hx-slot.slot-token { background: #fbe3c8; }
+.hx-slot.slot-serf { background: #e2efd9; }
+.hx-slot.slot-nomad { background: #ead9cc; }
+.hx-slot.last-move { box-shadow: 0 0 0 2px #d62828; }
+.hx-last-battle.last-move { box-shadow: 0 0 0 2px #d62828; }
+.hx-swatch { flex: none; }
+@media (max-width: 900px) { .hx { grid-template-columns: minmax(0, 1fr); } .hx-players { grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); } }
+@media (max-width: 520px) { .hx-map-frame { padding: 1px; } }
+`;
+
+function ensureStyle() {
+  if (document.getElementById("heroes-style")) return;
+  document.head.append(h("style", { id: "heroes-style" }, STYLE));
+}

@@ -1,0 +1,539 @@
+// Nimalia: draws frame.view (objectives, your hand, every reserve, the score track and the
+// per-round breakdown) and offers frame.legal as clicks: choose a card of your hand, turn it,
+// click a highlighted space for its top-left corner, check the preview, confirm. Every rule stays
+// on the server: the highlighted spaces are exactly the `at` of the legal moves for that card and
+// rotation, and the move sent is one of frame.legal as it is.
+//
+// By keyboard: Tab to a card and press Enter, the turn buttons likewise, Tab to a highlighted
+// space and press Enter to preview there, Enter again (or the Place button) to place. The spaces
+// the last move filled, and the reserves it touched, carry `last-move`.
+
+import { activate, keepFocus, markLastMove } from "../board-kit.js";
+import { h, replaceChildren } from "../dom.js";
+
+const ANIMALS = {
+  Fl: ["flamingo", "water"],
+  Cr: ["crocodile", "water"],
+  Li: ["lion", "savannah"],
+  Gi: ["giraffe", "savannah"],
+  Pa: ["panda", "jungle"],
+  Go: ["gorilla", "jungle"],
+  Be: ["polar bear", "snow"],
+  Pe: ["penguin", "snow"],
+};
+const OTTER_TERRAIN = { j: "jungle", s: "savannah", n: "snow" };
+const SHORT = { flamingo: "Fla", crocodile: "Cro", lion: "Lio", giraffe: "Gir", panda: "Pan", gorilla: "Gor", "polar bear": "Bea", penguin: "Pen", otter: "Ott" };
+const COLOUR_NAMES = { blue: "Blue", green: "Green", yellow: "Yellow", red: "Red" };
+const ROTATIONS = [0, 90, 180, 270];
+const MIN_GRID = 6;
+
+/** Per-container UI state that survives redraws: chosen card, rotation, previewed position. */
+const uiState = new WeakMap();
+
+const key = ([row, col]) => `${row},${col}`;
+
+function parseCode(code) {
+  if (code && code[0] === "O") return { code, animal: "otter", terrain: OTTER_TERRAIN[code[1]], river: code[2] };
+  const [animal, terrain] = ANIMALS[code] || ["?", "unknown"];
+  return { code, animal, terrain, river: null };
+}
+
+function footprint([row, col]) {
+  return [[row, col], [row, col + 1], [row + 1, col], [row + 1, col + 1]];
+}
+
+function playerName(frame, seat) {
+  const player = (frame.players || []).find((candidate) => candidate.seat === seat);
+  return player ? player.name : `Seat ${seat + 1}`;
+}
+
+// -- styles (kept with the renderer so that the game needs nothing outside its own files) -----
+
+const STYLE = `
+.nim { display: grid; gap: 14px; }
+.nim section { background: var(--card, #fff); border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 10px 12px; min-width: 0; }
+.nim h3 { margin: 0 0 8px; }
+.nim-status { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: baseline; }
+.nim-objectives ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; grid-template-columns: repeat(auto-fit, minmax(210px, 1fr)); }
+.nim-objective { border-radius: 8px; padding: 8px 10px; border-left: 6px solid var(--obj); background: color-mix(in srgb, var(--obj) 12%, white); }
+.nim-objective.scoring-now { box-shadow: 0 0 0 2px var(--obj); }
+.nim-objective p { margin: 4px 0; font-size: 0.9em; }
+.nim-rounds { display: flex; gap: 3px; }
+.nim-rounds span { display: inline-block; min-width: 1.5em; text-align: center; border-radius: 4px; font-size: 0.8em; border: 1px solid var(--line, #ddd); color: #999; }
+.nim-rounds span.scores { color: #fff; background: var(--obj); border-color: var(--obj); }
+.nim-rounds span.current { outline: 2px solid var(--ink, #222); }
+.nim-hand-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
+.nim-card { display: grid; grid-template-columns: repeat(2, 38px); grid-auto-rows: 38px; gap: 0; padding: 3px; border-radius: 6px; border: 2px solid transparent; background: #fff; cursor: pointer; min-height: 0; }
+.nim-card[aria-pressed="true"] { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 2px var(--accent-soft, #f6e7d3); }
+.nim-card:disabled { cursor: default; opacity: 0.7; }
+.nim-grid { display: grid; gap: 0; width: max-content; max-width: 100%; }
+.nim-cell { position: relative; width: var(--cell, 44px); height: var(--cell, 44px); display: flex; align-items: center; justify-content: center; font-size: calc(var(--cell, 44px) * 0.3); font-weight: 700; color: #2b2620; border: 1px solid rgba(0,0,0,0.08); box-sizing: border-box; }
+.nim-cell.empty { background: #f7f3ea; border: 1px dashed #e2d8c4; }
+.nim-cell.t-water { background-color: #8fcdf0; }
+.nim-cell.t-savannah { background-color: #f1d27b; }
+.nim-cell.t-jungle { background-color: #79c27d; }
+.nim-cell.t-snow { background-color: #eef4fb; }
+.nim-cell.river-slash { background-image: linear-gradient(to bottom right, transparent 44%, #2f7fc1 44%, #2f7fc1 56%, transparent 56%); }
+.nim-cell.river-backslash { background-image: linear-gradient(to top right, transparent 44%, #2f7fc1 44%, #2f7fc1 56%, transparent 56%); }
+.nim-cell.edge-top { border-top: 2px solid #4a3b2a; }
+.nim-cell.edge-bottom { border-bottom: 2px solid #4a3b2a; }
+.nim-cell.edge-left { border-left: 2px solid #4a3b2a; }
+.nim-cell.edge-right { border-right: 2px solid #4a3b2a; }
+.nim-cell.legal { cursor: pointer; box-shadow: inset 0 0 0 2px rgba(224, 123, 0, 0.6); }
+.nim-cell.legal:hover, .nim-cell.legal:focus { box-shadow: inset 0 0 0 3px #e07b00; outline: none; }
+.nim-cell.legal:focus-visible { outline: 3px solid #2a7fff; outline-offset: -3px; z-index: 2; }
+.nim-cell.legal::after { content: ""; position: absolute; left: 3px; top: 3px; width: 9px; height: 9px; border-radius: 50%; background: #e07b00; }
+.nim-cell.preview, .nim-cell.pending-choice { outline: 3px solid #b3261e; outline-offset: -3px; z-index: 1; }
+.nim-cell.pending-choice { opacity: 0.8; }
+.nim-cell .animal { pointer-events: none; text-shadow: 0 0 3px rgba(255,255,255,0.9); }
+.nim-reserves { display: flex; flex-wrap: wrap; gap: 14px; }
+.nim-reserve h4 { margin: 0 0 4px; font-size: 0.95em; }
+.nim-reserve.small { --cell: 22px; }
+.nim-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
+.nim-track { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
+.nim-track li { display: grid; grid-template-columns: 8em 1fr 3em; gap: 8px; align-items: center; }
+.nim-bar { height: 12px; border-radius: 6px; background: var(--accent, #b5651d); min-width: 2px; }
+.nim-breakdown td, .nim-breakdown th { text-align: right; padding: 2px 6px; }
+.nim-breakdown th[scope="row"] { text-align: left; }
+.nim-breakdown tr.nim-total td, .nim-breakdown tr.nim-total th { border-top: 1px solid var(--line, #ddd); font-weight: 700; }
+.nim-legend { font-size: 0.85em; }
+.nim-cell.last-move { box-shadow: inset 0 0 0 3px #d62828; }
+.nim-cell.last-move::before { content: ""; position: absolute; right: 3px; top: 3px; width: 0; height: 0; border-left: 8px solid transparent; border-top: 8px solid #d62828; }
+.nim-reserve.last-move h4, .nim-mine.last-move h3 { color: #b3261e; }
+.nim-track li.last-move .nim-score-value, .nim-breakdown tr.last-move th { color: #b3261e; }
+`;
+
+function ensureStyle() {
+  if (document.getElementById("nimalia-style")) return;
+  document.head.append(h("style", { id: "nimalia-style" }, STYLE));
+}
+
+// -- cells and grids ----------------------------------------------------------------------------
+
+function describe(space) {
+  return `${space.animal} on ${space.terrain}${space.river ? ` with a river (${space.river === "/" ? "rising" : "falling"} diagonal)` : ""}`;
+}
+
+function cell(space, attributes = {}, extraClass = "") {
+  if (!space) return h("div", { class: `nim-cell empty ${extraClass}`.trim(), ...attributes });
+  const river = space.river === "/" ? " river-slash" : space.river === "\\" ? " river-backslash" : "";
+  return h(
+    "div",
+    { class: `nim-cell t-${space.terrain}${river} ${extraClass}`.trim(), title: describe(space), "data-animal": space.animal, "data-terrain": space.terrain, ...attributes },
+    h("span", { class: "animal", "aria-hidden": "true" }, SHORT[space.animal] || space.code),
+  );
+}
+
+/** The rows and columns to draw: everything in `positions`, padded to at least 6 x 6. */
+function windowOf(positions) {
+  let rows = positions.map(([row]) => row);
+  let cols = positions.map(([, col]) => col);
+  if (!rows.length) {
+    rows = [0];
+    cols = [0];
+  }
+  const pad = (low, high) => {
+    const missing = Math.max(0, MIN_GRID - (high - low + 1));
+    return [low - Math.floor(missing / 2), high + Math.ceil(missing / 2)];
+  };
+  const [top, bottom] = pad(Math.min(...rows), Math.max(...rows));
+  const [left, right] = pad(Math.min(...cols), Math.max(...cols));
+  return { top, bottom, left, right };
+}
+
+/**
+ * A reserve as a CSS grid. `spaces` maps "r,c" to a space (with `card`); `overlay` maps "r,c" to
+ * {space, kind} drawn on top (a preview or the waiting choice); `anchors` maps "r,c" to
+ * {choose(how), previewed}: what a click or Enter there does, and whether the preview sits there.
+ */
+function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent, seat, label }) {
+  const grid = h("div", {
+    class: "nim-grid",
+    role: "group",
+    "aria-label": label,
+    "data-reserve": seat === undefined ? "" : String(seat),
+    "data-rows": String(extent.bottom - extent.top + 1),
+    "data-cols": String(extent.right - extent.left + 1),
+    style: `grid-template-columns: repeat(${extent.right - extent.left + 1}, var(--cell, 44px));`,
+  });
+  const cardAt = (position) => {
+    const shown = overlay.get(position) || null;
+    if (shown) return `${shown.kind}`;
+    const space = spaces.get(position);
+    return space ? String(space.card) : null;
+  };
+  for (let row = extent.top; row <= extent.bottom; row += 1) {
+    for (let col = extent.left; col <= extent.right; col += 1) {
+      const position = key([row, col]);
+      const shown = overlay.get(position);
+      const space = shown ? shown.space : spaces.get(position);
+      const classes = [];
+      if (space) {
+        const mine = cardAt(position);
+        if (cardAt(key([row - 1, col])) !== mine) classes.push("edge-top");
+        if (cardAt(key([row + 1, col])) !== mine) classes.push("edge-bottom");
+        if (cardAt(key([row, col - 1])) !== mine) classes.push("edge-left");
+        if (cardAt(key([row, col + 1])) !== mine) classes.push("edge-right");
+      }
+      if (shown) classes.push(shown.kind);
+      const place = `row ${row}, column ${col}`;
+      const what = space ? `${shown && shown.kind === "preview" ? "preview: " : shown ? "your waiting card: " : ""}${describe(space)}` : "empty";
+      const attributes = space ? { "data-cell": position, role: "img", "aria-label": `${place}: ${what}` } : { "data-cell": position, "aria-hidden": "true" };
+      const anchor = anchors.get(position);
+      if (anchor) {
+        classes.push("legal");
+        Object.assign(attributes, {
+          "data-anchor": position,
+          "data-focus-key": `anchor:${position}`,
+          tabindex: "0",
+          role: "button",
+          "aria-hidden": undefined,
+          "aria-label": anchor.previewed
+            ? `The card is previewed with its top-left space at ${place}: press Enter again to place it here`
+            : `Put the card's top-left space at ${place} (now ${what})`,
+        });
+      }
+      const element = cell(space, attributes, classes.join(" "));
+      if (anchor) activate(element, anchor.choose);
+      grid.append(element);
+    }
+  }
+  return grid;
+}
+
+function spacesOf(player) {
+  return new Map((player.spaces || []).map((space) => [key(space.at), space]));
+}
+
+// -- sections -----------------------------------------------------------------------------------
+
+function drawStatus(frame, view, seated) {
+  const from = seated ? (view.receives_from || [])[frame.seat] : null;
+  const over = view.over;
+  return h(
+    "section",
+    { class: "nim-status", "data-round": String(view.round), "data-step": String(view.step), "data-over": String(Boolean(over)) },
+    h("strong", { class: "nim-round" }, over ? "Game over after 5 rounds" : `Round ${view.round} of 5 · card ${view.step} of 3`),
+    over ? null : h("span", { class: "muted" }, `Cards pass to the ${view.passing}${seated && from !== undefined && from !== frame.seat ? ` (you receive from ${playerName(frame, from)})` : ""}`),
+    h("span", { class: "muted" }, `Deck: ${view.deck_size} cards`),
+  );
+}
+
+function drawObjectives(view) {
+  const scoringNow = new Set(((view.schedule || []).find((entry) => entry.round === view.round) || { colours: [] }).colours);
+  return h(
+    "section",
+    { class: "nim-objectives", "aria-labelledby": "nim-objectives-title" },
+    h("h3", { id: "nim-objectives-title" }, "Objectives (applied blue, green, yellow, red)"),
+    h(
+      "ul",
+      {},
+      (view.objectives || []).map((objective) =>
+        h(
+          "li",
+          {
+            class: `nim-objective${scoringNow.has(objective.colour) && !view.over ? " scoring-now" : ""}`,
+            "data-objective": objective.label,
+            "data-colour": objective.colour,
+            style: `--obj: ${{ blue: "#2f6fd0", green: "#2e8b3e", yellow: "#c99700", red: "#c0392b" }[objective.colour]}`,
+          },
+          h("strong", {}, `${COLOUR_NAMES[objective.colour]} · ${objective.label} · ${objective.title}`),
+          h("p", { class: "nim-objective-text" }, objective.text),
+          h(
+            "div",
+            { class: "nim-rounds", "aria-label": `Scores in rounds ${objective.rounds.join(", ")}` },
+            [1, 2, 3, 4, 5].map((round) =>
+              h("span", { class: `${objective.rounds.includes(round) ? "scores" : ""}${round === view.round && !view.over ? " current" : ""}`, "data-round": String(round) }, String(round)),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function handCard(card, rotation, selected, disabled, onSelect) {
+  const codes = card.spaces[String(rotation)] || card.spaces["0"];
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: "nim-card",
+      "data-hand-card": card.card,
+      "data-focus-key": `card:${card.card}`,
+      "aria-pressed": String(selected),
+      "aria-label": `Card ${card.number}: ${codes.map((code) => parseCode(code).animal).join(", ")}`,
+      title: `Card ${card.number}`,
+    },
+    codes.map((code) => cell(parseCode(code), { "aria-hidden": "true" })),
+  );
+  button.disabled = disabled;
+  button.addEventListener("click", onSelect);
+  return button;
+}
+
+function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
+  const me = (view.players || []).find((player) => player.seat === frame.seat);
+  const hand = view.hand || [];
+  const choice = view.my_choice;
+  const spaces = spacesOf(me);
+  const overlay = new Map();
+  const anchors = new Map();
+  const anchorPositions = [];
+  let prompt;
+  let chosenMove = null;
+
+  if (choice) {
+    for (const space of choice.spaces) overlay.set(key(space.at), { space, kind: "pending-choice" });
+    prompt = "Your card is placed face down until every player has chosen.";
+  } else if (legal.length) {
+    const selectedCard = hand.find((card) => card.card === ui.card);
+    const forCard = legal.filter((move) => move.card === ui.card && move.rotation === ui.rotation);
+    for (const move of forCard) anchorPositions.push(move.at);
+    if (!disabled) {
+      for (const move of forCard) {
+        const position = key(move.at);
+        anchors.set(position, {
+          previewed: ui.preview === position,
+          choose: (how) => {
+            // a second Enter on the previewed space places the card: no hunt for the Place button
+            if (how === "keyboard" && ui.preview === position) sendMove(move);
+            else {
+              ui.preview = position;
+              redraw();
+            }
+          },
+        });
+      }
+    }
+    chosenMove = forCard.find((move) => key(move.at) === ui.preview) || null;
+    if (chosenMove && selectedCard) {
+      const codes = selectedCard.spaces[String(ui.rotation)];
+      footprint(chosenMove.at).forEach((position, index) => overlay.set(key(position), { space: parseCode(codes[index]), kind: "preview" }));
+    }
+    prompt = chosenMove
+      ? "Check the preview, then confirm (or click another highlighted space)."
+      : "Choose a card, turn it, then click a highlighted space for its top-left corner.";
+  } else {
+    prompt = view.over ? "" : "Waiting for the next card.";
+  }
+
+  const positions = [...spaces.keys(), ...overlay.keys()].map((text) => text.split(",").map(Number));
+  for (const at of anchorPositions) positions.push(...footprint(at));
+  const extent = windowOf(positions);
+
+  const rotate = (step) => {
+    ui.rotation = ROTATIONS[(ROTATIONS.indexOf(ui.rotation) + step + 4) % 4];
+    ui.preview = null;
+    redraw();
+  };
+  const canAct = legal.length > 0 && !choice;
+  const controls = canAct
+    ? h(
+        "div",
+        { class: "nim-controls move-controls", role: "group", "aria-label": "Your move" },
+        h("button", { type: "button", "data-action": "rotate-left", "data-focus-key": "rotate-left", onClick: () => rotate(-1), disabled: disabled || undefined, "aria-label": "Turn the card left" }, "⟲ Turn left"),
+        h("button", { type: "button", "data-action": "rotate-right", "data-focus-key": "rotate-right", onClick: () => rotate(1), disabled: disabled || undefined, "aria-label": "Turn the card right" }, "Turn right ⟳"),
+        h("span", { class: "muted", "data-rotation": String(ui.rotation) }, `${ui.rotation}°`),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "primary",
+            "data-action": "confirm",
+            "data-focus-key": "confirm",
+            disabled: disabled || !chosenMove || undefined,
+            onClick: () => {
+              if (chosenMove) sendMove(chosenMove);
+            },
+          },
+          "Place card",
+        ),
+      )
+    : null;
+
+  return h(
+    "section",
+    { class: "nim-mine", "aria-labelledby": "nim-mine-title", "data-seat": String(frame.seat) },
+    h("h3", { id: "nim-mine-title" }, `Your reserve · ${me ? me.score : 0} points`),
+    h("p", { class: "nim-prompt", id: "nim-prompt" }, prompt),
+    hand.length
+      ? h(
+          "div",
+          { class: "nim-hand-row nim-hand", "aria-label": "Your hand" },
+          hand.map((card) =>
+            handCard(card, ui.rotation, card.card === ui.card, disabled || !canAct, () => {
+              ui.card = card.card;
+              ui.preview = null;
+              redraw();
+            }),
+          ),
+        )
+      : null,
+    controls,
+    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: "Your reserve" })),
+  );
+}
+
+function drawReserves(frame, view, skipSeat) {
+  const others = (view.players || []).filter((player) => player.seat !== skipSeat);
+  if (!others.length) return null;
+  return h(
+    "section",
+    { class: "nim-others", "aria-labelledby": "nim-others-title" },
+    h("h3", { id: "nim-others-title" }, skipSeat === null ? "Reserves" : "Other reserves"),
+    h(
+      "div",
+      { class: "nim-reserves" },
+      others.map((player) => {
+        const spaces = spacesOf(player);
+        const extent = windowOf([...spaces.keys()].map((text) => text.split(",").map(Number)));
+        const status = view.over ? "" : player.chosen ? " · has chosen" : " · choosing";
+        return h(
+          "div",
+          { class: "nim-reserve small", "data-player-seat": String(player.seat), "data-chosen": String(Boolean(player.chosen)) },
+          h("h4", {}, `${playerName(frame, player.seat)} · ${player.score} pts${status}`),
+          reserveGrid({ spaces, extent, seat: player.seat, label: `Reserve of ${playerName(frame, player.seat)}` }),
+        );
+      }),
+    ),
+  );
+}
+
+function drawScores(frame, view) {
+  const players = view.players || [];
+  const top = Math.max(50, ...players.map((player) => player.score));
+  const track = h(
+    "ol",
+    { class: "nim-track", "aria-label": "Score track" },
+    players.map((player) =>
+      h(
+        "li",
+        { "data-nim-score": String(player.seat) },
+        h("span", {}, playerName(frame, player.seat)),
+        h("span", { class: "nim-bar-box" }, h("span", { class: "nim-bar", style: `display:block; width: ${(100 * player.score) / top}%` })),
+        h("strong", { class: "nim-score-value" }, String(player.score)),
+      ),
+    ),
+  );
+  const history = view.history || [];
+  let breakdown = null;
+  if (history.length) {
+    const objectives = Object.fromEntries((view.objectives || []).map((objective) => [objective.colour, objective]));
+    const head = h("tr", {}, h("th", { scope: "col" }, "Round"), players.map((player) => h("th", { scope: "col" }, playerName(frame, player.seat))));
+    const rows = [];
+    for (const record of history) {
+      for (const step of record.steps) {
+        rows.push(
+          h(
+            "tr",
+            { "data-history-round": String(record.round), "data-history-objective": step.label },
+            h("th", { scope: "row" }, `R${record.round} · ${step.label} (${step.colour})`, objectives[step.colour] ? h("span", { class: "muted" }, ` ${objectives[step.colour].title}`) : null),
+            step.points.map((points, seat) => h("td", { "data-seat": String(seat) }, points > 0 ? `+${points}` : String(points))),
+          ),
+        );
+      }
+      rows.push(
+        h(
+          "tr",
+          { class: "nim-total", "data-history-total": String(record.round) },
+          h("th", { scope: "row" }, `After round ${record.round}`),
+          record.after.map((total, seat) => h("td", { "data-seat": String(seat) }, String(total))),
+        ),
+      );
+    }
+    breakdown = h("div", { class: "table-scroll" }, h("table", { class: "score-table nim-breakdown" }, h("thead", {}, head), h("tbody", {}, rows)));
+  }
+  return h(
+    "section",
+    { class: "nim-scores", "aria-labelledby": "nim-scores-title" },
+    h("h3", { id: "nim-scores-title" }, "Scores"),
+    track,
+    breakdown,
+    history.length ? h("p", { class: "muted nim-legend" }, "A total never drops below 0 (checked after each objective).") : null,
+  );
+}
+
+function drawLegend() {
+  return h(
+    "p",
+    { class: "muted nim-legend" },
+    "Blue = water, yellow = savannah, green = jungle, white = snow; a blue diagonal is an otter's river. ",
+    "Thick lines are card edges. Orange dots mark where the card's top-left space may go. ",
+    "A red edge and corner mark the spaces of the last cards placed.",
+  );
+}
+
+// -- the last move ------------------------------------------------------------------------------
+
+/**
+ * What the last move touched, from the view before it and the view after it: the spaces a
+ * revealed card filled (in every reserve), the reserve of a player who has just chosen (face
+ * down: only the choice's owner sees where), the scores that changed and a newly scored round.
+ */
+function lastMoveSelectors(previous, view, mySeat) {
+  if (!previous) return [];
+  const selectors = [];
+  for (const player of view.players || []) {
+    const before = (previous.players || []).find((candidate) => candidate.seat === player.seat);
+    if (!before) continue;
+    const cardsBefore = new Map((before.spaces || []).map((space) => [key(space.at), space.card]));
+    for (const space of player.spaces || []) {
+      if (cardsBefore.get(key(space.at)) !== space.card) selectors.push(`[data-reserve="${player.seat}"] [data-cell="${key(space.at)}"]`);
+    }
+    if (player.chosen && !before.chosen) {
+      selectors.push(player.seat === mySeat ? ".nim-mine .pending-choice" : `.nim-reserve[data-player-seat="${player.seat}"]`);
+      if (player.seat === mySeat) selectors.push(".nim-mine");
+    }
+    if (player.score !== before.score) selectors.push(`[data-nim-score="${player.seat}"]`);
+  }
+  for (const record of (view.history || []).slice((previous.history || []).length)) {
+    selectors.push(`[data-history-round="${record.round}"]`, `[data-history-total="${record.round}"]`);
+  }
+  return selectors;
+}
+
+// -- the contract -------------------------------------------------------------------------------
+
+/**
+ * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
+ * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or
+ * the connection is down); `readOnly` draws without any controls (a replay); `previous` is the
+ * view before the last move, to highlight what it touched. Spectators (frame.seat null) get no
+ * controls and no hand.
+ */
+export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
+  ensureStyle();
+  const view = frame.view || {};
+  const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
+  const legal = seated && frame.status !== "finished" ? (frame.legal || []).filter((move) => move.type === "place") : [];
+
+  const ui = uiState.get(container) || { card: null, rotation: 0, preview: null, version: null, hand: "" };
+  if (ui.version !== frame.version) {
+    ui.preview = null;
+    ui.version = frame.version;
+  }
+  // a new hand (after a step or a pass) starts unturned; another player's move keeps your choices
+  const hand = (view.hand || []).map((card) => card.card).join(" ");
+  if (hand !== ui.hand) {
+    ui.hand = hand;
+    ui.rotation = 0;
+  }
+  const cards = [...new Set(legal.map((move) => move.card))];
+  if (!cards.includes(ui.card)) ui.card = cards.length ? cards[0] : null;
+  uiState.set(container, ui);
+
+  const redraw = () => render(container, frame, { sendMove, disabled, readOnly, previous });
+  const layout = h(
+    "div",
+    { class: "nim", "data-round": String(view.round), "data-step": String(view.step) },
+    drawStatus(frame, view, seated),
+    seated ? drawMine(frame, view, legal, ui, disabled, redraw, sendMove) : null,
+    drawReserves(frame, view, seated ? frame.seat : null),
+    drawObjectives(view),
+    drawScores(frame, view),
+    drawLegend(),
+  );
+  markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view, seated ? frame.seat : null));
+  keepFocus(container, () => replaceChildren(container, layout), ui.card ? [`card:${ui.card}`] : []);
+}

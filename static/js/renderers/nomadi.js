@@ -1,0 +1,798 @@
+// Nomadi: draws frame.view as a square SVG board (start, goal, chasm, water sources, face-down
+// cards, the shared caravan) with the six dice, the card-offer dialogs and a side panel, and
+// offers frame.legal as clicks: click a stone, then one of its highlighted destinations (each
+// labelled with the die value that reaches it). Every rule stays on the server; this module
+// only shows what the view says and sends back moves taken from `legal` as they are.
+// By keyboard: Tab to a stone (or a die, or a button), Enter or Space chooses, Tab on to a
+// highlighted destination, Enter again moves. What the last move touched carries `last-move`.
+//
+// Cells are [row, col], row 0 at the top (rules spec §2). The renderer brings its own styles.
+
+import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { h, replaceChildren, s } from "../dom.js";
+
+const CELL = 10;
+const FILL = { blue: "#3d6fd6", yellow: "#f2c53d", red: "#d8433f", green: "#3b9e4a", black: "#2f2f2f" };
+const EDGE = { blue: "#1d3f8a", yellow: "#8a6d04", red: "#7d1b18", green: "#1f5f28", black: "#000000" };
+const INK = { blue: "#ffffff", yellow: "#1c1611", red: "#ffffff", green: "#ffffff", black: "#ffffff" };
+const CELL_WORDS = { sand: "Sand", start: "Start area", water: "Water source", goal: "Goal", blocked: "Dune (blocked)" };
+const PHASE = {
+  cards: "Laying the desert cards",
+  placement: "Placing stones in the start area",
+  roll: "Rolling the dice",
+  move: "Moving the caravan",
+  claim: "Offering a desert card",
+  answer: "Waiting for an answer to an offer",
+  over: "Game over",
+};
+const CLAIMS = [null, -2, -1, 1, 2, 3];
+
+/** Per-board UI state that must survive a redraw: selected stone and die, offer and gift choices. */
+const uiState = new WeakMap();
+
+const key = (cell) => `${cell[0]},${cell[1]}`;
+const signed = (value) => (value > 0 ? `+${value}` : String(value));
+const claimKey = (claim) => (claim === null || claim === undefined ? "none" : signed(claim));
+
+function playerName(frame, seat) {
+  const player = (frame.players || []).find((candidate) => candidate.seat === seat);
+  return player ? player.name : `Seat ${seat + 1}`;
+}
+
+function colourOf(view, seat) {
+  return (view.colours || [])[seat] || "black";
+}
+
+/** A seat's colour as a stone, with the seat number on it: the colour is never the only cue. */
+function swatch(colour, seat, size = 18) {
+  const half = size / 2;
+  return s(
+    "svg",
+    { class: "swatch", width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-hidden": "true", focusable: "false" },
+    s("circle", { cx: half, cy: half, r: half * 0.9, fill: FILL[colour] || "#ccc", stroke: EDGE[colour] || "#555", "stroke-width": 1.2 }),
+    s("text", { x: half, y: half + 0.5, class: "swatch-seat", fill: INK[colour] || "#000" }, String(seat + 1)),
+  );
+}
+
+// -- the board --------------------------------------------------------------------------------
+
+let drawnCells = { rows: null, group: null }; // the cells never change in a game: built once, cloned per frame
+
+function drawCells(board) {
+  const rows = board.rows.join("/");
+  if (drawnCells.rows !== rows) drawnCells = { rows, group: buildCells(board) };
+  return drawnCells.group.cloneNode(true);
+}
+
+function buildCells(board) {
+  const cells = s("g", { class: "cells" });
+  board.rows.forEach((row, r) => {
+    [...row].forEach((letter, c) => {
+      const x = c * CELL;
+      const y = r * CELL;
+      const kind = { ".": "sand", S: "start", W: "water", G: "goal", "#": "blocked" }[letter] || "sand";
+      const tile = s("g", { class: `cell cell-${kind}`, "data-cell": `${r},${c}`, "data-kind": kind, role: "img", "aria-label": `${CELL_WORDS[kind]} ${where([r, c])}` });
+      tile.append(s("rect", { x, y, width: CELL, height: CELL }));
+      if (kind === "start") {
+        tile.append(s("rect", { x, y, width: CELL, height: CELL, class: "start-hatch" }));
+      } else if (kind === "water") {
+        tile.append(s("path", { class: "water-drop", d: `M${x + 5},${y + 1.6} C${x + 7.8},${y + 5} ${x + 7.6},${y + 8.2} ${x + 5},${y + 8.4} C${x + 2.4},${y + 8.2} ${x + 2.2},${y + 5} ${x + 5},${y + 1.6} Z` }));
+      } else if (kind === "blocked") {
+        tile.append(s("path", { class: "dune", d: `M${x + 1},${y + 7} Q${x + 5},${y + 2.5} ${x + 9},${y + 7}` }));
+      }
+      cells.append(tile);
+    });
+  });
+  return cells;
+}
+
+function drawChasm(board) {
+  // rule 2: cells with row <= chasm[col] lie beyond; the line runs along cell edges
+  const parts = [];
+  const v = board.chasm || [];
+  for (let c = 0; c < v.length; c += 1) {
+    if (v[c] < 0 || v[c] >= board.height - 1) continue;
+    const y = (v[c] + 1) * CELL;
+    parts.push(`M${c * CELL},${y} H${(c + 1) * CELL}`);
+    if (c + 1 < v.length && v[c + 1] !== v[c] && v[c + 1] >= 0) parts.push(`M${(c + 1) * CELL},${y} V${(v[c + 1] + 1) * CELL}`);
+  }
+  if (!parts.length) return null;
+  return s(
+    "g",
+    { class: "chasm", "data-chasm": v.join(",") },
+    s("title", {}, "The chasm: stones that cross it never come back"),
+    s("path", { class: "chasm-shadow", d: parts.join(" ") }),
+    s("path", { class: "chasm-line", d: parts.join(" ") }),
+  );
+}
+
+function drawAreaLabels(board, view) {
+  const labels = s("g", { class: "area-labels", "aria-hidden": "true" });
+  const label = (cells, text) => {
+    if (!cells.length) return;
+    const rows = cells.map((cell) => cell[0]);
+    const cols = cells.map((cell) => cell[1]);
+    const x = ((Math.min(...cols) + Math.max(...cols) + 1) / 2) * CELL;
+    const y = ((Math.min(...rows) + Math.max(...rows) + 1) / 2) * CELL;
+    labels.append(s("text", { x, y, class: "area-label" }, text));
+  };
+  label(view.board.goal || [], view.board.oasis ? "OASIS" : "GOAL");
+  const start = [];
+  board.rows.forEach((row, r) => [...row].forEach((letter, c) => letter === "S" && start.push([r, c])));
+  label(start, "START");
+  return labels;
+}
+
+function drawCards(view) {
+  const group = s("g", { class: "cards" });
+  for (const card of view.cards || []) {
+    const [r, c] = card.cell;
+    group.append(
+      s(
+        "g",
+        {
+          class: card.water ? "card on-water" : "card",
+          "data-card": key(card.cell),
+          "data-card-id": card.id,
+          role: "img",
+          "aria-label": `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source" : ""}`,
+        },
+        s("title", {}, `Face-down desert card ${card.id}${card.water ? " on a water source (2 coins)" : " (1 coin)"}`),
+        s("rect", { x: c * CELL + 1.6, y: r * CELL + 1.2, width: CELL - 3.2, height: CELL - 2.4, rx: 1 }),
+        s("text", { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 0.2, class: "card-mark" }, "?"),
+      ),
+    );
+  }
+  return group;
+}
+
+function drawMoved(view) {
+  const group = s("g", { class: "moved", "aria-hidden": "true" });
+  for (const step of view.moved || []) {
+    const [r1, c1] = step.from;
+    const [r2, c2] = step.to;
+    group.append(
+      s("line", { x1: (c1 + 0.5) * CELL, y1: (r1 + 0.5) * CELL, x2: (c2 + 0.5) * CELL, y2: (r2 + 0.5) * CELL, class: "moved-line", "marker-end": "url(#nomadi-arrow)" }),
+      s("circle", { cx: (c1 + 0.5) * CELL, cy: (r1 + 0.5) * CELL, r: 1.2, class: "moved-from", "data-moved-from": key(step.from) }),
+    );
+  }
+  return group;
+}
+
+function drawStones(frame, view, ui, movable, choose) {
+  const group = s("g", { class: "stones" });
+  for (const stone of view.stones || []) {
+    const [r, c] = stone.cell;
+    const colour = colourOf(view, stone.owner);
+    const cellKey = key(stone.cell);
+    const canMove = movable.has(cellKey);
+    const classes = ["stone"];
+    if (stone.locked) classes.push("locked");
+    if (canMove) classes.push("movable");
+    if (ui.stone === cellKey) classes.push("selected");
+    const owner = playerName(frame, stone.owner);
+    const status = stone.locked ? "in the goal" : stone.departed ? "on the way" : "still in the start";
+    const piece = s("g", {
+      class: classes.join(" "),
+      "data-stone": cellKey,
+      "data-owner": String(stone.owner),
+      "data-colour": colour,
+      "data-locked": String(stone.locked),
+      "data-departed": String(stone.departed),
+      role: canMove ? "button" : "img",
+      tabindex: canMove ? "0" : undefined,
+      "data-focus-key": canMove ? `stone:${cellKey}` : undefined,
+      "aria-pressed": canMove ? String(ui.stone === cellKey) : undefined,
+      "aria-label": `${colour} stone of ${owner} (seat ${stone.owner + 1}) on ${where(stone.cell)}, ${status}${canMove ? ": choose it to see where it can go" : ""}`,
+    });
+    piece.append(s("title", {}, `${colour} stone of ${owner} (seat ${stone.owner + 1}) on ${where(stone.cell)}, ${status}`));
+    const cx = (c + 0.5) * CELL;
+    const cy = (r + 0.5) * CELL;
+    piece.append(s("circle", { cx, cy, r: 4.75, class: "halo" }));
+    if (stone.locked) piece.append(s("circle", { cx, cy, r: 4.6, class: "lock-ring" }));
+    piece.append(s("circle", { cx, cy, r: 3.7, fill: FILL[colour] || "#ccc", stroke: EDGE[colour] || "#555", class: "piece" }));
+    piece.append(s("text", { x: cx, y: cy + 0.2, class: "stone-seat", fill: INK[colour] || "#000" }, String(stone.owner + 1)));
+    if (canMove) activate(piece, () => choose(cellKey));
+    group.append(piece);
+  }
+  return group;
+}
+
+function drawTargets(targets, onPick) {
+  // targets: [{cell, label, moves, dice}] — highlighted destinations or placement cells
+  const group = s("g", { class: "targets" });
+  for (const target of targets) {
+    const [r, c] = target.cell;
+    const marker = s("g", {
+      class: "legal",
+      "data-target": key(target.cell),
+      "data-die": target.dice ? target.dice.join(" ") : undefined,
+      "data-focus-key": `target:${key(target.cell)}`,
+      role: "button",
+      tabindex: "0",
+      "aria-label": target.description,
+    });
+    marker.append(s("title", {}, target.description));
+    marker.append(s("rect", { x: c * CELL + 0.6, y: r * CELL + 0.6, width: CELL - 1.2, height: CELL - 1.2, rx: 1.6, class: "legal-fill" }));
+    if (target.label) marker.append(s("text", { x: (c + 0.5) * CELL, y: (r + 0.5) * CELL + 0.2, class: "legal-label" }, target.label));
+    activate(marker, () => onPick(target));
+    group.append(marker);
+  }
+  return group;
+}
+
+function drawBoard(frame, view, ui, movable, targets, choose, pick) {
+  const board = view.board;
+  const width = board.width * CELL;
+  const height = board.height * CELL;
+  const svg = s("svg", {
+    class: "nomadi-board",
+    viewBox: `-1 -1 ${width + 2} ${height + 2}`,
+    role: "group",
+    "aria-label": `Nomadi board, ${board.width} by ${board.height} cells: ${(view.stones || []).length} stones, ${(view.cards || []).length} face-down cards`,
+    "data-phase": view.phase || "",
+    "data-stone-count": String((view.stones || []).length),
+  });
+  svg.append(
+    s(
+      "defs",
+      {},
+      s(
+        "marker",
+        { id: "nomadi-arrow", viewBox: "0 0 6 6", refX: 5, refY: 3, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
+        s("path", { d: "M0,0 L6,3 L0,6 Z", class: "moved-arrow" }),
+      ),
+      s(
+        "pattern",
+        { id: "nomadi-start", width: 2.5, height: 2.5, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+        s("line", { x1: 0, y1: 0, x2: 0, y2: 2.5, stroke: "#a3733c", "stroke-width": 0.5, "stroke-opacity": 0.45 }),
+      ),
+    ),
+  );
+  svg.append(drawCells(board), drawAreaLabels(board, view), drawChasm(board), drawCards(view), drawMoved(view));
+  if (view.offer) {
+    const [r, c] = view.offer.cell;
+    svg.append(s("rect", { x: c * CELL - 0.4, y: r * CELL - 0.4, width: CELL + 0.8, height: CELL + 0.8, class: "offer-ring", "data-offer-cell": key(view.offer.cell) }));
+  }
+  svg.append(drawStones(frame, view, ui, movable, choose), drawTargets(targets, pick));
+  return svg;
+}
+
+// -- dice -------------------------------------------------------------------------------------
+
+function drawDice(view, ui, usableValues, interactive, chooseDie) {
+  // usableValues is null unless the viewer is the mover choosing dice: only then is a die marked
+  // "no move" (nobody else is told which values can still move something)
+  const dice = view.dice || [];
+  const list = h("ol", { class: "nomadi-dice", "aria-label": dice.length ? "This turn's dice" : "No dice rolled yet" });
+  if (!dice.length) {
+    list.append(h("li", { class: "muted no-dice" }, view.phase === "roll" ? "Dice not rolled yet." : ""));
+    return list;
+  }
+  dice.forEach((die, index) => {
+    const usable = Boolean(usableValues) && !die.used && usableValues.has(die.value);
+    const stuck = Boolean(usableValues) && !die.used && !usable;
+    const clickable = interactive && usable;
+    const selected = usable && ui.die === die.value;
+    const label = `${die.value}${die.used ? " (used)" : stuck ? " (no move)" : ""}`;
+    const face = h(
+      clickable ? "button" : "span",
+      {
+        class: `die${die.used ? " used" : ""}${selected ? " selected" : ""}${usable ? " usable" : ""}${stuck ? " stuck" : ""}`,
+        type: clickable ? "button" : undefined,
+        "data-die-index": String(index),
+        "data-die-value": String(die.value),
+        "data-used": String(die.used),
+        "data-focus-key": clickable ? `die:${index}` : undefined,
+        "aria-pressed": clickable ? String(selected) : undefined,
+        title: die.used ? `A ${die.value}, used` : stuck ? `A ${die.value}: no stone can use it now` : `A ${die.value}${clickable ? ": click to show only its moves" : ""}`,
+        "aria-label": `Die ${label}`,
+      },
+      String(die.value),
+    );
+    if (clickable) face.addEventListener("click", () => chooseDie(die.value));
+    list.append(h("li", {}, face));
+  });
+  return list;
+}
+
+// -- controls ---------------------------------------------------------------------------------
+
+function offerText(frame, view, viewerIsOwner) {
+  const offer = view.offer;
+  const mover = playerName(frame, offer.mover);
+  const owner = viewerIsOwner ? "you" : playerName(frame, offer.owner);
+  const claim = offer.claim === null || offer.claim === undefined ? "without a claim" : `claiming it is worth ${signed(offer.claim)}`;
+  const price = offer.price ? `, asking ${offer.price} coin${offer.price === 1 ? "" : "s"}` : "";
+  return `${mover} offers ${owner} the card ${offer.card} from ${where(offer.cell)} ${claim}${price}.`;
+}
+
+function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
+  const offer = view.offer;
+  const offers = legal.filter((move) => move.type === "offer");
+  const prices = [...new Set(offers.map((move) => move.price || 0))].sort((a, b) => a - b);
+  if (!prices.includes(ui.price)) ui.price = 0;
+  const claimButtons = CLAIMS.map((claim) => {
+    const pressed = claimKey(ui.claim) === claimKey(claim);
+    const button = h(
+      "button",
+      { type: "button", class: `claim${pressed ? " selected" : ""}`, "data-claim": claimKey(claim), "data-focus-key": `claim:${claimKey(claim)}`, "aria-pressed": String(pressed) },
+      claim === null ? "No claim" : signed(claim),
+    );
+    button.disabled = disabled;
+    button.addEventListener("click", () => {
+      ui.claim = claim;
+      redraw();
+    });
+    return button;
+  });
+  let priceField = null;
+  if (prices.length > 1) {
+    const select = h("select", { id: "nomadi-price", "data-price": "", "data-focus-key": "price" }, prices.map((price) => h("option", { value: String(price) }, String(price))));
+    select.value = String(ui.price);
+    select.disabled = disabled;
+    select.addEventListener("change", () => {
+      ui.price = Number(select.value);
+    });
+    priceField = h("label", { class: "inline-field", for: "nomadi-price" }, "Asking price (coins): ", select);
+  }
+  const send = h("button", { type: "button", class: "primary", "data-action": "offer", "data-focus-key": "offer" }, "Offer the card");
+  send.disabled = disabled;
+  send.addEventListener("click", () => {
+    const move = offers.find((candidate) => claimKey(candidate.claim) === claimKey(ui.claim) && (candidate.price || 0) === ui.price);
+    if (move) sendMove(move);
+  });
+  return h(
+    "section",
+    { class: "offer-dialog", role: "dialog", "aria-labelledby": "nomadi-offer-title", "data-offer-stage": "claim" },
+    h("h3", { id: "nomadi-offer-title" }, "Offer a desert card"),
+    h(
+      "p",
+      {},
+      `The stone of ${playerName(frame, offer.owner)} landed on ${offer.card} at ${where(offer.cell)}. Only you have seen it: it is worth `,
+      h("strong", { class: "inspected-value", "data-inspected": offer.inspected || "" }, signed(offer.value)),
+      ". Offer it with a claim — true or not:",
+    ),
+    h("div", { class: "claim-buttons", role: "group", "aria-label": "Your claim" }, claimButtons),
+    priceField,
+    h("div", { class: "dialog-actions" }, send),
+  );
+}
+
+function drawAnswerDialog(frame, view, legal, disabled, sendMove) {
+  const buttons = ["accept", "decline"].map((type) => {
+    const move = legal.find((candidate) => candidate.type === type);
+    const button = h(
+      "button",
+      { type: "button", class: type === "accept" ? "primary" : "", "data-action": type, "data-focus-key": type },
+      type === "accept" ? "Accept the card" : "Decline",
+    );
+    button.disabled = disabled || !move;
+    if (move) button.addEventListener("click", () => sendMove(move));
+    return button;
+  });
+  const price = view.offer.price;
+  return h(
+    "section",
+    { class: "offer-dialog", role: "dialog", "aria-labelledby": "nomadi-answer-title", "data-offer-stage": "answer" },
+    h("h3", { id: "nomadi-answer-title" }, "A card is offered to you"),
+    h("p", { class: "offer-text" }, offerText(frame, view, true)),
+    h(
+      "p",
+      { class: "muted" },
+      "Accept and the card is yours (you will see its value); decline and the mover keeps it.",
+      price && !legal.some((move) => move.type === "accept") ? " You cannot pay the asking price without going into debt." : "",
+    ),
+    h("div", { class: "dialog-actions" }, buttons),
+  );
+}
+
+function drawGiftForm(frame, view, ui, gifts, disabled, sendMove) {
+  const seats = [...new Set(gifts.map((move) => move.to))];
+  if (!seats.includes(ui.giftTo)) ui.giftTo = seats[0];
+  const amounts = gifts.filter((move) => move.to === ui.giftTo).map((move) => move.coins);
+  if (!amounts.includes(ui.giftCoins)) ui.giftCoins = amounts[0];
+  const to = h("select", { "data-gift-to": "", "data-focus-key": "gift-to", "aria-label": "Give to" }, seats.map((seat) => h("option", { value: String(seat) }, playerName(frame, seat))));
+  to.value = String(ui.giftTo);
+  const coins = h("select", { "data-gift-coins": "", "data-focus-key": "gift-coins", "aria-label": "Coins to give" }, amounts.map((amount) => h("option", { value: String(amount) }, String(amount))));
+  coins.value = String(ui.giftCoins);
+  to.addEventListener("change", () => {
+    ui.giftTo = Number(to.value);
+  });
+  coins.addEventListener("change", () => {
+    ui.giftCoins = Number(coins.value);
+  });
+  const give = h("button", { type: "button", "data-action": "gift", "data-focus-key": "gift" }, "Give");
+  for (const element of [to, coins, give]) element.disabled = disabled;
+  give.addEventListener("click", () => {
+    const move = gifts.find((candidate) => candidate.to === Number(to.value) && candidate.coins === Number(coins.value));
+    if (move) sendMove(move);
+  });
+  return h("div", { class: "gift-form", role: "group", "aria-label": "Give coins" }, "Trading: give ", coins, " coins to ", to, " ", give);
+}
+
+function prompt(frame, view, legal, ui) {
+  const phase = view.phase;
+  const types = new Set(legal.map((move) => move.type));
+  if (types.has("place_card")) return `Lay a face-down desert card (${view.cards_to_lay} left): click a highlighted sand cell.`;
+  if (types.has("place")) return "Place one of your stones: click a highlighted start cell.";
+  if (types.has("roll")) return "Your turn: roll the six dice.";
+  if (types.has("move")) {
+    const left = (view.dice || []).filter((die) => !die.used).length;
+    if (ui.stone) return `Click a highlighted cell to move the stone on (${ui.stone.replace(",", ", ")}) — the number is the die it uses — or pick another stone.`;
+    return `Use your dice one at a time (${left} left): click a stone with a dashed ring${ui.die ? ` that can use the ${ui.die}` : ""}.`;
+  }
+  if (types.has("offer")) return "Offer the card to the stone's owner.";
+  if (types.has("accept") || types.has("decline")) return "Accept or decline the offered card.";
+  if (phase === "over") return "The game is over.";
+  return PHASE[phase] || "";
+}
+
+// -- the side panel ---------------------------------------------------------------------------
+
+function drawPanel(frame, view) {
+  const players = (view.players || []).map((player) => {
+    const colour = colourOf(view, player.seat);
+    const coins = player.coins === null || player.coins === undefined ? "hidden" : String(player.coins);
+    const toAct = (frame.to_act || []).includes(player.seat) && view.phase !== "over";
+    return h(
+      "li",
+      { class: `nomadi-player${view.current === player.seat ? " current" : ""}`, "data-player-seat": String(player.seat) },
+      h(
+        "div",
+        { class: "nomadi-player-head" },
+        swatch(colour, player.seat),
+        h("strong", {}, playerName(frame, player.seat)),
+        player.seat === frame.seat ? h("span", { class: "muted" }, " (you)") : null,
+        toAct ? h("span", { class: "badge badge-turn" }, view.phase === "answer" ? "to answer" : "to play") : null,
+      ),
+      h(
+        "dl",
+        { class: "nomadi-stats" },
+        h("dt", {}, "Coins"),
+        h("dd", { "data-coins": coins, class: coins.startsWith("-") ? "debt" : "" }, coins === "hidden" ? "hidden" : coins),
+        h("dt", {}, "Cards"),
+        h("dd", { "data-cards": String(player.cards) }, String(player.cards), Array.isArray(player.card_values) && player.card_values.length ? ` (${player.card_values.map(signed).join(", ")})` : ""),
+        h("dt", {}, "In the goal"),
+        h("dd", { "data-in-goal": String(player.stones_in_goal) }, `${player.stones_in_goal} of ${player.stones}`),
+        player.stones_to_place ? [h("dt", {}, "To place"), h("dd", { "data-to-place": String(player.stones_to_place) }, String(player.stones_to_place))] : null,
+      ),
+    );
+  });
+
+  const mine = Array.isArray(view.my_cards) ? view.my_cards : null;
+  const myCards = mine
+    ? h(
+        "section",
+        { class: "nomadi-my-cards", "aria-labelledby": "nomadi-my-cards-title" },
+        h("h3", { id: "nomadi-my-cards-title" }, "Your cards"),
+        mine.length
+          ? h(
+              "ul",
+              { class: "card-list" },
+              mine.map((token) => {
+                const [id, value] = token.split(":");
+                return h("li", { class: "held-card", "data-held-card": id, title: `${id}: ${value}` }, value);
+              }),
+            )
+          : h("p", { class: "muted" }, "None yet."),
+        typeof view.purse === "string" ? h("p", { class: "muted", "data-purse": "" }, "Coins are hidden from the other players.") : null,
+      )
+    : null;
+
+  const rewards = view.goal_rewards || [8, 6, 4];
+  const arrivals = view.arrivals || 0;
+  const milestones = h(
+    "ul",
+    { class: "milestones" },
+    h("li", { "data-milestone": "start", class: view.start_emptied ? "done" : "" }, view.start_emptied ? "The start area is empty (5 coins paid)." : "Last stone out of the start: 5 coins to its owner."),
+    h("li", { "data-milestone": "first-crossing", class: view.chasm && view.chasm.crossed ? "done" : "" }, view.chasm && view.chasm.crossed ? "The chasm has been crossed." : "First stone over the chasm: 5 coins to the mover."),
+    h("li", { "data-milestone": "last-crossing", class: view.chasm && view.chasm.all_crossed ? "done" : "" }, view.chasm && view.chasm.all_crossed ? "Every stone is over the chasm." : "Last stone over the chasm: the mover pays 5."),
+    h("li", { "data-milestone": "goal", "data-arrivals": String(arrivals) }, arrivals < 3 ? `Goal: ${arrivals} of 3 stones in; the next earns ${rewards[arrivals]} coins.` : "Three stones reached the goal."),
+  );
+
+  const turn = view.turn ? `Turn ${view.turn} (the game ends after turn ${view.turn_limit} at the latest)` : "Setting up";
+  return h(
+    "div",
+    { class: "nomadi-panel" },
+    h("p", { class: "nomadi-phase", "data-phase": view.phase || "" }, PHASE[view.phase] || ""),
+    h("p", { class: "muted nomadi-turn", "data-turn": String(view.turn || 0) }, turn),
+    h("section", { "aria-label": "Players" }, h("ul", { class: "nomadi-player-list" }, players)),
+    myCards,
+    h("section", { "aria-labelledby": "nomadi-milestones-title" }, h("h3", { id: "nomadi-milestones-title" }, "Bonuses"), milestones),
+  );
+}
+
+function drawLegend() {
+  return h(
+    "p",
+    { class: "nomadi-legend muted" },
+    "Number on a stone = its owner's seat · ",
+    h("span", { class: "legend-swatch legend-start" }),
+    " start · ",
+    h("span", { class: "legend-swatch legend-goal" }),
+    " goal · ",
+    h("span", { class: "legend-swatch legend-water" }),
+    " water source · ? face-down card · brown line = chasm · arrows = this turn's moves · red ring = the last move",
+  );
+}
+
+// -- the last move ----------------------------------------------------------------------------
+
+/**
+ * What the last move touched, from the view before it and the view after it: a stone placed or
+ * moved (or locked in the goal), a card laid, the dice rolled or the die used, an offer made or
+ * answered, and the players whose coins, cards or stones in the goal changed.
+ */
+function lastMoveSelectors(previous, view) {
+  if (!previous) return [];
+  const selectors = [];
+  const stonesBefore = new Map((previous.stones || []).map((stone) => [stone.id, stone]));
+  for (const stone of view.stones || []) {
+    const before = stonesBefore.get(stone.id);
+    if (!stone.cell) continue;
+    if (!before || !before.cell || key(before.cell) !== key(stone.cell) || before.locked !== stone.locked) {
+      selectors.push(`.stones [data-stone="${key(stone.cell)}"]`);
+    }
+  }
+  const cardsBefore = new Set((previous.cards || []).map((card) => card.id));
+  for (const card of view.cards || []) if (!cardsBefore.has(card.id)) selectors.push(`.cards [data-card="${key(card.cell)}"]`);
+  const dice = view.dice || [];
+  const diceBefore = previous.dice || [];
+  dice.forEach((die, index) => {
+    const before = diceBefore[index];
+    if (!diceBefore.length || !before || before.value !== die.value || (die.used && !before.used)) {
+      selectors.push(`.nomadi-dice [data-die-index="${index}"]`);
+    }
+  });
+  const offer = view.offer;
+  const offerBefore = previous.offer;
+  if (offer && (!offerBefore || offerBefore.stage !== offer.stage || offerBefore.claim !== offer.claim || key(offerBefore.cell) !== key(offer.cell))) {
+    selectors.push(".offer-ring", ".offer-dialog", ".offer-note");
+  }
+  for (const player of view.players || []) {
+    const before = (previous.players || []).find((candidate) => candidate.seat === player.seat);
+    if (before && (before.coins !== player.coins || before.cards !== player.cards || before.stones_in_goal !== player.stones_in_goal)) {
+      selectors.push(`.nomadi-player[data-player-seat="${player.seat}"]`);
+    }
+  }
+  return selectors;
+}
+
+// -- the contract -----------------------------------------------------------------------------
+
+/**
+ * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
+ * of the legal moves exactly as given; `disabled` shows the controls greyed out (a move is on its
+ * way, or the connection is down); `readOnly` draws without any controls (a replay); `previous`
+ * is the view before the last move, to highlight what it touched. Spectators (frame.seat null)
+ * get no controls at all.
+ */
+export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
+  ensureStyle();
+  const view = frame.view || {};
+  if (!view.board) {
+    replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
+    return;
+  }
+  const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
+  const legal = seated && frame.status !== "finished" ? frame.legal || [] : [];
+  const dieMoves = legal.filter((move) => move.type === "move");
+  const ui = uiState.get(container) || { stone: null, die: null, claim: null, price: 0, giftTo: null, giftCoins: null, follow: null, version: null };
+  uiState.set(container, ui);
+  const focusNext = [];
+
+  if (ui.version !== frame.version) {
+    // a new position: keep the selection only where it still makes sense
+    const origins = new Set(dieMoves.map((move) => key(move.stone)));
+    if (ui.follow && origins.has(ui.follow)) ui.stone = ui.follow;
+    else if (!origins.has(ui.stone)) ui.stone = null;
+    if (ui.follow) focusNext.push(`stone:${ui.follow}`); // the keyboard follows the stone it moved
+    ui.follow = null;
+    if (!dieMoves.some((move) => move.die === ui.die)) ui.die = null;
+    if (view.phase !== "claim") ui.claim = null;
+    ui.version = frame.version;
+  }
+
+  const send = (move) => {
+    if (disabled) return;
+    if (move.type === "move") ui.follow = key(move.to);
+    sendMove(move);
+  };
+  const redraw = () => render(container, frame, { sendMove, disabled, readOnly, previous });
+  const chooseStone = (cellKey) => {
+    ui.stone = ui.stone === cellKey ? null : cellKey;
+    redraw();
+    container.querySelector(`[data-stone="${cellKey}"]`)?.focus();
+  };
+  const chooseDie = (value) => {
+    ui.die = ui.die === value ? null : value;
+    redraw();
+  };
+
+  const filtered = disabled ? [] : dieMoves.filter((move) => ui.die === null || move.die === ui.die);
+  const movable = new Set(filtered.map((move) => key(move.stone)));
+  let targets = [];
+  if (ui.stone && !disabled) {
+    const byTarget = new Map();
+    for (const move of filtered.filter((candidate) => key(candidate.stone) === ui.stone)) {
+      const entry = byTarget.get(key(move.to)) || { cell: move.to, moves: [], dice: [] };
+      entry.moves.push(move);
+      entry.dice.push(move.die);
+      byTarget.set(key(move.to), entry);
+    }
+    targets = [...byTarget.values()].map((entry) => ({
+      ...entry,
+      label: entry.dice.join("/"),
+      description: `Move the stone on ${where(ui.stone.split(",").map(Number))} to ${where(entry.cell)} with a ${entry.dice.join(" or a ")}`,
+    }));
+  } else if (!disabled) {
+    targets = legal
+      .filter((move) => move.type === "place" || move.type === "place_card")
+      .map((move) => ({
+        cell: move.cell,
+        moves: [move],
+        label: "",
+        description: move.type === "place" ? `Place a stone on ${where(move.cell)}` : `Lay a card on ${where(move.cell)}`,
+      }));
+  }
+  const pick = (target) => {
+    if (target.moves.length === 1) send(target.moves[0]);
+    else {
+      ui.choice = target;
+      redraw();
+    }
+  };
+
+  const interactive = seated && frame.status !== "finished";
+  const controls = interactive && legal.length ? drawControls(frame, view, legal, ui, disabled, redraw, send) : null;
+  const waiting = !controls && view.offer && frame.status !== "finished"
+    ? h("p", { class: "offer-note", "data-offer-stage": `${view.offer.stage}-watch` }, view.offer.stage === "answer" ? offerText(frame, view, false) : `${playerName(frame, view.offer.mover)} is looking at a desert card for ${playerName(frame, view.offer.owner)}.`)
+    : null;
+  const usableValues = dieMoves.length ? new Set(dieMoves.map((move) => move.die)) : null;
+  const layout = h(
+    "div",
+    { class: "nomadi", "data-phase": view.phase || "" },
+    h(
+      "div",
+      { class: "nomadi-board-column" },
+      controls,
+      waiting,
+      drawDice(view, ui, usableValues, interactive && !disabled, chooseDie),
+      h("div", { class: "nomadi-board-frame" }, drawBoard(frame, view, ui, movable, targets, chooseStone, pick)),
+      drawLegend(),
+    ),
+    drawPanel(frame, view),
+  );
+  markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view));
+  keepFocus(container, () => replaceChildren(container, layout), focusNext);
+}
+
+function drawControls(frame, view, legal, ui, disabled, redraw, send) {
+  const controls = h("div", { class: "move-controls nomadi-controls", role: "group", "aria-label": "Your move" }, h("p", { class: "prompt", id: "nomadi-prompt" }, prompt(frame, view, legal, ui)));
+  const types = new Set(legal.map((move) => move.type));
+  const buttons = [];
+  if (types.has("roll")) {
+    const roll = h("button", { type: "button", class: "primary", "data-action": "roll", "data-focus-key": "roll" }, "Roll the dice");
+    roll.disabled = disabled;
+    roll.addEventListener("click", () => send(legal.find((move) => move.type === "roll")));
+    buttons.push(roll);
+  }
+  if (types.has("end_turn")) {
+    const unused = (view.dice || []).filter((die) => !die.used).length;
+    const pass = h("button", { type: "button", "data-action": "end_turn", "data-focus-key": "end_turn" }, `End the turn (pay ${unused})`);
+    pass.disabled = disabled;
+    pass.addEventListener("click", () => send(legal.find((move) => move.type === "end_turn")));
+    buttons.push(pass);
+  }
+  if (ui.choice && types.has("move")) {
+    for (const move of ui.choice.moves) {
+      const button = h("button", { type: "button", "data-choose-die": String(move.die), "data-focus-key": `use-die:${move.die}` }, `Use the ${move.die}`);
+      button.disabled = disabled;
+      button.addEventListener("click", () => {
+        ui.choice = null;
+        send(move);
+      });
+      buttons.push(button);
+    }
+  }
+  if (buttons.length) controls.append(h("div", { class: "dialog-actions" }, buttons));
+  if (types.has("offer")) controls.append(drawClaimDialog(frame, view, ui, legal, disabled, redraw, send));
+  if (types.has("accept") || types.has("decline")) controls.append(drawAnswerDialog(frame, view, legal, disabled, send));
+  const gifts = legal.filter((move) => move.type === "gift");
+  if (gifts.length) controls.append(drawGiftForm(frame, view, ui, gifts, disabled, send));
+  return controls;
+}
+
+// -- styles -----------------------------------------------------------------------------------
+
+const CSS = `
+.nomadi { display: grid; grid-template-columns: minmax(0, 1fr) 260px; gap: 1em; align-items: start; }
+.nomadi-board-column { min-width: 0; }
+.nomadi-board-frame { background: #fff; border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 6px; }
+.nomadi-board { display: block; width: 100%; height: auto; max-height: 82vh; }
+.nomadi-board .cell rect { stroke: #d8bf8a; stroke-width: 0.25; }
+.nomadi-board .cell-sand rect { fill: #f1dfb6; }
+.nomadi-board .cell-start rect { fill: #e7c99a; }
+.nomadi-board .cell-start .start-hatch { fill: url(#nomadi-start); stroke: none; pointer-events: none; }
+.nomadi-board .cell-goal rect { fill: #bfe0a6; }
+.nomadi-board .cell-water rect { fill: #f1dfb6; }
+.nomadi-board .water-drop { fill: #4aa3df; fill-opacity: 0.75; }
+.nomadi-board .cell-blocked rect { fill: #b08f62; }
+.nomadi-board .dune { fill: none; stroke: #8a6d45; stroke-width: 0.7; }
+.nomadi-board .area-label { font-size: 4.2px; font-weight: 800; letter-spacing: 0.6px; fill: #3b2f22; fill-opacity: 0.35; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+.nomadi-board .chasm-shadow { fill: none; stroke: #fff; stroke-width: 2.2; stroke-opacity: 0.7; pointer-events: none; }
+.nomadi-board .chasm-line { fill: none; stroke: #6b3f16; stroke-width: 1.2; stroke-dasharray: 2.2 1; pointer-events: none; }
+.nomadi-board .card rect { fill: #7a4b1e; stroke: #3b2410; stroke-width: 0.4; }
+.nomadi-board .card.on-water rect { stroke: #1f6fae; stroke-width: 0.8; }
+.nomadi-board .card-mark { font-size: 5px; font-weight: 800; fill: #ffd9a0; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+.nomadi-board .moved-line { stroke: #d62828; stroke-width: 0.7; stroke-opacity: 0.8; stroke-dasharray: 1.5 0.8; }
+.nomadi-board .moved-arrow { fill: #d62828; }
+.nomadi-board .moved-from { fill: #d62828; fill-opacity: 0.6; }
+.nomadi-board .offer-ring { fill: none; stroke: #7b2cbf; stroke-width: 0.9; stroke-dasharray: 1.6 0.8; pointer-events: none; }
+.nomadi-board .stone .piece { stroke-width: 0.6; }
+.nomadi-board .stone .lock-ring { fill: #2b2620; stroke: #ffd9a0; stroke-width: 0.5; }
+.nomadi-board .stone-seat { font-size: 4px; font-weight: 800; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+.nomadi-board .stone.movable { cursor: pointer; }
+.nomadi-board .stone.movable .piece { stroke: #2e7d32; stroke-width: 0.9; stroke-dasharray: 1.4 0.7; }
+.nomadi-board .stone.selected .piece { stroke: #111; stroke-width: 1.2; stroke-dasharray: none; }
+.nomadi-board .stone:focus { outline: none; }
+.nomadi-board .stone:focus-visible .piece { stroke: #2a7fff; stroke-width: 1.3; stroke-dasharray: none; }
+.nomadi-board .stone .halo { fill: none; stroke: none; }
+.nomadi-board .stone.last-move .halo { stroke: #d62828; stroke-width: 0.8; }
+.nomadi-board .card.last-move rect { stroke: #d62828; stroke-width: 0.9; }
+.nomadi-board .legal { cursor: pointer; }
+.nomadi-board .legal-fill { fill: #2e7d32; fill-opacity: 0.35; stroke: #1b5e20; stroke-width: 0.5; animation: nomadi-pulse 1.6s ease-in-out infinite; }
+.nomadi-board .legal:hover .legal-fill, .nomadi-board .legal:focus .legal-fill { fill-opacity: 0.6; animation: none; }
+.nomadi-board .legal:focus { outline: none; }
+.nomadi-board .legal:focus-visible .legal-fill { stroke: #2a7fff; stroke-width: 1.1; }
+.nomadi-board .legal-label { font-size: 4.5px; font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
+@keyframes nomadi-pulse { 50% { fill-opacity: 0.18; } }
+@media (prefers-reduced-motion: reduce) { .nomadi-board .legal-fill { animation: none; } }
+.nomadi-controls { margin-bottom: 0.6em; }
+.nomadi-controls .prompt { margin: 0 0 0.5em; font-weight: 600; }
+.nomadi-controls .dialog-actions, .offer-dialog .dialog-actions { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0; }
+.offer-dialog { border: 2px solid #7b2cbf; border-radius: var(--radius, 10px); padding: 0.6em 0.8em; margin: 0.5em 0; background: #f7f0fc; }
+.offer-dialog h3 { color: #4a1a78; margin-bottom: 0.3em; }
+.offer-dialog p { margin: 0.3em 0; }
+.claim-buttons { display: flex; flex-wrap: wrap; gap: 0.35em; margin: 0.4em 0; }
+.claim-buttons .claim.selected { background: #7b2cbf; border-color: #7b2cbf; color: #fff; }
+.inspected-value { font-size: 1.15em; }
+.offer-note { background: #f7f0fc; border-left: 4px solid #7b2cbf; padding: 0.4em 0.7em; border-radius: 6px; }
+.gift-form { display: flex; flex-wrap: wrap; align-items: center; gap: 0.35em; margin-top: 0.5em; font-size: 0.92rem; }
+.inline-field { display: inline-flex; align-items: center; gap: 0.4em; margin: 0.3em 0; }
+.nomadi-dice { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4em; margin: 0 0 0.6em; padding: 0; min-height: 44px; align-items: center; }
+.nomadi-dice .die { display: inline-grid; place-items: center; width: 40px; height: 40px; min-height: 0; padding: 0; border-radius: 8px; border: 2px solid #3b2f22; background: #fffdf7; font-size: 1.25rem; font-weight: 800; color: #2b2620; box-shadow: 0 1px 0 #3b2f22; }
+.nomadi-dice .die.used { opacity: 0.35; border-style: dashed; box-shadow: none; text-decoration: line-through; }
+.nomadi-dice .die.selected { background: #2e7d32; border-color: #1b5e20; color: #fff; }
+.nomadi-dice .die.stuck { border-color: #b3261e; color: #b3261e; }
+.nomadi-dice .die.last-move { box-shadow: 0 0 0 3px #d62828; }
+.nomadi-player.last-move { background: #fdf0ef; }
+.offer-dialog.last-move, .offer-note.last-move { box-shadow: 0 0 0 2px #d62828; }
+.nomadi-player-head .swatch .swatch-seat, .swatch .swatch-seat { font-size: 11px; font-weight: 800; text-anchor: middle; dominant-baseline: central; }
+.nomadi-panel { min-width: 0; }
+.nomadi-phase { margin: 0 0 0.2em; font-weight: 700; }
+.nomadi-turn { margin: 0 0 0.6em; font-size: 0.88rem; }
+.nomadi-player-list { list-style: none; margin: 0 0 0.8em; padding: 0; display: grid; gap: 0.5em; }
+.nomadi-player { border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.45em 0.6em; background: #fff; }
+.nomadi-player.current { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 1px var(--accent, #b5651d); }
+.nomadi-player-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; margin-bottom: 0.2em; }
+.nomadi-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.1em 0.6em; margin: 0; font-size: 0.88rem; }
+.nomadi-stats dt { color: var(--muted, #6f665b); }
+.nomadi-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
+.nomadi-stats dd.debt { color: #b3261e; font-weight: 700; }
+.nomadi-my-cards .card-list { list-style: none; display: flex; flex-wrap: wrap; gap: 0.35em; padding: 0; margin: 0 0 0.8em; }
+.nomadi-my-cards .held-card { display: inline-grid; place-items: center; min-width: 2.2em; height: 2.8em; border-radius: 5px; background: #7a4b1e; color: #ffd9a0; font-weight: 800; }
+.milestones { margin: 0; padding-left: 1.1em; font-size: 0.88rem; }
+.milestones .done { color: var(--muted, #6f665b); text-decoration: line-through; }
+.nomadi-legend { font-size: 0.8rem; margin: 0.4em 0 0; }
+.legend-swatch { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 2px; vertical-align: -0.1em; border: 1px solid #d8bf8a; }
+.legend-start { background: #e7c99a; } .legend-goal { background: #bfe0a6; } .legend-water { background: #4aa3df; }
+@media (max-width: 900px) { .nomadi { grid-template-columns: minmax(0, 1fr); } .nomadi-player-list { grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); } }
+@media (max-width: 520px) { .nomadi-dice .die { width: 34px; height: 34px; font-size: 1.05rem; } .nomadi-board-frame { padding: 2px; } }
+`;
+
+function ensureStyle() {
+  if (document.getElementById("nomadi-style")) return;
+  document.head.append(h("style", { id: "nomadi-style" }, CSS));
+}

@@ -1,0 +1,517 @@
+// Through the Desert: draws frame.view as an SVG hex board with a side panel, and offers
+// frame.legal as clicks or keys (pick a colour, then one of its highlighted spaces; Tab reaches
+// both, Enter or Space chooses). Every rule stays on the server: this module only shows what the
+// view says and sends back moves from `legal`. The pieces the last move touched carry `last-move`.
+//
+// Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
+
+import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { h, replaceChildren, s } from "../dom.js";
+
+const SIZE = 10;
+const SQRT3 = Math.sqrt(3);
+
+const FILL = { pink: "#f4a3c8", green: "#86cf74", yellow: "#f5d547", purple: "#b08de3", turquoise: "#45c6c0" };
+const EDGE = { pink: "#a8336a", green: "#2f7a22", yellow: "#9a7b06", purple: "#5d3aa3", turquoise: "#11706b" };
+// A second cue besides colour: every caravan colour has its own piece shape.
+const SHAPE = { pink: "circle", green: "square", yellow: "diamond", purple: "pentagon", turquoise: "hexagon" };
+const PHASE = {
+  palms: "Placing palm trees",
+  return_leaders: "Returning leaders",
+  leaders: "Placing leaders",
+  camels: "Placing camels",
+  over: "Game over",
+};
+
+/** Per-board UI state that must survive a redraw: the colour the player has picked. */
+const uiState = new WeakMap();
+
+const key = ([q, r]) => `${q},${r}`;
+const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+const areaKey = (area) => (area.hexes || []).map(key).sort().join(" ");
+
+function centre([q, r]) {
+  return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
+}
+
+function hexPoints([x, y], size = SIZE) {
+  const points = [];
+  for (let corner = 0; corner < 6; corner += 1) {
+    const angle = (Math.PI / 180) * (60 * corner - 30);
+    points.push(`${(x + size * Math.cos(angle)).toFixed(2)},${(y + size * Math.sin(angle)).toFixed(2)}`);
+  }
+  return points.join(" ");
+}
+
+function polygonPoints([x, y], radius, sides, rotation) {
+  const points = [];
+  for (let corner = 0; corner < sides; corner += 1) {
+    const angle = rotation + (2 * Math.PI * corner) / sides;
+    points.push(`${(x + radius * Math.cos(angle)).toFixed(2)},${(y + radius * Math.sin(angle)).toFixed(2)}`);
+  }
+  return points.join(" ");
+}
+
+/** A piece outline of a caravan colour's shape, centred on `at`. */
+function pieceShape(colour, at, radius, attributes) {
+  const [x, y] = at;
+  switch (SHAPE[colour]) {
+    case "square":
+      return s("rect", { x: x - radius * 0.86, y: y - radius * 0.86, width: radius * 1.72, height: radius * 1.72, rx: radius * 0.25, ...attributes });
+    case "diamond":
+      return s("polygon", { points: polygonPoints(at, radius * 1.18, 4, -Math.PI / 2), ...attributes });
+    case "pentagon":
+      return s("polygon", { points: polygonPoints([x, y + radius * 0.08], radius * 1.08, 5, -Math.PI / 2), ...attributes });
+    case "hexagon":
+      return s("polygon", { points: polygonPoints(at, radius * 1.04, 6, 0), ...attributes });
+    default:
+      return s("circle", { cx: x, cy: y, r: radius, ...attributes });
+  }
+}
+
+function swatch(colour, size = 16) {
+  const half = size / 2;
+  return s(
+    "svg",
+    { class: "swatch", width: size, height: size, viewBox: `0 0 ${size} ${size}`, "aria-hidden": "true", focusable: "false" },
+    pieceShape(colour, [half, half], half * 0.72, { fill: FILL[colour] || "#ccc", stroke: EDGE[colour] || "#555", "stroke-width": 1.2 }),
+  );
+}
+
+function seatLabel(seat) {
+  return String(seat + 1);
+}
+
+function playerName(frame, seat) {
+  const player = (frame.players || []).find((candidate) => candidate.seat === seat);
+  return player ? player.name : `Seat ${seat + 1}`;
+}
+
+// -- the board --------------------------------------------------------------------------------
+
+function drawBoard(frame, view, highlighted, sendMove) {
+  const board = view.board || { spaces: [], mountains: [] };
+  const all = [...(board.spaces || []), ...(board.mountains || [])];
+  const xs = all.map((hex) => centre(hex)[0]);
+  const ys = all.map((hex) => centre(hex)[1]);
+  const minX = Math.min(...xs) - SIZE * 1.1;
+  const minY = Math.min(...ys) - SIZE * 1.2;
+  const width = Math.max(...xs) - Math.min(...xs) + SIZE * 2.2;
+  const height = Math.max(...ys) - Math.min(...ys) + SIZE * 2.4;
+
+  const oases = new Set((view.oases || []).map(key));
+  const camels = view.camels || [];
+
+  const svg = s("svg", {
+    class: "ttd-board",
+    viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
+    role: "group",
+    "aria-label": `Through the Desert board: ${camels.length} camels placed`,
+    "data-camel-count": String(camels.length),
+  });
+  svg.append(
+    s(
+      "defs",
+      {},
+      s(
+        "pattern",
+        { id: "ttd-hatch", width: 3, height: 3, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+        s("line", { x1: 0, y1: 0, x2: 0, y2: 3, stroke: "#3b2f22", "stroke-width": 0.7, "stroke-opacity": 0.35 }),
+      ),
+    ),
+  );
+
+  const tiles = s("g", { class: "tiles" });
+  for (const hex of board.spaces || []) {
+    tiles.append(s("polygon", { class: oases.has(key(hex)) ? "space oasis-space" : "space", points: hexPoints(centre(hex)), "data-space": key(hex) }));
+  }
+  for (const hex of board.mountains || []) {
+    const [x, y] = centre(hex);
+    tiles.append(
+      s(
+        "g",
+        { class: "mountain", "data-mountain": key(hex) },
+        s("title", {}, "Mountain"),
+        s("polygon", { points: hexPoints([x, y]) }),
+        s("path", { class: "mountain-peak", d: `M${x - 6},${y + 3.5} L${x - 1.5},${y - 4.5} L${x + 1.2},${y - 0.5} L${x + 3},${y - 3} L${x + 6.5},${y + 3.5} Z` }),
+      ),
+    );
+  }
+  svg.append(tiles);
+
+  const areas = s("g", { class: "areas" });
+  for (const area of view.areas || []) {
+    const owner = playerName(frame, area.seat);
+    const text = `Area of ${owner} (seat ${seatLabel(area.seat)}, ${area.colour} caravan): ${area.points} point${area.points === 1 ? "" : "s"}`;
+    const group = s(
+      "g",
+      { class: "area", "data-area-seat": String(area.seat), "data-caravan": area.colour, "data-area": areaKey(area), role: "img", "aria-label": text },
+      s("title", {}, text),
+    );
+    for (const hex of area.hexes || []) {
+      const at = centre(hex);
+      group.append(
+        s("polygon", { class: "area-fill", points: hexPoints(at), fill: FILL[area.colour] || "#ccc" }),
+        s("polygon", { class: "area-hatch", points: hexPoints(at), fill: "url(#ttd-hatch)" }),
+        s("text", { class: "area-label", x: at[0], y: at[1] }, seatLabel(area.seat)),
+      );
+    }
+    areas.append(group);
+  }
+  svg.append(areas);
+
+  const features = s("g", { class: "features" });
+  const taken = new Set([...(view.oases || []), ...(view.wells || []).map((well) => well.hex), ...camels.map((camel) => camel.hex)].map(key));
+  for (const hex of board.palm_spaces || []) {
+    if (taken.has(key(hex))) continue;
+    // A palm space still waiting for its tree (option palm_placement = "choose").
+    const [x, y] = centre(hex);
+    features.append(s("g", { class: "palm-space", "data-palm-space": key(hex) }, s("title", {}, "Palm space"), s("circle", { cx: x, cy: y, r: 5.5 })));
+  }
+  for (const hex of view.oases || []) features.append(palm(hex));
+  for (const well of view.wells || []) {
+    const [x, y] = centre(well.hex);
+    features.append(
+      s(
+        "g",
+        { class: "well", "data-well": key(well.hex), role: "img", "aria-label": `Well worth ${well.value} on ${where(well.hex)}` },
+        s("title", {}, `Well worth ${well.value}`),
+        s("circle", { cx: x, cy: y, r: 4.4 }),
+        s("text", { x, y }, String(well.value)),
+      ),
+    );
+  }
+  svg.append(features);
+
+  const pieces = s("g", { class: "camels" });
+  for (const camel of camels) pieces.append(camelPiece(frame, camel));
+  svg.append(pieces);
+
+  const last = s("g", { class: "last-placed" });
+  for (const hex of view.last_placed || []) {
+    last.append(s("polygon", { class: "last-placed-ring", points: hexPoints(centre(hex), SIZE * 0.92), "data-last": key(hex) }));
+  }
+  svg.append(last);
+
+  const clickable = s("g", { class: "legal-hexes" });
+  for (const move of highlighted) {
+    const label = move.colour
+      ? `Place the ${move.colour} ${move.type} on ${where(move.hex)}`
+      : `Place a ${move.type === "palm" ? "palm tree" : move.type} on ${where(move.hex)}`;
+    const target = s("polygon", {
+      class: "legal",
+      points: hexPoints(centre(move.hex), SIZE * 0.9),
+      "data-hex": key(move.hex),
+      "data-focus-key": `hex:${key(move.hex)}`,
+      role: "button",
+      tabindex: "0",
+      "aria-label": label,
+    });
+    target.append(s("title", {}, label));
+    activate(target, () => sendMove(move));
+    clickable.append(target);
+  }
+  svg.append(clickable);
+  return svg;
+}
+
+function palm(hex) {
+  const [x, y] = centre(hex);
+  const top = [x + 0.6, y - 2.6];
+  const leaves = [-160, -115, -65, -20].map((angle) =>
+    s("ellipse", {
+      cx: top[0] + 2.6 * Math.cos((angle * Math.PI) / 180),
+      cy: top[1] + 2.6 * Math.sin((angle * Math.PI) / 180) + 0.8,
+      rx: 3,
+      ry: 1.05,
+      transform: `rotate(${angle} ${top[0] + 2.6 * Math.cos((angle * Math.PI) / 180)} ${top[1] + 2.6 * Math.sin((angle * Math.PI) / 180) + 0.8})`,
+    }),
+  );
+  return s(
+    "g",
+    { class: "oasis", "data-oasis": key(hex), role: "img", "aria-label": `Oasis (palm tree) on ${where(hex)}` },
+    s("title", {}, "Oasis"),
+    s("ellipse", { class: "oasis-pool", cx: x, cy: y + 4.2, rx: 5, ry: 1.6 }),
+    s("path", { class: "palm-trunk", d: `M${x - 0.8},${y + 4.2} Q${x - 1.2},${y + 0.5} ${top[0]},${top[1]}` }),
+    s("g", { class: "palm-leaves" }, leaves),
+  );
+}
+
+function camelPiece(frame, camel) {
+  const at = centre(camel.hex);
+  const owner = playerName(frame, camel.seat);
+  const what = camel.leader ? "leader" : "camel";
+  const group = s("g", {
+    class: camel.leader ? "camel leader" : "camel",
+    "data-camel": key(camel.hex),
+    "data-seat": String(camel.seat),
+    "data-caravan": camel.colour,
+    role: "img",
+    "aria-label": `${title(camel.colour)} ${what} of ${owner} (seat ${seatLabel(camel.seat)}) on ${where(camel.hex)}`,
+  });
+  group.append(s("title", {}, `${title(camel.colour)} ${what} of ${owner} (seat ${seatLabel(camel.seat)})`));
+  if (camel.leader) {
+    group.append(pieceShape(camel.colour, at, 7.6, { class: "leader-ring" }));
+    group.append(pieceShape(camel.colour, at, 5.7, { fill: FILL[camel.colour] || "#ccc", class: "piece" }));
+  } else {
+    group.append(pieceShape(camel.colour, at, 5.2, { fill: FILL[camel.colour] || "#ccc", stroke: EDGE[camel.colour] || "#555", class: "piece" }));
+  }
+  group.append(s("text", { x: at[0], y: at[1], class: "camel-seat" }, seatLabel(camel.seat)));
+  return group;
+}
+
+// -- the move controls ------------------------------------------------------------------------
+
+function drawControls(frame, view, placements, choices, selected, disabled, choose, sendMove) {
+  const colours = view.colours || Object.keys(FILL);
+  const coloured = placements.filter((move) => move.colour);
+  const legalColours = new Set(coloured.map((move) => move.colour));
+  const phase = view.phase;
+  const myTurn = placements.length > 0 || choices.length > 0;
+  const finalTurn = view.final_turn && phase === "camels" ? "Final turn! " : "";
+
+  let prompt;
+  if (!myTurn) {
+    prompt = view.current === null || view.current === undefined || phase === "over"
+      ? PHASE[phase] || ""
+      : `${finalTurn}${PHASE[phase] || ""} — waiting for ${playerName(frame, view.current)}.`;
+  } else if (choices.length) {
+    prompt = "Choose the leader you return to the box.";
+  } else if (!coloured.length) {
+    prompt = `Choose where a ${placements[0].type === "palm" ? "palm tree" : placements[0].type} goes: click a highlighted space.`;
+  } else {
+    const piece = coloured[0].type;
+    const left = piece === "camel" && view.camels_left ? ` (${view.camels_left} to place this turn)` : "";
+    prompt = selected
+      ? `${finalTurn}Place your ${selected} ${piece}${left}: click a highlighted space.`
+      : `${finalTurn}Place a ${piece}${left}: choose a colour, then a highlighted space.`;
+  }
+
+  const controls = h("div", { class: "move-controls ttd-controls", role: "group", "aria-label": "Your move" }, h("p", { class: "prompt", id: "ttd-prompt" }, prompt));
+  if (coloured.length) {
+    controls.append(
+      h(
+        "div",
+        { class: "colour-buttons" },
+        colours.map((colour) => {
+          const pile = (view.piles || {})[colour];
+          const button = h(
+            "button",
+            {
+              type: "button",
+              class: `colour-button${colour === selected ? " selected" : ""}`,
+              "data-colour": colour,
+              "data-focus-key": `colour:${colour}`,
+              "aria-pressed": String(colour === selected),
+              title: pile === undefined ? title(colour) : `${title(colour)}: ${pile} camels left in the pile`,
+              style: `--piece: ${FILL[colour]}; --piece-edge: ${EDGE[colour]}`,
+            },
+            swatch(colour),
+            h("span", { class: "colour-name" }, title(colour)),
+            pile === undefined ? null : h("span", { class: "pile-count" }, String(pile)),
+          );
+          button.disabled = disabled || !legalColours.has(colour);
+          button.addEventListener("click", () => choose(colour));
+          return button;
+        }),
+      ),
+    );
+  }
+  if (choices.length) {
+    controls.append(
+      h(
+        "div",
+        { class: "colour-buttons" },
+        choices.map((move) => {
+          const isReturn = move.type === "return_leader" && FILL[move.colour];
+          const button = isReturn
+            ? h(
+                "button",
+                { type: "button", class: "colour-button", "data-return": move.colour, "data-focus-key": `return:${move.colour}`, style: `--piece: ${FILL[move.colour]}; --piece-edge: ${EDGE[move.colour]}` },
+                swatch(move.colour),
+                h("span", { class: "colour-name" }, `Return ${move.colour} leader`),
+              )
+            : h("button", { type: "button", "data-move": move.type, "data-focus-key": `move:${JSON.stringify(move)}` }, Object.values(move).join(" "));
+          button.disabled = disabled;
+          button.addEventListener("click", () => sendMove(move));
+          return button;
+        }),
+      ),
+    );
+  }
+  return controls;
+}
+
+// -- the side panel ---------------------------------------------------------------------------
+
+function drawPanel(frame, view) {
+  const colours = view.colours || Object.keys(FILL);
+  const piles = h(
+    "section",
+    { class: "ttd-piles", "aria-labelledby": "ttd-piles-title" },
+    h("h3", { id: "ttd-piles-title" }, "Camel piles"),
+    h(
+      "ul",
+      { class: "pile-list" },
+      colours.map((colour) =>
+        h("li", { "data-pile": colour }, swatch(colour), h("span", { class: "colour-name" }, title(colour)), h("strong", {}, String((view.piles || {})[colour] ?? "–"))),
+      ),
+    ),
+  );
+
+  const players = (view.players || []).map((player) => {
+    const hidden = player.well_points === null || player.well_points === undefined;
+    const wells = hidden ? `${player.wells_taken} (hidden)` : `${player.wells_taken} (${player.well_points} pts)`;
+    const wellValues = Array.isArray(player.well_values) && player.well_values.length ? `Values: ${player.well_values.join(", ")}` : null;
+    const caravans = colours
+      .filter((colour) => (player.caravans || {})[colour] > 0) // 0: that leader is not on the board
+      .map((colour) =>
+        h(
+          "span",
+          {
+            class: "caravan-chip",
+            "data-caravan-size": colour,
+            title: `${title(colour)} caravan: ${player.caravans[colour]} camels`,
+            role: "img",
+            "aria-label": `${title(colour)} caravan: ${player.caravans[colour]} camels`,
+            style: `--piece: ${FILL[colour]}; --piece-edge: ${EDGE[colour]}`,
+          },
+          swatch(colour, 12),
+          String(player.caravans[colour]),
+        ),
+      );
+    const inHand = player.leaders_in_hand || [];
+    return h(
+      "li",
+      { class: `ttd-player${view.current === player.seat ? " current" : ""}`, "data-player-seat": String(player.seat) },
+      h(
+        "div",
+        { class: "ttd-player-head" },
+        h("span", { class: "seat-number" }, seatLabel(player.seat)),
+        h("strong", {}, playerName(frame, player.seat)),
+        player.seat === frame.seat ? h("span", { class: "muted" }, " (you)") : null,
+        view.current === player.seat && view.phase !== "over" ? h("span", { class: "badge badge-turn" }, "to play") : null,
+      ),
+      h(
+        "dl",
+        { class: "ttd-stats" },
+        inHand.length ? [h("dt", {}, "Leaders in hand"), h("dd", { class: "leaders-in-hand" }, inHand.map((colour) => swatch(colour, 14)))] : null,
+        player.returned_leader ? [h("dt", {}, "Returned"), h("dd", { "data-stat": "returned" }, swatch(player.returned_leader, 14), ` ${player.returned_leader}`)] : null,
+        h("dt", {}, "Wells"),
+        h("dd", { "data-stat": "wells", title: wellValues }, wells),
+        h("dt", {}, "Oases"),
+        h("dd", { "data-stat": "oases" }, `${player.oasis_points} pts`),
+        h("dt", {}, "Areas"),
+        h("dd", { "data-stat": "areas" }, `${player.area_points} pts`),
+        caravans.length ? [h("dt", {}, "Caravans"), h("dd", { class: "caravans" }, caravans)] : null,
+        // points so far (wells, oases, areas; caravans score only at the end), when this viewer may know them
+        typeof player.points === "number" && view.phase !== "over"
+          ? [h("dt", {}, "So far"), h("dd", { "data-stat": "points" }, `${player.points} pts`)]
+          : null,
+      ),
+    );
+  });
+
+  return h(
+    "div",
+    { class: "ttd-panel" },
+    h(
+      "p",
+      { class: "ttd-phase", "data-phase": view.phase || "" },
+      PHASE[view.phase] || "",
+      view.final_turn && view.phase === "camels" ? h("span", { class: "badge badge-turn" }, "final turn") : null,
+    ),
+    piles,
+    h("section", { class: "ttd-players", "aria-label": "Player holdings" }, h("ul", { class: "ttd-player-list" }, players)),
+  );
+}
+
+// -- the last move ----------------------------------------------------------------------------
+
+/**
+ * What the last move touched, as selectors into the drawn board: the view before it against the
+ * view after it. New camels and leaders, a new palm tree, newly enclosed areas, the piles that
+ * shrank and each player's changed holdings (a well taken, an oasis scored, a leader returned).
+ */
+function lastMoveSelectors(previous, view) {
+  if (!previous) return [];
+  const selectors = [];
+  const camelKey = (camel) => `${key(camel.hex)}/${camel.seat}/${camel.colour}/${camel.leader}`;
+  const camelsBefore = new Set((previous.camels || []).map(camelKey));
+  for (const camel of view.camels || []) if (!camelsBefore.has(camelKey(camel))) selectors.push(`.camels [data-camel="${key(camel.hex)}"]`);
+  const oasesBefore = new Set((previous.oases || []).map(key));
+  for (const hex of view.oases || []) if (!oasesBefore.has(key(hex))) selectors.push(`.features [data-oasis="${key(hex)}"]`);
+  const areasBefore = new Set((previous.areas || []).map(areaKey));
+  for (const area of view.areas || []) if (!areasBefore.has(areaKey(area))) selectors.push(`.areas [data-area="${areaKey(area)}"]`);
+  for (const [colour, count] of Object.entries(view.piles || {})) {
+    if ((previous.piles || {})[colour] !== count) selectors.push(`[data-pile="${colour}"]`);
+  }
+  const stats = { wells: "wells_taken", oases: "oasis_points", areas: "area_points", returned: "returned_leader" };
+  for (const player of view.players || []) {
+    const before = (previous.players || []).find((candidate) => candidate.seat === player.seat);
+    if (!before) continue;
+    for (const [stat, field] of Object.entries(stats)) {
+      if (before[field] !== player[field]) selectors.push(`[data-player-seat="${player.seat}"] [data-stat="${stat}"]`);
+    }
+  }
+  return selectors;
+}
+
+// -- the contract -----------------------------------------------------------------------------
+
+/**
+ * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
+ * of the legal moves exactly as given; `disabled` shows the controls greyed out (a move is on its
+ * way, or the connection is down); `readOnly` draws without any controls (a replay); `previous`
+ * is the view before the last move, to highlight what it touched. Spectators (frame.seat null)
+ * get no controls at all.
+ */
+export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
+  const view = frame.view || {};
+  const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
+  const legal = seated && frame.status !== "finished" ? frame.legal || [] : [];
+  // Anything with a hex is a placement (leader, camel, palm tree); the rest (return_leader) are buttons.
+  const placements = legal.filter((move) => Array.isArray(move.hex));
+  const choices = legal.filter((move) => !Array.isArray(move.hex));
+
+  const state = uiState.get(container) || { colour: null };
+  const legalColours = [...new Set(placements.filter((move) => move.colour).map((move) => move.colour))];
+  if (!disabled) {
+    if (!legalColours.includes(state.colour)) state.colour = legalColours.length === 1 ? legalColours[0] : null;
+  }
+  uiState.set(container, state);
+
+  const redraw = () => render(container, frame, { sendMove, disabled, readOnly, previous });
+  const choose = (colour) => {
+    state.colour = colour;
+    redraw(); // keepFocus puts a keyboard player back on the button they pressed
+  };
+  // Coloured placements wait for a colour; colourless ones (palm trees) are offered at once.
+  const highlighted = disabled ? [] : placements.filter((move) => (move.colour ? move.colour === state.colour : true));
+
+  const layout = h(
+    "div",
+    { class: "ttd", "data-phase": view.phase || "" },
+    h(
+      "div",
+      { class: "ttd-board-column" },
+      seated && frame.status !== "finished" ? drawControls(frame, view, placements, choices, state.colour, disabled, choose, sendMove) : null,
+      h("div", { class: "ttd-board-frame" }, drawBoard(frame, view, highlighted, sendMove)),
+      drawLegend(),
+    ),
+    drawPanel(frame, view),
+  );
+  markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view));
+  // once a colour is chosen, its first highlighted space is the natural next stop
+  keepFocus(container, () => replaceChildren(container, layout), highlighted.length ? [`hex:${key(highlighted[0].hex)}`] : []);
+}
+
+function drawLegend() {
+  return h(
+    "p",
+    { class: "ttd-legend muted" },
+    "Number on a piece = player seat · big ringed piece = caravan leader · ",
+    h("span", { class: "legend-well" }, "●"),
+    " well (value) · hatched = enclosed area · red outline = placed this turn · red edge = the last move",
+  );
+}

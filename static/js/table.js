@@ -1,0 +1,703 @@
+// The game page: the waiting room of an open table, then the live game over the WebSocket.
+// It draws the shell (turn, players, clocks, log, result, connection) and hands the board to the
+// ruleset's renderer module, which draws frame.view and offers frame.legal. No rule lives here.
+
+import { api, withInvite } from "./api.js";
+import { mountChat } from "./chat.js";
+import { describeTimeControl, formatRemaining, remainingMs } from "./clock.js";
+import { GameSocket } from "./connection.js";
+import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { inviteLink } from "./links.js";
+import { mountRematch } from "./rematch.js";
+import { mountReplay } from "./replay.js";
+import { mountSession } from "./session.js";
+import { turnAlerts } from "./turn-alerts.js";
+
+const WAITING_POLL_MS = 2000;
+const MOVE_TIMEOUT_MS = 15000;
+const MAX_TOASTS = 4;
+const TICK_MS = 500;
+
+const TAKEOVER_LABEL = {
+  timeout: "bot playing (out of time)",
+  left: "bot playing (left)",
+  resigned: "resigned",
+};
+const TAKEOVER_LABEL_AFTER = {
+  timeout: "bot took over (out of time)",
+  left: "bot took over (left)",
+  resigned: "resigned",
+};
+
+const rawId = decodeURIComponent(window.location.pathname.replace(/^\/tables\//, "").split("/")[0] || "");
+const tableId = /^[1-9]\d{0,9}$/.test(rawId) ? rawId : null;
+const inviteCode = new URLSearchParams(window.location.search).get("invite");
+
+const el = Object.fromEntries(
+  [
+    "session", "table-title", "connection", "toasts", "page-loading", "page-error", "page-error-title", "page-error-text",
+    "waiting-room", "waiting-info", "waiting-seats", "waiting-actions", "waiting-message", "invite-link", "copy-invite",
+    "game", "turn", "board", "result", "result-headline", "result-reason", "result-table", "players", "you-are",
+    "time-control", "seat-status", "game-actions", "alerts-card", "alerts", "log",
+  ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), document.getElementById(id)]),
+);
+
+let account = null;
+let table = null;
+let waitingTimer = null;
+let waitingBusy = false;
+let waitingMessageSource = null; // "refresh" or "action": which kind of failure the message shows
+let renderer = null;
+let board = null; // draws the board, live or replayed (replay.js)
+let socket = null;
+let chat = null; // the table's chat panel (chat.js)
+let rematch = null; // the rematch button and link (rematch.js)
+let connection = "connecting";
+let frame = null; // the last state frame drawn
+let online = null; // seats with the game open (null until the socket tells us)
+let pending = null; // {id, version, timer}: a move sent and not yet answered by a state
+let awaitingHello = false;
+let leaving = false;
+let retries = 0; // reconnect attempts scheduled since the socket was last live
+const alerts = turnAlerts();
+
+main();
+
+async function main() {
+  account = await mountSession(el.session, accountChanged);
+  await loadTable();
+}
+
+function accountChanged(signedIn) {
+  const before = account && account.id;
+  account = signedIn;
+  if (chat) chat.refresh();
+  if (!table) return;
+  if (table.status === "open") drawWaitingRoom();
+  else if (socket && before !== (signedIn && signedIn.id)) socket.retry(); // the socket carries the identity
+}
+
+function showPageError(title, text, kind = "error") {
+  el.pageLoading.hidden = true;
+  el.waitingRoom.hidden = true;
+  el.game.hidden = true;
+  el.pageError.hidden = false;
+  el.pageError.dataset.kind = kind;
+  el.pageErrorTitle.textContent = title;
+  el.pageErrorText.textContent = text;
+  el.pageErrorText.className = `message message-${kind === "closed" ? "info" : "error"}`;
+}
+
+// -- the table and its waiting room -----------------------------------------------------------
+
+async function loadTable() {
+  if (tableId === null) {
+    showPageError("No such table", "This table does not exist. Check the link, or find your tables in the lobby.");
+    return;
+  }
+  try {
+    table = await api("GET", withInvite(`/api/tables/${encodeURIComponent(tableId)}`, inviteCode));
+  } catch (error) {
+    if (error.status === 404 || error.status === 400 || error.status === 422) {
+      showPageError("No such table", "This table does not exist, or it is private and you need its invite link.");
+    } else {
+      showPageError("Cannot open this table", error.message);
+    }
+    return;
+  }
+  el.pageLoading.hidden = true;
+  const title = table.title || table.ruleset;
+  el.tableTitle.textContent = title;
+  el.tableTitle.after(h("a", { class: "topbar-link", id: "rules-link", href: `/rules/${encodeURIComponent(table.ruleset)}`, target: "_blank", rel: "noopener", "aria-label": `Rules of ${title} (opens in a new tab)` }, "Rules"));
+  document.title = `${title} — Caravanserai`;
+  const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds);
+  el.timeControl.hidden = !timeControl;
+  replaceChildren(el.timeControl, timeControl ? [clockIcon(), " ", timeControl] : null);
+  if (table.status === "open") {
+    el.waitingRoom.hidden = false;
+    drawWaitingRoom();
+    waitingTimer = setInterval(pollWaitingRoom, WAITING_POLL_MS);
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && waitingTimer) pollWaitingRoom();
+    });
+  } else {
+    followStatus();
+  }
+  chat = mountChat({ tableId, inviteCode });
+  rematch = mountRematch({ table, inviteCode, onError: toast });
+}
+
+/** Leave the waiting room when the table started, ended or was closed. */
+function followStatus() {
+  if (table.status === "running" || table.status === "finished") startGame();
+  else if (table.status === "closed") showClosed();
+}
+
+function showClosed() {
+  clearInterval(waitingTimer);
+  waitingTimer = null;
+  const mine = account && table.creator_id === account.id;
+  showPageError(
+    "This table is closed",
+    mine ? "You left, and with nobody else seated the table is closed." : "The host closed this table before the game started.",
+    "closed",
+  );
+}
+
+async function pollWaitingRoom() {
+  if (waitingBusy || document.hidden || !waitingTimer) return;
+  let fresh;
+  try {
+    fresh = await api("GET", withInvite(`/api/tables/${encodeURIComponent(tableId)}`, inviteCode));
+  } catch (error) {
+    if (error.status === 404) {
+      showPageError("No such table", "This table is gone.");
+      clearInterval(waitingTimer);
+      waitingTimer = null;
+      return;
+    }
+    showMessage(el.waitingMessage, `Could not refresh the table: ${error.message}`);
+    waitingMessageSource = "refresh";
+    return;
+  }
+  if (waitingBusy) return;
+  const changed = JSON.stringify(fresh) !== JSON.stringify(table);
+  table = fresh;
+  // A later refresh that works clears the failure it reported; an action's error stays until the table changes.
+  if (waitingMessageSource === "refresh" || (waitingMessageSource === "action" && changed)) {
+    showMessage(el.waitingMessage, "");
+    waitingMessageSource = null;
+  }
+  if (table.status !== "open") followStatus();
+  else if (changed) drawWaitingRoom();
+}
+
+function drawWaitingRoom() {
+  const mine = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
+  const isCreator = Boolean(account && table.creator_id === account.id);
+  const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
+
+  const info = [`${table.seats.length} players`];
+  info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
+  if (table.private) info.push("private");
+  el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
+
+  replaceChildren(
+    el.waitingSeats,
+    table.seats.map((seat) =>
+      h(
+        "li",
+        { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}`, "data-seat": String(seat.seat) },
+        h("span", { class: "seat-number" }, String(seat.seat + 1)),
+        seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}` : seat.name || "free",
+        account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
+        table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
+        isCreator ? botControl(seat) : null,
+      ),
+    ),
+  );
+
+  const actions = [];
+  const path = `/api/tables/${encodeURIComponent(tableId)}`;
+  if (!account) {
+    actions.push(h("p", { class: "muted" }, "Sign in above to take a seat, or wait here to watch once the game starts."));
+  } else if (!mine && missing > 0) {
+    actions.push(waitingButton("Take a seat", "join", "primary", () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {})));
+  }
+  if (isCreator) {
+    const start = waitingButton("Start game", "start", "primary", () => api("POST", `${path}/start`, {}));
+    start.disabled = missing > 0;
+    actions.push(start);
+  }
+  if (mine) {
+    actions.push(waitingButton("Leave", "leave", "", () => api("POST", `${path}/leave`, {})));
+  }
+  const note =
+    missing > 0
+      ? `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`
+      : isCreator
+        ? "Everyone is here: start when ready."
+        : "Everyone is here: waiting for the host to start.";
+  actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
+  replaceChildren(el.waitingActions, actions);
+  el.inviteLink.value = inviteLink(table.id, table.invite_code || inviteCode);
+}
+
+// The host fills an empty seat with a bot (or hands over their own seat), or takes a bot off.
+function botControl(seat) {
+  const path = `/api/tables/${encodeURIComponent(tableId)}/bots`;
+  if (seat.bot) {
+    return waitingButton("Remove bot", `remove-bot-${seat.seat}`, "small", () => api("DELETE", `${path}/${seat.seat}`));
+  }
+  if (seat.account_id !== null && seat.account_id !== account.id) return null;
+  const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-bot-level": String(seat.seat) },
+    h("option", { value: "default" }, "good bot"), h("option", { value: "random" }, "random bot"));
+  const label = seat.account_id === null ? "Add bot" : "Let a bot play for me";
+  const add = waitingButton(label, `add-bot-${seat.seat}`, "small", () => api("POST", path, { seat: seat.seat, level: level.value }));
+  return h("span", { class: "bot-control" }, level, add);
+}
+
+function waitingButton(label, action, kind, request) {
+  const button = h("button", { type: "button", class: kind, "data-action": action }, label);
+  button.addEventListener("click", async () => {
+    showMessage(el.waitingMessage, "");
+    waitingMessageSource = null;
+    waitingBusy = true;
+    try {
+      const answer = await whileBusy(button, request, `${label}…`);
+      if (answer && answer.seats) table = answer;
+    } catch (error) {
+      showMessage(el.waitingMessage, `${label} failed: ${error.message}`);
+      waitingMessageSource = "action";
+    } finally {
+      waitingBusy = false;
+    }
+    if (table.status !== "open") followStatus();
+    else drawWaitingRoom();
+  });
+  return button;
+}
+
+el.copyInvite.addEventListener("click", async () => {
+  const ok = await copyText(el.inviteLink.value);
+  el.copyInvite.textContent = ok ? "Copied!" : "Select and copy";
+  if (!ok) el.inviteLink.select();
+  setTimeout(() => {
+    el.copyInvite.textContent = "Copy";
+  }, 1500);
+});
+
+// -- the game ---------------------------------------------------------------------------------
+
+async function startGame() {
+  if (renderer || el.game.dataset.starting) return;
+  el.game.dataset.starting = "yes";
+  clearInterval(waitingTimer);
+  waitingTimer = null;
+  el.waitingRoom.hidden = true;
+  el.game.hidden = false;
+  el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
+  renderer = await loadRenderer(table.ruleset);
+  board = mountReplay({ tableId, inviteCode, renderer, redraw: draw, toast });
+  try {
+    const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
+    applyState({ type: "state", ...initial }, initial.log || []);
+  } catch (error) {
+    toast(`Could not load the game: ${error.message}`, error.code);
+  }
+  socket = new GameSocket({
+    gameId: tableId,
+    inviteCode,
+    since: () => (frame ? frame.version : 0),
+    onFrame: (message) => {
+      chat?.receive(message);
+      rematch?.receive(message);
+      receive(message);
+    },
+    onStatus: (status, detail) => {
+      chat?.connection(status);
+      connectionChanged(status, detail);
+    },
+  });
+  socket.start();
+  setInterval(tick, TICK_MS);
+}
+
+async function loadRenderer(name) {
+  if (/^[a-z0-9_-]+$/i.test(name || "")) {
+    try {
+      return await import(`/static/js/renderers/${name}.js`);
+    } catch (error) {
+      console.warn(`No renderer for ${name}; using the generic one.`, error);
+    }
+  }
+  return import("/static/js/renderers/generic.js");
+}
+
+function receive(message) {
+  if (message.type === "state") {
+    applyState(message, null);
+  } else if (message.type === "presence") {
+    online = Array.isArray(message.online) ? message.online : online;
+    if (frame) drawPlayers(frame.to_act || []);
+  } else if (message.type === "ack") {
+    if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
+  } else if (message.type === "error") {
+    const ours = pending && (message.id === pending.id || message.id === null || message.id === undefined);
+    toast(message.message || "Something went wrong.", message.code);
+    if (ours) {
+      settle();
+      draw();
+    }
+    if (message.code === "stale_version" && socket) socket.hello();
+  }
+}
+
+/** Draw a state; `fullLog` replaces the log (initial load), otherwise frame.log is appended. */
+function applyState(next, fullLog) {
+  if (frame && next.version < frame.version) return; // an older frame overtaken by a newer one
+  if (Array.isArray(next.online)) online = next.online;
+  if (fullLog) {
+    replaceChildren(el.log);
+    appendLog(fullLog);
+  } else {
+    const known = frame ? frame.version : -Infinity;
+    appendLog((next.log || []).filter((entry) => entry.version > known));
+  }
+  if (pending && (next.version > pending.version || awaitingHello)) settle();
+  awaitingHello = false;
+  frame = next;
+  draw();
+}
+
+function settle() {
+  if (!pending) return;
+  clearTimeout(pending.timer);
+  pending = null;
+}
+
+function sendMove(move) {
+  if (pending || !frame || !isSeated() || myTakeover()) return;
+  const id = newMoveId();
+  const sent = socket && socket.send({ type: "move", id, version: frame.version, move });
+  if (!sent) {
+    toast("Not connected right now; your move was not sent. Try again when the connection is back.", "offline");
+    return;
+  }
+  const timer = setTimeout(() => {
+    if (!pending || pending.id !== id) return;
+    settle();
+    toast("No answer from the server yet; showing the latest state again.", "timeout");
+    socket.hello();
+    draw();
+  }, MOVE_TIMEOUT_MS);
+  pending = { id, version: frame.version, timer };
+  draw();
+}
+
+function newMoveId() {
+  if (window.crypto && typeof window.crypto.randomUUID === "function") return window.crypto.randomUUID();
+  // randomUUID exists only in secure contexts (https or localhost); build a v4 UUID by hand.
+  const bytes = window.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6] & 0x0f) | 0x40;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+function connectionChanged(status, detail) {
+  const before = connection;
+  connection = status;
+  document.body.dataset.connection = status;
+  if (status === "connecting" || status === "reconnecting") awaitingHello = true;
+  if (status === "live") retries = 0;
+  else if (status === "reconnecting" && detail > 0) retries += 1;
+  document.body.dataset.reconnectTries = String(retries);
+  if (status === "live") {
+    el.connection.hidden = true;
+  } else if (status === "connecting") {
+    el.connection.hidden = frame !== null;
+    replaceChildren(el.connection, "Connecting…");
+  } else if (status === "reconnecting") {
+    el.connection.hidden = false;
+    const retry = h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, "Retry now");
+    replaceChildren(el.connection, h("span", { id: "reconnecting" }, "Connection lost — reconnecting…"), " ", retry);
+  } else if (status === "closed") {
+    el.connection.hidden = false;
+    const retry = h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, "Try again");
+    replaceChildren(el.connection, `Disconnected: ${detail}. `, retry, " · ", h("a", { href: "/" }, "Back to lobby"));
+  }
+  el.connection.dataset.status = status;
+  if ((before === "live") !== (status === "live") && frame) draw();
+}
+
+// -- drawing ----------------------------------------------------------------------------------
+
+function playerOf(seat) {
+  return (frame.players || []).find((candidate) => candidate.seat === seat) || null;
+}
+
+function playerName(seat) {
+  const player = playerOf(seat);
+  return player ? player.name : `Seat ${seat + 1}`;
+}
+
+function isSeated() {
+  return frame.seat !== null && frame.seat !== undefined;
+}
+
+/** Why a bot plays my seat right now ("timeout", "left", "resigned"), or null. */
+function myTakeover() {
+  if (!isSeated()) return null;
+  const me = playerOf(frame.seat);
+  return (me && me.takeover) || null;
+}
+
+function draw() {
+  if (!frame) return;
+  const toAct = frame.to_act || [];
+  const running = frame.status === "running";
+  const takenOver = myTakeover();
+  const myTurn = running && isSeated() && !takenOver && toAct.includes(frame.seat) && (frame.legal || []).length > 0;
+  const canMove = myTurn && !pending && connection === "live";
+
+  el.game.dataset.version = String(frame.version);
+  el.game.dataset.status = frame.status;
+  el.game.dataset.seat = isSeated() ? String(frame.seat) : "";
+  document.body.dataset.myTurn = String(myTurn);
+  document.body.dataset.pending = String(Boolean(pending));
+  document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.ruleset} — Caravanserai`;
+  alerts.update(myTurn, `${table.title || table.ruleset}: it is your move.`);
+
+  drawTurn(myTurn, toAct);
+  drawPlayers(toAct);
+  drawSeatStatus(takenOver);
+  drawGameActions(takenOver);
+  drawResult();
+  board.render(frame, { sendMove, disabled: !canMove });
+  tick();
+}
+
+function countdown(seat) {
+  const player = playerOf(seat);
+  if (!player || !player.deadline || frame.status !== "running") return null;
+  return h("span", { class: "countdown", "data-deadline": player.deadline, "data-countdown-seat": String(seat), title: "Time left for this move" }, "");
+}
+
+function drawTurn(myTurn, toAct) {
+  let text;
+  let kind = "waiting";
+  let clock = null;
+  if (frame.status === "finished") {
+    const winners = frame.result ? frame.result.ranks.map((rank, seat) => (rank === 1 ? playerName(seat) : null)).filter(Boolean) : [];
+    text = winners.length ? `Game over — ${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!` : "Game over.";
+    kind = "over";
+  } else if (myTurn) {
+    text = pending ? "Sending your move…" : connection === "live" ? "Your turn" : "Your turn (waiting for the connection)";
+    kind = "yours";
+    clock = countdown(frame.seat);
+  } else if (toAct.length) {
+    const takenOver = myTakeover();
+    const names = toAct.map((seat) => (seat === frame.seat && takenOver ? "the bot playing for you" : playerName(seat))).join(", ");
+    text = isSeated() ? `Waiting for ${names}` : `${names} to play`;
+    if (toAct.length === 1) clock = countdown(toAct[0]);
+  } else {
+    text = "Waiting…";
+  }
+  el.turn.className = `turn-banner turn-${kind}`;
+  el.turn.dataset.kind = kind;
+  replaceChildren(
+    el.turn,
+    h("span", { class: "turn-text" }, text),
+    clock ? h("span", { class: "turn-clock", title: "Time left for this move" }, clockIcon(), clock) : null,
+    isSeated() ? null : h("span", { class: "badge spectator-badge" }, "watching"),
+  );
+}
+
+function drawPlayers(toAct) {
+  const result = frame.result;
+  const running = frame.status === "running";
+  replaceChildren(
+    el.players,
+    (frame.players || []).map((player) => {
+      const acting = running && toAct.includes(player.seat);
+      const isOnline = online ? online.includes(player.seat) : null;
+      let presence;
+      if (player.bot) presence = h("span", { class: "presence presence-bot", title: "A bot", "aria-label": "bot" }, "");
+      else if (isOnline === null) presence = h("span", { class: "presence presence-unknown", "aria-hidden": "true" }, "");
+      else {
+        presence = h("span", {
+          class: `presence ${isOnline ? "presence-online" : "presence-offline"}`,
+          title: isOnline ? "Has the game open" : "Not here right now",
+          "aria-label": isOnline ? "online" : "offline",
+        }, "");
+      }
+      return h(
+        "li",
+        {
+          class: `player${acting ? " to-act" : ""}${player.takeover ? " taken-over" : ""}`,
+          "data-seat": String(player.seat),
+          "data-online": isOnline === null || player.bot ? "" : String(isOnline),
+          "data-takeover": player.takeover || "",
+        },
+        presence,
+        h("span", { class: "seat-number" }, String(player.seat + 1)),
+        h(
+          "span",
+          { class: "player-main" },
+          h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? " (you)" : ""),
+          acting ? h("span", { class: "badge badge-turn" }, "to play") : null,
+          player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, (running ? TAKEOVER_LABEL : TAKEOVER_LABEL_AFTER)[player.takeover] || "bot playing") : null,
+        ),
+        h(
+          "span",
+          { class: "player-side" },
+          acting ? countdown(player.seat) : null,
+          result ? h("span", { class: "player-score" }, `${result.scores[player.seat]} pts · #${result.ranks[player.seat]}`) : null,
+        ),
+      );
+    }),
+  );
+  el.youAre.textContent = isSeated()
+    ? `You play seat ${frame.seat + 1}.`
+    : account
+      ? "You are watching this game."
+      : "You are watching. Sign in (top right) to play at a table of your own.";
+  tick();
+}
+
+function drawSeatStatus(takenOver) {
+  const running = frame.status === "running";
+  if (!running || !takenOver) {
+    el.seatStatus.hidden = true;
+    el.seatStatus.replaceChildren();
+    return;
+  }
+  el.seatStatus.hidden = false;
+  el.seatStatus.dataset.takeover = takenOver;
+  if (takenOver === "resigned") {
+    replaceChildren(el.seatStatus, h("p", {}, "You resigned. A bot plays your seat to the end of the game."));
+    return;
+  }
+  const why = takenOver === "timeout" ? "You ran out of time, so a bot is playing for you." : "You left the table, so a bot is playing for you.";
+  const back = h("button", { type: "button", class: "primary", id: "reclaim-seat", "data-action": "reclaim" }, "I'm back — take my seat");
+  back.addEventListener("click", () => {
+    // Saying hello again as the seated person takes the seat back from the bot.
+    if (!socket || !socket.hello()) toast("Not connected right now; try again when the connection is back.", "offline");
+  });
+  replaceChildren(el.seatStatus, h("p", {}, why), back);
+}
+
+function drawGameActions(takenOver) {
+  const show = frame.status === "running" && isSeated() && takenOver !== "resigned" && Boolean(account);
+  el.alertsCard.hidden = !(frame.status === "running" && isSeated());
+  if (!el.alerts.firstChild) el.alerts.append(alerts.element);
+  if (!show) {
+    el.gameActions.replaceChildren();
+    el.gameActions.hidden = true;
+    return;
+  }
+  if (el.gameActions.dataset.drawn === "yes" && !el.gameActions.hidden) return; // keep the buttons (and their busy state)
+  el.gameActions.hidden = false;
+  el.gameActions.dataset.drawn = "yes";
+  const path = `/api/tables/${encodeURIComponent(tableId)}`;
+  const leave = h("button", { type: "button", "data-action": "leave-game", id: "leave-game" }, "Leave table");
+  const resign = h("button", { type: "button", class: "danger-outline", "data-action": "resign", id: "resign" }, "Resign");
+  leave.addEventListener("click", async () => {
+    const sure = await confirmDialog({
+      title: "Leave this game?",
+      text: "A bot will play for you until you come back. Open this table again (from the lobby's “Your tables”) to take your seat back.",
+      confirmLabel: "Leave table",
+      cancelLabel: "Stay",
+    });
+    if (!sure) return;
+    leaving = true;
+    if (socket) socket.stop(); // a reconnect would say hello and take the seat right back
+    try {
+      await whileBusy(leave, () => api("POST", `${path}/leave`, {}), "Leaving…");
+      window.location.assign("/");
+    } catch (error) {
+      leaving = false;
+      toast(`Could not leave: ${error.message}`, error.code);
+      if (socket) socket.start();
+    }
+  });
+  resign.addEventListener("click", async () => {
+    const sure = await confirmDialog({
+      title: "Resign this game?",
+      text: "This is final: a bot plays your seat to the end of the game, and you cannot take it back.",
+      confirmLabel: "Resign",
+      cancelLabel: "Keep playing",
+      danger: true,
+    });
+    if (!sure) return;
+    try {
+      await whileBusy(resign, () => api("POST", `${path}/resign`, {}), "Resigning…");
+    } catch (error) {
+      toast(`Could not resign: ${error.message}`, error.code);
+    }
+  });
+  replaceChildren(el.gameActions, leave, resign);
+}
+
+/** Update every countdown on the page from its deadline; "0:00" once it has passed. */
+function tick() {
+  if (!frame) return;
+  const moveMs = ((table.time_control && table.time_control.move_seconds) || 0) * 1000;
+  for (const node of document.querySelectorAll("[data-deadline]")) {
+    const left = remainingMs(node.dataset.deadline);
+    if (left === null) continue;
+    const text = formatRemaining(left);
+    if (node.textContent !== text) node.textContent = text;
+    const urgent = left <= Math.max(10_000, moveMs * 0.1);
+    node.classList.toggle("countdown-urgent", urgent);
+    node.classList.toggle("countdown-over", left === 0);
+  }
+}
+
+function humanise(key) {
+  const text = String(key).replace(/_/g, " ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function drawResult() {
+  const result = frame.result;
+  el.result.hidden = !result;
+  if (!result) return;
+  el.resultHeadline.textContent = headline(result);
+  el.resultReason.textContent = result.reason || "";
+  const seats = result.scores.map((_, seat) => seat);
+  const categories = [];
+  for (const breakdown of result.breakdown || []) {
+    for (const category of Object.keys(breakdown || {})) if (!categories.includes(category)) categories.push(category);
+  }
+  const head = h("tr", {}, h("th", { scope: "col" }, ""), seats.map((seat) => h("th", { scope: "col" }, h("span", { class: "seat-number" }, String(seat + 1)), " ", playerName(seat))));
+  const rows = categories.map((category) =>
+    h("tr", {}, h("th", { scope: "row" }, humanise(category)), seats.map((seat) => h("td", {}, String(((result.breakdown || [])[seat] || {})[category] ?? 0)))),
+  );
+  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
+  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]))));
+  replaceChildren(el.resultTable, h("thead", {}, head), h("tbody", {}, rows, total, rank));
+}
+
+function headline(result) {
+  const ranks = result.ranks || [];
+  const winners = ranks.map((rank, seat) => (rank === 1 ? seat : null)).filter((seat) => seat !== null);
+  if (isSeated() && ranks[frame.seat]) {
+    const mine = ranks[frame.seat];
+    const place = `${ordinal(mine)} of ${ranks.length}`;
+    const takenOver = myTakeover();
+    if (takenOver === "resigned") return `You resigned; the bot that took your seat finished ${place}.`;
+    if (takenOver) return `A bot finished the game for you: ${place}.`;
+    if (mine === 1) return winners.length > 1 ? "You share the win!" : "You won!";
+    return `You finished ${place}.`;
+  }
+  if (!winners.length) return "The game is over.";
+  return `${winners.map(playerName).join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
+}
+
+function ordinal(n) {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+function appendLog(entries) {
+  if (!entries.length) return;
+  const list = el.log;
+  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  for (const entry of entries) {
+    list.append(h("li", { "data-version": String(entry.version) }, entry.text));
+  }
+  if (atBottom || entries.length > 1) list.scrollTop = list.scrollHeight;
+}
+
+// -- messages ---------------------------------------------------------------------------------
+
+function toast(text, code) {
+  if (leaving) return;
+  const close = h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss" }, "×");
+  const item = h("div", { class: "toast", role: "alert", "data-code": code || "" }, h("span", { class: "toast-text" }, text), close);
+  close.addEventListener("click", () => item.remove());
+  el.toasts.append(item);
+  while (el.toasts.children.length > MAX_TOASTS) el.toasts.firstElementChild.remove();
+}
