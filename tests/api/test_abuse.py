@@ -1,0 +1,101 @@
+"""Refusals found by trying to break the server (issue 2's bad input, issue 8's abuse list)."""
+
+import uuid
+
+from tests.support.players import Player, receive_until, started_table
+
+
+def test_socket_seat_is_decided_at_hello_not_at_connect(client):
+    ana, mallory, bo = Player(client, "Ana"), Player(client, "Mallory"), Player(client, "Bo")
+    table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+    mallory.post(f"/api/tables/{table_id}/join")
+    with mallory.websocket(table_id) as old_socket:  # opened while Mallory held seat 1
+        mallory.post(f"/api/tables/{table_id}/leave")
+        bo.post(f"/api/tables/{table_id}/join")
+        ana.post(f"/api/tables/{table_id}/start")
+        old_socket.send_json({"type": "hello", "since": 0})
+        state = receive_until(old_socket, "state")[0]
+    assert state["seat"] is None and state["view"]["my_word"] is None
+
+
+def test_logout_ends_the_session_everywhere(client):
+    client.post("/api/auth/register", json={"name": "Ida", "password": "long-enough"})
+    cookie = client.cookies.get("caravanserai_session")
+    client.cookies.clear()
+    headers = {"cookie": f"caravanserai_session={cookie}"}
+    assert client.get("/api/auth/me", headers=headers).status_code == 200
+    assert client.post("/api/auth/logout", headers=headers).status_code == 200
+    client.cookies.clear()
+    assert client.get("/api/auth/me", headers=headers).json()["error"]["code"] == "unauthorized"
+    assert client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2}, headers=headers).status_code == 401
+    again = client.post("/api/auth/login", json={"name": "Ida", "password": "long-enough"})
+    assert again.status_code == 200
+
+
+def test_chunked_body_over_the_limit_is_refused(client):
+    ana = Player(client, "Ana")
+
+    def chunks():
+        yield b'{"ruleset": "toy-race", "seats": 2, "pad": "'
+        for _ in range(100):
+            yield b"x" * 1024
+        yield b'"}'
+
+    response = client.post("/api/tables", content=chunks(), headers={**ana.headers, "content-type": "application/json"})
+    assert response.status_code == 413 and response.json()["error"]["code"] == "bad_request"
+    assert client.get("/api/tables").json() == []
+
+
+def test_names_with_control_characters_or_placeholders_are_refused(client):
+    for name in ("nul\x00byte", "rtl\u202eeman", "zero\u200bwidth", "{seat1}"):
+        response = client.post("/api/auth/guest", json={"name": name})
+        assert response.status_code == 400 and response.json()["error"]["code"] == "bad_request", name
+
+
+def test_move_id_reused_for_another_move_is_refused(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}, move_id="move-1").json()["version"] == 1
+    reused = bo.move(table_id, 1, {"type": "add", "amount": 2}, move_id="move-1")
+    assert reused.status_code == 400 and reused.json()["error"]["code"] == "bad_request"
+    assert ana.move(table_id, 0, {"type": "add", "amount": 3}, move_id="move-1").json()["error"]["code"] == "bad_request"
+    assert bo.move(table_id, 1, {"type": "add", "amount": 3}, move_id="move-2").json()["version"] == 2
+    assert ana.move(table_id, 2, {"type": "add", "amount": 3}, move_id="move-3").json()["version"] == 3  # total 7
+    illegal_reuse = bo.move(table_id, 3, {"type": "add", "amount": 3}, move_id="move-1")  # illegal at 7 as well
+    assert illegal_reuse.json()["error"]["code"] == "bad_request" and "already used" in illegal_reuse.json()["error"]["message"]
+    assert client.get(f"/api/games/{table_id}").json()["version"] == 3
+
+
+def test_huge_ids_and_versions_are_bad_requests(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    for path in ("/api/tables/2147483648", "/api/games/9223372036854775808", "/api/tables/0"):
+        response = client.get(path)
+        assert response.status_code in (400, 404) and "error" in response.json(), path
+    assert ana.move(table_id, 2**40, {"type": "add", "amount": 1}).json()["error"]["code"] == "bad_request"
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}, move_id="nul\x00id").json()["error"]["code"] == "bad_request"
+    with ana.websocket(table_id) as ws:
+        ws.send_json({"type": "hello", "since": 2**40})
+        assert ws.receive_json()["code"] == "bad_request"
+        ws.send_json({"type": "hello", "since": 0})
+        assert receive_until(ws, "state")[0]["version"] == 0
+
+
+def test_stale_version_wins_over_not_your_turn(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    ana.move(table_id, 0, {"type": "add", "amount": 1})
+    second_tab = ana.move(table_id, 0, {"type": "add", "amount": 2}, move_id=str(uuid.uuid4()))
+    assert second_tab.json()["error"]["code"] == "stale_version"
+    assert "moved on" in second_tab.json()["error"]["message"]
+
+
+def test_host_leaving_hands_the_table_to_the_next_player(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = ana.post("/api/tables", {"ruleset": "toy-sealed-bids", "seats": 3}).json()["id"]
+    bo.post(f"/api/tables/{table_id}/join")
+    table = ana.post(f"/api/tables/{table_id}/leave").json()
+    assert table["status"] == "open" and table["creator_id"] == bo.id
+    assert bo.post(f"/api/tables/{table_id}/bots", {"seat": 0, "level": "random"}).status_code == 200
+    assert bo.post(f"/api/tables/{table_id}/bots", {"seat": 2, "level": "random"}).status_code == 200
+    assert bo.post(f"/api/tables/{table_id}/start").json()["status"] == "running"

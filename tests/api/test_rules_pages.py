@@ -1,0 +1,122 @@
+"""The rules pages (issue 10): ``GET /rules/{ruleset}`` serves one static page per game, ``GET /rules``
+lists them, and nothing else under ``/rules/`` is ever served."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+from app.rulesets.registry import Registry
+
+GAMES = {"through-the-desert": "Through the Desert", "nimalia": "Nimalia", "nomadi": "Nomadi", "heroes": "Heroes of Land, Air & Sea"}
+SECTIONS = ("Goal of the game", "Setup", "step by step", "Scoring and game end", "Table options", "How to play it here")
+
+
+class Outline(HTMLParser):
+    """The parts of a page the tests look at: lang, title, headings (level, text) and the text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lang = None
+        self.title = ""
+        self.headings: list[tuple[int, str]] = []
+        self.text: list[str] = []
+        self._open: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "html":
+            self.lang = dict(attrs).get("lang")
+        if tag == "title" or (len(tag) == 2 and tag[0] == "h" and tag[1] in "123456"):
+            self._open = tag
+            if tag != "title":
+                self.headings.append((int(tag[1]), ""))
+
+    def handle_endtag(self, tag):
+        if tag == self._open:
+            self._open = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._open == "title":
+            self.title += data
+        elif self._open:
+            level, text = self.headings[-1]
+            self.headings[-1] = (level, text + data)
+
+
+def outline(html: str) -> Outline:
+    parser = Outline()
+    parser.feed(html)
+    return parser
+
+
+def humanise(name: str) -> str:
+    """The label options-form.js gives a field or a choice without a title."""
+    text = str(name).replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def option_labels(ruleset_name: str) -> list[str]:
+    """Every table option's label and every choice's label, as the lobby's options form shows them."""
+    schema = Registry.discover().get(ruleset_name).Options.model_json_schema()
+    labels = []
+    for name, field in schema["properties"].items():
+        labels.append(field.get("title") or humanise(name))
+        labels += [humanise(choice) for choice in field.get("enum", []) if isinstance(choice, str)]
+    return labels
+
+
+@pytest.mark.parametrize("ruleset, title", GAMES.items())
+def test_each_game_has_an_accessible_rules_page(client, ruleset, title):
+    answer = client.get(f"/rules/{ruleset}")
+
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("text/html")
+    page = outline(answer.text)
+    assert page.lang == "en"
+    assert title in page.title
+    assert [text for level, text in page.headings if level == 1] == [title]
+    levels = [level for level, _ in page.headings]
+    assert all(later <= earlier + 1 for earlier, later in zip(levels, levels[1:])), "a heading level is skipped"
+    section_titles = [" ".join(text.split()) for level, text in page.headings if level == 2]
+    for section in SECTIONS:
+        assert any(section in heading for heading in section_titles), f"no section {section!r}"
+
+
+@pytest.mark.parametrize("ruleset", GAMES)
+def test_each_rules_page_names_the_table_options_as_the_lobby_labels_them(client, ruleset):
+    text = " ".join("".join(outline(client.get(f"/rules/{ruleset}").text).text).split())
+
+    missing = [label for label in option_labels(ruleset) if label not in text]
+
+    assert not missing, f"the rules page of {ruleset} does not mention {missing}"
+
+
+def test_rules_index_links_every_game(client):
+    answer = client.get("/rules")
+
+    assert answer.status_code == 200
+    for ruleset in GAMES:
+        assert f'href="/rules/{ruleset}"' in answer.text
+
+
+@pytest.mark.parametrize("path", [
+    "/rules/chess",
+    "/rules/Nimalia",
+    "/rules/nimalia.html",
+    "/rules/index",  # a file in static/rules/ that is not a game
+    "/rules/toy-race",  # an installed ruleset without a rules page
+    "/rules/%2e%2e",
+    "/rules/..%2Fmain.py",
+    "/rules/%2e%2e%2f%2e%2e%2fpyproject.toml",
+    "/rules/..%5C..%5Cpyproject.toml",
+    "/rules/nimalia%2F..%2Fnomadi",
+    "/rules/nimalia%00",
+    "/rules/x/../../pyproject.toml",
+])
+def test_unknown_names_and_path_tricks_are_not_found(client, path):
+    answer = client.get(path, headers={"accept": "text/html"})
+
+    assert answer.status_code == 404
+    assert "Nothing here" in answer.text  # the site's 404 page, not a file from elsewhere

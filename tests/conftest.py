@@ -1,0 +1,141 @@
+"""Shared fixtures: the databases (Postgres and SQLite) and an app client per test.
+
+Service and API tests run once per backend.  Postgres comes from ``CARAVANSERAI_TEST_POSTGRES_URL``
+(default ``postgresql://postgres@127.0.0.1:5432/postgres``, the admin database used to create a
+scratch database).  When it is unreachable the Postgres runs are skipped and the summary says so,
+unless ``CARAVANSERAI_REQUIRE_POSTGRES=1`` (as in CI), which turns that into an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import warnings
+
+import asyncpg
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.config import Settings
+from app.db.migrate import upgrade_to_head
+from app.main import create_app
+
+ADMIN_URL = os.environ.get("CARAVANSERAI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+REQUIRE_POSTGRES = os.environ.get("CARAVANSERAI_REQUIRE_POSTGRES") == "1"
+TEST_DATABASE = f"caravanserai_test_{os.getpid()}"  # one per test run: parallel runs never share
+TOY_RULESETS = ["tests.support.toy_rulesets:ToyRace", "tests.support.toy_rulesets:ToySealedBids"]
+_postgres_skipped: list[str] = []
+
+
+def run_coroutine(coroutine_function, *args):
+    """Run an async function to completion from sync test code, even where a loop already runs
+    in this thread (Playwright's sync API keeps one)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(asyncio.run, coroutine_function(*args)).result()
+
+
+def _asyncpg_dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://")
+
+
+def _database_url(database: str) -> str:
+    base, _, _ = _asyncpg_dsn(ADMIN_URL).rpartition("/")
+    return f"{base}/{database}".replace("postgresql://", "postgresql+asyncpg://", 1)
+
+
+async def _recreate_database() -> None:
+    connection = await asyncpg.connect(_asyncpg_dsn(ADMIN_URL), timeout=5)
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{TEST_DATABASE}" WITH (FORCE)')
+        await connection.execute(f'CREATE DATABASE "{TEST_DATABASE}"')
+    finally:
+        await connection.close()
+
+
+async def _drop_database() -> None:
+    connection = await asyncpg.connect(_asyncpg_dsn(ADMIN_URL), timeout=5)
+    try:
+        await connection.execute(f'DROP DATABASE IF EXISTS "{TEST_DATABASE}" WITH (FORCE)')
+    finally:
+        await connection.close()
+
+
+async def _truncate(url: str) -> None:
+    connection = await asyncpg.connect(_asyncpg_dsn(url))
+    try:
+        # A connection a finished test left open (idle in a transaction) would make TRUNCATE wait
+        # for its locks forever: end it, and say so, since it means a test or the app leaks one.
+        leftovers = await connection.fetch(
+            "SELECT pg_terminate_backend(pid), state, left(query, 120) AS query FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        if leftovers:
+            warnings.warn(f"connections left open by an earlier test: {[dict(row) for row in leftovers]}")
+        await connection.execute("SET lock_timeout = '30s'")
+        await connection.execute("TRUNCATE moves, seats, tables, accounts RESTART IDENTITY CASCADE")
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(scope="session")
+def postgres_url():
+    """A freshly created and migrated Postgres database for this test session."""
+    try:
+        run_coroutine(_recreate_database)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:  # unreachable server, refused login, ...
+        reason = f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})"
+        if REQUIRE_POSTGRES:
+            pytest.fail(reason + " and CARAVANSERAI_REQUIRE_POSTGRES=1")
+        _postgres_skipped.append(reason)
+        pytest.skip(reason)
+    url = _database_url(TEST_DATABASE)
+    upgrade_to_head(url)
+    yield url
+    run_coroutine(_drop_database)
+
+
+@pytest.fixture
+def sqlite_database(tmp_path) -> str:
+    """An empty, migrated SQLite file for one test."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/test.db"
+    upgrade_to_head(url)
+    return url
+
+
+@pytest.fixture
+def postgres_database(postgres_url) -> str:
+    """The Postgres test database, emptied for one test."""
+    run_coroutine(_truncate, postgres_url)
+    return postgres_url
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request) -> str:
+    """One empty, migrated database per test, once per backend."""
+    return request.getfixturevalue(f"{request.param}_database")
+
+
+def make_settings(database_url: str, **overrides) -> Settings:
+    """Settings for a test app: the given database, a fixed key, the toy rulesets loaded."""
+    overrides.setdefault("bot_delay_seconds", 0.0)
+    for rule in ("rate_limit_auth", "rate_limit_tables"):
+        overrides.setdefault(rule, "100000/minute")
+    overrides.setdefault("rate_limit_moves", "100000/second")
+    return Settings(database_url=database_url, secret_key="test-secret", extra_rulesets=TOY_RULESETS,
+                    _env_file=None, **overrides)
+
+
+@pytest.fixture
+def client(database_url):
+    """A TestClient whose lifespan (engine, fan-out, hub) runs for the whole test."""
+    with TestClient(create_app(make_settings(database_url))) as test_client:
+        yield test_client
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _postgres_skipped:
+        terminalreporter.write_line("")
+        terminalreporter.write_line(
+            f"NOTE: the Postgres tests were SKIPPED: {_postgres_skipped[0]}. "
+            "Only SQLite was tested. Set CARAVANSERAI_TEST_POSTGRES_URL to run them.", yellow=True, bold=True)

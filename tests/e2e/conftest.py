@@ -1,0 +1,56 @@
+"""End-to-end fixtures: the real server as a subprocess and Debian's Chromium driven by Playwright.
+
+The server runs exactly as a user starts it (``python -m app.cli serve``, which migrates a fresh
+SQLite file first) on a free port; tests talk to it only through HTTP, the WebSocket and the browser.
+Playwright's own browser download is not used: we launch the system Chromium.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.support.server import ServerProcess
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path(os.environ.get("CARAVANSERAI_E2E_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SERVER_START_SECONDS = 30
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> str:
+    """The base URL of a freshly started server with its own empty SQLite database."""
+    workdir = tmp_path_factory.mktemp("e2e-server")
+    server = ServerProcess(f"sqlite+aiosqlite:///{workdir}/e2e.db", log_path=workdir / "server.log", workdir=workdir)
+    try:
+        server.start(timeout=SERVER_START_SECONDS)
+    except RuntimeError as exc:
+        pytest.fail(str(exc))
+    try:
+        yield server.base_url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """A headless system Chromium; the test is skipped where there is none (CI installs it)."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

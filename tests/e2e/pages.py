@@ -1,0 +1,74 @@
+"""Shared steps of the browser tests: a signed-in page, the game's version on it, the server's view."""
+
+from __future__ import annotations
+
+import random
+import re
+import uuid
+
+import pytest
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+
+def sign_in(chromium, base: str, name: str, width: int = 1280, height: int = 900, touch: bool = False, **context_options):
+    """A new browser context signed in as guest ``name`` on the lobby page (by a tap when ``touch``;
+    ``context_options`` go to ``new_context``, e.g. ``is_mobile``)."""
+    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=touch, **context_options)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{base}/")
+    page.fill("#guest-name", name)
+    (page.tap if touch else page.click)("#guest-login")
+    expect(page.locator("#who-name")).to_have_text(name)
+    return page
+
+
+def version_of(page) -> int:
+    """The game version the page shows."""
+    return int(page.locator("#game").get_attribute("data-version"))
+
+
+def wait_for_version(pages, version: int) -> None:
+    """Wait until every page shows ``version``."""
+    for page in pages:
+        expect(page.locator("#game")).to_have_attribute("data-version", str(version))
+
+
+def server_game(page, base: str, table_id: str) -> dict:
+    """``GET /api/games/{id}`` as the page's user."""
+    return page.request.get(f"{base}/api/games/{table_id}").json()
+
+
+def finish_by_rest(players, base: str, table_id, rng: random.Random, limit: int = 200) -> dict:
+    """Random legal moves through POST /api/games/{id}/moves, by whichever of ``players`` (pages,
+    in seat order) may move, until the game is over; returns its result."""
+    for _ in range(limit):
+        games = [server_game(page, base, table_id) for page in players]
+        if games[0]["status"] == "finished":
+            return games[0]["result"]
+        page, game = next((page, game) for page, game in zip(players, games) if game["legal"])
+        answer = page.request.post(
+            f"{base}/api/games/{table_id}/moves",
+            data={"id": str(uuid.uuid4()), "version": game["version"], "move": rng.choice(game["legal"])},
+        )
+        assert answer.ok, answer.text()
+    raise AssertionError(f"the game did not end within {limit} moves")
+
+
+def create_join_and_start(host, others, ruleset: str, choose_options=None) -> str:
+    """``host`` creates a table of ``ruleset`` for everyone in the lobby form (``choose_options(page)``
+    sets options there), ``others`` join from the lobby list in order, ``host`` starts; the table id."""
+    host.select_option("#ruleset", ruleset)
+    host.select_option("#seats", str(1 + len(others)))
+    if choose_options:
+        host.click("#options-fieldset summary")
+        choose_options(host)
+    host.click("#create-table")
+    host.wait_for_url(re.compile(r"/tables/\d+$"))
+    table_id = host.url.rsplit("/", 1)[1]
+    for page in others:
+        page.locator(f'[data-table-id="{table_id}"] [data-action="join"]').click()
+        page.wait_for_url(re.compile(rf"/tables/{table_id}$"))
+    host.locator('[data-action="start"]').click()
+    return table_id

@@ -1,0 +1,104 @@
+"""Crash: SIGKILL the server at random (seeded) moments while scripted clients play several games.
+
+Afterwards: every move any client saw acknowledged is stored with the version it was
+acknowledged at; every version any client saw in a state frame is stored; the move log has no
+gap and no double; every game replays to its stored snapshot (folded here, and through
+``/replay`` against the live spectator view); the clients resynchronised by themselves and end
+with exactly the server's view and log for their seat.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import httpx
+import pytest
+
+from app.rulesets.testing import canonical
+from tests.conftest import TOY_RULESETS
+from tests.reliability.scripted import ScriptedGame
+from tests.reliability.support import HEAVY, REGISTRY, RemoteGuest, check_stored_game, fold, read_game, report, scale, \
+    start_remote_table
+from tests.support.server import ServerProcess
+
+GAMES = [("through-the-desert", 2, {}), ("nimalia", 2, {}), ("nomadi", 2, {"turn_limit": 10})]
+HEAVY_GAMES = GAMES + [("through-the-desert", 3, {"hide_well_values": False}), ("nimalia", 3, {}),
+                       ("nomadi", 3, {"turn_limit": 20, "trading": True, "hidden_coins": True}),
+                       ("toy-sealed-bids", 3, {})]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3] if HEAVY else [1])
+def test_sigkill_at_random_moments_loses_nothing_acknowledged(database_url, tmp_path, seed):
+    chooser = random.Random(seed)
+    kills = scale(2, 8)
+    games = HEAVY_GAMES if HEAVY else GAMES
+    server = ServerProcess(database_url, extra_rulesets=TOY_RULESETS, log_path=tmp_path / "server.log").start()
+    server_down = threading.Event()
+    clients: list[ScriptedGame] = []
+    try:
+        for index, (ruleset, seats, options) in enumerate(games):
+            guests = [RemoteGuest(server, f"G{index}S{seat}") for seat in range(seats)]
+            table_id = start_remote_table(guests, ruleset, options)
+            clients.append(ScriptedGame(guests, table_id, seed=seed * 100 + index, max_moves=scale(60, 10_000),
+                                        think_seconds=0.005, deadline_seconds=scale(90, 600), server_down=server_down))
+        began = time.monotonic()
+        for client in clients:
+            client.start()
+        for _ in range(kills):
+            time.sleep(chooser.uniform(0.15, 0.9))
+            server_down.set()
+            server.kill()
+            time.sleep(chooser.uniform(0.0, 0.3))
+            server.start()
+            server_down.clear()
+        for client in clients:
+            client.join(timeout=scale(90, 600))
+            assert not client.is_alive(), f"client of game {client.game_id} is stuck"
+
+        played = time.monotonic() - began
+        failures = [f"game {client.game_id}: {failure}" for client in clients for failure in client.failures]
+        assert not failures, "\n".join(failures)
+        for client in clients:
+            check_client_against_server(database_url, server, client)
+        checked = time.monotonic() - began - played
+        stats = {key: sum(client.stats[key] for client in clients) for key in clients[0].stats}
+        report("crash", backend=database_url.split(":")[0], seed=seed, kills=kills, games=len(clients),
+               moves=sum(client.moves for client in clients), played_s=round(played, 1), checked_s=round(checked, 1),
+               **stats)
+        assert stats["connections"] > len(clients), "no client ever had to reconnect: the kills missed the games"
+    finally:
+        server.stop()
+
+
+def check_client_against_server(database_url: str, server: ServerProcess, client: ScriptedGame) -> None:
+    game = read_game(database_url, client.game_id)
+    check_stored_game(game)
+    stored = {move["client_move_id"]: move["seq"] for move in game.moves}
+    lost = {move_id: version for move_id, version in client.acks.items() if stored.get(move_id) != version}
+    assert not lost, f"game {game.id}: acknowledged moves missing or at another version: {lost}"
+    assert max(client.seen_versions) <= game.version, f"game {game.id}: a client saw a version that is not stored"
+    # Only this client moves, and it retries until acknowledged: every stored move is one it saw acknowledged.
+    assert set(stored) == set(client.acks), f"game {game.id}: stored moves nobody was told about"
+
+    # The client resynchronised by itself: each seat ends with the server's view and the whole log.
+    for seat, guest in enumerate(client.guests):
+        with guest.http() as http:
+            truth = http.get(f"/api/games/{game.id}").json()
+        mine = client.latest[seat]
+        for key in ("version", "status", "view", "legal", "to_act", "result"):
+            assert canonical(mine[key]) == canonical(truth[key]), f"game {game.id} seat {seat}: {key} differs"
+        assert client.logs[seat] == truth["log"], f"game {game.id} seat {seat}: the log as received differs"
+
+    # Replays: /replay at the latest version is the live spectator view, and earlier versions
+    # are the spectator view of the fold up to them.
+    ruleset = REGISTRY.get(game.ruleset)
+    with httpx.Client(base_url=server.base_url, timeout=10, verify=False) as anonymous:
+        live = anonymous.get(f"/api/games/{game.id}").json()
+        versions = sorted({0, game.version, *random.Random(game.id).sample(range(game.version + 1),
+                                                                            min(3, game.version + 1))})
+        for version in versions:
+            replay = anonymous.get(f"/api/games/{game.id}/replay", params={"version": version}).json()
+            assert canonical(replay["view"]) == canonical(ruleset.view(fold(game, version), None)), version
+        assert canonical(replay["view"]) == canonical(live["view"])

@@ -1,0 +1,143 @@
+"""Nimalia under the conformance kit, a leak test over random games, and the spectator's frames
+of a whole game through the real WebSocket (issue 3, "Hidden information")."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import statistics
+import time
+import uuid
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+
+from app.db.models import Table
+from app.main import create_app
+from app.rulesets.nimalia.cards import card_token
+from app.rulesets.testing import canonical, check_ruleset, play_random_game
+from tests.conftest import make_settings
+from tests.rulesets.nimalia_fixtures import RULES
+from tests.support.players import Player, started_table
+
+
+@pytest.fixture(scope="module")
+def default_games():
+    return check_ruleset(RULES, games=2)
+
+
+def test_conformance_kit_two_to_four_players(default_games):
+    assert sorted({game.n_players for game in default_games}) == [2, 3, 4]
+    assert all(RULES.result(game.final) is not None for game in default_games)
+
+
+def test_conformance_kit_other_options():
+    check_ruleset(RULES, games=1, seed=2, options=[{"goal_level": "easy"}, {"goal_level": "difficult"}, {"first_game": True}])
+
+
+def test_final_positions_keep_the_rules(default_games):
+    """P4 and S4 hold at the end of every random game; totals match the last round record."""
+    for game in default_games:
+        state = game.final
+        for seat in range(game.n_players):
+            grid = RULES.view(state, None)["players"][seat]
+            top, left, bottom, right = grid["box"]
+            assert bottom - top < 6 and right - left < 6
+            assert len(state["placements"][seat]) == 15
+        assert state["scores"] == state["history"][-1]["after"]
+        assert min(state["scores"]) >= 0
+
+
+def hidden_from(state: dict, viewer: int | None) -> set[str]:
+    """Tokens of every card ``viewer`` must not see: other seats' hands and choices, and the deck."""
+    hidden = {card_token(card) for card in state["deck"]}
+    for seat in range(state["players"]):
+        if seat != viewer:
+            hidden |= {card_token(card) for card in state["hands"][seat]}
+            if state["picks"][seat]:
+                hidden.add(card_token(state["picks"][seat]["card"]))
+    return hidden
+
+
+@pytest.mark.parametrize("n_players", [2, 3, 4])
+def test_no_view_or_readable_log_entry_shows_a_hidden_card(n_players):
+    rng = random.Random(n_players)
+    state = RULES.setup(n_players, RULES.parse_options({}), seed=11 + n_players)
+    log: list = []
+    while RULES.to_act(state):
+        seat = rng.choice(sorted(RULES.to_act(state)))
+        state, events = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
+        log.extend(events)
+        for viewer in [None, *range(n_players)]:
+            hidden = hidden_from(state, viewer)
+            text = canonical(RULES.view(state, viewer)) + "".join(e.text for e in events if e.visible_to(viewer))
+            assert not [token for token in hidden if token in text]
+    assert len(log) > 0
+
+
+def test_random_game_time():
+    """Median time of a whole random 4-player game without the kit's checks (reported in the note)."""
+    times = []
+    for seed in range(7):
+        start = time.perf_counter()
+        play_random_game(RULES, 4, seed, check=False)
+        times.append(time.perf_counter() - start)
+    assert statistics.median(times) < 1.0
+
+
+# -- a whole game through the WebSocket ----------------------------------------------------------
+
+
+def _stored(client, table_id):
+    async def load():
+        async with client.app.state.ctx.sessions() as session:
+            table = await session.scalar(select(Table).where(Table.id == table_id))
+            return table.state, table.version
+
+    return client.portal.call(load)
+
+
+def _frames_until(websocket, version: int) -> tuple[dict, list[dict]]:
+    frames = []
+    while True:
+        frame = websocket.receive_json()
+        frames.append(frame)
+        assert frame["type"] != "error", frame
+        if frame["type"] == "state" and frame["version"] >= version:
+            return frame, frames
+
+
+def test_spectator_frames_of_a_whole_three_player_game_show_no_card_in_a_hand(sqlite_database):
+    with TestClient(create_app(make_settings(sqlite_database))) as client:
+        players = [Player(client, f"P{seat}") for seat in range(3)]
+        table_id = started_table(players[0], players[1:], ruleset="nimalia")
+        chooser = random.Random(3)
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(player.websocket(table_id)) for player in players]
+            spectator = stack.enter_context(client.websocket_connect(f"/ws/games/{table_id}"))
+            viewers = [*sockets, spectator]
+            latest = []
+            for ws in viewers:
+                ws.send_json({"type": "hello", "since": 0})
+                latest.append(_frames_until(ws, 0)[0])
+            moves = 0
+            while latest[-1]["status"] != "finished":
+                seat = chooser.choice(latest[-1]["to_act"])
+                version = latest[-1]["version"] + 1
+                sockets[seat].send_json({"type": "move", "id": str(uuid.uuid4()), "version": latest[seat]["version"],
+                                         "move": chooser.choice(latest[seat]["legal"])})
+                received = []
+                for index, ws in enumerate(viewers):
+                    latest[index], frames = _frames_until(ws, version)
+                    received.append(json.dumps(frames))
+                state, stored_version = _stored(client, table_id)
+                assert stored_version == version
+                for index, text in enumerate(received):
+                    viewer = index if index < len(sockets) else None
+                    leaked = [token for token in hidden_from(state, viewer) if token in text]
+                    assert not leaked, f"{leaked} reached viewer {viewer} at version {version}"
+                moves += 1
+            assert moves == 45
+            assert latest[-1]["result"] is not None

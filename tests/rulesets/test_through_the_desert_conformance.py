@@ -1,0 +1,66 @@
+"""Through the Desert under the conformance kit, plus rule invariants over random games."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rulesets.testing import check_ruleset
+from app.rulesets.through_the_desert.enclosure import region_of
+from app.rulesets.through_the_desert.moves import COLOURS
+from app.rulesets.through_the_desert.options import PILE_SIZES
+from app.rulesets.through_the_desert.rules import ThroughTheDesert
+
+RULES = ThroughTheDesert()
+VARIANT = {
+    "end_trigger": "immediate",
+    "piles": "zman",
+    "hide_well_values": False,
+    "palm_placement": "choose",
+    "leader_return": "random",
+}
+
+
+@pytest.fixture(scope="module")
+def default_games():
+    return check_ruleset(RULES, games=2)
+
+
+def test_conformance_kit_default_options_two_to_five_players(default_games):
+    assert sorted({game.n_players for game in default_games}) == [2, 3, 4, 5]
+    assert all(RULES.result(game.final) is not None for game in default_games)
+
+
+def test_conformance_kit_variant_options():
+    check_ruleset(RULES, games=1, seed=2, options=[VARIANT, {"palm_placement": "choose", "leader_return": "choose"}])
+
+
+def test_invariants_after_random_games(default_games):
+    """P-5, P-8, E-3, E-7 and the camel count hold in every final position."""
+    for game in default_games:
+        state = game.final
+        area = RULES.area(state)
+        camels = state["camels"]
+        for key, camel in camels.items():
+            for n in area.neighbours[key]:
+                other = camels.get(n)
+                assert not (other and other["colour"] == camel["colour"] and other["seat"] != camel["seat"]), "P-5"
+        for seat in range(game.n_players):
+            for colour in COLOURS:
+                cells = {k for k, c in camels.items() if c["seat"] == seat and c["colour"] == colour}
+                if cells:
+                    start = next(k for k in cells if camels[k]["leader"])
+                    reached, todo = {start}, [start]
+                    while todo:
+                        for n in area.neighbours[todo.pop()]:
+                            if n in cells and n not in reached:
+                                reached.add(n)
+                                todo.append(n)
+                    assert reached == cells, "P-8: a caravan is connected to its leader"
+        for enclosed in state["areas"]:
+            region, border = region_of(area, camels, enclosed["hexes"][0])
+            assert sorted(region) == sorted(enclosed["hexes"]), "E-7: areas never change"
+            assert border == {(enclosed["seat"], enclosed["colour"])}, "E-3"
+        pile = PILE_SIZES["classic"][game.n_players]
+        placed = sum(not c["leader"] for c in camels.values())
+        assert placed == sum(pile - state["piles"][colour] for colour in COLOURS)
+        assert min(state["piles"].values()) == 0 or "T-6" in state["end_reason"]

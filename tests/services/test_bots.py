@@ -1,0 +1,123 @@
+"""Bot seats: seated by the creator, played by the server through the ordinary pipeline."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.bots import BOT_LEVELS, make_bot
+from app.rulesets.base import Rng
+from app.rulesets.registry import Registry
+from tests.conftest import TOY_RULESETS
+from tests.services.test_whole_games import QUICK_OPTIONS
+from tests.support.players import Player
+
+RULESETS = [ruleset.name for ruleset in Registry.discover(TOY_RULESETS).all() if ruleset.listed]
+
+
+def wait_for(client, table_id, predicate, seconds=60.0):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        state = client.get(f"/api/games/{table_id}").json()
+        if predicate(state):
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"condition not reached; last state version {state.get('version')}")
+
+
+def bot_table(owner, ruleset, seats, levels):
+    options = QUICK_OPTIONS.get(ruleset, {})
+    table_id = owner.post("/api/tables", {"ruleset": ruleset, "seats": seats, "options": options}).json()["id"]
+    for seat, level in levels.items():
+        response = owner.post(f"/api/tables/{table_id}/bots", {"seat": seat, "level": level})
+        assert response.status_code == 200, response.text
+    return table_id
+
+
+def test_bot_seat_shows_in_lobby_and_blocks_joins(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = bot_table(ana, "toy-race", 2, {1: "random"})
+    seats = client.get(f"/api/tables/{table_id}").json()["seats"]
+    assert seats[1] == {"seat": 1, "account_id": None, "name": "Babak (bot)", "bot": True, "bot_level": "random",
+                        "takeover": None}
+    assert bo.post(f"/api/tables/{table_id}/join").json()["error"]["code"] == "table_full"
+    assert bo.post(f"/api/tables/{table_id}/bots", {"seat": 1}).json()["error"]["code"] == "forbidden"
+    assert ana.post(f"/api/tables/{table_id}/join", {"seat": 0}).json()["error"]["code"] == "conflict"
+    assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "genius"}).json()["error"]["code"] == "bad_request"
+    assert ana.client.delete(f"/api/tables/{table_id}/bots/1", headers=ana.headers).json()["seats"][1]["bot"] is False
+    assert bo.post(f"/api/tables/{table_id}/join").status_code == 200
+
+
+def test_person_against_bot(client):
+    ana = Player(client, "Ana")
+    table_id = bot_table(ana, "toy-race", 2, {1: "default"})
+    assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    state = wait_for(client, table_id, lambda s: s["version"] >= 2)
+    assert state["to_act"] == [0] and state["players"][1]["name"] == "Babak (bot)" and state["players"][1]["bot"]
+    assert any(entry["text"].startswith("Babak (bot) added") for entry in state["log"])
+
+
+@pytest.mark.parametrize("ruleset_name", RULESETS)
+def test_all_bot_game_runs_to_the_end_through_the_pipeline(client, ruleset_name):
+    ana = Player(client, "Ana")
+    seats = client.app.state.ctx.registry.get(ruleset_name).min_players
+    table_id = bot_table(ana, ruleset_name, seats, {seat: "random" for seat in range(seats)})
+    assert all(seat["bot"] for seat in client.get(f"/api/tables/{table_id}").json()["seats"])
+    assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+    final = wait_for(client, table_id, lambda s: s["status"] == "finished", seconds=120)
+    assert final["result"] is not None and final["version"] > 0
+    log = client.get(f"/api/games/{table_id}/log").json()
+    assert log and log[-1]["version"] == final["version"]
+
+
+def test_search_bot_prefers_winning_move():
+    from tests.support.toy_rulesets import ToyRace
+
+    class Determinized(ToyRace):
+        def determinize(self, view, seat, rng):
+            return {"total": view["total"], "turn": view["turn"], "words": ["a", "b"], "winner": None, "rng": 0}
+
+        def evaluate(self, state, seat):
+            return 1.0 if state["winner"] == seat else 0.0
+
+    ruleset = Determinized()
+    state = {"total": 8, "turn": 0, "words": ["a", "b"], "winner": None, "rng": 0}
+    legal = ruleset.legal_moves(state, 0)
+    chosen = {make_bot("default").choose(ruleset, ruleset.view(state, 0), legal, 0, Rng(seed)).amount for seed in range(10)}
+    assert chosen == {2, 3}  # 8 + 2 or 8 + 3 reaches 10; adding 1 never wins at once
+    assert set(BOT_LEVELS) == {"random", "default"}
+
+
+def test_heroes_follow_prompts_work_with_a_bot_on_either_side(client):
+    """Issue 6: Heroes' Follow window (spec 1.7, "Following a Capital Action") asks each other seat
+    in turn; a bot seat answers its own prompt through the pipeline, and a person answers the
+    prompt a bot's Capital Action opens.  Ana takes Capital Actions whenever she can, and follows
+    whenever she is asked, until both kinds of prompt have been answered."""
+    ana = Player(client, "Ana")
+    options = {"round_limit": 4, "first_player": "host"}
+    table_id = ana.post("/api/tables", {"ruleset": "heroes", "seats": 2, "options": options}).json()["id"]
+    assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "default"}).status_code == 200
+    assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+    bot_answered = ana_answered = False
+    for _ in range(300):
+        game = wait_for(client, table_id, lambda s: s["status"] == "finished" or s["to_act"] == [0], seconds=60)
+        log = [entry["text"] for entry in client.get(f"/api/games/{table_id}/log").json()]
+        bot_answered = bot_answered or any(text.startswith("Babak (bot) follows") or text == "Babak (bot) does not follow"
+                                           for text in log)
+        if game["status"] == "finished" or (bot_answered and ana_answered):
+            break
+        mine = ana.get(f"/api/games/{table_id}").json()
+        legal = mine["legal"]
+        if mine["view"]["phase"] == "follow":
+            move = next(move for move in legal if move["type"] != "skip")
+            ana_answered = True
+        else:
+            capital = [move for move in legal if move["type"] in ("tax", "recruit", "build")]
+            move = (capital or legal)[0]
+        response = ana.move(table_id, mine["version"], move)
+        assert response.status_code == 200, response.text
+    assert bot_answered and ana_answered
+    log = [entry["text"] for entry in client.get(f"/api/games/{table_id}/log").json()]
+    assert any(text.startswith("Ana follows the") for text in log)

@@ -1,0 +1,110 @@
+"""The one-statement move commit on Postgres (app/db/move_writer.py) and the pipeline's use of it.
+
+The writer must write a move only when the game is running at the version before it, never
+half (a move without its snapshot or the reverse), and notify the fan-out channel in the same
+commit; the pipeline must fall back to the locking path, with its answers, whenever the
+process's cached snapshot is behind the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+
+import asyncpg
+import pytest
+from fastapi.testclient import TestClient
+
+from app.db.move_writer import DuplicateMoveId, PostgresMoveWriter
+from app.main import create_app
+from tests.conftest import make_settings, run_coroutine
+from tests.support.players import Player, started_table
+
+pytestmark = pytest.mark.postgres
+
+
+def dsn(url: str) -> str:
+    return url.replace("postgresql+asyncpg://", "postgresql://", 1)
+
+
+async def running_table(connection) -> int:
+    account = await connection.fetchval("INSERT INTO accounts (name, session_epoch, created_at) VALUES ('Ana', 0, now()) "
+                                        "RETURNING id")
+    return await connection.fetchval(
+        "INSERT INTO tables (ruleset, options, seat_count, private, creator_id, status, state, version, "
+        "chat_spectators, created_at, updated_at) VALUES ('toy-race', '{}', 2, false, $1, 'running', "
+        "'{\"total\": 0}', 0, false, now(), now()) RETURNING id", account)
+
+
+def test_append_writes_move_snapshot_and_notification_only_at_the_expected_version(postgres_database):
+    async def scenario():
+        heard: list[str] = []
+        listener = await asyncpg.connect(dsn(postgres_database))
+        await listener.add_listener("test_channel", lambda *args: heard.append(args[-1]))
+        writer = PostgresMoveWriter(postgres_database)
+        try:
+            table_id = await running_table(listener)
+            first = await writer.append(table_id, 1, 0, {"total": 2}, "running", {"type": "add", "amount": 2},
+                                        [{"text": "{seat0} added 2"}], "move-a", "test_channel", f"{table_id}:1")
+            # The same version again (another process's cache was behind): nothing is written.
+            stale = await writer.append(table_id, 1, 1, {"total": 9}, "running", {"type": "add", "amount": 3},
+                                        [], "move-b", "test_channel", f"{table_id}:1")
+            with pytest.raises(DuplicateMoveId):
+                await writer.append(table_id, 2, 1, {"total": 3}, "running", {"type": "add", "amount": 1},
+                                    [], "move-a", "test_channel", f"{table_id}:2")
+            finished = await writer.append(table_id, 2, 1, {"total": 10}, "finished", {"type": "add", "amount": 3},
+                                           [], "move-c", "test_channel", f"{table_id}:2")
+            after_end = await writer.append(table_id, 3, 0, {"total": 11}, "running", {"type": "add", "amount": 1},
+                                            [], "move-d", "test_channel", f"{table_id}:3")
+            table = await listener.fetchrow("SELECT state::text, version, status FROM tables WHERE id = $1", table_id)
+            moves = await listener.fetch("SELECT seq, seat, client_move_id, move::text FROM moves WHERE table_id = $1 "
+                                         "ORDER BY seq", table_id)
+            for _ in range(50):
+                if len(heard) == 2:
+                    break
+                await asyncio.sleep(0.02)
+            return table_id, first, stale, finished, after_end, table, moves, heard
+        finally:
+            await writer.close()
+            await listener.close()
+
+    table_id, first, stale, finished, after_end, table, moves, heard = run_coroutine(scenario)
+    assert (first, stale, finished, after_end) == (True, False, True, False)
+    assert (table["state"], table["version"], table["status"]) == ('{"total":10}', 2, "finished")
+    assert [(row["seq"], row["seat"], row["client_move_id"]) for row in moves] == [(1, 0, "move-a"), (2, 1, "move-c")]
+    assert moves[0]["move"] == '{"type":"add","amount":2}'
+    assert heard == [f"{table_id}:1", f"{table_id}:2"]
+
+
+def test_a_process_whose_cache_is_behind_answers_like_the_locking_path(postgres_database):
+    """Process A caches version 1; process B commits version 2.  A move for version 1 sent to A is
+    refused as stale (not written twice), and the right move for version 2 sent to A is accepted."""
+    settings = make_settings(postgres_database)
+    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+        ana, bo = Player(first, "Ana"), Player(first, "Bo")
+        table_id = started_table(ana, [bo])
+        assert ana.move(table_id, 0, {"type": "add", "amount": 1}).json()["version"] == 1  # A caches version 1
+        bo_on_b = copy.copy(bo)
+        bo_on_b.client = second  # the same person, in a tab served by process B
+        assert bo_on_b.move(table_id, 1, {"type": "add", "amount": 2}).json()["version"] == 2
+
+        stale = bo.move(table_id, 1, {"type": "add", "amount": 3})
+        assert stale.status_code == 409 and stale.json()["error"]["code"] == "stale_version"
+        assert ana.move(table_id, 2, {"type": "add", "amount": 3}).json()["version"] == 3
+        game = ana.get(f"/api/games/{table_id}").json()
+        assert game["version"] == 3 and game["view"]["total"] == 6
+        log = ana.get(f"/api/games/{table_id}/log").json()
+        assert [entry["version"] for entry in log] == [1, 2, 3]
+
+
+def test_the_fan_out_drops_only_the_echo_of_its_own_notifications():
+    """A process's own commit was delivered locally already (and may echo back before its snapshot
+    is cached); another process's notification, or one in the older two-part form, is delivered."""
+    from app.fanout import PostgresFanout
+
+    fanout, heard = PostgresFanout(engine=None), []
+    fanout.subscribe(lambda game_id, version: heard.append((game_id, version)))
+    other = PostgresFanout(engine=None)
+    for payload in (fanout.payload(7, 3), other.payload(7, 4), "7:5", "nonsense"):
+        fanout._on_notification(None, 0, "caravanserai_games", payload)
+    assert heard == [(7, 4), (7, 5)]
