@@ -52,6 +52,7 @@ def main(argv: list[str] | None = None) -> None:
     uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host, port=args.port or settings.port,
                 workers=args.workers or settings.workers, ws_max_size=settings.max_payload_bytes,
                 ws_ping_interval=settings.ws_ping_interval_seconds, ws_ping_timeout=settings.ws_ping_timeout_seconds,
+                ws_per_message_deflate=settings.ws_per_message_deflate,
                 proxy_headers=True, log_config=log_config(settings.log_format), timeout_graceful_shutdown=10)
 
 

@@ -30,7 +30,6 @@ async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code
     ruleset = ctx.registry.get(snapshot.ruleset)
     payload = state_payload(ruleset, snapshot, seat, entries)
     payload.pop("type")
-    payload["legal"] = ruleset.dump_moves(payload["legal"])
     return payload
 
 

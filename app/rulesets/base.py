@@ -277,11 +277,14 @@ class Ruleset(ABC):
         """The JSON forms of many moves in one call (the ``legal`` list of every state frame).
 
         Moves whose fields are all plain JSON values (str, int, bool, None, literals and tuples
-        of them: every ruleset here) are copied field by field, about five times faster than
-        pydantic's serializer, which the others go through; tuples stay tuples (JSON arrays).
+        of them: every ruleset here) are given as the models' own field dicts, which orjson
+        writes about five times faster than it calls back for each model (0.04 ms against
+        0.2 ms for the benchmark's 1000 moves); the others go through pydantic's serializer.
+        Tuples stay tuples (JSON arrays).  The dicts are the frozen models' own: read them, never
+        change them.
         """
         if _plain_moves(type(self)):
-            return [dict(move.__dict__) for move in moves]
+            return [move.__dict__ for move in moves]
         return _moves_adapter(type(self)).dump_python(moves, mode="json")
 
     def check_and_apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:

@@ -68,14 +68,14 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
                   log: list[dict[str, Any]]) -> dict[str, Any]:
     """The ``state`` frame body for ``seat`` (None: spectator), docs/api.md.
 
-    ``legal`` lists the seat's legal moves as move models, in wire form once serialized with
-    :func:`encode` (or ``Ruleset.dump_moves``); empty for spectators and finished games.
+    ``legal`` lists the seat's legal moves in wire form (``Ruleset.dump_moves``: read-only
+    dicts); empty for spectators and finished games.
     """
     state = snapshot.state
     running = snapshot.status == "running"
     acting = sorted(ruleset.to_act(state)) if running else []
     played_by_person = seat is not None and snapshot.seats and snapshot.seats[seat].takeover is None
-    legal = (ruleset.legal_moves(state, seat)
+    legal = (ruleset.dump_moves(ruleset.legal_moves(state, seat))
              if running and played_by_person and seat in acting else [])
     result = ruleset.result(state)
     return {
@@ -93,5 +93,5 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
 
 
 def encode(payload: dict[str, Any]) -> bytes:
-    """A payload as JSON bytes, move models (``legal``) in their wire form."""
+    """A payload as JSON bytes (any move model left in it in its wire form)."""
     return orjson.dumps(payload, default=move_json_default)

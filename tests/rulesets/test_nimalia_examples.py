@@ -90,7 +90,7 @@ def test_example_5_running_totals_rounds_1_to_4():
 
 def test_example_5_zero_floor_in_round_1():
     assert add_with_floor(0, [2, -3]) == 0  # P: +2 -> 2; -3 -> 0 (floor), not -1
-    assert add_with_floor(0, [2]) + -3 == -1
+    assert add_with_floor(0, [-3, 2]) == 2  # the floor applies after each card: -3 -> 0, then +2
 
 
 def test_example_5_round_5_with_the_example_reserves():

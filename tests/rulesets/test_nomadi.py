@@ -85,6 +85,16 @@ def test_r8_eighteen_cards_one_on_each_water_source_the_rest_on_sand(seed):
     assert state["card_pool"] == [] and state["phase"] == "placement"
 
 
+@pytest.mark.parametrize("rows", [["SS" + "." * 20] * 3, ["SS" + "W" * 18]])
+def test_r8_a_board_needs_one_to_seventeen_water_sources(rows):
+    # one card on each water source and "the other cards" on sand: 0 or 18 water sources break R-8
+    from app.rulesets.nomadi.board import Board
+    from app.rulesets.nomadi.rules import Nomadi
+
+    with pytest.raises(ValueError, match="1 to 17 water sources"):
+        Nomadi(Board("odd", rows)).setup(2, Options(), 1)
+
+
 def test_r8_card_placement_comes_from_the_seed_and_ids_say_nothing():
     assert new_game(2, seed=9)["cards"] == new_game(2, seed=9)["cards"]
     layouts = {tuple(sorted(new_game(2, seed=seed)["cards"])) for seed in range(6)}

@@ -73,8 +73,8 @@ class Nomadi(Ruleset):
     * R-30b: a claim is "no claim" or one of the card values -2, -1, +1, +2, +3, and it is public,
       as if said aloud at the table.  The mover's view shows the inspected card as
       ``"card-07 (+3)"``, a token apart from the holder's ``"card-07:+3"``: the peek and the holding
-      are different secrets.  The platform has no answer timer yet, so the spec's "a timeout means
-      decline" is not implemented here.
+      are different secrets.  The spec's "a timeout means decline" is :meth:`Nomadi.timeout_move`
+      (under a table's time control).
     * R-41b: the asking price is 0 to 9 coins and public; the owner may accept only when paying it
       leaves them without debt.
     * R-41a: "at any time" becomes "whenever you are to act in the dice phase" (your own turn, or
@@ -220,6 +220,9 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         oasis = rng.choice(sorted(board.oasis_spots))
     goal = board.goal_cells(oasis)
 
+    if not 1 <= len(board.water_sources) <= len(CARD_VALUES) - 1:  # spec rule 8: one card on each, the rest on sand
+        raise ValueError(f"board {board.name} needs 1 to {len(CARD_VALUES) - 1} water sources, "
+                         f"not {len(board.water_sources)}")
     values = list(CARD_VALUES)
     rng.shuffle(values)
     deck = [{"id": f"card-{number:02d}", "value": value} for number, value in enumerate(values, start=1)]
