@@ -143,6 +143,21 @@ def test_tax_is_capped_at_10():
     assert "{seat0} taxes Ore: +2 (capped at 10)" in texts(events)
 
 
+def test_collection_is_capped_at_10():
+    """Spec 1.9: N holds N_meadow and N_plains (Food 1 each) with a Serf in each: +2 +2 = 4 Food,
+    but 8 Food + 4 stops at 10; Ore 0 + 0 stays 0."""
+    from app.rulesets.heroes.collection import collect
+
+    state = position(nomads="none")
+    resources(state, A, food=8)
+    put(state, "N_meadow", A, serf=1)
+    put(state, "N_plains", A, serf=1)
+    events = []
+    collect(state, RULES.board, events)
+    assert state["players"][A]["resources"] == {"ore": 0, "mana": 0, "food": 10}
+    assert "{seat0} collects 2 Food" in texts(events)
+
+
 # -- Follow ----------------------------------------------------------------------------------
 
 def test_followers_decide_clockwise_from_the_leader_and_share_the_tax_position():

@@ -115,6 +115,16 @@ def test_nw8_fallback_to_an_empty_desert_then_any_empty_land_region():
     assert placements(state, BOARD) == expected and "E_plains" in expected
 
 
+def test_nw2_nw8_no_board_nomad_and_every_desert_held_falls_back_to_any_empty_land_region():
+    """Our reading of NW-8 (see ``nomads.placements``): 4 players, no Nomad on the board, a Serf
+    in each Desert: every region that is neither a Desert nor a standing Capital is empty."""
+    state = position(4)
+    for continent in "NESW":
+        put(state, f"{continent}_desert", A, serf=1)
+    assert placements(state, BOARD) == sorted(f"{continent}_{kind}" for continent in "NESW"
+                                              for kind in ("forest", "meadow", "mountain", "plains", "swamp"))
+
+
 def test_a_w6_no_placement_with_an_empty_supply():
     state = position()
     state["nomad_supply"] = 0

@@ -49,11 +49,25 @@ def test_data_files_are_copies_of_the_spec_data():
     spec = json.loads((SPEC_DATA / "heroes_house_values.json").read_text())
     for key, value in spec.items():
         if isinstance(value, dict):
-            assert {k: v for k, v in ours[key].items() if k not in ("_note", "count")} == value, key
+            assert {k: v for k, v in ours[key].items() if k not in ("_note", "count", "cc_level")} == value, key
         else:
             assert ours[key] == value, key
     for added in ("tactics", "nomads"):
         assert "_source" in ours[added]
+    assert (ours["start"]["cc_level"], ours["worker_yield_bonus"], ours["army_limit"]) == (1, 1, 5)  # spec 1.5, 1.9, 1.7
+
+
+def test_every_number_of_the_engine_follows_the_data_file(monkeypatch):
+    """Changing the tax track values in the data changes what a Tax gives and how the track turns."""
+    from app.rulesets.heroes import actions
+
+    monkeypatch.setitem(HOUSE.raw, "tax_track_values", [5, 3, 1])
+    state = RULES.setup(2, RULES.parse_options({"first_player": "host"}), 4)
+    assert sorted(state["tax_track"]) == ["1", "3", "5"]
+    top = state["tax_track"]["5"]
+    middle, bottom = state["tax_track"]["3"], state["tax_track"]["1"]
+    actions.rotate_tax_track(state)
+    assert state["tax_track"] == {"5": middle, "3": bottom, "1": top}
 
 
 def test_house_tactic_set_of_spec_2_3():

@@ -77,7 +77,7 @@ def tower_sites(board: Board, state: State, seat: Seat) -> list[str]:
     """Regions where ``seat`` may build a Tower now (limits of spec 1.3 included)."""
     player = state["players"][seat]
     mine = towers_of(state, seat)
-    if player["supply"]["tower"] <= 0 or len(mine) >= player["cc_level"]:
+    if player["supply"]["tower"] <= 0 or len(mine) >= HOUSE.tower_limit(player["cc_level"]):
         return []
     per_continent = HOUSE.tower["max_per_continent_2p" if state["n_players"] == 2 else "max_per_continent"]
     sites = []
@@ -153,9 +153,11 @@ def tax(state: State, seat: Seat, move: Tax) -> str:
 
 
 def rotate_tax_track(state: State) -> None:
-    """Spec 1.7 Tax: the marker on 2 goes to 3, the one on 3 to 4, the one on 4 drops to 2."""
+    """Spec 1.7 Tax: each marker moves up one slot (2 to 3, 3 to 4) and the one on the top slot
+    drops to the bottom (4 to 2)."""
+    slots = [str(value) for value in HOUSE.tax_values]  # highest first
     track = state["tax_track"]
-    state["tax_track"] = {"4": track["3"], "3": track["2"], "2": track["4"]}
+    state["tax_track"] = {slot: track[slots[(index + 1) % len(slots)]] for index, slot in enumerate(slots)}
 
 
 # -- all Capital Actions ---------------------------------------------------------------------

@@ -87,7 +87,8 @@ def start(state: State, attacker: Seat, defender: Seat, region: str, capital: bo
               "cards": None}
     battle["strength"] = {side: natural(state, battle, side) for side in SIDES}
     what = "the capital of " if capital else ""
-    events.append(Event(text=f"{{seat{attacker}}} attacks {what}{{seat{defender}}} at {region_name(region)} (+1 VP)"))
+    events.append(Event(text=f"{{seat{attacker}}} attacks {what}{{seat{defender}}} at {region_name(region)} "
+                             f"(+{HOUSE.vp('start_battle')} VP)"))
     state["phase"] = "tactics"
     state["pending"] = {"battle": battle, "chosen": {str(attacker): False, str(defender): False}, "choices": {}}
 
@@ -404,7 +405,8 @@ def destroy_capital(state: State, attacker: Seat, owner: Seat, events: list[Even
     player["eliminated"] = True
     player["tokens"] = 0
     state["players"][attacker]["score"] += HOUSE.vp("destroy_capital")
-    events.append(Event(text=f"{{seat{attacker}}} destroys the capital of {{seat{owner}}} (+5 VP): "
+    events.append(Event(text=f"{{seat{attacker}}} destroys the capital of {{seat{owner}}} "
+                             f"(+{HOUSE.vp('destroy_capital')} VP): "
                              f"{{seat{owner}}} is eliminated"))
     if state["end"] is None:
         state["end"] = {"objective": "eXterminate", "by": attacker, "round": state["round"],

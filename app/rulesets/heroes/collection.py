@@ -27,7 +27,7 @@ def region_yield(state: State, board: Board, seat: Seat, region: str) -> int:
         return 0
     amount = info.amount
     if units_at(state, region, seat)["serf"] > 0:
-        amount += 1
+        amount += HOUSE.worker_yield_bonus
     if state["regions"][region]["tower"] == seat:
         amount += HOUSE.tower["yield_bonus"]
     if state["options"]["nomads"] == "wandering":

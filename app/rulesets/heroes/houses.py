@@ -137,8 +137,23 @@ class HouseValues:
 
     @property
     def tax_values(self) -> list[int]:
-        """Spec 1.4: the tax slots are worth 4, 3 and 2."""
-        return list(self.raw["tax_track_values"])
+        """Spec 1.4: the tax slots are worth 4, 3 and 2 (highest first)."""
+        return sorted(self.raw["tax_track_values"], reverse=True)
+
+    @property
+    def worker_yield_bonus(self) -> int:
+        """Spec 1.9: a region with one of its controller's Serfs in it yields 1 more."""
+        return self.raw["worker_yield_bonus"]
+
+    @property
+    def army_limit(self) -> int:
+        """Spec 1.7/1.2: 1-5 units march together; at most 5 of one player in a region outside capitals."""
+        return self.raw["army_limit"]
+
+    def tower_limit(self, cc_level: int) -> int:
+        """How many Towers a player with a C.C. of ``cc_level`` may have in play (spec 1.3: the level [K~])."""
+        limit = self.raw["tower"]["max_total"]
+        return cc_level if limit == "cc_level" else int(limit)
 
     def vp(self, what: str) -> int:
         """``start_battle`` (1 [K]), ``destroy_capital`` (5 [K]), ``per_controlled_region`` (1 [K~])."""

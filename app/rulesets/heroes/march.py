@@ -28,7 +28,7 @@ from app.rulesets.heroes.moves import March
 from app.rulesets.heroes.nomads import may_enter
 from app.rulesets.heroes.pieces import natural_strength, size, towers_of, units_at
 
-ARMY_LIMIT = 5
+ARMY_LIMIT = HOUSE.army_limit
 """Spec 1.7: 1-5 units march together; 1.2: at most 5 of one player in a region outside capitals."""
 
 

@@ -5,7 +5,8 @@
   Nomad; A-W8 a Tower alone blocks).  With no board Nomad: an empty Desert (NW-2); else an empty
   land region adjacent (ferries included, A-W1/NW-4; the Tower<->Capital link does not count,
   A-W3) to a board Nomad (NW-3); fallback an empty Desert, then any empty land region, unoccupied
-  capital regions included (NW-8, A-W2, A-W7); no legal region or an empty supply: skipped
+  capital regions included (NW-8, A-W2, A-W7; also with no board Nomad, see ``placements``); no
+  legal region or an empty supply: skipped
   (NW-9, A-W6).
 * Yield penalty NW-10..NW-13: 1 in total however many Nomads are adjacent (A-W4), off the
   region's whole yield, floor 0 (A-W5).
@@ -31,11 +32,14 @@ def is_empty(state: State, region: str) -> bool:
 
 
 def placements(state: State, board: Board) -> list[str]:
-    """The regions where the next Nomad may go (NW-2, NW-3, NW-8), sorted; empty when none."""
-    empty_deserts = sorted(region for region in board.deserts if is_empty(state, region))
+    """The regions where the next Nomad may go (NW-2, NW-3, NW-8), sorted; empty when none.
+
+    Our reading of NW-8's second sentence: "no empty Desert, then any empty land region" holds
+    wherever a Desert is asked for, so also in a round with no board Nomad (NW-2) whose Deserts
+    are all occupied; the spec names no other fallback there, and skipping would stop the Nomads
+    from ever entering a board whose Deserts are held.
+    """
     nomad_regions = [region for region, entry in state["regions"].items() if entry["nomad"]]
-    if not nomad_regions:
-        return empty_deserts
     beside = sorted({
         neighbour
         for region in nomad_regions
@@ -44,6 +48,7 @@ def placements(state: State, board: Board) -> list[str]:
     })
     if beside:
         return beside
+    empty_deserts = sorted(region for region in board.deserts if is_empty(state, region))
     if empty_deserts:
         return empty_deserts
     return sorted(region for region in board.land if is_empty(state, region))
@@ -87,7 +92,8 @@ def capture(state: State, seat: Seat, region: str, events: list[Event]) -> None:
     player = state["players"][seat]
     player["nomads"] += 1
     player["score"] += HOUSE.vp("start_battle")
-    events.append(Event(text=f"{{seat{seat}}} battles the Nomad on {region_name(region)} (+1 VP) and captures it (NB-3, NB-5)"))
+    events.append(Event(text=f"{{seat{seat}}} battles the Nomad on {region_name(region)} "
+                             f"(+{HOUSE.vp('start_battle')} VP) and captures it (NB-3, NB-5)"))
 
 
 def return_from_bar(state: State, seat: Seat) -> int:

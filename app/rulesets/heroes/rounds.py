@@ -45,7 +45,7 @@ def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> Sta
         players.append({
             "continent": continent, "capital": capital, "eliminated": False,
             "resources": dict(start["resources"]), "score": start["score"],
-            "cc_level": 1, "hall": False, "nomads": 0,
+            "cc_level": start["cc_level"], "hall": False, "nomads": 0,
             "bar": {slot: ("disabled" if slot in DISABLED_SLOTS else None) for slot in BAR_SLOTS},
             "tokens": start["action_tokens"], "supply": supply, "tactics": list(HOUSE.tactics),
         })
@@ -53,7 +53,7 @@ def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> Sta
         "n_players": n_players, "options": options.model_dump(), "rng": rng.state,
         "round": 1, "phase": "action", "first_player": first,
         "turn": {"seat": first, "lap": 1, "order": []},
-        "tax_track": dict(zip(("4", "3", "2"), markers)),
+        "tax_track": dict(zip(map(str, HOUSE.tax_values), markers)),
         "end": None, "regions": regions, "players": players,
         "nomad_supply": HOUSE.nomads["supply"] if options.nomads == "wandering" else 0,
         "mercenary": mercenaries.new_card() if options.nomads == "mercenary" else None,
