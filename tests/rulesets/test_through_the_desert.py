@@ -109,6 +109,13 @@ def test_s7_start_player_comes_from_the_seed():
     assert new_game(4, seed=5) == new_game(4, seed=5)
 
 
+def test_s7_the_host_may_begin_and_the_deal_stays_that_of_the_seed():
+    for seed in range(6):
+        random_start, host_start = new_game(4, seed=seed), new_game(4, seed=seed, first_player="host")
+        assert host_start["start_player"] == 0
+        assert host_start["wells"] == random_start["wells"] and host_start["oases"] == random_start["oases"]
+
+
 def test_s3_five_players_return_different_leaders_in_turn():
     state = new_game(5)
     start = state["start_player"]

@@ -113,3 +113,15 @@ def test_e1_regions_lists_every_region_with_its_border():
 def test_e2_region_without_camels_has_empty_border():
     region, border = region_of(AREA, {}, "0,0")
     assert len(region) == 37 and border == set()
+
+
+def test_a6_e9_the_two_to_three_player_line_is_a_wall():
+    """(15,0) on the top row of our board: its neighbours are (14,0), (14,1), (15,1), and (16,0)
+    beyond row 0's thick line (small_q_max 15); (15,-1) and (16,-1) are off the board.  Pink on
+    the three inner ones closes (15,0) with 2-3 players; with 4, (16,0) is in play and leads on to
+    the free (16,1), so nothing is closed."""
+    board = Board.standard()
+    wall = [(14, 0), (14, 1), (15, 1)]
+    position = camels((A, "pink", wall), (B, "green", [(5, 5)]))
+    assert new_enclosures(board.in_use(2), position, hex_key((15, 1))) == [["15,0"]]
+    assert new_enclosures(board.in_use(4), position, hex_key((15, 1))) == []

@@ -28,6 +28,10 @@ class Options(BaseModel):
         "random",
         description="Spec S-5: the server places the 5 palm trees at random, or the players take turns choosing.",
     )
+    first_player: Literal["random", "host"] = Field(
+        "random",
+        description="Spec S-7 [D]: the start player is drawn at random, or the host (seat 1) begins.",
+    )
     leader_return: Literal["choose", "random"] = Field(
         "choose",
         description="Spec S-3 (5 players): each player chooses the leader colour to return, or it is dealt at random.",

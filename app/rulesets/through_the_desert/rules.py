@@ -53,7 +53,8 @@ class ThroughTheDesert(Ruleset):
 
     Decisions where the spec leaves room (Spec [D] items and our own):
 
-    * S-7: the start player is drawn at random from the seed; play runs in seat order.
+    * S-7: the start player is drawn at random from the seed, or is the host (seat 0) with the
+      option ``first_player="host"``; play runs in seat order.
     * S-5 ``palm_placement="choose"``: before anything else, players take turns from the start
       player in seat order, one palm tree per turn, until all 5 stand; the palm spaces left over
       then get well tokens (S-6).  On a board with fewer than 5 palm spaces every one gets a tree.
@@ -170,7 +171,9 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         raise ValueError(f"Through the Desert takes 2 to 5 players, not {n_players}")
     area = board.in_use(n_players)
     rng = Rng(seed)
-    start = rng.randrange(n_players)
+    start = rng.randrange(n_players)  # drawn even for the host, so the rest of the deal is the same
+    if options.first_player == "host":
+        start = 0
     values = list(WELL_TOKENS)
     rng.shuffle(values)
     pool = [{"id": f"well-{number:02d}", "value": value} for number, value in enumerate(values, start=1)]
