@@ -8,6 +8,8 @@ A ruleset's tests call :func:`check_ruleset`; it plays random games and asserts 
 * ``apply`` never mutates its input;
 * state and moves round-trip through JSON exactly;
 * every listed legal move is accepted by ``apply`` (all of them at the first positions, a sample later);
+  and, with :func:`check_legal_moves_complete` and a superset of candidate moves the game's test
+  names, no other move is;
 * folding the moves over ``setup`` rebuilds the final state bit for bit (replay);
 * no view of another seat or of a spectator, and no log event visible to them, contains a
   token that ``secrets`` declares private to a seat; the ``rng`` value never shows in a view.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel
@@ -128,6 +131,50 @@ def check_ruleset(
                 )
                 played.append(game)
     return played
+
+
+def check_legal_moves_complete(
+    ruleset: Ruleset,
+    n_players: int,
+    seed: int,
+    candidates: Callable[[State, Seat], Iterable[MoveModel]],
+    options: BaseModel | None = None,
+    every: int = 5,
+    max_moves: int = 5000,
+) -> int:
+    """``legal_moves`` lists exactly the moves ``apply`` accepts: along one random game, at every
+    ``every``-th position, each move of ``candidates(state, seat)`` (a superset the test names,
+    such as every colour on every space) is tried, and the accepted ones must be the listed ones.
+
+    Returns how many positions were compared; raises ``AssertionError`` naming the first
+    position where a move is accepted but not listed, or listed but refused.
+    """
+    options = options if options is not None else ruleset.parse_options({})
+    chooser = random.Random(seed)
+    state = ruleset.setup(n_players, options, seed)
+    compared = 0
+    for ply in range(max_moves):
+        acting = sorted(ruleset.to_act(state))
+        if not acting:
+            return compared
+        seat = chooser.choice(acting)
+        legal = ruleset.legal_moves(state, seat)
+        if ply % every == 0:
+            accepted = set()
+            for move in candidates(state, seat):
+                try:
+                    ruleset.check_and_apply(state, seat, move)
+                except IllegalMove:
+                    continue
+                accepted.add(move)
+            listed = set(legal)
+            where = f"{ruleset.name} seed={seed} players={n_players} ply={ply}"
+            assert not accepted - listed, f"{where}: accepted but not listed: {sorted(map(str, accepted - listed))[:5]}"
+            assert not listed - accepted, f"{where}: listed but not among the candidates or refused: " \
+                                          f"{sorted(map(str, listed - accepted))[:5]}"
+            compared += 1
+        state, _ = ruleset.apply(state, seat, chooser.choice(legal))
+    raise AssertionError(f"{ruleset.name} seed={seed}: no end after {max_moves} moves")
 
 
 def _check_position(ruleset: Ruleset, state: State, n_players: int, acting: set[Seat], where: str) -> None:

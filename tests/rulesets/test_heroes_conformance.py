@@ -11,7 +11,7 @@ from app.bots import make_bot
 from app.rulesets.base import Rng
 from app.rulesets.heroes.battles import choice_token, tactic_options
 from app.rulesets.heroes.moves import March, Tactic
-from app.rulesets.testing import canonical, check_ruleset
+from app.rulesets.testing import canonical, check_legal_moves_complete, check_ruleset
 from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, resources
 
 
@@ -143,3 +143,54 @@ def test_the_default_bot_plays_a_whole_game(players):
         move = bots[seat].choose(RULES, RULES.view(state, seat), RULES.legal_moves(state, seat), seat, rng)
         state, _ = RULES.apply(state, seat, move)
     assert state["phase"] == "over" and RULES.result(state) is not None
+
+
+def every_action(state, seat):
+    """A superset of the legal moves of every phase but ``tactics`` (whose payments and sacrifices
+    multiply out too far; there the listed moves stand in, and the battle tests check the card
+    rules): every action with every worker, every march of up to 6 units to every land region
+    (in the action phase with the token),
+    every conscription and every split of losses with every retreat."""
+    import itertools
+
+    from app.rulesets.heroes.moves import Build, Casualties, Conscript, FireMercenary, Pass, PlaceNomad, Recruit, Skip, Tax
+    from app.rulesets.heroes.pieces import units_at
+
+    land = sorted(RULES.board.land)
+    kinds = ("serf", "warrior", "hero", "mercenary")
+    phase = state["phase"]
+    moves = [Pass(), Skip(), FireMercenary()]
+    if phase == "tactics":
+        return moves + RULES.legal_moves(state, seat)
+    if phase == "nomad":
+        moves += [PlaceNomad(region=region) for region in land]
+    for worker in ("token", "serf", "nomad"):
+        if phase in ("action", "follow"):
+            moves += [Recruit(unit=unit, worker=worker) for unit in ("serf", "serf_pair", "warrior", "hero", "mercenary")]
+            moves += [Build(what="hall", worker=worker), Build(what="capital", worker=worker)]
+            moves += [Build(what="tower", region=region, worker=worker) for region in land]
+            moves += [Tax(resource=resource, worker=worker) for resource in ("ore", "mana", "food")]
+        if phase == "muster" or (phase == "action" and worker == "token"):  # a token marches in the action phase
+            for origin in land:
+                here = units_at(state, origin, seat)
+                for counts in itertools.product(*(range(min(here.get(kind, 0), 5) + 2) for kind in kinds)):
+                    if 1 <= sum(counts) <= 6:
+                        moves += [March(slot=slot, origin=origin, destination=destination, worker=worker,
+                                        **dict(zip(kinds, counts)))
+                                  for destination in land for slot in ("march_1", "march_2")]
+    if phase == "conscripts":
+        for origin in land:
+            here = units_at(state, origin, seat)
+            moves += [Conscript(origin=origin, **dict(zip(kinds, counts)))
+                      for counts in itertools.product(*(range(min(here.get(kind, 0), 3) + 1) for kind in kinds))]
+    if phase == "casualties":
+        here = units_at(state, state["pending"]["battle"]["region"], seat)
+        for counts in itertools.product(*(range(here.get(kind, 0) + 2) for kind in kinds), range(3)):
+            moves += [Casualties(**dict(zip((*kinds, "nomad"), counts)), retreat=retreat) for retreat in (None, *land)]
+    return moves
+
+
+@pytest.mark.parametrize(("n_players", "nomads"), [(2, "wandering"), (3, "mercenary")])
+def test_legal_moves_are_exactly_the_accepted_moves(n_players, nomads):
+    options = RULES.parse_options({"nomads": nomads, "round_limit": 4})
+    assert check_legal_moves_complete(RULES, n_players, 11, every_action, options, every=3) >= 8

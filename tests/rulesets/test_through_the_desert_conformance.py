@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rulesets.testing import check_ruleset
+from app.rulesets.testing import check_legal_moves_complete, check_ruleset
 from app.rulesets.through_the_desert.enclosure import region_of
 from app.rulesets.through_the_desert.moves import COLOURS
 from app.rulesets.through_the_desert.options import PILE_SIZES
@@ -64,3 +64,26 @@ def test_invariants_after_random_games(default_games):
         placed = sum(not c["leader"] for c in camels.values())
         assert placed == sum(pile - state["piles"][colour] for colour in COLOURS)
         assert min(state["piles"].values()) == 0 or "T-6" in state["end_reason"]
+
+
+def every_placement(state, seat):
+    """Every move of the phase's type on every space of the full board, and one off it."""
+    from app.rulesets.through_the_desert.moves import Camel, Leader, Palm, ReturnLeader
+
+    full = RULES.board.in_use(5)
+    hexes = [full.coords[key] for key in full.spaces] + [(30, 30)]
+    phase = state["phase"]
+    if phase == "camels":
+        return [Camel(colour=colour, hex=hex) for colour in COLOURS for hex in hexes]
+    if phase == "leaders":
+        return [Leader(colour=colour, hex=hex) for colour in COLOURS for hex in hexes]
+    if phase == "palms":
+        return [Palm(hex=hex) for hex in hexes]
+    return [ReturnLeader(colour=colour) for colour in COLOURS]
+
+
+@pytest.mark.parametrize(("n_players", "options"), [(2, {}), (3, {"palm_placement": "choose"}),
+                                                    (5, {"leader_return": "choose"})])
+def test_legal_moves_are_exactly_the_accepted_moves(n_players, options):
+    compared = check_legal_moves_complete(RULES, n_players, 7, every_placement, RULES.parse_options(options), every=9)
+    assert compared > 5
