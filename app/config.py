@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     ws_ping_interval_seconds: float = Field(default=20, gt=0, description="how often each WebSocket is pinged")
     ws_ping_timeout_seconds: float = Field(default=20, gt=0,
                                            description="a socket whose pong is this late is closed (half-open peers)")
+    resync_seconds: float = Field(default=2.0, gt=0, description="PostgreSQL: how often each process compares the "
+                                  "versions of the games its sockets watch with the database (a lost notice)")
     ws_per_message_deflate: bool = Field(
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -63,9 +64,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await fanout.start()
         await bots.resume()
         await watcher.start()
+        # Several processes on one database: a notice another process lost still reaches our sockets.
+        resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         try:
             yield
         finally:
+            if resync is not None:
+                resync.cancel()
+                await asyncio.gather(resync, return_exceptions=True)
             await watcher.stop()
             await bots.stop()
             await fanout.stop()

@@ -1,11 +1,11 @@
 """The move pipeline's one-statement commit on PostgreSQL (issue 9).
 
-Committing a move through an ORM session costs six round trips (BEGIN, the row lock, INSERT
-the move, UPDATE the snapshot, ``pg_notify``, COMMIT) and about 3 ms of the server's CPU per
-move; this module does the same in one prepared statement on a small asyncpg pool (about
-0.15 ms): the snapshot is updated only ``WHERE version = old``, the move is inserted only if
-that update happened, and the notification is queued in the same implicit transaction, so
-Postgres delivers it at commit, never before.
+Committing a move through an ORM session costs five round trips (BEGIN, the row lock, INSERT
+the move, UPDATE the snapshot, COMMIT) and about 3 ms of the server's CPU per move; this
+module does the same in one prepared statement on a small asyncpg pool (about 0.15 ms): the
+snapshot is updated only ``WHERE version = old``, and the move is inserted only if that update
+happened, in one implicit transaction.  The other instances are told afterwards by the fan-out
+(``app/fanout.py`` says why not inside this statement).
 
 The services use it only when their cached snapshot says the move is for the current version;
 when the database disagrees (another process moved first, the table stopped running) nothing is
@@ -34,7 +34,7 @@ logged AS (
     INSERT INTO moves (table_id, seq, seat, move, events, client_move_id, created_at)
     SELECT id, $2, $5, $6::json, $7::json, $8, now() FROM bumped
     RETURNING seq)
-SELECT seq, pg_notify($9, $10) FROM logged
+SELECT seq FROM logged
 """
 
 
@@ -56,10 +56,8 @@ class PostgresMoveWriter:
         self._opening = asyncio.Lock()
 
     async def append(self, game_id: int, version: int, seat: int, state: dict[str, Any], status: str,
-                     move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str,
-                     channel: str, payload: str) -> bool:
-        """Commit ``move`` as version ``version`` of ``game_id`` with the new ``state`` and ``status``,
-        and notify ``channel`` with ``payload``.
+                     move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str) -> bool:
+        """Commit ``move`` as version ``version`` of ``game_id`` with the new ``state`` and ``status``.
 
         Returns False (and writes nothing) when the game is not running at ``version - 1``.
         Raises :class:`DuplicateMoveId` (nothing written) when ``client_move_id`` is taken, and
@@ -69,7 +67,7 @@ class PostgresMoveWriter:
         pool = self._pool or await self._open()
         try:
             row = await pool.fetchrow(APPEND_MOVE, _json(state), version, status, game_id, seat, _json(move),
-                                      _json(events), client_move_id, channel, payload)
+                                      _json(events), client_move_id)
         except asyncpg.UniqueViolationError:
             raise DuplicateMoveId(client_move_id) from None
         return row is not None

@@ -102,6 +102,27 @@ class Hub:
         if latest.version > subscriber.version:
             await self.on_version(game_id, latest.version)
 
+    async def resync_forever(self, interval_seconds: float) -> None:
+        """Every ``interval_seconds``, :meth:`resync` (until cancelled): the fan-out's notices between
+        processes can be lost (see ``app/fanout.py``), a socket must not wait for the next move."""
+        while True:
+            await asyncio.sleep(interval_seconds)
+            try:
+                await self.resync()
+            except Exception:
+                log.exception("resync of the watched games failed")
+
+    async def resync(self) -> None:
+        """Push the current state to every greeted socket whose game is further on in the database
+        than the socket was told (one query for all watched games)."""
+        told = {game_id: min(s.version for s in watchers if s.version >= 0)
+                for game_id, watchers in self._subscribers.items() if any(s.version >= 0 for s in watchers)}
+        if not told:
+            return
+        for game_id, version in (await games.current_versions(self._ctx, list(told))).items():
+            if version > told[game_id]:
+                await self.on_version(game_id, version)
+
     async def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: push ``version`` of ``game_id`` to every local socket behind it.
 

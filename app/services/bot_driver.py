@@ -20,6 +20,7 @@ from app.rulesets.base import Rng
 from app.services import games
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.takeover import SEATING_CHANGED
 from app.tasks import wind_down
 
 log = logging.getLogger(__name__)
@@ -40,7 +41,10 @@ class BotDriver:
         ctx.fanout.subscribe(self.on_version)
 
     def on_version(self, game_id: int, version: int) -> None:
-        """Fan-out listener: make sure a task looks at ``game_id``'s bots."""
+        """Fan-out listener: make sure a task looks at ``game_id``'s bots (after a move, a start or a
+        change of seats; a chat message or a rematch notice changes nothing for them)."""
+        if version < SEATING_CHANGED:
+            return
         cached = self._ctx.cache.get(game_id)
         if cached is not None and cached.version >= version and not any(cached.bots):
             return  # a game of people only: nothing to do, and no database work on the hot path
@@ -82,7 +86,10 @@ class BotDriver:
 
     async def _play_one(self, game_id: int) -> bool:
         """One bot move if a bot is to act; returns whether it tried one."""
-        snapshot = await games.load_snapshot(self._ctx, game_id)
+        try:
+            snapshot = await games.load_snapshot(self._ctx, game_id)
+        except AppError:  # a table whose game has not started (or is gone): nothing to play
+            return False
         if snapshot.status != "running" or not any(snapshot.bots):
             return False
         ruleset = self._ctx.registry.get(snapshot.ruleset)

@@ -2,7 +2,7 @@
 
 Applying a move is one transaction: lock the game row, check the seat is to act and the
 version is current, ``apply``, append to ``moves``, update snapshot and version, commit.  Only
-then is anyone told (``fanout.publish``).  A client move id makes a retry idempotent.  On
+then is anyone told (``fanout.committed``).  A client move id makes a retry idempotent.  On
 PostgreSQL the usual move takes a shortcut with the same outcome: one statement that writes
 only if the game is still at the version the move was made for (``_apply_in_one_statement``).
 """
@@ -20,7 +20,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
-from app.fanout import CHANNEL
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
 from app.services.deadlines import update_deadlines
@@ -91,7 +90,7 @@ async def _submit(ctx: Context, game_id: int, is_mover: Callable[[SeatInfo], boo
     ctx.metrics.move_seconds.observe(time.perf_counter() - received)
     ctx.metrics.moves_committed.inc()
     ctx.cache.put(outcome, epoch)
-    ctx.fanout.deliver_local(game_id, outcome.version)
+    ctx.fanout.committed(game_id, outcome.version)
     return outcome.version
 
 
@@ -127,8 +126,7 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     event_rows = [event.model_dump(mode="json") for event in events]
     try:
         committed = await ctx.move_writer.append(game_id, new_version, mover.seat, new_state, status,
-                                                 ruleset.dump_move(move), event_rows, client_move_id, CHANNEL,
-                                                 ctx.fanout.payload(game_id, new_version))
+                                                 ruleset.dump_move(move), event_rows, client_move_id)
     except DuplicateMoveId:
         return None
     if not committed:
@@ -215,7 +213,6 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     if row.move_seconds:
         table = await session.get(Table, game_id)
         await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)
-    await ctx.fanout.notify_in(session, game_id, new_version)
     await session.commit()
     if row.move_seconds:  # the deadlines moved
         seats = tuple((await load_table(session, game_id)).seats)
@@ -270,6 +267,14 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
         snapshot = snapshot_of(table, tuple((await load_table(session, game_id)).seats))
     ctx.cache.put(snapshot, epoch)
     return snapshot
+
+
+async def current_versions(ctx: Context, game_ids: list[int]) -> dict[int, int]:
+    """``{game_id: version}`` in the database for the running or finished games among ``game_ids``."""
+    async with ctx.sessions() as session:
+        rows = await session.execute(select(Table.id, Table.version)
+                                     .where(Table.id.in_(game_ids), Table.status.in_(("running", "finished"))))
+        return {game_id: version for game_id, version in rows.all()}
 
 
 async def viewer_seat(ctx: Context, game_id: int, account_id: int | None, invite_code: str | None) -> int | None:

@@ -194,3 +194,18 @@ def test_chat_frames_are_not_repeated_after_a_second_hello(client):
         assert frame["message"] == second and not [f for f in before if f["type"] == "chat"]
         ws.send_json({"type": "move", "id": str(uuid.uuid4()), "version": 0, "move": {"type": "add", "amount": 1}})
         assert [f["type"] for f in receive_until(ws, "ack")[1] if f["type"] == "chat"] == []
+
+
+def test_chat_before_the_start_at_a_table_with_a_bot_logs_no_error(client, caplog):
+    """Chatting in the waiting room must not send the bot driver looking for a game (it logged a
+    traceback per message)."""
+    import logging
+    import time
+
+    ana = Player(client, "Ana")
+    table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+    assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "random"}).status_code == 200
+    with caplog.at_level(logging.ERROR):
+        assert say(ana, table_id, "ready?").status_code == 201
+        time.sleep(0.2)
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []

@@ -254,3 +254,35 @@ def test_hello_racing_a_commit(postgres_database, monkeypatch, elsewhere):
                 frames.append(frame)
             assert any(frame["type"] == "state" and frame["version"] == 1 for frame in frames), \
                 f"the socket stayed at version 0; frames after the greeting: {frames}"
+
+
+@pytest.mark.postgres
+def test_a_lost_notice_between_processes_still_reaches_the_socket(postgres_database):
+    """Instance 2 commits a move but its notice to instance 1 is lost (as when it dies right after
+    the commit): instance 1's resync poll brings its socket to the new version within seconds."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.conftest import make_settings
+    from tests.support.players import Player, started_table
+
+    settings = make_settings(postgres_database, resync_seconds=0.3)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        async def lose(news):
+            return None
+
+        two.app.state.ctx.fanout._send = lose  # instance 2 tells nobody else
+        ana, bo = Player(one, "Ana"), Player(one, "Bo")
+        game_id = started_table(ana, [bo])
+        with bo.websocket(game_id) as ws:
+            ws.send_json({"type": "hello", "since": 0})
+            assert ws.receive_json()["version"] == 0
+            answer = two.post(f"/api/games/{game_id}/moves", headers=ana.headers,
+                              json={"id": "m1", "version": 0, "move": {"type": "add", "amount": 2}})
+            assert answer.status_code == 200, answer.text
+            time.sleep(1.5)  # five resync periods
+            ws.send_json({"type": "ping"})  # frames are queued in order: the pong comes after any push
+            states = []
+            while (frame := ws.receive_json())["type"] != "pong":
+                states += [frame] if frame["type"] == "state" else []
+            assert [(state["version"], state["view"]["total"]) for state in states] == [(1, 2)]

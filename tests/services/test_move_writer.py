@@ -1,8 +1,8 @@
 """The one-statement move commit on Postgres (app/db/move_writer.py) and the pipeline's use of it.
 
 The writer must write a move only when the game is running at the version before it, never
-half (a move without its snapshot or the reverse), and notify the fan-out channel in the same
-commit; the pipeline must fall back to the locking path, with its answers, whenever the
+half (a move without its snapshot or the reverse); the fan-out tells other processes after the
+commit, in batches; the pipeline must fall back to the locking path, with its answers, whenever the
 process's cached snapshot is behind the database.
 """
 
@@ -36,44 +36,78 @@ async def running_table(connection) -> int:
         "'{\"total\": 0}', 0, false, now(), now()) RETURNING id", account)
 
 
-def test_append_writes_move_snapshot_and_notification_only_at_the_expected_version(postgres_database):
+def test_append_writes_move_and_snapshot_only_at_the_expected_version(postgres_database):
     async def scenario():
-        heard: list[str] = []
-        listener = await asyncpg.connect(dsn(postgres_database))
-        await listener.add_listener("test_channel", lambda *args: heard.append(args[-1]))
+        connection = await asyncpg.connect(dsn(postgres_database))
         writer = PostgresMoveWriter(postgres_database)
         try:
-            table_id = await running_table(listener)
+            table_id = await running_table(connection)
             first = await writer.append(table_id, 1, 0, {"total": 2}, "running", {"type": "add", "amount": 2},
-                                        [{"text": "{seat0} added 2"}], "move-a", "test_channel", f"{table_id}:1")
+                                        [{"text": "{seat0} added 2"}], "move-a")
             # The same version again (another process's cache was behind): nothing is written.
             stale = await writer.append(table_id, 1, 1, {"total": 9}, "running", {"type": "add", "amount": 3},
-                                        [], "move-b", "test_channel", f"{table_id}:1")
+                                        [], "move-b")
             with pytest.raises(DuplicateMoveId):
                 await writer.append(table_id, 2, 1, {"total": 3}, "running", {"type": "add", "amount": 1},
-                                    [], "move-a", "test_channel", f"{table_id}:2")
+                                    [], "move-a")
             finished = await writer.append(table_id, 2, 1, {"total": 10}, "finished", {"type": "add", "amount": 3},
-                                           [], "move-c", "test_channel", f"{table_id}:2")
+                                           [], "move-c")
             after_end = await writer.append(table_id, 3, 0, {"total": 11}, "running", {"type": "add", "amount": 1},
-                                            [], "move-d", "test_channel", f"{table_id}:3")
-            table = await listener.fetchrow("SELECT state::text, version, status FROM tables WHERE id = $1", table_id)
-            moves = await listener.fetch("SELECT seq, seat, client_move_id, move::text FROM moves WHERE table_id = $1 "
-                                         "ORDER BY seq", table_id)
-            for _ in range(50):
-                if len(heard) == 2:
-                    break
-                await asyncio.sleep(0.02)
-            return table_id, first, stale, finished, after_end, table, moves, heard
+                                            [], "move-d")
+            table = await connection.fetchrow("SELECT state::text, version, status FROM tables WHERE id = $1", table_id)
+            moves = await connection.fetch("SELECT seq, seat, client_move_id, move::text FROM moves WHERE table_id = $1 "
+                                           "ORDER BY seq", table_id)
+            return first, stale, finished, after_end, table, moves
         finally:
             await writer.close()
-            await listener.close()
+            await connection.close()
 
-    table_id, first, stale, finished, after_end, table, moves, heard = run_coroutine(scenario)
+    first, stale, finished, after_end, table, moves = run_coroutine(scenario)
     assert (first, stale, finished, after_end) == (True, False, True, False)
     assert (table["state"], table["version"], table["status"]) == ('{"total":10}', 2, "finished")
     assert [(row["seq"], row["seat"], row["client_move_id"]) for row in moves] == [(1, 0, "move-a"), (2, 1, "move-c")]
     assert moves[0]["move"] == '{"type":"add","amount":2}'
-    assert heard == [f"{table_id}:1", f"{table_id}:2"]
+
+
+def test_the_fan_out_sends_commits_in_batches_after_they_happen(postgres_database):
+    """Many commits announced at once reach another process in few notifications, the newest
+    version of each game and every marker (negative versions) once; nothing before ``committed``."""
+    from app.db.engine import make_engine
+    from app.fanout import CHANNEL, PostgresFanout, decode_batch
+
+    async def scenario():
+        heard: list[str] = []
+        listener = await asyncpg.connect(dsn(postgres_database))
+        await listener.add_listener(CHANNEL, lambda *args: heard.append(args[-1]))
+        engine = make_engine(postgres_database)
+        fanout = PostgresFanout(engine)
+        local: list[tuple[int, int]] = []
+        fanout.subscribe(lambda game_id, version: local.append((game_id, version)))
+        await fanout.start()
+        try:
+            await asyncio.sleep(0.2)
+            assert heard == []
+            for version in range(1, 101):
+                fanout.committed(7, version)
+            fanout.committed(8, 1)
+            fanout.committed(7, -1)
+            fanout.committed(7, -1)
+            for _ in range(100):
+                if heard:
+                    break
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.2)
+        finally:
+            await fanout.stop()
+            await engine.dispose()
+            await listener.close()
+        return fanout.origin, heard, local
+
+    origin, heard, local = run_coroutine(scenario)
+    assert len(local) == 103  # this process's listeners hear every commit at once
+    news = [item for payload in heard for item in decode_batch(payload)[1]]
+    assert {decode_batch(payload)[0] for payload in heard} == {origin}
+    assert len(heard) <= 2 and sorted(news) == [(7, -1), (7, 100), (8, 1)]
 
 
 def test_a_process_whose_cache_is_behind_answers_like_the_locking_path(postgres_database):
@@ -98,13 +132,23 @@ def test_a_process_whose_cache_is_behind_answers_like_the_locking_path(postgres_
 
 
 def test_the_fan_out_drops_only_the_echo_of_its_own_notifications():
-    """A process's own commit was delivered locally already (and may echo back before its snapshot
-    is cached); another process's notification, or one in the older two-part form, is delivered."""
-    from app.fanout import PostgresFanout
+    """A process's own commits were delivered locally already (and may echo back before their snapshot
+    is cached); another process's notifications are delivered; a malformed one is ignored."""
+    from app.fanout import PostgresFanout, encode_batch
 
     fanout, heard = PostgresFanout(engine=None), []
     fanout.subscribe(lambda game_id, version: heard.append((game_id, version)))
     other = PostgresFanout(engine=None)
-    for payload in (fanout.payload(7, 3), other.payload(7, 4), "7:5", "nonsense"):
+    for payload in (*encode_batch(fanout.origin, [(7, 3)]), *encode_batch(other.origin, [(7, 4), (9, -1)]), "7:5",
+                    "nonsense", "x;7"):
         fanout._on_notification(None, 0, "caravanserai_games", payload)
-    assert heard == [(7, 4), (7, 5)]
+    assert heard == [(7, 4), (9, -1)]
+
+
+def test_batches_stay_under_the_notification_size_limit():
+    from app.fanout import MAX_PAYLOAD, decode_batch, encode_batch
+
+    payloads = encode_batch("abcd1234", [(game_id, 123456) for game_id in range(100_000, 103_000)])
+    assert len(payloads) > 1 and all(len(payload) <= MAX_PAYLOAD for payload in payloads)
+    news = [item for payload in payloads for item in decode_batch(payload)[1]]
+    assert news == [(game_id, 123456) for game_id in range(100_000, 103_000)]

@@ -22,12 +22,14 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # Spec D-5
     goal_level: Literal["all", "easy", "difficult"] = Field(
         "all",
-        description="Spec D-5: draw the 4 objectives from all faces, easy ones only (easy and medium) "
+        description="Draw the 4 objectives from all faces, easy ones only (easy and medium) "
         "or difficult ones only (medium and difficult).",
     )
+    # Spec D-5
     first_game: bool = Field(
         False,
-        description="Spec D-5: play the first-game objectives O5, O19, O4, O16 (the goal level is then not used).",
+        description="Play the four objectives the rulebook suggests for a first game (the goal level is then not used).",
     )

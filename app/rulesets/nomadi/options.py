@@ -15,33 +15,40 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # Spec R-40
     short_game: bool = Field(
         False,
-        description="Spec R-40: the movable oasis. One 3x3 spot beyond the chasm, drawn at random, is the goal.",
+        description="The movable oasis. One 3x3 spot beyond the chasm, drawn at random, is the goal.",
     )
+    # Spec R-41
     trading: bool = Field(
         False,
-        description="Spec R-41: coin gifts between players and an asking price on offered cards; no debt from either.",
+        description="Coin gifts between players and an asking price on offered cards; no debt from either.",
     )
+    # Spec R-39
     hidden_coins: bool = Field(
         False,
-        description="Spec R-39: each player sees only their own coin balance until the game ends.",
+        description="Each player sees only their own coin balance until the game ends.",
     )
+    # Spec R-9
     first_player: Literal["random", "host"] = Field(
         "random",
-        description="Spec R-9: the starting player is drawn at random, or the host (seat 1) begins.",
+        description="The starting player is drawn at random, or the host (seat 1) begins.",
     )
+    # Spec R-42 house rule
     voluntary_pass: bool = Field(
         False,
-        description="Spec R-42 house rule: a player may end the turn early, paying 1 coin per unused die.",
+        description="A player may end the turn early, paying 1 coin per unused die.",
     )
+    # Spec
     card_placement: Literal["random", "players"] = Field(
         "random",
-        description="Spec R-8/R-42: the cards not on water sources go on random sand, or players lay them face down in turn.",
+        description="The cards not on water sources go on random sand, or players lay them face down in turn.",
     )
+    # Spec §5 #30 [D]
     turn_limit: int = Field(
         150,
         ge=10,
         le=1000,
-        description="Spec §5 #30 [D]: after this many dice turns the game ends and is scored (a safeguard against stalling).",
+        description="After this many dice turns the game ends and is scored (a safeguard against stalling).",
     )

@@ -12,29 +12,35 @@ class Options(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
+    # Spec G-2/G-3
     end_trigger: Literal["end_of_turn", "immediate"] = Field(
         "end_of_turn",
-        description="Spec G-2/G-3: when a pile runs out, finish the turn (seed rulebook) or end at once (Z-Man).",
+        description="When a pile runs out, finish the turn (as in the original rulebook) or end at once (as in the Z-Man edition).",
     )
+    # Spec §1.2
     piles: Literal["classic", "zman"] = Field(
         "classic",
-        description="Spec §1.2: camels per pile, classic 22/26/30/29 or Z-Man 20/25/30/30 for 2/3/4/5 players.",
+        description="Camels per pile, classic 22/26/30/29 or Z-Man 20/25/30/30 for 2/3/4/5 players.",
     )
+    # Spec W-2
     hide_well_values: bool = Field(
         True,
-        description="Spec W-2: taken wells are face down; others see how many, not their values, until the end.",
+        description="Taken wells are face down; others see how many, not their values, until the end.",
     )
+    # Spec S-5
     palm_placement: Literal["random", "choose"] = Field(
         "random",
-        description="Spec S-5: the server places the 5 palm trees at random, or the players take turns choosing.",
+        description="The server places the 5 palm trees at random, or the players take turns choosing.",
     )
+    # Spec S-7 [D]
     first_player: Literal["random", "host"] = Field(
         "random",
-        description="Spec S-7 [D]: the start player is drawn at random, or the host (seat 1) begins.",
+        description="The start player is drawn at random, or the host (seat 1) begins.",
     )
+    # Spec S-3 (5 players)
     leader_return: Literal["choose", "random"] = Field(
         "choose",
-        description="Spec S-3 (5 players): each player chooses the leader colour to return, or it is dealt at random.",
+        description="With 5 players: each player chooses the leader colour to return, or it is dealt at random.",
     )
 
 
