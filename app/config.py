@@ -39,6 +39,7 @@ class Settings(BaseSettings):
     rate_limit_auth: str = Field(default="30/minute", description="guest, register and login requests per address and account")
     rate_limit_tables: str = Field(default="60/hour", description="tables created and seat changes per address and account")
     rate_limit_moves: str = Field(default="30/second", description="REST moves per address and account")
+    rate_limit_replays: str = Field(default="240/minute", description="replay positions asked for, per address and account")
     rate_limit_chat: str = Field(default="20/minute", description="chat messages per account")
     max_open_tables: int = Field(default=10, ge=1, description="open (not yet started) tables one account may have")
     open_table_hours: float = Field(default=24, gt=0, description="open tables nobody started close after this")

@@ -119,7 +119,7 @@ def database_url(request) -> str:
 def make_settings(database_url: str, **overrides) -> Settings:
     """Settings for a test app: the given database, a fixed key, the toy rulesets loaded."""
     overrides.setdefault("bot_delay_seconds", 0.0)
-    for rule in ("rate_limit_auth", "rate_limit_tables"):
+    for rule in ("rate_limit_auth", "rate_limit_tables", "rate_limit_replays"):
         overrides.setdefault(rule, "100000/minute")
     overrides.setdefault("rate_limit_moves", "100000/second")
     return Settings(database_url=database_url, secret_key="test-secret", extra_rulesets=TOY_RULESETS,

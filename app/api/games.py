@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
-from app.api.guards import MovesLimit
+from app.api.guards import MovesLimit, ReplaysLimit
 from app.services import games
 from app.services.views import log_entries, result_payload, state_payload
 
@@ -49,8 +49,8 @@ async def public_log(game_id: TableId, account: OptionalAccount, ctx: Ctx, invit
 
 
 @router.get("/{game_id}/replay")
-async def replay(game_id: TableId, account: OptionalAccount, ctx: Ctx, version: int = Query(ge=0, le=MAX_ID),
-                 invite_code: str | None = None) -> dict:
+async def replay(game_id: TableId, account: OptionalAccount, ctx: Ctx, _: ReplaysLimit,
+                 version: int = Query(ge=0, le=MAX_ID), invite_code: str | None = None) -> dict:
     """The spectator view at ``version``, rebuilt by folding the stored moves over ``setup``."""
     await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
     latest, state = await games.replay_state(ctx, game_id, version)

@@ -34,6 +34,7 @@ class RateLimits:
             "tables": parse(settings.rate_limit_tables),
             "moves": parse(settings.rate_limit_moves),
             "chat": parse(settings.rate_limit_chat),
+            "replays": parse(settings.rate_limit_replays),
         }
 
     async def hit(self, rule: str, *keys: object) -> None:
@@ -64,6 +65,7 @@ def limited(rule: str):
 AuthLimit = Annotated[None, limited("auth")]
 TablesLimit = Annotated[None, limited("tables")]
 MovesLimit = Annotated[None, limited("moves")]
+ReplaysLimit = Annotated[None, limited("replays")]
 
 
 async def _chat_limit(request: Request, account: CurrentAccount) -> None:

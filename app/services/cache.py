@@ -7,6 +7,7 @@ truth: the move pipeline always checks the version inside its transaction.
 
 from __future__ import annotations
 
+import bisect
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -82,3 +83,29 @@ class GameCache:
         """Drop ``game_id`` (its table changed outside the move pipeline) and refuse snapshots read before now."""
         self._epoch += 1
         self._entries.pop(game_id, None)
+
+
+class ReplayCache:
+    """Replays (``app/services/replays.py``): states folded to, by ``(game_id, version)``, an LRU of at
+    most ``capacity``.  Committed moves never change, so a kept state never goes stale."""
+
+    def __init__(self, capacity: int = 256) -> None:
+        self._states: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
+        self._capacity = capacity
+
+    def nearest(self, game_id: int, version: int) -> tuple[int, dict[str, Any]] | None:
+        """The kept state of ``game_id`` with the highest version not above ``version``."""
+        versions = sorted(v for g, v in self._states if g == game_id)
+        index = bisect.bisect_right(versions, version)
+        if index == 0:
+            return None
+        key = (game_id, versions[index - 1])
+        self._states.move_to_end(key)
+        return key[1], self._states[key]
+
+    def keep(self, game_id: int, version: int, state: dict[str, Any]) -> None:
+        """Remember ``state`` as ``game_id`` at ``version`` (callers never change a kept state)."""
+        self._states[(game_id, version)] = state
+        self._states.move_to_end((game_id, version))
+        while len(self._states) > self._capacity:
+            self._states.popitem(last=False)

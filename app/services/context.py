@@ -13,7 +13,7 @@ from app.db.move_writer import PostgresMoveWriter
 from app.fanout import LocalFanout
 from app.metrics import Metrics
 from app.rulesets.registry import Registry
-from app.services.cache import GameCache
+from app.services.cache import GameCache, ReplayCache
 
 
 @dataclass
@@ -29,6 +29,7 @@ class Context:
     registry: Registry
     fanout: LocalFanout
     cache: GameCache = field(default_factory=lambda: GameCache())
+    replays: ReplayCache = field(default_factory=lambda: ReplayCache())
     metrics: Metrics = field(default_factory=Metrics)
     move_writer: PostgresMoveWriter | None = None
     _locks: weakref.WeakValueDictionary = field(default_factory=weakref.WeakValueDictionary)

@@ -22,12 +22,24 @@ from app.db.models import Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
+from app.services import replays
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.seating import SeatInfo
 from app.services.tables import check_access, load_table
 from app.services.views import log_entries
+
+SERVER_MOVE_ID_PREFIXES = ("bot:", "timeout:")
+"""Move ids the server makes for the moves it plays (a bot's, a time-out's), so that every process
+making the same move gives it the same id.  People may not use them: a person who took the id of
+the bot's next move would make the bot's move a "reused id" forever, and the game would stall."""
+
+
+def bot_move_id(version: int, seat: int) -> str:
+    """The client move id of the bot's move at ``seat`` answering ``version``."""
+    return f"bot:{version}:{seat}"
+
 
 def snapshot_of(table: Table, seats: tuple[SeatInfo, ...]) -> GameSnapshot:
     """The snapshot of a loaded table row and its seats."""
@@ -40,13 +52,16 @@ async def submit_move(ctx: Context, account_id: int | None, game_id: int, client
     """Run one move through the pipeline; returns the game's version after it.
 
     Raises ``AppError`` with ``unauthorized``, ``not_found``, ``not_seated``, ``bad_request``
-    (malformed move, or a move id already used for another move), ``not_your_turn``,
+    (malformed move, a move id already used for another move, or one of the server's
+    (``SERVER_MOVE_ID_PREFIXES``)), ``not_your_turn``,
     ``stale_version``, ``illegal_move``; nothing changes then.  A move whose
     ``client_move_id`` was already committed returns that move's version.  Stale versions are
     accepted in a simultaneous step while the seat is still to act.
     """
     if account_id is None:
         raise AppError("unauthorized", "log in to make moves")
+    if client_move_id.startswith(SERVER_MOVE_ID_PREFIXES):
+        raise AppError("bad_request", f"move ids starting with {' or '.join(SERVER_MOVE_ID_PREFIXES)} are the server's")
     return await _submit(ctx, game_id, lambda info: info.account_id == account_id, client_move_id, version, raw_move,
                          by_bot=False)
 
@@ -305,20 +320,12 @@ async def read_log(ctx: Context, game_id: int, since: int, seat: int | None,
 
 
 async def replay_state(ctx: Context, game_id: int, version: int) -> tuple[GameSnapshot, dict[str, Any]]:
-    """The game rebuilt at ``version`` by folding the stored moves over ``setup``.
+    """The game rebuilt at ``version`` by folding the stored moves over ``setup`` (``app/services/replays.py``).
 
-    Returns ``(latest snapshot, state at version)``.  Raises ``AppError``: ``not_found``,
-    ``bad_request`` (version outside ``0..latest``).
+    Returns ``(latest snapshot, state at version)``; the state is shared, read-only.  Raises
+    ``AppError``: ``not_found``, ``bad_request`` (version outside ``0..latest``).
     """
     latest = await load_snapshot(ctx, game_id)
     if not 0 <= version <= latest.version:
         raise AppError("bad_request", f"version must be between 0 and {latest.version}")
-    async with ctx.sessions() as session:
-        table = await session.scalar(select(Table).where(Table.id == game_id))
-        moves = (await session.execute(select(Move.seat, Move.move).where(Move.table_id == game_id, Move.seq <= version)
-                                       .order_by(Move.seq))).all()
-    ruleset = ctx.registry.get(table.ruleset)
-    state = ruleset.setup(table.seat_count, ruleset.parse_options(table.options), table.seed)
-    for seat, raw in moves:
-        state, _ = ruleset.apply(state, seat, ruleset.parse_move(raw))
-    return latest, state
+    return latest, await replays.state_at(ctx, ctx.replays, game_id, version)

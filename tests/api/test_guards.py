@@ -11,7 +11,8 @@ from tests.support.players import Player
 @pytest.fixture
 def strict_client(sqlite_database):
     settings = make_settings(sqlite_database, rate_limit_auth="3/minute", rate_limit_tables="4/minute",
-                             rate_limit_moves="2/second", max_open_tables=2)
+                             rate_limit_moves="2/second", max_open_tables=2,
+                             rate_limit_replays="3/minute")
     with TestClient(create_app(settings)) as client:
         yield client
 
@@ -38,6 +39,17 @@ def test_rest_moves_are_rate_limited(strict_client):
     ana.post(f"/api/tables/{table_id}/start")
     codes = [ana.move(table_id, 0, {"type": "bid", "amount": 9}).json()["error"]["code"] for _ in range(3)]
     assert codes == ["bad_request", "bad_request", "rate_limited"]
+
+
+def test_replays_are_rate_limited_per_address(strict_client):
+    client = strict_client
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+    bo.post(f"/api/tables/{table_id}/join")
+    ana.post(f"/api/tables/{table_id}/start")
+    answers = [client.get(f"/api/games/{table_id}/replay", params={"version": 0}) for _ in range(4)]
+    assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
+    assert answers[-1].json()["error"]["code"] == "rate_limited"
 
 
 def test_cross_site_posts_are_refused(client):

@@ -121,3 +121,17 @@ def test_heroes_follow_prompts_work_with_a_bot_on_either_side(client):
     assert bot_answered and ana_answered
     log = [entry["text"] for entry in client.get(f"/api/games/{table_id}/log").json()]
     assert any(text.startswith("Ana follows the") for text in log)
+
+
+def test_a_person_cannot_take_the_move_id_of_the_bots_next_move(client):
+    """The bot answering version 1 at seat 1 uses the id ``bot:1:1``: a person sending that id (or any
+    id of the server's) is refused and changes nothing, and the bot still plays."""
+    ana = Player(client, "Ana")
+    table_id = bot_table(ana, "toy-race", 2, {1: "default"})
+    assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+    for move_id in ("bot:1:1", "timeout:1:0:0"):
+        refused = ana.move(table_id, 0, {"type": "add", "amount": 1}, move_id=move_id)
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", refused.text
+    assert client.get(f"/api/games/{table_id}").json()["version"] == 0
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    assert wait_for(client, table_id, lambda s: s["version"] >= 2)["to_act"] == [0]

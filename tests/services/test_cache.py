@@ -38,3 +38,16 @@ def test_the_capacity_evicts_the_least_recently_used_game():
     cache.get(1)
     cache.put(GameSnapshot(3, "toy-race", "running", 0, {}, (), False, None))
     assert cache.get(2) is None and cache.get(1) is not None and cache.get(3) is not None
+
+
+def test_replay_cache_finds_the_nearest_kept_state_below_a_version():
+    from app.services.cache import ReplayCache
+
+    replays = ReplayCache(capacity=3)
+    for version in (0, 50, 100):
+        replays.keep(7, version, {"at": version})
+    replays.keep(8, 60, {"at": 60})  # another game; the capacity drops the least recently used: game 7 at 0
+    assert replays.nearest(7, 99) == (50, {"at": 50})
+    assert replays.nearest(7, 100) == (100, {"at": 100})
+    assert replays.nearest(7, 20) is None
+    assert replays.nearest(8, 59) is None and replays.nearest(9, 1000) is None

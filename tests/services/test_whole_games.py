@@ -19,6 +19,7 @@ from app.db.models import Table
 from app.rulesets.registry import Registry
 from app.rulesets.testing import canonical
 from app.services import games
+from app.services.cache import ReplayCache
 from tests.conftest import TOY_RULESETS
 from tests.support.players import Player, started_table
 
@@ -93,5 +94,16 @@ def test_whole_game_replays_to_snapshot_and_leaks_nothing(client, ruleset_name):
             pytest.fail(f"{ruleset_name} did not finish within {MAX_MOVES} moves")
 
     final_state, final_version = stored(client, table_id)
-    _, replayed = client.portal.call(games.replay_state, client.app.state.ctx, table_id, final_version)
+    ctx = client.app.state.ctx
+    _, replayed = client.portal.call(games.replay_state, ctx, table_id, final_version)
     assert canonical(replayed) == canonical(final_state)
+    # Folds that start from the states kept by earlier replays (app/services/replays.py) give what a
+    # fold from setup gives, whatever order the versions are asked in.
+    asked = chooser.sample(range(final_version + 1), min(8, final_version + 1))
+    from_kept = [canonical(client.portal.call(games.replay_state, ctx, table_id, version)[1]) for version in asked]
+    ctx.replays = ReplayCache()
+    from_setup = []
+    for version in asked:
+        from_setup.append(canonical(client.portal.call(games.replay_state, ctx, table_id, version)[1]))
+        ctx.replays = ReplayCache()
+    assert from_kept == from_setup

@@ -50,7 +50,7 @@ class ServerProcess:
                "CARAVANSERAI_EXTRA_RULESETS": json.dumps(self.extra_rulesets), "PYTHONUNBUFFERED": "1",
                # Tests and benchmarks sign many people in from one address.
                "CARAVANSERAI_RATE_LIMIT_AUTH": "100000/minute", "CARAVANSERAI_RATE_LIMIT_TABLES": "100000/minute",
-               "CARAVANSERAI_RATE_LIMIT_MOVES": "100000/second",
+               "CARAVANSERAI_RATE_LIMIT_MOVES": "100000/second", "CARAVANSERAI_RATE_LIMIT_REPLAYS": "100000/minute",
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **self.env}
         output = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(
