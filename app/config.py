@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     * ``secret_key``: signs session cookies; when empty, one is generated once and kept in
       ``secret_key_file`` so sessions survive restarts.
     * ``extra_rulesets``: ``"module:Class"`` paths of rulesets loaded besides the entry points.
+    * PostgreSQL connections: each process opens at most ``db_pool_size + db_max_overflow +
+      db_move_writer_connections + 1`` (the fan-out listener): 16 by default, so ``workers`` times
+      that must stay below the server's ``max_connections`` (100 by default).
     """
 
     model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
@@ -32,6 +35,10 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = Field(default=8000, ge=1, le=65535)
     workers: int = Field(default=1, ge=1)
+    db_pool_size: int = Field(default=5, ge=1, description="PostgreSQL connections each process keeps open")
+    db_max_overflow: int = Field(default=5, ge=0, description="extra PostgreSQL connections a process may open under load")
+    db_move_writer_connections: int = Field(default=5, ge=1, description="PostgreSQL connections of each process's "
+                                            "move writer (the one-statement commit of a move)")
     cookie_secure: bool = False
     extra_rulesets: list[str] = []
     max_payload_bytes: int = 64 * 1024

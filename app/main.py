@@ -7,6 +7,8 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncpg
+import sqlalchemy.exc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -48,11 +50,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        engine = make_engine(settings.async_database_url)
+        engine = make_engine(settings.async_database_url, settings.db_pool_size, settings.db_max_overflow)
         fanout = make_fanout(engine, settings.is_sqlite)
         ctx = Context(settings=settings, engine=engine, sessions=make_session_factory(engine),
                       registry=Registry.discover(settings.extra_rulesets), fanout=fanout,
-                      move_writer=None if settings.is_sqlite else PostgresMoveWriter(settings.async_database_url))
+                      move_writer=None if settings.is_sqlite else PostgresMoveWriter(
+                          settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
         app.state.rate_limits = RateLimits(settings)
         # First listener: a seating change makes every process drop its cached seats.
@@ -153,6 +156,16 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
+def _database_busy(exc: BaseException) -> bool:
+    """Whether ``exc`` (or its cause) says the database has no connection to spare: Postgres's
+    ``too many clients``, or this process's pool waiting too long for a free connection."""
+    while exc is not None:
+        if isinstance(exc, (asyncpg.TooManyConnectionsError, sqlalchemy.exc.TimeoutError)):
+            return True
+        exc = exc.__cause__ or getattr(exc, "orig", None)
+    return False
+
+
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(AppError)
     async def app_error(_request: Request, exc: AppError) -> JSONResponse:
@@ -172,6 +185,9 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
 
     @app.exception_handler(Exception)
     async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
+        if _database_busy(exc):
+            log.warning("database connections exhausted: %s", exc)
+            return _error("unavailable", "the server is busy; try again in a moment (the request changed nothing)", 503)
         log.exception("unexpected error", exc_info=exc)
         return _error("internal_error", "something went wrong on the server; the request changed nothing", 500)
 

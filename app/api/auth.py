@@ -54,9 +54,11 @@ async def login(body: CredentialsIn, request: Request, db: Session, _: AuthLimit
 
 @router.post("/logout")
 async def logout(request: Request, account: OptionalAccount, db: Session) -> dict:
-    """End the session: this cookie and every other of the account stop working."""
+    """End the session: this cookie and every other of the account stop working, and this process
+    closes the account's open sockets (on other processes a socket notices at its next hello or move)."""
     if account is not None:
         await accounts.end_sessions(db, account.id)
+        await request.app.state.hub.disconnect_account(account.id)
     request.session.clear()
     return {}
 

@@ -7,8 +7,9 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
 
-def make_engine(url: str) -> AsyncEngine:
-    """An async engine for ``url``; SQLite gets foreign keys on and a busy timeout (WAL for files)."""
+def make_engine(url: str, pool_size: int = 5, max_overflow: int = 5) -> AsyncEngine:
+    """An async engine for ``url``; SQLite gets foreign keys on and a busy timeout (WAL for files);
+    PostgreSQL a pool of ``pool_size`` connections plus up to ``max_overflow`` more under load."""
     if url.startswith("sqlite"):
         engine = create_async_engine(url, connect_args={"timeout": 30}, json_serializer=_json_text,
                                      json_deserializer=orjson.loads)
@@ -23,7 +24,8 @@ def make_engine(url: str) -> AsyncEngine:
             cursor.close()
 
         return engine
-    return create_async_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True, json_serializer=_json_text,
+    return create_async_engine(url, pool_size=pool_size, max_overflow=max_overflow, pool_pre_ping=True,
+                               pool_timeout=10, json_serializer=_json_text,
                                json_deserializer=orjson.loads)
 
 

@@ -27,10 +27,12 @@ log = logging.getLogger(__name__)
 class Subscriber:
     """One open socket watching one game as ``seat`` (None: spectator)."""
 
-    def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None) -> None:
+    def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None,
+                 account_id: int | None = None) -> None:
         self.websocket = websocket
         self.game_id = game_id
         self.seat = seat
+        self.account_id = account_id
         self.invite_code = invite_code
         self.version = -1  # the newest version this socket has been sent
         self.send_lock = asyncio.Lock()
@@ -69,6 +71,17 @@ class Hub:
             del self._subscribers[subscriber.game_id]
         elif self.online(subscriber.game_id) != before:
             await self._broadcast_presence(subscriber.game_id)
+
+    async def disconnect_account(self, account_id: int) -> int:
+        """Close every local socket of ``account_id`` (it logged out), code 4401; returns how many.
+        Their handlers remove them as usual."""
+        sockets = [s for watchers in self._subscribers.values() for s in watchers if s.account_id == account_id]
+        for subscriber in sockets:
+            try:
+                await subscriber.websocket.close(code=4401, reason="logged out")
+            except Exception:  # already closing
+                pass
+        return len(sockets)
 
     def watchers(self, game_id: int) -> list[Subscriber]:
         """Every local socket subscribed to ``game_id`` (greeted or not)."""

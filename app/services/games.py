@@ -169,14 +169,14 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         snapshot = cached
     else:
         info = await load_table(session, game_id)
-        if info.table.state is None:
-            raise AppError("illegal_move", "this game is not running")
         snapshot = snapshot_of(info.table, tuple(info.seats))
     mover = next((info for info in snapshot.seats if is_mover(info)), None)
     if mover is None:
         if row.private:
             raise AppError("not_found", f"no game {game_id}")
         raise AppError("not_seated", "you have no seat in this game")
+    if snapshot.state is None:
+        raise AppError("illegal_move", "this game has not started")
     seat = mover.seat
     if mover.takeover is not None and not by_bot:
         if mover.takeover == "resigned":

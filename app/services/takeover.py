@@ -23,19 +23,30 @@ RECLAIMABLE = ("timeout", "left")
 async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) -> None:
     """Let the default bot play ``account_id``'s seat in a running game (``left`` or ``resigned``).
 
-    Raises ``AppError``: ``not_seated``; ``conflict`` when the game is not running or the
-    seat was already resigned.
+    Leaving twice changes nothing.  Raises ``AppError``: ``not_found`` (no such table, or a
+    private one the account has no seat at), ``not_seated`` (also once resigned), ``conflict`` when
+    the game is not running.
     """
     async with ctx.sessions() as session:
-        status = await session.scalar(select(Table.status).where(Table.id == game_id))
-        if status != "running":
+        table = (await session.execute(select(Table.status, Table.private).where(Table.id == game_id))).first()
+        seated = table is not None and await session.scalar(
+            select(Seat.seat).where(Seat.table_id == game_id, Seat.account_id == account_id)) is not None
+        if table is None or (table.private and not seated):  # a private table is nobody else's business
+            raise AppError("not_found", f"no table {game_id}")
+        if not seated:
+            raise AppError("not_seated", "you have no seat in this game")
+        if table.status != "running":
             raise AppError("conflict", "this game is not running")
         result = await session.execute(
             update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id,
-                               Seat.takeover.is_distinct_from("resigned"))
+                               Seat.takeover.is_distinct_from("resigned"), Seat.takeover.is_distinct_from(reason))
             .values(takeover=reason, deadline=None)
         )
         if result.rowcount != 1:
+            held = await session.scalar(select(Seat.takeover).where(Seat.table_id == game_id,
+                                                                   Seat.account_id == account_id))
+            if held == reason != "resigned":
+                return  # left twice: nothing changes, nobody is told again
             raise AppError("not_seated", "you have no seat in this game (or you resigned)")
         await session.commit()
     await ctx.fanout.publish(game_id, SEATING_CHANGED)

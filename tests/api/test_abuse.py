@@ -2,7 +2,9 @@
 
 import uuid
 
-from tests.support.players import Player, receive_until, started_table
+import pytest
+
+from tests.support.players import Player, hello, receive_until, started_table
 
 
 def test_socket_seat_is_decided_at_hello_not_at_connect(client):
@@ -30,6 +32,26 @@ def test_logout_ends_the_session_everywhere(client):
     assert client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2}, headers=headers).status_code == 401
     again = client.post("/api/auth/login", json={"name": "Ida", "password": "long-enough"})
     assert again.status_code == 200
+
+
+def test_logout_closes_the_accounts_open_sockets(client):
+    """A socket opened with the cookie stops speaking for the account when it logs out: it is closed
+    (4401), and a new socket with the old cookie is a spectator that sees no hand."""
+    from starlette.websockets import WebSocketDisconnect
+
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    with bo.websocket(table_id) as socket:
+        assert hello(socket)["seat"] == 1
+        assert bo.post("/api/auth/logout").status_code == 200
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                socket.receive_json()
+        assert closed.value.code == 4401
+    with bo.websocket(table_id) as socket:
+        assert hello(socket)["seat"] is None
+    refused = bo.move(table_id, 1, {"type": "add", "amount": 1})
+    assert refused.json()["error"]["code"] == "unauthorized"
 
 
 def test_chunked_body_over_the_limit_is_refused(client):
@@ -99,3 +121,16 @@ def test_host_leaving_hands_the_table_to_the_next_player(client):
     assert bo.post(f"/api/tables/{table_id}/bots", {"seat": 0, "level": "random"}).status_code == 200
     assert bo.post(f"/api/tables/{table_id}/bots", {"seat": 2, "level": "random"}).status_code == 200
     assert bo.post(f"/api/tables/{table_id}/start").json()["status"] == "running"
+
+
+def test_a_database_out_of_connections_answers_503_not_500():
+    import asyncpg
+    import sqlalchemy.exc
+
+    from app.main import _database_busy
+
+    too_many = asyncpg.TooManyConnectionsError("sorry, too many clients already")
+    wrapped = sqlalchemy.exc.DBAPIError("SELECT 1", {}, too_many)
+    assert _database_busy(too_many) and _database_busy(wrapped)
+    assert _database_busy(sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 5 reached"))
+    assert not _database_busy(ValueError("a bug"))

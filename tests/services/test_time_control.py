@@ -196,3 +196,32 @@ def test_an_unanswered_nomadi_offer_times_out_to_decline_and_the_owner_keeps_the
     assert [takeover for _, _, takeover in seats(client, table_id)] == [None, None]
     deadlines = [due for _, due, _ in seats(client, table_id)]
     assert deadlines[expected] is not None and deadlines[1 - expected] is None  # the clock of whoever acts runs
+
+
+def test_leaving_twice_changes_nothing_and_tells_nobody_again(timed_client):
+    client = timed_client
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    with bo.websocket(table_id) as bo_ws:
+        bo_ws.send_json({"type": "hello", "since": 0})
+        receive_until(bo_ws, "state")
+        assert ana.post(f"/api/tables/{table_id}/leave").status_code == 200
+        frame = receive_until(bo_ws, "state")[0]
+        while frame["version"] < 1:  # the bot plays Ana's turn; then it is Bo's, and nothing moves
+            frame = receive_until(bo_ws, "state")[0]
+        assert frame["players"][0]["takeover"] == "left" and frame["to_act"] == [1]
+        for _ in range(3):
+            assert ana.post(f"/api/tables/{table_id}/leave").json()["seats"][0]["takeover"] == "left"
+        bo_ws.send_json({"type": "ping"})
+        frames = receive_until(bo_ws, "pong")[1]
+        assert [frame for frame in frames if frame["type"] == "state"] == []
+
+
+def test_outsiders_learn_nothing_of_private_tables_from_leave_or_resign(timed_client):
+    client = timed_client
+    ana, bo, eve = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Eve")
+    table_id = started_table(ana, [bo], private=True)
+    for path in (f"/api/tables/{table_id}/resign", f"/api/tables/{table_id + 100}/resign"):
+        assert eve.post(path).json()["error"]["code"] == "not_found", path
+    open_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2, "private": True}).json()["id"]
+    assert eve.move(open_id, 0, {"type": "add", "amount": 1}).json()["error"]["code"] == "not_found"
