@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import unicodedata
 
 from argon2 import PasswordHasher
@@ -17,15 +18,28 @@ from app.services.errors import AppError
 _hasher = PasswordHasher()
 
 
+_LOOKS_LIKE_A_LABEL = re.compile(r"\((bot|seat \d+)\)\s*$", re.IGNORECASE)
+"""What the platform adds to names ("Ada (bot)", "Carol (seat 3)"): nobody may pass for a bot or another seat."""
+
+
 def clean_name(name: str) -> str:
-    """Trim a display name; raises ``AppError(bad_request)`` if empty, over 32 characters, or holding
-    control or formatting characters (NUL, bidirectional overrides, zero-width marks) or braces."""
+    """Trim a display name; raises ``AppError(bad_request)`` if empty, over 32 characters, holding
+    control or formatting characters (NUL, bidirectional overrides, zero-width marks) or braces, or
+    ending like the labels the platform adds ("(bot)", "(seat 2)")."""
     name = " ".join(name.split())
     if not 1 <= len(name) <= 32:
         raise AppError("bad_request", "a name has 1 to 32 characters")
     if any(unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn") or char in "{}" for char in name):
         raise AppError("bad_request", "a name may not contain control characters or braces")
+    if _LOOKS_LIKE_A_LABEL.search(unicodedata.normalize("NFKC", name)):
+        raise AppError("bad_request", "a name may not end in \"(bot)\" or \"(seat n)\"")
     return name
+
+
+def login_key(name: str) -> str:
+    """The form registered names are unique in and looked up by: compatibility-normalised (NFKC:
+    "Ｒｅｇ" is "Reg") and case-folded, so no one registers a look-alike of a taken name."""
+    return unicodedata.normalize("NFKC", name).casefold()
 
 
 async def create_guest(session: AsyncSession, name: str) -> Account:
@@ -41,7 +55,10 @@ async def register(session: AsyncSession, name: str, password: str) -> Account:
     name = clean_name(name)
     if not 8 <= len(password) <= 128:
         raise AppError("bad_request", "a password has 8 to 128 characters")
-    account = Account(name=name, login_name=name.casefold(), password_hash=await asyncio.to_thread(_hasher.hash, password))
+    key = login_key(name)
+    if len(key) > 32:
+        raise AppError("bad_request", "a registered name has 1 to 32 characters once normalised")
+    account = Account(name=name, login_name=key, password_hash=await asyncio.to_thread(_hasher.hash, password))
     session.add(account)
     try:
         await session.commit()
@@ -54,7 +71,7 @@ async def register(session: AsyncSession, name: str, password: str) -> Account:
 async def login(session: AsyncSession, name: str, password: str) -> Account:
     """The registered account with that name and password; raises ``AppError(unauthorized)``."""
     try:
-        login_name = clean_name(name).casefold()
+        login_name = login_key(clean_name(name))
     except AppError:  # no account can have such a name (and Postgres text cannot hold a NUL)
         raise AppError("unauthorized", "unknown name or wrong password") from None
     account = await session.scalar(select(Account).where(Account.login_name == login_name))

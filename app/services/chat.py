@@ -64,12 +64,15 @@ def clean_text(text: str) -> str:
     """The text trimmed; raises ``AppError(bad_request)`` when it is empty, longer than
     ``MAX_CHARACTERS``, or holds control characters (line breaks included) or bidirectional overrides."""
     text = text.strip()
-    if not text:
-        raise AppError("bad_request", "a chat message cannot be empty")
     if len(text) > MAX_CHARACTERS:
         raise AppError("bad_request", f"a chat message has at most {MAX_CHARACTERS} characters")
-    if any(unicodedata.category(char) in ("Cc", "Cs") or char in _BIDI_CONTROLS for char in text):
-        raise AppError("bad_request", "a chat message may not contain control characters")
+    # Cc: control characters; Zl/Zp: the line and paragraph separators; Cs: lone surrogates; Co/Cn:
+    # private-use and unassigned code points (tag characters among them).
+    if any(unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or char in _BIDI_CONTROLS
+           or 0xE0000 <= ord(char) <= 0xE007F for char in text):
+        raise AppError("bad_request", "a chat message may not contain control characters or line breaks")
+    if not any(not char.isspace() and unicodedata.category(char) != "Cf" for char in text):
+        raise AppError("bad_request", "a chat message cannot be empty")  # nothing visible: spaces, zero-width marks
     return text
 
 

@@ -54,6 +54,18 @@ def test_logout_closes_the_accounts_open_sockets(client):
     assert refused.json()["error"]["code"] == "unauthorized"
 
 
+def test_names_cannot_pass_for_a_bot_a_seat_or_a_registered_look_alike(client):
+    for name in ("Ada (bot)", "Carol (seat 3)", "eve (BOT) ", "Mal (ｂｏｔ)"):
+        refused = client.post("/api/auth/guest", json={"name": name})
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", name
+    assert client.post("/api/auth/register", json={"name": "RegBreaker", "password": "long-enough"}).status_code == 200
+    client.cookies.clear()
+    twin = client.post("/api/auth/register", json={"name": "ＲｅｇＢｒｅａｋｅｒ", "password": "long-enough"})
+    assert twin.status_code == 409 and twin.json()["error"]["code"] == "conflict"
+    assert client.post("/api/auth/login", json={"name": "regbreaker", "password": "long-enough"}).status_code == 200
+    assert client.post("/api/auth/guest", json={"name": "Robot (bots)"}).status_code == 200  # not a label
+
+
 def test_chunked_body_over_the_limit_is_refused(client):
     ana = Player(client, "Ana")
 

@@ -50,7 +50,8 @@ def test_text_is_stored_verbatim_escaping_is_the_clients_job(client):
 def test_empty_long_and_control_character_messages_are_refused(client):
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])
-    for text in ("", "   ", "x" * 301, "two\nlines", "nul\x00byte", "tab\there", "rtl\u202eoverride"):
+    for text in ("", "   ", "x" * 301, "two\nlines", "nul\x00byte", "tab\there", "rtl\u202eoverride",
+                 "line\u2028separator", "para\u2029graph", "\u200b", " \u200b\u200d ", "tag\U000e0041s"):
         refused = say(ana, table_id, text)
         assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", repr(text)
     missing = ana.post(chat_path(table_id), {})
