@@ -53,7 +53,10 @@ def main(argv: list[str] | None = None) -> None:
                 workers=args.workers or settings.workers, ws_max_size=settings.max_payload_bytes,
                 ws_ping_interval=settings.ws_ping_interval_seconds, ws_ping_timeout=settings.ws_ping_timeout_seconds,
                 ws_per_message_deflate=settings.ws_per_message_deflate,
-                proxy_headers=True, log_config=log_config(settings.log_format), timeout_graceful_shutdown=10)
+                proxy_headers=True, log_config=log_config(settings.log_format), timeout_graceful_shutdown=10,
+                # Longer than uvicorn's 5 s: an idle HTTP connection closed by the server just as a client
+                # reuses it is a "connection reset" for that client (browsers retry; scripts may not).
+                timeout_keep_alive=settings.keep_alive_seconds)
 
 
 def log_config(log_format: str) -> dict:

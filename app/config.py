@@ -56,6 +56,7 @@ class Settings(BaseSettings):
                                            description="a socket whose pong is this late is closed (half-open peers)")
     resync_seconds: float = Field(default=2.0, gt=0, description="PostgreSQL: how often each process compares the "
                                   "versions of the games its sockets watch with the database (a lost notice)")
+    keep_alive_seconds: int = Field(default=30, ge=1, description="how long an idle HTTP connection stays open")
     ws_per_message_deflate: bool = Field(
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
