@@ -87,7 +87,6 @@ def postgres_url():
         reason = f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})"
         if REQUIRE_POSTGRES:
             pytest.fail(reason + " and CARAVANSERAI_REQUIRE_POSTGRES=1")
-        _postgres_skipped.append(reason)
         pytest.skip(reason)
     url = _database_url(TEST_DATABASE)
     upgrade_to_head(url)
@@ -133,8 +132,24 @@ def client(database_url):
         yield test_client
 
 
+async def _probe_postgres() -> None:
+    connection = await asyncpg.connect(_asyncpg_dsn(ADMIN_URL), timeout=5)
+    await connection.close()
+
+
+def pytest_configure(config):
+    """In the main process (with or without pytest-xdist's workers), find out once whether Postgres
+    is reachable, so the summary can say plainly that its tests were skipped."""
+    if hasattr(config, "workerinput"):
+        return
+    try:
+        run_coroutine(_probe_postgres)
+    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
+        _postgres_skipped.append(f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})")
+
+
 def pytest_terminal_summary(terminalreporter):
-    if _postgres_skipped:
+    if _postgres_skipped and not REQUIRE_POSTGRES:
         terminalreporter.write_line("")
         terminalreporter.write_line(
             f"NOTE: the Postgres tests were SKIPPED: {_postgres_skipped[0]}. "

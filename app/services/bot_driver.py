@@ -38,6 +38,7 @@ class BotDriver:
         self._tasks: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
         self._stopping = False
+        self._stopped = asyncio.Event()  # wakes bots waiting out their delay at shutdown
         ctx.fanout.subscribe(self.on_version)
 
     def on_version(self, game_id: int, version: int) -> None:
@@ -68,6 +69,7 @@ class BotDriver:
     async def stop(self) -> None:
         """Shutdown: no new bot moves; a move under way finishes (``app.tasks.wind_down``)."""
         self._stopping = True
+        self._stopped.set()
         await wind_down(list(self._tasks.values()))
 
     async def _drive(self, game_id: int) -> None:
@@ -98,9 +100,11 @@ class BotDriver:
             return False
         seat = acting[0]
         if self._delay:
-            await asyncio.sleep(self._delay)
-            if self._stopping:
-                return False
+            try:
+                await asyncio.wait_for(self._stopped.wait(), self._delay)
+                return False  # shutting down: the move is made after the restart (resume)
+            except TimeoutError:
+                pass
         view = ruleset.view(snapshot.state, seat)
         legal = ruleset.legal_moves(snapshot.state, seat)
         rng = Rng(game_id * 1_000_003 + snapshot.version * 31 + seat)

@@ -54,3 +54,15 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture(autouse=True)
+def close_browser_contexts(request):
+    """Close every browser context a test opened when it ends: a page left open keeps its timers
+    (clocks, turn alerts, reconnect tries) and its sockets going, and dozens of them slowed every
+    later test of the session down by half."""
+    yield
+    if "chromium" in request.fixturenames:
+        browser = request.getfixturevalue("chromium")
+        for context in list(browser.contexts):
+            context.close()

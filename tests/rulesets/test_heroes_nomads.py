@@ -6,10 +6,10 @@ import pytest
 
 from app.rulesets.base import IllegalMove
 from app.rulesets.heroes.collection import income
-from app.rulesets.heroes.moves import March, PlaceNomad, Recruit, Skip, Tax
+from app.rulesets.heroes.moves import Build, March, PlaceNomad, Recruit, Skip, Tax
 from app.rulesets.heroes.nomads import placements
 from app.rulesets.heroes.pieces import board_nomads
-from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, texts, units
+from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, resources, texts, units
 
 BOARD = RULES.board
 
@@ -215,3 +215,36 @@ def test_nc1_a_captured_nomad_pays_a_muster():
     assert {m.worker for m in RULES.legal_moves(state, A) if m.type == "march"} == {"nomad"}
     state, _ = play(state, (A, March(slot="march_2", origin="N_capital", destination="N_swamp", warrior=1, worker="nomad")))
     assert state["players"][A]["bar"]["march_2"] == "nomad" and state["players"][A]["nomads"] == 0
+
+
+def test_nw3_courtyard_nomads_do_not_count_as_regions_with_a_nomad():
+    """NW-3: Nomads in a Courtyard are not "a region holding a board Nomad": with captured Nomads only,
+    the next Nomad goes to an empty Desert (NW-2) as in round 1."""
+    state = position()
+    state["players"][A]["nomads"] = 2
+    state["nomad_supply"] -= 2
+    assert placements(state, BOARD) == ["E_desert", "N_desert", "S_desert", "W_desert"]
+
+
+def test_nc2_a_captured_nomad_cannot_build_march_or_be_a_worker_for_the_hall():
+    """NC-2: N has 2 captured Nomads, no Serf anywhere and 6 Ore: no Hall (it locks a Serf from the
+    Courtyard), no Tower (it needs a Serf in the region), and no march (Nomads are not units)."""
+    state = position()
+    state["players"][A]["nomads"] = 2
+    state["nomad_supply"] -= 2
+    resources(state, A, ore=6, food=0, mana=0)
+    legal = RULES.legal_moves(state, A)
+    assert not [m for m in legal if m.type == "build" and m.what in ("hall", "tower")]
+    assert not [m for m in legal if m.type == "march"]
+    with pytest.raises(IllegalMove):
+        RULES.apply(state, A, Build(what="hall"))
+
+
+def test_nc4_an_unused_captured_nomad_stays_in_the_courtyard_across_rounds():
+    state = position()
+    state["players"][B]["nomads"] = 1
+    state["nomad_supply"] -= 1
+    state["turn"]["lap"] = 2
+    state, _ = play(state, (A, Tax(resource="ore")), (B, Skip()), (B, Tax(resource="ore")))
+    assert state["round"] == 2
+    assert state["players"][B]["nomads"] == 1 and state["nomad_supply"] == 9
