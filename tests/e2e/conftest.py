@@ -42,6 +42,22 @@ def live_server(tmp_path_factory) -> str:
         server.stop()
 
 
+class QuietBrowser:
+    """The browser, whose new contexts prefer reduced motion (as some users set): the pulsing legal
+    spaces and the last-move flash do not repaint every frame, which cost the suite minutes of CPU.
+    A test that wants the animations asks for ``reduced_motion="no-preference"``."""
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("reduced_motion", "reduce")
+        return self._browser.new_context(**options)
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def chromium():
     """A headless system Chromium; the test is skipped where there is none (CI installs it)."""
@@ -51,7 +67,7 @@ def chromium():
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            yield browser
+            yield QuietBrowser(browser)
         finally:
             browser.close()
 

@@ -29,10 +29,18 @@ def version_of(page) -> int:
     return int(page.locator("#game").get_attribute("data-version"))
 
 
-def wait_for_version(pages, version: int) -> None:
-    """Wait until every page shows ``version``."""
+def wait_for_version(pages, version: int, timeout_ms: float = 10_000) -> None:
+    """Wait until every page shows ``version``, polling every animation frame: ``expect`` backs off
+    to a second between tries, which added up to minutes over the browser tests."""
     for page in pages:
-        expect(page.locator("#game")).to_have_attribute("data-version", str(version))
+        page.wait_for_function("version => document.getElementById('game')?.dataset.version === version",
+                               arg=str(version), timeout=timeout_ms)
+
+
+def wait_for_version_change(page, before: int, timeout_ms: float = 10_000) -> None:
+    """Wait (every animation frame) until ``page`` shows a version other than ``before``."""
+    page.wait_for_function("version => document.getElementById('game')?.dataset.version !== version",
+                           arg=str(before), timeout=timeout_ms)
 
 
 def server_game(page, base: str, table_id: str) -> dict:

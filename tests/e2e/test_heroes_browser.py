@@ -29,7 +29,7 @@ from collections import deque
 
 import pytest
 
-from tests.e2e.pages import create_join_and_start, server_game, sign_in, version_of
+from tests.e2e.pages import create_join_and_start, server_game, sign_in, version_of, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
@@ -192,12 +192,12 @@ def test_two_players_play_a_round_with_a_nomad_and_a_follow_by_clicks(live_serve
     version = version_of(ana)
     ana.click('#board [data-action-slot="tax"]')
     ana.click('#board .hx-controls [data-choice="ore"]')
-    expect(bo.locator("#game")).to_have_attribute("data-version", str(version + 1))
+    wait_for_version([bo], version + 1)
     expect(bo.locator("#hx-prompt")).to_have_text(re.compile(r"^Follow the Tax of Ana with a Serf"))
     expect(bo.locator('#board [data-action="skip"]')).to_be_visible()
     follow = next(m for m in server_game(bo, base, table_id)["legal"] if m["type"] == "tax" and m["worker"] == "serf")
     choice(bo, follow).click()
-    expect(bo.locator("#game")).to_have_attribute("data-version", str(version + 2))
+    wait_for_version([bo], version + 2)
     after = server_game(bo, base, table_id)["view"]
     assert after["players"][0]["bar"]["tax"] == "token"
     assert after["players"][1]["bar"]["tax"] == "serf"
@@ -342,7 +342,7 @@ def test_a_battle_tactic_cards_chosen_in_secret_and_revealed_by_clicks(live_serv
         version = version_of(first)
         click_move(first, mine)
         for page in players:
-            expect(page.locator("#game")).to_have_attribute("data-version", str(version + 1))
+            wait_for_version([page], version + 1)
             expect(page.locator(f'#board [data-chosen-seat="{first_seat}"]')).to_have_attribute("data-chosen", "true")
         expect(first.locator("#board .hx-mine")).to_have_attribute("data-mine", mine["card"])
         expect(first.locator("#board .hx-cards")).to_have_count(0)  # chosen: nothing more to do

@@ -14,7 +14,8 @@ import re
 
 import pytest
 
-from tests.e2e.pages import create_join_and_start, finish_by_rest, server_game, sign_in, version_of, wait_for_version
+from tests.e2e.pages import (create_join_and_start, finish_by_rest, server_game, sign_in, version_of, wait_for_version,
+                             wait_for_version_change)
 
 pytestmark = pytest.mark.e2e
 
@@ -48,7 +49,7 @@ def choose_by_clicks(page, base: str, table_id: str, rng: random.Random) -> dict
     expect(page.locator(".nim-mine .nim-cell.preview")).to_have_count(4)
     before = version_of(page)
     page.click('[data-action="confirm"]')
-    expect(page.locator("#game")).to_have_attribute("data-version", re.compile(rf"^(?!{before}$)\d+$"))
+    wait_for_version_change(page, before)
     row, col = (int(part) for part in target.split(","))
     return {"type": "place", "card": card, "rotation": rotation, "at": [row, col]}
 

@@ -51,7 +51,7 @@ def place_one_stone(page, base: str, table_id: str, rng: random.Random) -> None:
     expect(targets).to_have_count(len(expected))
     assert sorted(targets.evaluate_all("els => els.map(e => e.dataset.target)")) == expected
     page.click(f'.nomadi-board [data-target="{rng.choice(expected)}"]')
-    expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
+    wait_for_version([page], before + 1)
 
 
 def use_one_die_by_clicking(page, base: str, table_id: str, rng: random.Random) -> dict:
@@ -72,7 +72,7 @@ def use_one_die_by_clicking(page, base: str, table_id: str, rng: random.Random) 
     assert sorted(shown) == [list(pair) for pair in expected]
     target, _ = rng.choice(expected)
     page.click(f'.nomadi-board [data-target="{target}"]')
-    expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
+    wait_for_version([page], before + 1)
     expect(page.locator(f'.nomadi-board [data-stone="{target}"]')).to_have_count(1)
     return game
 

@@ -48,7 +48,7 @@ def play_one_move(page, base: str, table_id: str, rng: random.Random) -> str:
 
     target = rng.choice(expected)
     page.click(f'[data-hex="{target}"]')
-    expect(page.locator("#game")).to_have_attribute("data-version", str(before + 1))
+    wait_for_version([page], before + 1)
     expect(page.locator(f'.last-placed [data-last="{target}"]')).to_have_count(1)
     expect(page.locator(f'.camels [data-camel="{target}"][data-caravan="{colour}"]')).to_have_count(1)
     return target
@@ -162,7 +162,7 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
             version = version_of(bob)
             armed = make_one_move_stale(bob)
             bob.reload()
-            expect(bob.locator("#game")).to_have_attribute("data-version", str(version))
+            wait_for_version([bob], version)
             expect(bob.locator("body")).to_have_attribute("data-connection", "live")
             reloaded = True
         version = version_of(alice)
