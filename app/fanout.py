@@ -1,6 +1,9 @@
 """Fan-out: "game G is at version V", published after commit, heard by every app instance.
 
-Knows nothing of sockets or games (ARCHITECTURE.md).  Two implementations of one interface:
+Knows nothing of sockets or games (ARCHITECTURE.md): it carries two numbers, a game id and its
+version, or a negative marker version that its listeners define (a seating change, a chat line, a
+rematch; an account that logged out, whose id then stands in the first place).  Two
+implementations of one interface:
 
 * :class:`LocalFanout`: in-process only (SQLite: one instance).
 * :class:`PostgresFanout`: also tells the other instances on the database, through ``NOTIFY``

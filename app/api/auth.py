@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from app.api.deps import CurrentAccount, OptionalAccount, Session
+from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session
 from app.api.guards import AuthLimit
 from app.db.models import Account
 from app.services import accounts
@@ -53,12 +53,12 @@ async def login(body: CredentialsIn, request: Request, db: Session, _: AuthLimit
 
 
 @router.post("/logout")
-async def logout(request: Request, account: OptionalAccount, db: Session) -> dict:
-    """End the session: this cookie and every other of the account stop working, and this process
-    closes the account's open sockets (on other processes a socket notices at its next hello or move)."""
+async def logout(request: Request, account: OptionalAccount, db: Session, ctx: Ctx) -> dict:
+    """End the session: this cookie and every other of the account stop working, and every process
+    closes the account's open sockets (``accounts.LOGGED_OUT``)."""
     if account is not None:
         await accounts.end_sessions(db, account.id)
-        await request.app.state.hub.disconnect_account(account.id)
+        await ctx.fanout.publish(account.id, accounts.LOGGED_OUT)
     request.session.clear()
     return {}
 

@@ -42,26 +42,6 @@ class FrameBudget:
         return True
 
 
-class SocketIdentity:
-    """Who a socket speaks for: the account of its session cookie, for as long as that session is
-    valid.  A logout ends every session of the account (``accounts.end_sessions``); an open socket
-    learns of it at its next ``hello``, or at its next move at most ``recheck_seconds`` after the
-    logout (the check costs a database read, so it is not made for every move)."""
-
-    def __init__(self, session: dict, recheck_seconds: float = 10.0) -> None:
-        self._session = session
-        self._recheck = recheck_seconds
-        self._checked_at = float("-inf")
-        self.account_id: int | None = None
-
-    async def current(self, ctx, force: bool = False) -> int | None:
-        """The account id, re-read when the last check is old (or ``force``); None once logged out."""
-        if force or time.monotonic() - self._checked_at > self._recheck:
-            self.account_id = await _session_account_id(ctx, self._session)
-            self._checked_at = time.monotonic()
-        return self.account_id
-
-
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: TableId, invite_code: str | None = None) -> None:
     """Serve one socket until it closes: ``hello`` -> ``state``; ``move`` -> ``ack``/``error``; ``ping`` -> ``pong``."""
@@ -71,8 +51,7 @@ async def game_socket(websocket: WebSocket, game_id: TableId, invite_code: str |
     if origin and not same_site(origin, websocket.headers.get("host", "")):
         await websocket.close(code=4403, reason="cross-site sockets are refused")  # socket hijacking by another site
         return
-    identity = SocketIdentity(websocket.session)
-    account_id = await identity.current(ctx)
+    account_id = await _session_account_id(ctx, websocket.session)
     await websocket.accept()
     try:
         with anyio.CancelScope(shield=True):
@@ -105,7 +84,7 @@ async def game_socket(websocket: WebSocket, game_id: TableId, invite_code: str |
             # (its move commits and is acknowledged or not as a whole; see app/tasks.py for why no
             # database call is cut off half-way).
             with anyio.CancelScope(shield=True):
-                await _handle(ctx, hub, subscriber, identity, frame)
+                await _handle(ctx, hub, subscriber, websocket.session, frame)
     except (WebSocketDisconnect, WebSocketDisconnected):  # closed by the peer, or by the heartbeat mid-frame
         pass
     finally:
@@ -113,11 +92,13 @@ async def game_socket(websocket: WebSocket, game_id: TableId, invite_code: str |
             await hub.remove(subscriber)
 
 
-async def _handle(ctx, hub, subscriber: Subscriber, identity: SocketIdentity, frame) -> None:
+async def _handle(ctx, hub, subscriber: Subscriber, session: dict, frame) -> None:
     if isinstance(frame, frames.Ping):
         await subscriber.send(frames.pong())
     elif isinstance(frame, frames.Hello):
-        account_id = subscriber.account_id = await identity.current(ctx, force=True)
+        # Who the socket speaks for is read again at each hello: a logout since then makes it a
+        # spectator (the logout also closes the account's sockets, Hub.on_version).
+        account_id = subscriber.account_id = await _session_account_id(ctx, session)
         try:
             # Seats change before a game starts: who this socket speaks for is decided at each hello.
             subscriber.seat = await games.viewer_seat(ctx, subscriber.game_id, account_id, subscriber.invite_code)
@@ -131,8 +112,8 @@ async def _handle(ctx, hub, subscriber: Subscriber, identity: SocketIdentity, fr
             await subscriber.send(frames.error(exc.code, exc.message))
     elif isinstance(frame, frames.MoveFrame):
         try:
-            account_id = await identity.current(ctx)
-            version = await games.submit_move(ctx, account_id, subscriber.game_id, frame.id, frame.version, frame.move)
+            version = await games.submit_move(ctx, subscriber.account_id, subscriber.game_id, frame.id, frame.version,
+                                              frame.move)
         except AppError as exc:
             await subscriber.send(frames.error(exc.code, exc.message, frame.id))
         else:

@@ -18,6 +18,7 @@ from fastapi import WebSocket
 from app.realtime import frames
 from app.services import games
 from app.services.context import Context
+from app.services.accounts import LOGGED_OUT
 from app.services.takeover import SEATING_CHANGED
 from app.services.views import encode, log_entries, state_payload
 
@@ -139,8 +140,12 @@ class Hub:
     async def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: push ``version`` of ``game_id`` to every local socket behind it.
 
-        ``SEATING_CHANGED`` (the seats changed, not the game) resends the current state to all.
+        ``SEATING_CHANGED`` (the seats changed, not the game) resends the current state to all;
+        ``LOGGED_OUT`` closes the sockets of the account ``game_id`` names.
         """
+        if version == LOGGED_OUT:  # game_id is an account id here
+            await self.disconnect_account(game_id)
+            return
         force = version == SEATING_CHANGED
         # Sockets still at -1 are being greeted by send_state, which catches up afterwards.
         watchers = [s for s in self._subscribers.get(game_id, ()) if s.version >= 0 and (force or s.version < version)]

@@ -17,6 +17,11 @@ from app.services.errors import AppError
 
 _hasher = PasswordHasher()
 
+LOGGED_OUT = -4
+"""Fan-out marker: ``publish(account_id, LOGGED_OUT)`` says the account logged out (its sessions
+ended), so every process closes that account's sockets.  The other markers (``SEATING_CHANGED``
+-1, ``CHAT_POSTED`` -2, ``REMATCH_STARTED`` -3) come with a game id; this one with an account id."""
+
 
 _LOOKS_LIKE_A_LABEL = re.compile(r"\((bot|seat \d+)\)\s*$", re.IGNORECASE)
 """What the platform adds to names ("Ada (bot)", "Carol (seat 3)"): nobody may pass for a bot or another seat."""

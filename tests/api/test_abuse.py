@@ -146,3 +146,24 @@ def test_a_database_out_of_connections_answers_503_not_500():
     assert _database_busy(too_many) and _database_busy(wrapped)
     assert _database_busy(sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 5 reached"))
     assert not _database_busy(ValueError("a bug"))
+
+
+@pytest.mark.postgres
+def test_logout_closes_the_accounts_sockets_on_every_process(postgres_database):
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+
+    from app.main import create_app
+    from tests.conftest import make_settings
+
+    settings = make_settings(postgres_database)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        ana, bo = Player(one, "Ana"), Player(one, "Bo")
+        table_id = started_table(ana, [bo])
+        with two.websocket_connect(f"/ws/games/{table_id}", headers=bo.headers) as socket:
+            assert hello(socket)["seat"] == 1
+            assert bo.post("/api/auth/logout").status_code == 200  # on process one
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    socket.receive_json()
+            assert closed.value.code == 4401
