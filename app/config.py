@@ -23,8 +23,10 @@ class Settings(BaseSettings):
       ``secret_key_file`` so sessions survive restarts.
     * ``extra_rulesets``: ``"module:Class"`` paths of rulesets loaded besides the entry points.
     * PostgreSQL connections: each process opens at most ``db_pool_size + db_max_overflow +
-      db_move_writer_connections + 1`` (the fan-out listener): 16 by default, so ``workers`` times
-      that must stay below the server's ``max_connections`` (100 by default).
+      db_move_writer_connections + 1`` (the fan-out listener): 21 by default, so ``workers`` times
+      that must stay below the server's ``max_connections`` (100 by default: 4 workers at most).
+      The move writer's 10 let Postgres commit more moves per WAL flush than 5 did (G = 100:
+      1,426 and 1,510 moves/s against 1,403 and 1,188, interleaved runs).
     """
 
     model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
@@ -37,7 +39,7 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1)
     db_pool_size: int = Field(default=5, ge=1, description="PostgreSQL connections each process keeps open")
     db_max_overflow: int = Field(default=5, ge=0, description="extra PostgreSQL connections a process may open under load")
-    db_move_writer_connections: int = Field(default=5, ge=1, description="PostgreSQL connections of each process's "
+    db_move_writer_connections: int = Field(default=10, ge=1, description="PostgreSQL connections of each process's "
                                             "move writer (the one-statement commit of a move)")
     cookie_secure: bool = False
     extra_rulesets: list[str] = []
