@@ -5,7 +5,7 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from tests.conftest import make_settings
-from tests.support.players import Player
+from tests.support.players import Player, started_table
 
 
 @pytest.fixture
@@ -43,10 +43,7 @@ def test_rest_moves_are_rate_limited(strict_client):
 
 def test_replays_are_rate_limited_per_address(strict_client):
     client = strict_client
-    ana, bo = Player(client, "Ana"), Player(client, "Bo")
-    table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
-    bo.post(f"/api/tables/{table_id}/join")
-    ana.post(f"/api/tables/{table_id}/start")
+    table_id = started_table(Player(client, "Ana"), [Player(client, "Bo")])
     answers = [client.get(f"/api/games/{table_id}/replay", params={"version": 0}) for _ in range(4)]
     assert [answer.status_code for answer in answers] == [200, 200, 200, 429]
     assert answers[-1].json()["error"]["code"] == "rate_limited"
