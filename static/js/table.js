@@ -347,7 +347,25 @@ function applyState(next, fullLog) {
   if (pending && (next.version > pending.version || awaitingHello)) settle();
   awaitingHello = false;
   frame = next;
-  draw();
+  drawSoon();
+}
+
+let drawScheduled = false;
+
+/** Draw at the next animation frame, once however many states arrive before it: a burst of moves
+ * (bots, a reconnect) is drawn once instead of once a move, so a slow device never falls behind.
+ * In a hidden tab, whose animation frames stop, at once (the tab title tells of the turn). */
+function drawSoon() {
+  if (document.hidden) {
+    draw();
+    return;
+  }
+  if (drawScheduled) return;
+  drawScheduled = true;
+  requestAnimationFrame(() => {
+    drawScheduled = false;
+    draw();
+  });
 }
 
 function settle() {

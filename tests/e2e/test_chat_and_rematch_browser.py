@@ -129,8 +129,8 @@ def test_players_chat_and_rematch_in_one_click(live_server, chromium, ruleset):
 
         # Finish the game; the players (not the spectator) are offered a rematch.
         finish_by_rest(players, base, table_id, rng)
-        for page in watchers:
-            expect(page.locator("#game")).to_have_attribute("data-status", "finished")
+        for page in watchers:  # the pages follow a flood of REST moves
+            expect(page.locator("#game")).to_have_attribute("data-status", "finished", timeout=20_000)
         seats = {page: page.locator("#game").get_attribute("data-seat") for page in players}
         assert sorted(seats.values()) == ["0", "1"]
         for page in players:
