@@ -67,3 +67,51 @@ def texts(events: list[Event]) -> list[str]:
 
 def legal_types(state: dict[str, Any], seat: int) -> set[str]:
     return {move.type for move in RULES.legal_moves(state, seat)}
+
+
+# -- solo (spec 1.12) --------------------------------------------------------------------------
+
+ENEMY = 1
+"""The solo Enemy's index in ``state["players"]`` (no seat of the table)."""
+
+
+def solo_position(nomads: str = "wandering", seed: int = 1, lap: int = 1, deck: list[int] | None = None,
+                  tax_track: dict[str, str] | None = None) -> dict[str, Any]:
+    """A solo game (N against the Enemy on E, W free) at the player's action ``lap`` of round 1:
+    the player's Courtyard empty (pieces back in supply), the Enemy's 3 Heroes in its Courtyard
+    and nothing else, no Nomad on the board (10 in supply), resources 0 for the player and 3/3/3
+    for the Enemy, card 1 in Hero slot 1 (and card 2 in slot 2 at lap 2); after the player's move
+    the Enemy draws the first card of ``deck`` (default 3, 4, 5, 6, 7, 8) for the next slot."""
+    state = RULES.setup(1, RULES.parse_options({"nomads": nomads}), seed)
+    for entry in state["regions"].values():
+        entry["nomad"] = False
+        for seat, counts in list(entry["units"].items()):
+            if int(seat) == ENEMY:
+                continue
+            for kind, count in counts.items():
+                state["players"][int(seat)]["supply"][kind] += count
+            del entry["units"][seat]
+    state["nomad_supply"] = 10
+    state["phase"] = "action"
+    state["pending"] = None
+    state["last"] = None
+    state["turn"] = {"seat": A, "lap": lap, "order": [A]}
+    state["tax_track"] = tax_track or {"4": "ore", "3": "mana", "2": "food"}
+    resources(state, A)
+    resources(state, ENEMY, 3, 3, 3)
+    slots = [1, 2 if lap == 2 else None, None, None]
+    default = [3, 4, 5, 6, 7, 8] + ([2] if lap == 1 else [])
+    state["solo"].update(deck=list(deck or default), discard=[], slots=slots, slot=lap + 1,
+                         next="card", arrow="N", heroes=["E_capital"] * 3)
+    return state
+
+
+def move_hero(state: dict[str, Any], hero: int, region: str) -> None:
+    """Put Enemy Hero ``hero`` (1-3) on ``region`` (its unit moves with it)."""
+    where = state["solo"]["heroes"][hero - 1]
+    counts = state["regions"][where]["units"][str(ENEMY)]
+    counts["hero"] -= 1
+    if not any(counts.values()):
+        del state["regions"][where]["units"][str(ENEMY)]
+    state["regions"][region]["units"].setdefault(str(ENEMY), {"serf": 0, "warrior": 0, "hero": 0})["hero"] += 1
+    state["solo"]["heroes"][hero - 1] = region

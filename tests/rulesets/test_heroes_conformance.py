@@ -156,7 +156,7 @@ def every_action(state, seat):
     from app.rulesets.heroes.moves import Build, Casualties, Conscript, FireMercenary, Pass, PlaceNomad, Recruit, Skip, Tax
     from app.rulesets.heroes.pieces import units_at
 
-    land = sorted(RULES.board.land)
+    land = sorted(state["regions"])  # the regions in play (solo has no South)
     kinds = ("serf", "warrior", "hero", "mercenary")
     phase = state["phase"]
     moves = [Pass(), Skip(), FireMercenary()]

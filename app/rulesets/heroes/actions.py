@@ -20,7 +20,7 @@ captured Nomad already on the slot).  Decisions where the spec is open:
 
 from __future__ import annotations
 
-from app.rulesets.base import Seat, State
+from app.rulesets.base import MoveModel, Seat, State
 from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
@@ -170,6 +170,30 @@ def capital_actions(board: Board, state: State, seat: Seat, slot: str, worker: s
     if slot == "build":
         return builds(board, state, seat, worker)
     return [Tax(resource=resource, worker=worker) for resource in RESOURCES]
+
+
+def workers(state: State, seat: Seat) -> list[str]:
+    """NC-1/NC-7: what can pay a Follow or Muster: a Courtyard Serf and/or a captured Nomad."""
+    result = []
+    if courtyard(state, seat)["serf"] > 0:
+        result.append("serf")
+    if state["players"][seat]["nomads"] > 0:
+        result.append("nomad")
+    return result
+
+
+def follow_moves(state: State, board: Board, seat: Seat, slot: str) -> list[MoveModel]:
+    """The seat's legal Follows of ``slot`` (the worker leaves the Courtyard first, so the Hall
+    then needs a second Courtyard Serf)."""
+    if state["players"][seat]["bar"][slot] is not None:
+        return []
+    result = []
+    for worker in workers(state, seat):
+        for move in capital_actions(board, state, seat, slot, worker):
+            if worker == "serf" and isinstance(move, Build) and move.what == "hall" and courtyard(state, seat)["serf"] < 2:
+                continue
+            result.append(move)
+    return result
 
 
 def perform(board: Board, state: State, seat: Seat, move) -> str:

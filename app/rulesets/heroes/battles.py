@@ -24,6 +24,10 @@ Order of a battle, as this module runs it:
    the next, any damage destroys it) and the survivors' retreat: own capital or a region with an
    own Tower (5-unit limit there).  When only one choice exists it is made at once.
 
+Solo (spec 1.12): the Enemy chooses no card; at the reveal it draws one from its deck
+(``enemy_record``), and when it loses it takes its damage weakest first with no choice
+(``take_enemy_losses``).
+
 [D] The attacker's army stands in the battle region during the battle; the winner stays.
 Nomad Mercenary figures fight like any unit (strength 1), may be sacrificed and chosen as
 casualties; a dead one is gone for good (NM-6/NM-7, A-M2: ``mercenaries.lose``), and an eliminated
@@ -38,14 +42,14 @@ import math
 from typing import Any
 
 from app.rulesets.base import Event, Seat, State
-from app.rulesets.heroes import mercenaries
+from app.rulesets.heroes import deck, mercenaries
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, TacticCard, describe_units
 from app.rulesets.heroes.march import ARMY_LIMIT, neighbours
 from app.rulesets.heroes.moves import Casualties, Conscript, Tactic
 from app.rulesets.heroes.nomads import release_all
 from app.rulesets.heroes.pieces import (
-    add_units, destroy_units, natural_strength, size, take_units, towers_of, units_at,
+    ENEMY, add_units, destroy_units, is_enemy, is_solo, natural_strength, size, take_units, towers_of, units_at,
 )
 
 SIDES = ("attacker", "defender")
@@ -90,7 +94,9 @@ def start(state: State, attacker: Seat, defender: Seat, region: str, capital: bo
     events.append(Event(text=f"{{seat{attacker}}} attacks {what}{{seat{defender}}} at {region_name(region)} "
                              f"(+{HOUSE.vp('start_battle')} VP)"))
     state["phase"] = "tactics"
-    state["pending"] = {"battle": battle, "chosen": {str(attacker): False, str(defender): False}, "choices": {}}
+    # spec 1.12: the solo Enemy chooses no card; it draws one at the reveal
+    chosen = {str(seat): is_enemy(state, seat) for seat in (attacker, defender)}
+    state["pending"] = {"battle": battle, "chosen": chosen, "choices": {}}
 
 
 def side_of(battle: dict[str, Any], seat: Seat) -> str:
@@ -186,10 +192,14 @@ def reveal(state: State, events: list[Event]) -> None:
     ``pending.battle.cards`` and the choices leave the state."""
     pending = state["pending"]
     battle = pending["battle"]
-    moves = {side: parse_choice(pending["choices"][str(battle[side])]) for side in SIDES}
+    moves = {side: parse_choice(pending["choices"][str(battle[side])]) for side in SIDES
+             if not is_enemy(state, battle[side])}
     pending.pop("choices")
     records = {}
     for side in SIDES:
+        if side not in moves:
+            records[side] = enemy_record(state, battle, side, events)
+            continue
         move = moves[side]
         card = HOUSE.tactics[move.card]
         paid = natural_strength(move.sacrifice) + sum(move.resources.values())
@@ -202,12 +212,18 @@ def reveal(state: State, events: list[Event]) -> None:
             theirs["cancelled"] = not theirs["void"]
     texts = []
     for side, enemy in (("attacker", "defender"), ("defender", "attacker")):
-        record, move, seat = records[side], moves[side], battle[side]
+        record, move, seat = records[side], moves.get(side), battle[side]
         card = HOUSE.tactics[record["card"]]
         if record["void"] or record["cancelled"]:
             texts.append(f"{{seat{seat}}} {card.name} ({'cancelled' if record['cancelled'] else 'void'})")
             continue
         enemy_card = records[enemy]["card"] if not records[enemy]["void"] else None
+        if move is None:  # the solo Enemy: the drawn card's strength, the tactic's interactions and VP
+            record["bonus"] = record["drawn_strength"] + card.bonus_against.get(enemy_card, 0)
+            record["vp"] = card.vp
+            state["players"][seat]["score"] += card.vp
+            texts.append(f"{{seat{seat}}} {card.name} (+{record['bonus']})")
+            continue
         record["bonus"] = card.strength + card.bonus_against.get(enemy_card, 0)
         record["vp"] = card.vp
         record["paid"] = move.resources
@@ -218,6 +234,23 @@ def reveal(state: State, events: list[Event]) -> None:
         texts.append(f"{{seat{seat}}} {card.name} (+{record['bonus']})")
     battle["cards"] = records
     events.append(Event(text="Both reveal: " + ", ".join(texts)))
+
+
+def enemy_record(state: State, battle: dict[str, Any], side: str, events: list[Event]) -> dict[str, Any]:
+    """Spec 1.12 "Battles with the Enemy", after the player has chosen: the Enemy draws 1 card; its
+    strength value is added and the tactic it names for this side (attack or defence) adds no
+    strength of its own but interacts with the player's card as the house set says (Shield Wall
+    cancels a Charge, and then the added strength too; Charge +3 against First Strike); the Enemy
+    scores the tactic's VP (FAQ) unless it is cancelled.  The card goes to the discard."""
+    card_id = deck.draw(state)
+    state["solo"]["discard"].append(card_id)
+    card = deck.cards()[card_id]
+    tactic = card.attack_tactic if side == "attacker" else card.defence_tactic
+    battle["enemy_card"] = card_id
+    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} for the battle: +{card.strength} strength "
+                             f"and {HOUSE.tactics[tactic].name} (spec 1.12)"))
+    return {"card": tactic, "void": False, "cancelled": False, "bonus": 0, "vp": 0, "drawn_strength": card.strength,
+            "paid": {r: 0 for r in RESOURCES}, "sacrifice": {k: 0 for k in UNIT_KINDS}}
 
 
 # -- conscripts ------------------------------------------------------------------------------
@@ -282,6 +315,10 @@ def resolve(state: State, board: Board, events: list[Event]) -> None:
     note_region(state, battle["region"])
     if winner == "attacker" and battle["capital"]:
         destroy_capital(state, battle["attacker"], battle["defender"], events)
+        state["pending"] = None
+        return
+    if is_enemy(state, battle[loser]):
+        take_enemy_losses(state, battle["region"], damage, events)
         state["pending"] = None
         return
     options = casualty_options(state, battle, battle[loser], damage)
@@ -391,6 +428,50 @@ def take_casualties(state: State, move: Casualties, events: list[Event]) -> None
     state["pending"] = None
 
 
+def enemy_losses(units: dict[str, int], damage: int) -> dict[str, int]:
+    """Spec 1.12: the Enemy loses units weakest first (Serf, Warrior, Hero), each taking damage
+    fully before the next, until ``damage`` is covered (all of them if it cannot be)."""
+    lost = {kind: 0 for kind in UNIT_KINDS}
+    left = damage
+    for kind in sorted(UNIT_KINDS, key=HOUSE.strength):
+        while left > 0 and lost[kind] < units.get(kind, 0):
+            lost[kind] += 1
+            left -= HOUSE.strength(kind)
+    return lost
+
+
+def take_enemy_losses(state: State, region: str, damage: int, events: list[Event]) -> None:
+    """Spec 1.12 / NS-12: the Enemy's Tower in ``region`` takes damage first (3), then its units
+    weakest first; the survivors go to its Courtyard, and a destroyed Hero reappears there at once."""
+    seat = ENEMY
+    capital = state["players"][seat]["capital"]
+    rest = damage
+    lost_words = []
+    if state["regions"][region]["tower"] == seat and damage > 0:
+        state["regions"][region]["tower"] = None
+        state["players"][seat]["supply"]["tower"] += 1
+        rest -= HOUSE.tower["strength"]
+        lost_words.append("its Tower")
+    units = units_at(state, region, seat)
+    lost = enemy_losses(units, max(0, rest))
+    heroes = lost["hero"]
+    killed = {**lost, "hero": 0}
+    if size(killed):
+        destroy_units(state, region, seat, killed)
+        lost_words.append(describe_units(killed))
+    if heroes:
+        lost_words.append(f"{describe_units({'hero': heroes})} (back in its Courtyard at once)")
+    survivors = units_at(state, region, seat)
+    text = f"The Enemy takes {damage} damage: loses {' and '.join(lost_words) or 'nothing'} (weakest first)"
+    if size(survivors) and region != capital:
+        take_units(state, region, seat, survivors)
+        add_units(state, capital, seat, survivors)
+        text += f"; {describe_units(survivors)} go back to its Courtyard"
+        note_region(state, capital)
+    state["solo"]["heroes"] = [capital if where == region else where for where in state["solo"]["heroes"]]
+    events.append(Event(text=text))
+
+
 def destroy_capital(state: State, attacker: Seat, owner: Seat, events: list[Event]) -> None:
     """Spec 1.8.8: the owner is eliminated at once (scores 0), every piece of it leaves the board,
     its captured Nomads go to the Nomad supply (A-C2), the attacker gains 5 VP; eXterminate."""
@@ -408,7 +489,7 @@ def destroy_capital(state: State, attacker: Seat, owner: Seat, events: list[Even
     events.append(Event(text=f"{{seat{attacker}}} destroys the capital of {{seat{owner}}} "
                              f"(+{HOUSE.vp('destroy_capital')} VP): "
                              f"{{seat{owner}}} is eliminated"))
-    if state["end"] is None:
+    if state["end"] is None and not is_solo(state):  # solo: a destroyed capital ends the game at once
         state["end"] = {"objective": "eXterminate", "by": attacker, "round": state["round"],
                         "last_round": state["round"] + 1}
         events.append(Event(text=f"{{seat{attacker}}} meets eXterminate: this round and one more are played"))

@@ -51,6 +51,7 @@ class Board:
     ``capitals`` (continent -> capital region id)."""
 
     def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
         self.name: str = data["id"]
         self.regions: dict[str, Region] = {}
         adjacency: dict[str, set[str]] = {}
@@ -82,6 +83,21 @@ class Board:
         """The package's ``data/four_isles.json``."""
         text = resources.files("app.rulesets.heroes").joinpath("data/four_isles.json").read_text()
         return cls(json.loads(text))
+
+    @functools.cache
+    def without_continents(self, dropped: tuple[str, ...]) -> "Board":
+        """The same map with the continents ``dropped`` out of play (A-S1: solo leaves one
+        continent out): their regions, the adjacencies and ferry routes into them are gone."""
+        gone = {entry["id"] for entry in self.data["regions"] if entry.get("continent") in dropped}
+        data = dict(self.data)
+        data["continents"] = [c for c in self.data["continents"] if c not in dropped]
+        data["regions"] = [{**entry, "adjacent": [r for r in entry["adjacent"] if r not in gone]}
+                           for entry in self.data["regions"] if entry["id"] not in gone]
+        data["ferry_routes"] = [route for route in self.data["ferry_routes"]
+                                if route["a"] not in gone and route["b"] not in gone]
+        data["desert_regions"] = [r for r in self.data["desert_regions"] if r not in gone]
+        data["capital_regions"] = [r for r in self.data["capital_regions"] if r not in gone]
+        return Board(data)
 
     def is_desert(self, region: str) -> bool:
         """Spec 1.2: a march stops on entering a Desert."""

@@ -23,18 +23,19 @@ Decisions where the spec is open:
 from __future__ import annotations
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Seat, State
-from app.rulesets.heroes import actions, battles, mercenaries, nomads
-from app.rulesets.heroes.actions import CAPITAL_SLOTS, MARCH_SLOTS
+from app.rulesets.heroes import actions, battles, mercenaries, nomads, solo
+from app.rulesets.heroes.actions import CAPITAL_SLOTS, MARCH_SLOTS, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
-    Build, Casualties, Conscript, FireMercenary, March, Pass, PlaceNomad, Skip, Tactic, Tax,
+    Build, Casualties, Conscript, FireMercenary, March, MoveNomad, Pass, PlaceNomad, Skip, Tactic, Tax,
 )
 from app.rulesets.heroes.pieces import (
-    active_seats, add_units, capital_owner, clockwise_from, courtyard, occupants, take_units,
+    active_seats, add_units, capital_owner, clockwise_from, courtyard, is_solo, occupants, take_units,
 )
-from app.rulesets.heroes.rounds import end_turn, finish
+from app.rulesets.heroes.rounds import end_turn as end_table_turn
+from app.rulesets.heroes.rounds import finish
 from app.rulesets.heroes.scoring import check_objectives
 
 # -- who acts, what is legal -----------------------------------------------------------------
@@ -53,30 +54,6 @@ def to_act(state: State) -> set[Seat]:
     if phase == "tactics":
         return {int(seat) for seat, chosen in state["pending"]["chosen"].items() if not chosen}
     return {state["pending"]["seat"]}
-
-
-def workers(state: State, seat: Seat) -> list[str]:
-    """NC-1/NC-7: what can pay a Follow or Muster: a Courtyard Serf and/or a captured Nomad."""
-    result = []
-    if courtyard(state, seat)["serf"] > 0:
-        result.append("serf")
-    if state["players"][seat]["nomads"] > 0:
-        result.append("nomad")
-    return result
-
-
-def follow_moves(state: State, board: Board, seat: Seat, slot: str) -> list[MoveModel]:
-    """The seat's legal Follows of ``slot`` (the worker leaves the Courtyard first, so the Hall
-    then needs a second Courtyard Serf)."""
-    if state["players"][seat]["bar"][slot] is not None:
-        return []
-    result = []
-    for worker in workers(state, seat):
-        for move in actions.capital_actions(board, state, seat, slot, worker):
-            if worker == "serf" and isinstance(move, Build) and move.what == "hall" and courtyard(state, seat)["serf"] < 2:
-                continue
-            result.append(move)
-    return result
 
 
 def open_march_slot(state: State, seat: Seat) -> str | None:
@@ -122,6 +99,8 @@ def legal_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
     phase, pending = state["phase"], state["pending"]
     if phase == "nomad":
         return [PlaceNomad(region=region) for region in nomads.placements(state, board)]
+    if phase == "nomad_move":
+        return list(solo.nomad_moves(state, board))
     if phase == "action":
         return [*action_moves(state, board, seat), *fire_moves(state, seat)]
     if phase == "follow":
@@ -145,6 +124,10 @@ def fire_moves(state: State, seat: Seat) -> list[MoveModel]:
 
 # -- applying moves --------------------------------------------------------------------------
 
+REGION_FIELDS = ("region", "origin", "destination", "retreat")
+"""The move fields that name a region (checked against the regions in play: solo has no South)."""
+
+
 def apply(state: State, board: Board, seat: Seat, move: MoveModel) -> list[Event]:
     """Play ``move`` on ``state`` in place (the caller copies); raises :class:`IllegalMove`."""
     phase = state["phase"]
@@ -152,6 +135,10 @@ def apply(state: State, board: Board, seat: Seat, move: MoveModel) -> list[Event
         raise IllegalMove("the game is over")
     if seat not in to_act(state):
         raise IllegalMove("it is not your turn", code="not_your_turn")
+    for name in REGION_FIELDS:
+        region = getattr(move, name, None)
+        if region is not None and region not in state["regions"]:
+            raise IllegalMove(f"there is no region {region!r} in this game")
     events: list[Event] = []
     handler = HANDLERS.get((phase, move.type))
     if handler is None:
@@ -183,6 +170,23 @@ def place_nomad(state: State, board: Board, seat: Seat, move: PlaceNomad, events
     nomads.place(state, move.region, events)
     touch(state, move.region)
     state["phase"] = "action"
+    if is_solo(state):
+        solo.run(state, board, events)
+
+
+def move_nomad(state: State, board: Board, seat: Seat, move: MoveNomad, events: list[Event]) -> None:
+    """NS-4/NS-5 (solo): the Nomad move before the Enemy's first card is resolved."""
+    solo.move_nomad(state, board, move, events)
+
+
+def end_turn(state: State, board: Board, events: list[Event]) -> None:
+    """The player's turn or decision is over: in solo the Enemy's round goes on (``solo.run``),
+    else the next seat's turn (``rounds.end_turn``)."""
+    if is_solo(state):
+        state["pending"] = None
+        solo.run(state, board, events)
+    else:
+        end_table_turn(state, board, events)
 
 
 def take_action(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
@@ -300,6 +304,10 @@ def after_march(state: State, board: Board, seat: Seat, then: str, events: list[
     if len(active_seats(state)) < 2:
         finish(state, "last_standing", events)
         return
+    if then == "solo":
+        state["pending"] = None
+        solo.run(state, board, events)
+        return
     if then == "muster" and can_muster(state, board, seat):
         state["phase"] = "muster"
         state["pending"] = {"seat": seat}
@@ -380,6 +388,7 @@ def casualties(state: State, board: Board, seat: Seat, move: Casualties, events:
 
 HANDLERS = {
     ("nomad", "place_nomad"): place_nomad,
+    ("nomad_move", "move_nomad"): move_nomad,
     ("action", "recruit"): take_action,
     ("action", "build"): take_action,
     ("action", "tax"): take_action,

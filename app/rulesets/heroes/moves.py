@@ -2,7 +2,8 @@
 
 Wire shapes (``type`` is the discriminator; counts default to 0)::
 
-    {"type": "place_nomad", "region": "E_desert"}                            NW-1..NW-9
+    {"type": "place_nomad", "region": "E_desert"}                            NW-1..NW-9, NS-2/NS-3
+    {"type": "move_nomad", "origin": "W_capital", "destination": "W_swamp"}   NS-4/NS-5 (solo)
     {"type": "recruit", "unit": "warrior", "worker": "token"}                 spec 1.7 Recruit
     {"type": "recruit", "unit": "mercenary", "worker": "serf"}                NM-1/NM-2 (variant "mercenary")
     {"type": "fire_mercenary"}                                                NM-8 (variant "mercenary")
@@ -46,6 +47,18 @@ class PlaceNomad(MoveModel):
 
     def __str__(self) -> str:
         return f"place a Nomad on {region_name(self.region)}"
+
+
+class MoveNomad(MoveModel):
+    """NS-4/NS-5 (solo): the player moves one board Nomad one region, in the direction of the
+    Enemy's first card of the round (or the first legal way clockwise from it)."""
+
+    type: Literal["move_nomad"] = "move_nomad"
+    origin: str
+    destination: str
+
+    def __str__(self) -> str:
+        return f"move the Nomad on {region_name(self.origin)} to {region_name(self.destination)}"
 
 
 class Recruit(MoveModel):
@@ -220,6 +233,7 @@ class Casualties(MoveModel):
 
 
 Move = Annotated[
-    PlaceNomad | Recruit | Build | Tax | March | Pass | Skip | Tactic | Conscript | Casualties | FireMercenary,
+    PlaceNomad | Recruit | Build | Tax | March | Pass | Skip | Tactic | Conscript | Casualties | FireMercenary
+    | MoveNomad,
     Field(discriminator="type"),
 ]

@@ -16,9 +16,23 @@ NO_UNITS = {"serf": 0, "warrior": 0, "hero": 0}
 """The stored shape of a seat's counts in a region (``mercenary`` is added only when not 0)."""
 ZERO = {kind: 0 for kind in UNIT_KINDS}
 STRENGTH = {kind: HOUSE.strength(kind) for kind in UNIT_KINDS}
+ENEMY = 1
+"""Solo (spec 1.12): the Enemy's index in ``state["players"]``.  It is no seat of the table
+(``n_players`` is 1, so turn order never reaches it); its units, Towers and capital are stored
+like a player's under this index, and the server plays it inside ``apply`` (``solo.py``)."""
 PLAYER_KINDS = ("serf", "warrior", "hero")
 """The unit kinds that come from and go back to their player's own supply (a Nomad Mercenary
 figure belongs to the general supply: ``mercenaries.py``)."""
+
+
+def is_solo(state: State) -> bool:
+    """Whether this is a solo game against the Enemy (spec 1.12): one seat, ``state["solo"]`` set."""
+    return state.get("solo") is not None
+
+
+def is_enemy(state: State, seat: Seat | None) -> bool:
+    """Whether ``seat`` is the solo Enemy (spec 1.12) rather than a player."""
+    return seat == ENEMY and is_solo(state)
 
 
 def units_at(state: State, region: str, seat: Seat) -> dict[str, int]:

@@ -29,28 +29,22 @@ def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> Sta
     """Spec 1.5 / 2.4: continents by player count, Courtyards of 2 Serfs + 1 Warrior, resources
     2/2/2, the tax track shuffled, the first player (random or the host), then round 1 begins;
     NS0-2/NS0-3: 10 Nomads in the supply (wandering) or the Nomad Mercenary card (mercenary)."""
-    continents = board.continents_for(n_players)
     rng = Rng(seed)
     first = 0 if options.first_player == "host" else rng.randrange(n_players)
+    state = new_state(board, board.continents_for(n_players), options, rng, first)
+    start_round(state, board, [])
+    return state
+
+
+def new_state(board: Board, continents: tuple[str, ...], options: BaseModel, rng: Rng, first: int) -> State:
+    """The table before round 1: one player per continent of ``continents`` (in seat order), the
+    tax track shuffled with ``rng``, the Nomad supply or the Nomad Mercenary card."""
     markers = list(RESOURCES)
     rng.shuffle(markers)
-    start = HOUSE.start
     regions = {region: {"units": {}, "tower": None, "nomad": False} for region in board.land}
-    players = []
-    for seat, continent in enumerate(continents):
-        capital = board.capitals[continent]
-        regions[capital]["units"][str(seat)] = {"serf": 0, "warrior": 0, "hero": 0, **start["courtyard"]}
-        supply = {kind: start["supply"][kind] - start["courtyard"].get(kind, 0) for kind in ("serf", "warrior", "hero")}
-        supply["tower"] = HOUSE.tower["count"]
-        players.append({
-            "continent": continent, "capital": capital, "eliminated": False,
-            "resources": dict(start["resources"]), "score": start["score"],
-            "cc_level": start["cc_level"], "hall": False, "nomads": 0,
-            "bar": {slot: ("disabled" if slot in DISABLED_SLOTS else None) for slot in BAR_SLOTS},
-            "tokens": start["action_tokens"], "supply": supply, "tactics": list(HOUSE.tactics),
-        })
-    state = {
-        "n_players": n_players, "options": options.model_dump(), "rng": rng.state,
+    players = [new_player(board, regions, seat, continent) for seat, continent in enumerate(continents)]
+    return {
+        "n_players": len(continents), "options": options.model_dump(), "rng": rng.state,
         "round": 1, "phase": "action", "first_player": first,
         "turn": {"seat": first, "lap": 1, "order": []},
         "tax_track": dict(zip(map(str, HOUSE.tax_values), markers)),
@@ -59,8 +53,23 @@ def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> Sta
         "mercenary": mercenaries.new_card() if options.nomads == "mercenary" else None,
         "pending": None, "last": None,
     }
-    start_round(state, board, [])
-    return state
+
+
+def new_player(board: Board, regions: dict, seat: int, continent: str, start: dict | None = None) -> dict:
+    """Spec 1.5: a player's board, its Courtyard put into ``regions`` (``start``: the house
+    start values, by default ``HOUSE.start``)."""
+    start = start or HOUSE.start
+    capital = board.capitals[continent]
+    regions[capital]["units"][str(seat)] = {"serf": 0, "warrior": 0, "hero": 0, **start["courtyard"]}
+    supply = {kind: start["supply"][kind] - start["courtyard"].get(kind, 0) for kind in ("serf", "warrior", "hero")}
+    supply["tower"] = HOUSE.tower["count"]
+    return {
+        "continent": continent, "capital": capital, "eliminated": False,
+        "resources": dict(start["resources"]), "score": HOUSE.start["score"],
+        "cc_level": HOUSE.start["cc_level"], "hall": False, "nomads": 0,
+        "bar": {slot: ("disabled" if slot in DISABLED_SLOTS else None) for slot in BAR_SLOTS},
+        "tokens": HOUSE.start["action_tokens"], "supply": supply, "tactics": list(HOUSE.tactics),
+    }
 
 
 # -- rounds and turns ------------------------------------------------------------------------

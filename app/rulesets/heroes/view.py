@@ -1,7 +1,8 @@
 """What one seat (or a spectator) sees of a Heroes game (docs/heroes.md, "State").
 
-The view is the state without its secrets: no ``rng``, and during the secret tactic choice no
-``pending.choices`` (only the ``chosen`` flags).  A seated viewer who has chosen also finds its
+The view is the state without its secrets: no ``rng``, during the secret tactic choice no
+``pending.choices`` (only the ``chosen`` flags), and in solo no order of the Enemy's deck
+(``solo.deck_size`` instead of ``solo.deck``).  A seated viewer who has chosen also finds its
 own card and payment under ``pending.mine`` (a ``tactic`` move in its wire form).  Three static
 keys serve the renderer (requests R2-R4 in /work/heroes-requests.md): ``map`` (the land regions
 with terrain, coordinates, adjacency and yield, and the ferry routes), ``tactic_cards`` (the
@@ -18,7 +19,9 @@ from typing import Any
 import orjson
 
 from app.rulesets.base import Seat, State
+from app.rulesets.heroes import deck
 from app.rulesets.heroes.battles import parse_choice
+from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 
 TEXTS = {
@@ -39,11 +42,16 @@ def copy_state(state: State) -> State:
 
 
 @functools.cache
-def static_parts() -> dict[str, Any]:
-    """``map``, ``tactic_cards`` and ``costs`` (the same in every view; built once)."""
+def static_parts(out_of_play: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``map``, ``tactic_cards`` and ``costs`` (the same in every view; built once per map:
+    ``out_of_play`` names the continents a solo game leaves out, A-S1); in solo also the
+    Enemy's cards (``enemy_cards``, spec 2.6)."""
     raw = json.loads(resources.files("app.rulesets.heroes").joinpath("data/four_isles.json").read_text())
-    land = [{key: entry[key] for key in ("id", "kind", "terrain", "continent", "x", "y", "adjacent", "yield")}
-            for entry in raw["regions"] if entry["kind"] != "sea"]
+    gone = {entry["id"] for entry in raw["regions"] if entry.get("continent") in out_of_play}
+    land = [{**{key: entry[key] for key in ("id", "kind", "terrain", "continent", "x", "y", "yield")},
+             "adjacent": [region for region in entry["adjacent"] if region not in gone]}
+            for entry in raw["regions"] if entry["kind"] != "sea" and entry["id"] not in gone]
+    raw["ferry_routes"] = [route for route in raw["ferry_routes"] if route["a"] not in gone and route["b"] not in gone]
     cards = {
         card.id: {"name": card.name, "cost": {r: card.cost.get(r, 0) for r in RESOURCES}, "strength": card.strength,
                   "vp": card.vp, "only": ONLY.get(card.restriction or ""), "text": TEXTS.get(card.id, "")}
@@ -53,12 +61,16 @@ def static_parts() -> dict[str, Any]:
     costs["hall"] = HOUSE.hall_cost
     costs["capital"] = {str(level): HOUSE.upgrade_cost(level) for level in range(2, HOUSE.max_capital_level + 1)}
     costs["tower_ore_per_distance"] = HOUSE.tower["cost_ore_per_land_distance"]
-    return {
+    parts = {
         "map": {"id": raw["id"], "regions": land,
                 "ferry_routes": [{"a": route["a"], "b": route["b"]} for route in raw["ferry_routes"]]},
         "tactic_cards": cards,
         "costs": costs,
     }
+    if out_of_play:
+        parts["enemy_cards"] = {str(card.id): {**card.__dict__, "action_name": deck.ACTION_NAMES[card.action]}
+                                for card in deck.cards().values()}
+    return parts
 
 
 def build_view(state: State, seat: Seat | None) -> dict[str, Any]:
@@ -72,6 +84,10 @@ def build_view(state: State, seat: Seat | None) -> dict[str, Any]:
         if token is not None:
             visible["mine"] = dict(parse_choice(token).__dict__)
         view["pending"] = visible
+    solo = state.get("solo")
+    if solo is not None:  # the Enemy's deck order is secret: only its size is shown
+        view["solo"] = {key: value for key, value in solo.items() if key != "deck"}
+        view["solo"]["deck_size"] = len(solo["deck"])
     view = copy_state(view)
-    view.update(copy_state(static_parts()))
+    view.update(copy_state(static_parts(tuple(solo_data()["continents"]["out_of_play"]) if solo is not None else ())))
     return view

@@ -1,0 +1,84 @@
+"""The solo Enemy's deck of 8 Solo Action Cards (spec 1.12, 2.6 [H]; ``data/solo_enemy.json``).
+
+``state["solo"]`` holds ``deck`` (card ids, next card first: secret, a view shows only its
+size), ``discard`` (face up) and ``slots`` (the cards in Hero slots 1-3 and the 4th card of
+NS-14, ``None`` while empty).  When only 1 card is left in the deck after a draw, it is
+shuffled with the discards (not the cards in the Hero slots) into a new deck (spec 1.12).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from app.rulesets.base import Rng, State
+
+
+@dataclass(frozen=True)
+class EnemyCard:
+    """One Solo Action Card: its action (``recruit``, ``tax``, ``build``, ``track``, ``attack``),
+    whether the player may follow it, its compass ``arrow`` (``"N"``..``"NW"``), the strength it
+    adds when drawn for a battle, and the tactic it names when the Enemy attacks or defends."""
+
+    id: int
+    action: str
+    followable: bool
+    arrow: str
+    strength: int
+    attack_tactic: str
+    defence_tactic: str
+
+
+@cache
+def solo_data() -> dict[str, Any]:
+    """The parsed ``data/solo_enemy.json``."""
+    return json.loads(resources.files("app.rulesets.heroes").joinpath("data/solo_enemy.json").read_text())
+
+
+@cache
+def cards() -> dict[int, EnemyCard]:
+    """The 8 house Enemy cards by id (spec 2.6)."""
+    return {entry["id"]: EnemyCard(**{key: entry[key] for key in EnemyCard.__dataclass_fields__})
+            for entry in solo_data()["cards"]}
+
+
+ACTION_NAMES = {"recruit": "Recruit", "tax": "Tax", "build": "Build (Tower, else C.C. track)",
+                "track": "Build C.C. track", "attack": "Attack"}
+
+
+def describe(card_id: int) -> str:
+    """``"card 5 (Build (Tower, else C.C. track), arrow NE)"``: a card in a log line."""
+    card = cards()[card_id]
+    return f"card {card.id} ({ACTION_NAMES[card.action]}, arrow {card.arrow})"
+
+
+def new_deck(rng: Rng) -> list[int]:
+    """All 8 card ids, shuffled."""
+    deck = sorted(cards())
+    rng.shuffle(deck)
+    return deck
+
+
+def draw(state: State) -> int:
+    """Take the top card of the Enemy deck (the caller puts it in a slot or the discard); then
+    reshuffle if only 1 card is left (spec 1.12)."""
+    solo = state["solo"]
+    if not solo["deck"]:
+        reshuffle(state)
+    card = solo["deck"].pop(0)
+    if len(solo["deck"]) <= 1:
+        reshuffle(state)
+    return card
+
+
+def reshuffle(state: State) -> None:
+    """The deck and the discards, shuffled into a new deck (the Hero slots keep their cards)."""
+    solo = state["solo"]
+    rng = Rng(state["rng"])
+    deck = solo["deck"] + solo["discard"]
+    rng.shuffle(deck)
+    state["rng"] = rng.state
+    solo["deck"], solo["discard"] = deck, []

@@ -1,0 +1,282 @@
+"""What the solo Enemy does with one card (spec 1.12, 2.6 [H]); the round around it: ``solo.py``.
+
+Every function here is a rule of the card text, run by the server inside ``apply``; each writes
+one log line that names the card, the Hero slot and the rule.  Decisions where the spec is open
+(all [D], also in ``docs/heroes.md``):
+
+* The acting Hero's army: in a region, every Enemy unit there; in the Courtyard, the Hero and up
+  to 4 Courtyard units (the 5-unit army): as many Warriors as possible, but at least 1 Serf when
+  one is there, then Serfs.  The other Heroes stay.
+* Recruit takes the first unit of the priority Warrior > Serf (Tier 1 has no vessels) that is in
+  its supply and that it can pay at the player's price; it fails when neither is possible.
+* Build (card 5) tries a Tower in the acting Hero's region (a Serf of the Enemy there, not a
+  capital region, no Tower yet, within the Tower limit of its C.C. level and 1 per continent,
+  Ore by distance from its capital); if that fails, a step of its C.C. track.
+* C.C. track (spec 2.6): 6 steps, each pays 3 of its most plentiful resource (ties: Ore, Mana,
+  Food) and scores 2 VP; it fails past step 6 or with less than 3.  The Enemy's C.C. level is
+  1 + steps // 2 (at most 3): its capital's strength and Tower limit.  Step 6 sets the game end.
+* Tax: +4 of the resource on the track's 4-slot; it fails when that would gain nothing (cap 10).
+* Attack: targets are the regions within 2 marches (Deserts and enemy pieces stop a march, as
+  for a player) that hold units of the player, or its capital; a target qualifies when its
+  natural strength as defender (Tower or capital included) is at most the army's.  The weakest
+  qualifying target is attacked; ties go to the one in the arrow's direction, then clockwise.
+* A failed action moves the army 1 region: candidates are the land neighbours (ferries count)
+  that are not its own capital, hold no other Enemy Hero, leave room for the army (5 units
+  outside capitals) and, for a Nomad region, that the army may enter (strength > N, NS-17).
+  No candidate: the Hero stays.
+* After entering a resource region, and after winning the battle there if one was fought, the
+  Enemy gains 1 of its resource (2 after an Attack), up to the cap of 10.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.base import Event, State
+from app.rulesets.heroes import actions, battles, compass, deck
+from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.deck import EnemyCard, solo_data
+from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources, describe_units
+from app.rulesets.heroes.march import ARMY_LIMIT, Terrain
+from app.rulesets.heroes.pieces import (
+    ENEMY, add_units, board_nomads, can_pay, capital_owner, gain, natural_strength, occupants, pay, size,
+    take_units, units_at,
+)
+
+PLAYER = 0
+"""The one seat of a solo table."""
+
+
+def say(events: list[Event], slot: int, card_id: int, text: str) -> None:
+    """A public log line of the Enemy: ``"Enemy, Hero 2, card 5 (Build ..., arrow NE): ..."``."""
+    events.append(Event(text=f"The Enemy (Hero {min(slot, 3)}, {deck.describe(card_id)}) {text}"))
+
+
+def capital(state: State) -> str:
+    """The Enemy's capital region (its Courtyard)."""
+    return state["players"][ENEMY]["capital"]
+
+
+def hero_region(state: State, slot: int) -> str:
+    """Where the Hero acting for slot ``slot`` (1-4; the 4th card is Hero 3's, NS-14) stands."""
+    return state["solo"]["heroes"][min(slot, 3) - 1]
+
+
+def army_of(state: State, slot: int) -> dict[str, int]:
+    """The acting Hero's army (module docstring): everything in its region, or from the Courtyard
+    the Hero with up to 4 units, Warriors first but at least 1 Serf when there is one."""
+    region = hero_region(state, slot)
+    present = units_at(state, region, ENEMY)
+    if region != capital(state):
+        return present
+    room = ARMY_LIMIT - 1
+    serfs = min(present["serf"], 1)
+    warriors = min(present["warrior"], room - serfs)
+    serfs = min(present["serf"], room - warriors)
+    return {"serf": serfs, "warrior": warriors, "hero": 1, "mercenary": 0}
+
+
+# -- the actions --------------------------------------------------------------------------------
+
+def recruit(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
+    """Spec 1.12 Recruit: Warrior before Serf, one unit, to the Hero's region, or to the capital
+    when the Hero is in the Courtyard or its region holds 5 units."""
+    enemy = state["players"][ENEMY]
+    for unit in ("warrior", "serf"):
+        cost = HOUSE.recruit_cost(unit)
+        if enemy["supply"][unit] > 0 and can_pay(state, ENEMY, cost):
+            pay(state, ENEMY, cost)
+            enemy["supply"][unit] -= 1
+            region = hero_region(state, slot)
+            if region == capital(state) or size(units_at(state, region, ENEMY)) >= ARMY_LIMIT:
+                region = capital(state)
+            add_units(state, region, ENEMY, {unit: 1})
+            say(events, slot, card_id, f"recruits a {unit.capitalize()} for {describe_resources(cost)} "
+                                       f"into {region_name(region)} (Recruit: Warrior before Serf)")
+            return True
+    return False
+
+
+def tax(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
+    """Spec 2.6 Enemy Tax: the resource on the 4-slot; the track rotates after any follower."""
+    resource = state["tax_track"][str(HOUSE.tax_values[0])]
+    gained = gain(state, ENEMY, resource, HOUSE.tax_values[0])
+    if not gained:
+        return False
+    say(events, slot, card_id, f"taxes {resource.capitalize()} from the top slot: +{gained} (Enemy Tax)")
+    return True
+
+
+def tower(state: State, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
+    """Spec 1.12 Build Towers: a Tower in the Hero's region, if the rules allow one there."""
+    region = hero_region(state, slot)
+    if region not in actions.tower_sites(board, state, ENEMY):
+        return False
+    cost = actions.tower_cost(board, state, ENEMY, region)
+    pay(state, ENEMY, cost)
+    state["players"][ENEMY]["supply"]["tower"] -= 1
+    state["regions"][region]["tower"] = ENEMY
+    say(events, slot, card_id, f"builds a Tower on {region_name(region)} for {describe_resources(cost)} (Build: Tower first)")
+    return True
+
+
+def level_of(steps: int) -> int:
+    """The Enemy's C.C. level after ``steps`` of its track (module docstring)."""
+    return min(HOUSE.max_capital_level, 1 + steps // 2)
+
+
+def track(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
+    """Spec 2.6 C.C. track: pay 3 of the most plentiful resource, +2 VP, one step; step 6 sets
+    the game end (this round and one more)."""
+    rules = solo_data()["track"]
+    solo, enemy = state["solo"], state["players"][ENEMY]
+    resource = max(RESOURCES, key=lambda r: (enemy["resources"][r], -RESOURCES.index(r)))
+    if solo["track"] >= rules["steps"] or enemy["resources"][resource] < rules["cost"]:
+        return False
+    pay(state, ENEMY, {resource: rules["cost"]})
+    solo["track"] += 1
+    enemy["score"] += rules["vp"]
+    enemy["cc_level"] = level_of(solo["track"])
+    say(events, slot, card_id, f"builds its C.C. track to step {solo['track']} of {rules['steps']} for "
+                               f"{rules['cost']} {resource.capitalize()} (+{rules['vp']} VP)")
+    if solo["track"] == rules["steps"] and state["end"] is None:
+        state["end"] = {"objective": "track", "by": ENEMY, "round": state["round"], "last_round": state["round"] + 1}
+        events.append(Event(text="The Enemy reaches the end of its C.C. track: this round and one more are played"))
+    return True
+
+
+# -- moving and attacking ------------------------------------------------------------------------
+
+def defence(state: State, region: str) -> int:
+    """The natural strength of the player's defence in ``region`` (units, Tower, capital)."""
+    fight = {"defender": PLAYER, "region": region, "capital": capital_owner(state, region) == PLAYER}
+    return battles.natural(state, fight, "defender")
+
+
+def attack_targets(state: State, board: Board, slot: int) -> list[str]:
+    """Spec 1.12 Attack: the qualifying targets, best first (weakest, then by the compass)."""
+    origin = hero_region(state, slot)
+    army = army_of(state, slot)
+    strength = natural_strength(army)
+    ends = Terrain(state, board, ENEMY).reachable(origin, solo_data()["attack_reach"])
+    player_capital = state["players"][PLAYER]["capital"]
+    candidates = [region for region, end in ends.items() if end == "battle"
+                  and (PLAYER in occupants(state, region) or region == player_capital)
+                  and defence(state, region) <= strength]
+    if not candidates:
+        return []
+    weakest = min(defence(state, region) for region in candidates)
+    tied = [region for region in candidates if defence(state, region) == weakest]
+    arrow = deck.cards()[state["solo"]["slots"][slot - 1]].arrow
+    return compass.rank(board, origin, tied, arrow)
+
+
+def attack(state: State, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
+    """Spec 1.12 Attack: the army moves up to 2 regions to the chosen target and fights it."""
+    targets = attack_targets(state, board, slot)
+    if not targets:
+        return False
+    target = targets[0]
+    say(events, slot, card_id, f"attacks the weakest army in reach, at {region_name(target)} "
+                               f"(strength {defence(state, target)}; Attack: ties by the compass)")
+    enter(state, board, slot, target, solo_data()["attack_gain"], events)
+    return True
+
+
+def step_candidates(state: State, board: Board, slot: int) -> list[str]:
+    """The regions the failed action's move may enter (module docstring)."""
+    origin = hero_region(state, slot)
+    army = army_of(state, slot)
+    others = {region for index, region in enumerate(state["solo"]["heroes"]) if index != min(slot, 3) - 1}
+    result = []
+    for region in sorted(board.adjacent[origin]):
+        if region == capital(state) or region in others:
+            continue
+        if state["regions"][region]["nomad"] and natural_strength(army) <= board_nomads(state):
+            continue
+        if not board.is_capital_region(region) and size(units_at(state, region, ENEMY)) + size(army) > ARMY_LIMIT:
+            continue
+        result.append(region)
+    return result
+
+
+def failed_move(state: State, board: Board, slot: int, card_id: int, why: str, events: list[Event]) -> None:
+    """Spec 1.12 "Failed action -> move": 1 region in the arrow's direction, else clockwise."""
+    card = deck.cards()[card_id]
+    origin = hero_region(state, slot)
+    candidates = step_candidates(state, board, slot)
+    target = compass.step(board, origin, candidates, card.arrow)
+    if target is None:
+        say(events, slot, card_id, f"cannot {why}, and its Hero has nowhere to move: it stays on {region_name(origin)}")
+        return
+    ahead = compass.in_direction(board, origin, candidates, card.arrow) == target
+    how = f"the arrow {card.arrow}" if ahead else f"the first way clockwise from {card.arrow}"
+    say(events, slot, card_id, f"cannot {why}, so its Hero's army moves from {region_name(origin)} to "
+                               f"{region_name(target)} ({how}; failed action)")
+    enter(state, board, slot, target, solo_data()["move_gain"], events)
+
+
+def enter(state: State, board: Board, slot: int, target: str, amount: int, events: list[Event]) -> None:
+    """Move the acting Hero's army into ``target``: a battle against the player's pieces there,
+    a Nomad battle (NS-17), or a plain move; the resource gain waits for the battle (``gain``)."""
+    origin = hero_region(state, slot)
+    army = army_of(state, slot)
+    take_units(state, origin, ENEMY, army)
+    add_units(state, target, ENEMY, army)
+    state["solo"]["heroes"][min(slot, 3) - 1] = target
+    state["solo"]["gain"] = {"region": target, "amount": amount}
+    last = state["last"]
+    if last is not None:
+        for region in (origin, target):
+            if region not in last["regions"]:
+                last["regions"].append(region)
+    entry = state["regions"][target]
+    player_capital = state["players"][PLAYER]["capital"] == target and capital_owner(state, target) == PLAYER
+    if PLAYER in occupants(state, target) or entry["tower"] == PLAYER or player_capital:
+        battles.start(state, ENEMY, PLAYER, target, player_capital, "solo", events)
+    elif entry["nomad"]:
+        entry["nomad"] = False
+        state["players"][ENEMY]["nomads"] += 1
+        state["players"][ENEMY]["score"] += HOUSE.vp("start_battle")
+        events.append(Event(text=f"The Enemy's army of {describe_units(army)} battles the Nomad on "
+                                 f"{region_name(target)}, gains {HOUSE.vp('start_battle')} VP and captures it (NS-17)"))
+
+
+def collect_gain(state: State, board: Board, events: list[Event]) -> None:
+    """After a move or Attack (and its battle): 1 (Attack: 2) of the region's resource, if the
+    Enemy still holds the region."""
+    pending: dict[str, Any] | None = state["solo"].pop("gain", None)
+    if not pending:
+        return
+    region = pending["region"]
+    resource = board.regions[region].resource
+    if resource is None or ENEMY not in occupants(state, region):
+        return
+    gained = gain(state, ENEMY, resource, pending["amount"])
+    if gained:
+        events.append(Event(text=f"The Enemy gains {gained} {resource.capitalize()} on entering {region_name(region)}"))
+
+
+# -- one card --------------------------------------------------------------------------------------
+
+FAILURES = {"recruit": "recruit (nothing it can pay in its supply)", "tax": "tax (the top resource is at the cap)",
+            "build": "build a Tower here or a step of its C.C. track", "track": "build a step of its C.C. track",
+            "attack": "attack (no army of yours within reach that it is at least as strong as)"}
+
+
+def perform(state: State, board: Board, slot: int, card: EnemyCard, events: list[Event]) -> bool:
+    """Resolve ``card`` with the Hero of ``slot``; returns whether the action itself succeeded
+    (a failed action has made its move instead, which may have started a battle)."""
+    if card.action == "recruit":
+        done = recruit(state, slot, card.id, events)
+    elif card.action == "tax":
+        done = tax(state, slot, card.id, events)
+    elif card.action == "build":
+        done = tower(state, board, slot, card.id, events) or track(state, slot, card.id, events)
+    elif card.action == "track":
+        done = track(state, slot, card.id, events)
+    else:
+        done = attack(state, board, slot, card.id, events)
+    if not done:
+        failed_move(state, board, slot, card.id, FAILURES[card.action], events)
+    return done

@@ -1,0 +1,374 @@
+"""Solo: one player against the Enemy (spec 1.12, 2.6 [H], NS-1..NS-18 with the defaults of 3.8).
+
+A table of 1 seat plays solo on 3 continents (A-S1): the player's North, the Enemy's East and
+the free West; South is out of play (``Board.without_continents``).  The Enemy is part of the
+rules, not a bot: it is ``state["players"][ENEMY]`` (no seat of the table) and the server runs its
+cards inside ``apply``, right after the player move that hands it the turn, so each Enemy step is
+stored, replayed and broadcast with that move, one log line per step naming the card and rule.
+
+``state["solo"]``: ``deck`` (secret order; a view shows ``deck_size``), ``discard``, ``slots``
+(cards of Hero slots 1-3 and the 4th card), ``heroes`` (the region of Enemy Heroes 1-3),
+``track`` (steps of its C.C. track), ``slot`` (the card being played, 1-4), ``arrow`` (the
+compass arrow of this round's first card) and ``next`` (the step the round goes on with).
+
+A round (spec 1.12 "Round flow", NS-2..NS-15):
+
+1. Nomad placement: round 1 puts the first Nomad on the free continent's Capital City region
+   by itself (NS-1, one possible place); later rounds the player places it (NS-2, NS-3, the
+   multiplayer rules of ``nomads.placements``: A-S2 keeps one emptiness rule).
+2. Enemy card 1 is drawn; the player moves one board Nomad along its arrow (NS-4..NS-6; phase
+   ``nomad_move``); a Nomad moved into units fights them (NS-7..NS-12); then card 1 is resolved
+   with Hero 1 (NS-13).
+3. The player's action 1; Enemy card 2 (Hero 2); the player's action 2; Enemy card 3 (Hero 3);
+   with a captured Nomad in its Courtyard, a 4th card for Hero 3, then 1 of its Nomads goes to
+   the supply (NS-14, NS-15).
+4. Collection (the Enemy collects like a player), the Enemy discards its cards, Round End.
+
+After a followable Enemy action that was carried out, the player may follow it with a Serf or a
+captured Nomad (phase ``follow``, A-C3); [D] a failed action (the Enemy moved instead) cannot be
+followed.  A followed Tax rotates the track after the player.
+
+Solo end: an X-objective of either side or step 6 of the Enemy's track sets the end (that round
+and one more); a destroyed capital ends the game at once; the round limit stays our safeguard.
+The player wins with more VP than the Enemy (a tie is a shared place).  The Enemy's VP: its
+running score (battles, tactics, track steps, Nomads) plus the end categories without Heroes
+(spec 1.12: Enemy Heroes score no VP) and [D] without C.C. level VP (its track steps scored).
+NS-16: there are no Nomad spells (no spells in Tier 1 at all).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel
+
+from app.rulesets.base import Event, IllegalMove, Result, Rng, State, rank_by_score
+from app.rulesets.heroes import actions, battles, compass, deck, enemy, nomads
+from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.collection import collect, round_end
+from app.rulesets.heroes.deck import solo_data
+from app.rulesets.heroes.houses import HOUSE
+from app.rulesets.heroes.moves import MoveNomad
+from app.rulesets.heroes.pieces import (
+    ENEMY, board_nomads, capital_owner, natural_strength, occupants, units_at,
+)
+from app.rulesets.heroes.rounds import finish, new_player, new_state
+from app.rulesets.heroes.scoring import breakdown, game_over_after_round
+
+PLAYER = 0
+FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build"}
+"""The player's Action Bar slot that follows an Enemy card's action."""
+
+
+# -- setup -----------------------------------------------------------------------------------------
+
+def continents() -> dict[str, Any]:
+    """A-S1: ``{"player": "N", "enemy": "E", "free": "W", "out_of_play": ["S"]}``."""
+    return solo_data()["continents"]
+
+
+def new_game(board: Board, options: BaseModel, seed: int) -> State:
+    """Spec 1.12 setup: the player as in 1.5; the Enemy on the continent next to it with its 3
+    Heroes in the Courtyard, no Serfs, no Warrior, 3/3/3, its track on Start, no spells, no
+    tactic hand; the 8 cards shuffled.  Then round 1 runs up to the player's first decision."""
+    places = continents()
+    rng = Rng(seed)
+    state = new_state(board, (places["player"], places["enemy"]), options, rng, first=PLAYER)
+    regions = state["regions"]
+    enemy_capital = board.capitals[places["enemy"]]
+    regions[enemy_capital]["units"].pop(str(ENEMY))
+    rival = new_player(board, regions, ENEMY, places["enemy"], start={**HOUSE.start, **solo_data()["start"]})
+    rival.update(enemy=True, tokens=0, tactics=[],
+                 bar={slot: "disabled" for slot in rival["bar"]})
+    state["players"][ENEMY] = rival
+    state["n_players"] = 1
+    state["solo"] = {
+        "deck": deck.new_deck(rng), "discard": [], "slots": [None, None, None, None],
+        "heroes": [enemy_capital] * 3, "track": 0, "slot": 1, "arrow": None, "next": "round",
+        "free": board.capitals[places["free"]],
+    }
+    state["rng"] = rng.state
+    run(state, board, [])
+    return state
+
+
+# -- the round ---------------------------------------------------------------------------------------
+
+def run(state: State, board: Board, events: list[Event]) -> None:
+    """Play the Enemy's steps of the round until the player must decide or the game is over."""
+    solo = state["solo"]
+    while state["phase"] != "over" and solo["next"] is not None:
+        step = solo["next"]
+        solo["next"] = None
+        if STEPS[step](state, board, events):
+            return
+
+
+def wandering(state: State) -> bool:
+    """Whether the Wandering Nomads variant is on."""
+    return state["options"]["nomads"] == "wandering"
+
+
+def step_round(state: State, board: Board, events: list[Event]) -> bool:
+    """Start of a round: the Nomad placement (NS-1 by itself, NS-2/NS-3 by the player)."""
+    solo = state["solo"]
+    solo.update(slots=[None, None, None, None], slot=1, arrow=None, next="card")
+    state["turn"] = {"seat": PLAYER, "lap": 1, "order": [PLAYER]}
+    state["pending"] = None
+    if not wandering(state) or state["nomad_supply"] <= 0:
+        return False
+    if state["round"] == 1 and nomads.is_empty(state, solo["free"]):
+        nomads.place(state, solo["free"], [])
+        events.append(Event(text=f"The first Nomad goes on {region_name(solo['free'])}, the free continent's "
+                                 "Capital City region (NS-1)"))
+        return False
+    if nomads.must_place(state, board):
+        state["phase"] = "nomad"
+        return True
+    events.append(Event(text="No Nomad can be placed this round (NS-2, NS-3)"))
+    return False
+
+
+def step_card(state: State, board: Board, events: list[Event]) -> bool:
+    """Draw the Enemy card of the current slot; the first card's arrow moves a Nomad (NS-4)."""
+    solo = state["solo"]
+    slot = solo["slot"]
+    card_id = deck.draw(state)
+    solo["slots"][slot - 1] = card_id
+    solo["next"] = "resolve"
+    whose = "a 4th card, for Hero 3 (NS-14: it holds a captured Nomad)" if slot == 4 else f"for Hero {slot}"
+    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} {whose}"))
+    if slot != 1 or not wandering(state):
+        return False
+    solo["arrow"] = deck.cards()[card_id].arrow
+    if nomad_moves(state, board):
+        state["phase"] = "nomad_move"
+        state["pending"] = {"seat": PLAYER, "arrow": solo["arrow"]}
+        return True
+    if board_nomads(state):
+        events.append(Event(text="No Nomad can move this round (NS-6)"))
+    return False
+
+
+def step_resolve(state: State, board: Board, events: list[Event]) -> bool:
+    """The Enemy resolves its card (``enemy.perform``); a battle or a Follow window waits for the
+    player."""
+    solo = state["solo"]
+    slot = solo["slot"]
+    card = deck.cards()[solo["slots"][slot - 1]]
+    state["phase"] = "enemy"
+    state["pending"] = None
+    done = enemy.perform(state, board, slot, card, events)
+    solo["next"] = "gain"
+    if state["phase"] != "enemy":  # a battle began
+        return True
+    follow = FOLLOW_SLOTS.get(card.action) if done and card.followable else None
+    if follow and actions.follow_moves(state, board, PLAYER, follow):
+        state["phase"] = "follow"
+        state["pending"] = {"leader": ENEMY, "action": {"type": follow}, "queue": [PLAYER],
+                            "tax_slot": str(HOUSE.tax_values[0]) if follow == "tax" else None}
+        return True
+    if done and card.action == "tax":
+        actions.rotate_tax_track(state)
+    return False
+
+
+def step_gain(state: State, board: Board, events: list[Event]) -> bool:
+    """The Enemy's resource for the region its army entered (``enemy.collect_gain``)."""
+    enemy.collect_gain(state, board, events)
+    state["solo"]["next"] = "after"
+    return False
+
+
+def step_after(state: State, board: Board, events: list[Event]) -> bool:
+    """After Enemy card 1 or 2 the player acts; after card 3 a 4th card (NS-14) or the round's end."""
+    solo = state["solo"]
+    slot = solo["slot"]
+    rival = state["players"][ENEMY]
+    if slot in (1, 2):
+        solo["next"] = "player"
+    elif slot == 3 and rival["nomads"] > 0:
+        solo["slot"] = 4
+        solo["next"] = "card"
+    else:
+        if slot == 4 and rival["nomads"] > 0:
+            rival["nomads"] -= 1
+            state["nomad_supply"] += 1
+            events.append(Event(text="1 Nomad of the Enemy's Courtyard goes back to the supply (NS-14)"))
+        solo["next"] = "end_round"
+    return False
+
+
+def step_player(state: State, board: Board, events: list[Event]) -> bool:
+    """The player's action 1 or 2 (spec 1.12: Enemy card, your action, ...)."""
+    solo = state["solo"]
+    state["phase"] = "action"
+    state["pending"] = None
+    state["turn"] = {"seat": PLAYER, "lap": solo["slot"], "order": [PLAYER]}
+    solo["slot"] += 1
+    solo["next"] = "card"
+    return True
+
+
+def step_end_round(state: State, board: Board, events: list[Event]) -> bool:
+    """Collection, the Enemy's discards, Round End, then the end or the next round."""
+    solo = state["solo"]
+    state["phase"] = "enemy"
+    collect(state, board, events)
+    solo["discard"].extend(card for card in solo["slots"] if card is not None)
+    solo["slots"] = [None, None, None, None]
+    round_end(state, events)
+    rival = state["players"][ENEMY]
+    rival["bar"] = {slot: "disabled" for slot in rival["bar"]}
+    rival["tokens"] = 0
+    why = game_over_after_round(state)
+    if why:
+        finish(state, why, events)
+        return True
+    state["round"] += 1
+    events.append(Event(text=f"Round {state['round']} begins"))
+    solo["next"] = "round"
+    return False
+
+
+STEPS = {"round": step_round, "card": step_card, "resolve": step_resolve, "gain": step_gain,
+         "after": step_after, "player": step_player, "end_round": step_end_round}
+
+
+# -- the solo Nomads (NS-4..NS-12) -------------------------------------------------------------------
+
+def nomad_targets(state: State, board: Board, origin: str) -> list[str]:
+    """A-S4: where a board Nomad may be moved: a land neighbour (ferries count) with no Tower, no
+    standing capital and no Nomad; units are allowed (NS-7)."""
+    return sorted(region for region in board.adjacent[origin]
+                  if state["regions"][region]["tower"] is None and capital_owner(state, region) is None
+                  and not state["regions"][region]["nomad"])
+
+
+def nomad_moves(state: State, board: Board) -> list[MoveNomad]:
+    """NS-4/NS-5: each board Nomad's move along this round's arrow; if none has one, each Nomad's
+    first legal region clockwise from the arrow; ``[]`` when no Nomad can move (NS-6)."""
+    arrow = state["solo"]["arrow"]
+    origins = sorted(region for region, entry in state["regions"].items() if entry["nomad"])
+    ahead = []
+    for origin in origins:
+        target = compass.in_direction(board, origin, nomad_targets(state, board, origin), arrow)
+        if target:
+            ahead.append(MoveNomad(origin=origin, destination=target))
+    if ahead:
+        return ahead
+    around = []
+    for origin in origins:
+        ordered = compass.clockwise_order(board, origin, nomad_targets(state, board, origin), arrow)
+        if ordered:
+            around.append(MoveNomad(origin=origin, destination=ordered[0]))
+    return around
+
+
+def move_nomad(state: State, board: Board, move: MoveNomad, events: list[Event]) -> None:
+    """NS-4/NS-5: move the Nomad; into units it fights them (``nomad_battle``); then the Enemy
+    resolves its first card (NS-13)."""
+    legal = nomad_moves(state, board)
+    if move not in legal:
+        arrow = state["solo"]["arrow"]
+        raise IllegalMove(f"NS-4/NS-5: the Nomad moves one region towards {arrow} (or the first legal way "
+                          f"clockwise when no Nomad can): {', '.join(map(str, legal))}")
+    state["regions"][move.origin]["nomad"] = False
+    state["regions"][move.destination]["nomad"] = True
+    for region in (move.origin, move.destination):
+        if region not in state["last"]["regions"]:
+            state["last"]["regions"].append(region)
+    ahead = compass.in_direction(board, move.origin, nomad_targets(state, board, move.origin) + [move.destination],
+                                 state["solo"]["arrow"]) == move.destination
+    rule = f"NS-4: arrow {state['solo']['arrow']}" if ahead else "NS-5: the first legal way clockwise"
+    events.append(Event(text=f"{{seat0}} moves the Nomad from {region_name(move.origin)} to "
+                             f"{region_name(move.destination)} ({rule})"))
+    holders = occupants(state, move.destination)
+    if holders and nomad_battle(state, board, holders[0], move.destination, events):
+        return
+    run(state, board, events)
+
+
+def nomad_battle(state: State, board: Board, seat: int, region: str, events: list[Event]) -> bool:
+    """NS-7..NS-12: the army in ``region`` wins only with strength strictly greater than ``N``
+    (A-S3: the Nomad wins ties); nobody gains VP for starting it.  Returns whether the player
+    must now choose its casualties (phase ``casualties``)."""
+    strength = natural_strength(units_at(state, region, seat))
+    count = board_nomads(state)
+    who = "{seat0}" if seat == PLAYER else "the Enemy"
+    events.append(Event(text=f"A Nomad battle on {region_name(region)}: nobody gains VP for starting it (NS-7); "
+                             f"{who} has strength {strength} against N = {count} (NS-8)"))
+    if strength > count:
+        state["regions"][region]["nomad"] = False
+        state["players"][seat]["nomads"] += 1
+        state["players"][seat]["score"] += HOUSE.vp("start_battle")
+        rule = "NS-10" if seat == PLAYER else "NS-11"
+        events.append(Event(text=f"{who} wins, gains {HOUSE.vp('start_battle')} VP and captures the Nomad ({rule})"))
+        return False
+    damage = math.ceil(strength / 2)
+    if seat == ENEMY:
+        events.append(Event(text="The Nomad wins and stays (NS-12)"))
+        battles.take_enemy_losses(state, region, damage, events)
+        return False
+    events.append(Event(text=f"The Nomad wins and stays; {{seat0}} takes {damage} damage and retreats (NS-9)"))
+    fight = {"region": region, "attacker": PLAYER, "defender": PLAYER, "capital": False, "then": "solo",
+             "nomad": True, "cards": None}
+    options = battles.casualty_options(state, fight, PLAYER, damage)
+    state["phase"] = "casualties"
+    state["pending"] = {"battle": fight, "seat": PLAYER, "damage": damage,
+                        "retreat": sorted({option.retreat for option in options if option.retreat})}
+    if len(options) == 1:
+        battles.take_casualties(state, options[0], events)
+        state["phase"] = "enemy"
+        return False
+    return True
+
+
+# -- the end -----------------------------------------------------------------------------------------
+
+def enemy_breakdown(state: State) -> dict[str, int]:
+    """The Enemy's VP by category (module docstring: no Hero VP, no C.C. level VP)."""
+    parts = breakdown(state, ENEMY)
+    parts["hero"] = 0
+    parts["capital"] = 0
+    return parts
+
+
+REASONS = {
+    "eXpand": "met eXpand (all Serfs and Warriors in play)",
+    "eXploit": "met eXploit (all Towers in play)",
+}
+
+
+def result(state: State) -> Result:
+    """The solo result: the player's score and breakdown (spec 1.11), its place against the
+    Enemy (1: won or tied, 2: lost), the Enemy's score in ``reason``."""
+    parts = breakdown(state, PLAYER)
+    mine, theirs = sum(parts.values()), sum(enemy_breakdown(state).values())
+    place = rank_by_score([mine, theirs])[0]
+    end = state["end"] or {}
+    finished = end.get("finished", end.get("objective"))
+    if finished == "last_standing":
+        why = ("the Enemy destroyed the capital of {seat0}" if state["players"][PLAYER]["eliminated"]
+               else "{seat0} destroyed the Enemy's capital")
+    elif finished == "track":
+        why = "the Enemy reached the end of its C.C. track; the round and one more were played"
+    elif finished in REASONS:
+        who = "{seat0}" if end["by"] == PLAYER else "the Enemy"
+        why = f"{who} {REASONS[finished]}; the round and one more were played"
+    else:
+        why = f"the round limit ({state['options']['round_limit']}) was reached"
+    verdict = {1: "beats" if mine > theirs else "ties with", 2: "loses to"}[place]
+    reason = f"{{seat0}} {verdict} the Enemy, {mine} VP to {theirs}: {why}"
+    return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason)
+
+
+def enemy_words(text: str) -> str:
+    """Log texts of the shared rules name seats as ``{seatN}``; the Enemy is no seat of the table,
+    so its placeholder becomes words: ``"{seat1} wins 6 to 4" -> "The Enemy wins 6 to 4"``."""
+    placeholder = "{seat%d}" % ENEMY
+    if text.startswith(placeholder):
+        text = "The Enemy" + text[len(placeholder):]
+    return text.replace(placeholder, "the Enemy")
+
