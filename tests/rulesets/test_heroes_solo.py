@@ -535,7 +535,7 @@ def test_a_bot_determinizes_the_deck_from_the_unseen_cards():
 def test_conformance_kit_solo(nomads):
     from app.rulesets.testing import check_ruleset
 
-    games = check_ruleset(RULES, n_players=[1], games=3, options=[{"nomads": nomads}])
+    games = check_ruleset(RULES, n_players=[1], games=6, options=[{"nomads": nomads}])
     assert all(game.final["phase"] == "over" for game in games)
     lines = [event.text for game in games for event in game.events]
     assert any(line.startswith("The Enemy draws card") for line in lines)
@@ -554,8 +554,7 @@ def test_solo_legal_moves_are_exactly_the_accepted_ones():
             moves += [MoveNomad(origin=a, destination=b) for a in land for b in land]
         return moves
 
-    for seed in (3, 4):
-        assert check_legal_moves_complete(RULES, 1, seed, candidates, RULES.parse_options({}), every=2) >= 10
+    assert check_legal_moves_complete(RULES, 1, 3, candidates, RULES.parse_options({}), every=4) >= 8
 
 
 def test_a_move_into_the_south_is_refused_with_a_clear_error():

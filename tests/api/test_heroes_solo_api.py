@@ -1,0 +1,33 @@
+"""A solo Heroes table over REST: one seat, the Enemy played by the server inside the move that
+hands it the turn, its steps in the public log, its deck order in no view (spec 1.12)."""
+
+from tests.support.players import Player, started_table
+
+
+def test_a_solo_table_starts_with_one_seat_and_the_enemy_moves_with_your_move(client):
+    ana = Player(client, "Ana")
+    table_id = started_table(ana, [], ruleset="heroes")
+    mine = ana.get(f"/api/games/{table_id}").json()
+    assert mine["to_act"] == [0] and mine["view"]["phase"] == "nomad_move"
+    assert mine["view"]["solo"]["deck_size"] == 7 and "deck" not in mine["view"]["solo"]
+    move = mine["legal"][0]
+    response = ana.move(table_id, mine["version"], move)
+    assert response.status_code == 200, response.text
+    log = [entry["text"] for entry in client.get(f"/api/games/{table_id}/log").json()]
+    assert log[0].startswith("Ana moves the Nomad from West Capital")
+    assert any(line.startswith("The Enemy (Hero 1, card ") for line in log)
+    spectator = client.get(f"/api/games/{table_id}").json()
+    assert "deck" not in spectator["view"]["solo"] and spectator["to_act"] == [0]
+    assert [player["name"] for player in spectator["players"]] == ["Ana"]
+
+
+def test_a_move_naming_the_south_is_refused_and_changes_nothing(client):
+    ana = Player(client, "Ana")
+    table_id = started_table(ana, [], ruleset="heroes")
+    before = ana.get(f"/api/games/{table_id}").json()
+    bad = {"type": "move_nomad", "origin": "W_capital", "destination": "S_desert"}
+    response = ana.move(table_id, before["version"], bad)
+    assert response.status_code == 409, response.text
+    assert response.json()["error"]["code"] == "illegal_move"
+    assert "no region 'S_desert'" in response.json()["error"]["message"]
+    assert ana.get(f"/api/games/{table_id}").json()["version"] == before["version"]
