@@ -112,7 +112,7 @@ function chooseRuleset() {
   if (!ruleset) return;
   const seats = [];
   for (let n = ruleset.min_players; n <= ruleset.max_players; n += 1) {
-    seats.push(h("option", { value: String(n) }, `${n} players`));
+    seats.push(h("option", { value: String(n) }, n === 1 ? "1 player (solo)" : `${n} players`));
   }
   replaceChildren(elements.seats, seats);
   currentOptions = optionsForm(ruleset.options_schema);

@@ -13,6 +13,9 @@ controls (static/js/renderers/heroes.js); the server's `legal` decides what may 
     only; the clicking policy hires the Nomad Mercenary when a Recruit offers it, marches its
     figures, and fires it once (through the confirmation); the card, its holder and the figures on
     the map are checked on every page.
+(e) Solo: the host makes a 1-seat table in the lobby form ("1 player (solo)") and plays the whole
+    game against the Enemy with Wandering Nomads by clicks; the Enemy's board, its current card
+    and the compass arrow follow the server's view after every move, and a spectator watches.
 
 Each move is chosen from the server's legal moves of the page's seat and then made through the
 page: the action button, a highlighted origin region, an army, a highlighted destination; a
@@ -473,4 +476,66 @@ def test_three_players_finish_a_game_with_mercenary_nomads_by_clicks(live_server
     expect_mercenary(players, final["view"])
     print(f"Mercenary Nomads by clicks: hired {hired}, fired {fired}, marches with figures {marched}")
     for page in players:
+        page.context.close()
+
+
+# -- (e) solo against the Enemy ----------------------------------------------------------------
+
+def expect_enemy_board(page, view: dict) -> None:
+    """The Enemy's board shows the view's current card (the last filled Hero slot), its arrow on
+    the compass, the track step, the deck size and the VP."""
+    solo = view["solo"]
+    filled = [card for card in solo["slots"] if card is not None]
+    board = page.locator("#board .hx-enemy")
+    expect(board).to_be_visible()
+    if filled:
+        current = view["enemy_cards"][str(filled[-1])]
+        expect(board.locator("[data-current-card]")).to_have_attribute("data-current-card", str(current["id"]))
+        expect(board.locator("svg.hx-compass")).to_have_attribute("data-arrow", current["arrow"])
+        expect(board.locator("svg.hx-compass")).to_have_attribute("aria-label", f"Compass arrow: {current['arrow']}")
+    expect(board.locator("[data-enemy-track]")).to_have_attribute("data-enemy-track", str(solo["track"]))
+    expect(board.locator("[data-deck-size]")).to_have_attribute("data-deck-size", str(solo["deck_size"]))
+    expect(board.locator("[data-score]")).to_have_attribute("data-score", str(view["players"][1]["score"]))
+
+
+def test_solo_against_the_enemy_with_wandering_nomads_finished_by_clicks(live_server, chromium):
+    base = live_server
+    rng = random.Random(5)
+    ana = sign_in(chromium, base, "Ana", height=1000)
+    ana.select_option("#ruleset", "heroes")
+    expect(ana.locator("#seats option").first).to_have_text("1 player (solo)")
+    table_id = create_join_and_start(ana, [], "heroes", quick_options)
+    watcher = guest_page(chromium, base, "Vi")
+    watcher.goto(f"{base}/tables/{table_id}")
+    for page in (ana, watcher):
+        expect(page.locator("#game")).to_have_attribute("data-status", "running")
+        expect(page.locator("#board .hx-map [data-region]")).to_have_count(21)  # A-S1: South is out of play
+        expect(page.locator("#board .hx-player")).to_have_count(2)  # your board and the Enemy's
+    assert "deck" not in server_game(watcher, base, table_id)["view"]["solo"]
+    moved_nomads = enemy_battles = 0
+    for _ in range(MAX_CLICKED_MOVES):
+        game = server_game(ana, base, table_id)
+        if game["status"] == "finished":
+            break
+        wait_for_version_change(ana, game["version"], equal=True)
+        expect_enemy_board(ana, game["view"])
+        move = pick(game["legal"], rng, prefer_quick=True)
+        moved_nomads += move["type"] == "move_nomad"
+        enemy_battles += move["type"] == "tactic"
+        click_move(ana, move)
+        wait_for_version_change(ana, game["version"])
+    else:
+        raise AssertionError(f"the solo game did not end within {MAX_CLICKED_MOVES} clicked moves")
+    assert moved_nomads >= 1
+    final = server_game(ana, base, table_id)
+    assert "the Enemy" in final["result"]["reason"]
+    expect_enemy_board(watcher, server_game(watcher, base, table_id)["view"])
+    log = ana.request.get(f"{base}/api/games/{table_id}/log").json()
+    assert any(entry["text"].startswith("The Enemy (Hero 1, card ") for entry in log)
+    for page in (ana, watcher):
+        expect(page.locator("#game")).to_have_attribute("data-status", "finished")
+        expect(page.locator("#result")).to_be_visible()
+        expect(page.locator("#result-table [data-score-seat]")).to_have_count(1)
+        expect(page.locator("#board .hx")).to_have_attribute("data-phase", "over")
+    for page in (ana, watcher):
         page.context.close()

@@ -74,6 +74,7 @@ const CONTINENTS = { N: "North", E: "East", S: "South", W: "West" };
 const TERRAIN_NAMES = { capital: "Capital", plains: "Plains", forest: "Forest", mountain: "Mountain", swamp: "Swamp", desert: "Desert", sea: "Sea" };
 const PHASES = {
   nomad: "Placing a Nomad",
+  nomad_move: "Moving a Nomad (the Enemy's first card)",
   action: "Action selection",
   follow: "Following a Capital Action",
   muster: "Mustering a second March",
@@ -96,7 +97,17 @@ let zoomed = false; // the larger map (scrolls inside its frame): for phones; ke
 
 // -- words ------------------------------------------------------------------------------------
 
+const ENEMY = 1; // solo: the Enemy's index in view.players (no seat of the table; the server plays it)
+const ARROW_DEGREES = { N: 0, NE: 45, E: 90, SE: 135, S: 180, SW: 225, W: 270, NW: 315 };
+const TRACK_STEPS = 6; // the Enemy's C.C. track (house value; display only)
+
+/** Whether `seat` is the solo Enemy of this view. */
+function isEnemy(view, seat) {
+  return Boolean(view.solo) && seat === ENEMY;
+}
+
 function playerName(frame, seat) {
+  if (isEnemy(frame.view || {}, seat)) return "The Enemy";
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
   return player ? player.name : `Seat ${seat + 1}`;
 }
@@ -156,6 +167,8 @@ function describe(view, move, seat) {
   switch (move.type) {
     case "place_nomad":
       return `Place a Nomad on ${regionName(move.region)}`;
+    case "move_nomad":
+      return `Move the Nomad on ${regionName(move.origin)} to ${regionName(move.destination)}`;
     case "recruit": {
       const what = { serf: "a Serf", serf_pair: "2 Serfs", warrior: "a Warrior", hero: "a Hero", mercenary: `the Nomad Mercenary, ${MERCENARY_FIGURES} figures` }[move.unit] || move.unit;
       const cost = costOf(view, move.unit, seat);
@@ -485,6 +498,98 @@ function drawPlayerBoard(frame, view, seat) {
   );
 }
 
+// -- the solo Enemy (spec 1.12) ----------------------------------------------------------------------
+
+function enemyCard(view, id) {
+  return ((view.enemy_cards || {})[String(id)]) || null;
+}
+
+/** A compass rose with the arrow of `card` (the Enemy's current card). */
+function drawCompass(card) {
+  const arrow = card ? card.arrow : null;
+  const rose = s(
+    "svg",
+    { class: "hx-compass", viewBox: "-12 -12 24 24", width: 56, height: 56, role: "img", "aria-label": arrow ? `Compass arrow: ${arrow}` : "No card drawn yet", "data-arrow": arrow || "" },
+    s("circle", { cx: 0, cy: 0, r: 10.5, class: "hx-compass-ring" }),
+    ...["N", "E", "S", "W"].map((point) => {
+      const angle = (ARROW_DEGREES[point] * Math.PI) / 180;
+      return s("text", { x: 8 * Math.sin(angle), y: -8 * Math.cos(angle) + 1.2, class: "hx-compass-point" }, point);
+    }),
+  );
+  if (arrow) {
+    rose.append(s("path", { d: "M0,-6.5 L2.4,1.5 L0,0 L-2.4,1.5 Z", class: "hx-compass-arrow", transform: `rotate(${ARROW_DEGREES[arrow] || 0})` }));
+  }
+  return rose;
+}
+
+function cardWords(card) {
+  return `card ${card.id}: ${card.action_name}${card.followable ? " (you may follow)" : ""} · arrow ${card.arrow} · battle +${card.strength}, attacks with ${tacticInfo({}, card.attack_tactic).name}, defends with ${tacticInfo({}, card.defence_tactic).name}`;
+}
+
+/** The Enemy's board: resources, VP, C.C. track, Hero slots with their cards, the deck and the current card's compass arrow. */
+function drawEnemyBoard(frame, view) {
+  const player = view.players[ENEMY] || {};
+  const solo = view.solo || {};
+  const slots = solo.slots || [];
+  const heroes = solo.heroes || [];
+  const filled = slots.map((id, index) => [id, index]).filter(([id]) => id !== null && id !== undefined);
+  const current = filled.length ? enemyCard(view, filled[filled.length - 1][0]) : null;
+  const courtyard = courtyardOf(view, ENEMY);
+  const rows = [0, 1, 2, 3].filter((index) => index < 3 || slots[3] !== null && slots[3] !== undefined).map((index) => {
+    const card = enemyCard(view, slots[index]);
+    const hero = Math.min(index, 2);
+    const label = index === 3 ? "4th card (Hero 3)" : `Hero ${index + 1}`;
+    return h(
+      "li",
+      { class: `hx-enemy-slot${card && current && card.id === current.id ? " current" : ""}`, "data-enemy-slot": String(index + 1), "data-enemy-card": card ? String(card.id) : "" },
+      h("strong", {}, `${label}`),
+      ` on ${regionName(heroes[hero])}: `,
+      card ? cardWords(card) : h("span", { class: "muted" }, "no card yet"),
+    );
+  });
+  return h(
+    "section",
+    { class: "hx-player hx-enemy", "data-player-seat": String(ENEMY), "aria-label": `The Enemy's board (${SEAT_COLOUR_NAMES[ENEMY]} ${SEAT_SHAPES[ENEMY]} ${seatLetter(view, ENEMY)})` },
+    h(
+      "div",
+      { class: "hx-player-head" },
+      swatch(view, ENEMY),
+      h("strong", {}, "The Enemy"),
+      h("span", { class: "muted" }, "(played by the server)"),
+      player.eliminated ? h("span", { class: "badge" }, "capital destroyed") : null,
+      h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, `${player.score ?? 0} VP`),
+    ),
+    h(
+      "div",
+      { class: "hx-enemy-top" },
+      drawCompass(current),
+      h(
+        "div",
+        {},
+        h("p", { class: "hx-enemy-current", "data-current-card": current ? String(current.id) : "" }, current ? `Current card — ${cardWords(current)}` : "No card drawn yet this round."),
+        h(
+          "ul",
+          { class: "hx-resources", "aria-label": "The Enemy's resources" },
+          RESOURCES.map((resource) => h("li", { "data-resource": resource, class: `res-${resource}` }, `${RESOURCE_NAMES[resource]} `, h("strong", {}, String((player.resources || {})[resource] ?? 0)))),
+        ),
+      ),
+    ),
+    h(
+      "dl",
+      { class: "hx-stats" },
+      h("dt", {}, "C.C. track"),
+      h("dd", { "data-enemy-track": String(solo.track ?? 0) }, `step ${solo.track ?? 0} of ${TRACK_STEPS} (capital level ${player.cc_level || 1}; step ${TRACK_STEPS} ends the game)`),
+      h("dt", {}, "Courtyard"),
+      h("dd", { "data-courtyard": armyKey(courtyard) }, unitWords(courtyard, UNIT_KINDS)),
+      h("dt", {}, "Nomads"),
+      h("dd", { "data-captured": String(player.nomads || 0) }, `${player.nomads || 0} captured${player.nomads ? " (a 4th card this round)" : ""}`),
+      h("dt", {}, "Deck"),
+      h("dd", { "data-deck-size": String(solo.deck_size ?? 0) }, `${solo.deck_size ?? 0} cards face down, ${(solo.discard || []).length} discarded`),
+    ),
+    h("ol", { class: "hx-enemy-slots", "aria-label": "The Enemy's Hero slots" }, rows),
+  );
+}
+
 // -- the Nomad Mercenary (variant "mercenary") ---------------------------------------------------
 
 /** The holder of the Nomad Mercenary card, or null (in the supply, or not this variant). */
@@ -559,6 +664,7 @@ function statusWords(frame, view) {
   const pending = view.pending || {};
   if (phase === "over") return "The game is over.";
   if (phase === "nomad") return `${playerName(frame, view.first_player ?? turn.seat)} places this round's Nomad.`;
+  if (phase === "nomad_move") return `${playerName(frame, pending.seat ?? 0)} moves a Nomad one region towards ${pending.arrow || "the arrow"}.`;
   if (phase === "action") return `${playerName(frame, turn.seat)} takes an action (lap ${turn.lap || 1} of 2).`;
   if (phase === "follow") {
     const action = ((pending.action || {}).type) || "action";
@@ -572,6 +678,7 @@ function statusWords(frame, view) {
 
 function battleWords(frame, view, battle) {
   if (!battle) return "";
+  if (battle.nomad) return `The Nomad moved onto ${regionName(battle.region)} beat the army of ${playerName(frame, battle.attacker)} there.`;
   const strength = battle.strength || {};
   const defender = battle.capital ? `the capital of ${playerName(frame, battle.defender)}` : playerName(frame, battle.defender);
   return `${playerName(frame, battle.attacker)} attacks ${defender} at ${regionName(battle.region)} (strength ${strength.attacker ?? "?"} against ${strength.defender ?? "?"}).`;
@@ -593,6 +700,10 @@ function revealedCards(frame, view, battle) {
 }
 
 function endWords(frame, view, end) {
+  if (end.objective === "track") {
+    return `The Enemy reached the end of its C.C. track in round ${end.round}: ${view.phase === "over" ? "the game ended" : "the game ends"} after round ${end.last_round}.`;
+  }
+  if (end.objective === "last_standing") return "A capital was destroyed: the game ended at once.";
   if (end.objective === "round_limit" || end.by === null || end.by === undefined) {
     return view.phase === "over" ? `The game ended after round ${end.round} (the table's round limit).` : `The round limit ends the game after round ${end.last_round}.`;
   }
@@ -653,7 +764,7 @@ function drawPanel(frame, view) {
       "section",
       { class: "hx-status", "data-phase": view.phase || "", "data-round": String(round) },
       h("p", { class: "hx-phase" }, PHASES[view.phase] || humanise(view.phase)),
-      h("p", { class: "hx-round muted" }, `Round ${round}${options.round_limit ? ` of at most ${options.round_limit}` : ""}${view.mercenary ? " · Mercenary Nomads" : ` · Nomads in supply: ${view.nomad_supply ?? "–"}`}`),
+      h("p", { class: "hx-round muted" }, `Round ${round}${options.round_limit ? ` of at most ${options.round_limit}` : ""}${view.solo ? " · Solo against the Enemy" : ""}${view.mercenary ? " · Mercenary Nomads" : ` · Nomads in supply: ${view.nomad_supply ?? "–"}`}`),
       h("p", { class: "hx-turn", "data-turn-seat": String((view.turn || {}).seat ?? "") }, statusWords(frame, view)),
       end
         ? h("p", { class: "hx-end", "data-end": end.objective || "" }, endWords(frame, view, end))
@@ -662,7 +773,7 @@ function drawPanel(frame, view) {
     drawBattle(frame, view),
     drawMercenarySection(frame, view),
     drawTaxTrack(view),
-    h("div", { class: "hx-players" }, (view.players || []).map((_, seat) => drawPlayerBoard(frame, view, seat))),
+    h("div", { class: "hx-players" }, (view.players || []).map((_, seat) => (isEnemy(view, seat) ? drawEnemyBoard(frame, view) : drawPlayerBoard(frame, view, seat)))),
   );
 }
 
@@ -778,6 +889,14 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
     for (const move of legal.filter((candidate) => candidate.type === "place_nomad")) {
       targets.set(move.region, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
     }
+  } else if (types.has("move_nomad")) {
+    const moves = legal.filter((candidate) => candidate.type === "move_nomad");
+    prompt = `The Enemy's first card points ${pending.arrow || "somewhere"}: move one Nomad one region that way${moves.length ? "" : ""}. Click a highlighted region or choose below.`;
+    const destinations = moves.map((move) => move.destination);
+    for (const move of moves) {
+      if (destinations.filter((id) => id === move.destination).length === 1) targets.set(move.destination, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
+    }
+    body.push(choiceList(moves, view, seat, disabled, send, (move) => ({ "data-nomad-move": `${move.origin}:${move.destination}` })));
   } else if (types.has("tactic")) {
     prompt = "Choose your tactic card in secret, then how to pay for it.";
     const tactics = legal.filter((move) => move.type === "tactic");
@@ -1011,6 +1130,15 @@ const STYLE = `
 .hx-fire { margin-top: 0.5em; }
 .hx-confirm { border: 2px solid #b3261e; border-radius: 8px; background: #fdf3f2; padding: 0.4em 0.6em; margin-top: 0.5em; }
 .hx-confirm p { margin: 0 0 0.3em; }
+.hx-enemy { border-left: 5px solid ${SEAT_COLOURS[1]}; }
+.hx-enemy-top { display: flex; gap: 0.6em; align-items: flex-start; }
+.hx-enemy-current { margin: 0 0 0.3em; font-size: 0.9rem; }
+.hx-enemy-slots { margin: 0.3em 0 0; padding-left: 1.2em; font-size: 0.86rem; }
+.hx-enemy-slot.current { font-weight: 600; }
+.hx-compass { flex: none; }
+.hx-compass-ring { fill: #fbf6ea; stroke: #5b3a1a; stroke-width: 0.8; }
+.hx-compass-point { font-size: 3.4px; text-anchor: middle; dominant-baseline: middle; fill: #5b3a1a; }
+.hx-compass-arrow { fill: ${SEAT_COLOURS[1]}; stroke: #1d1d1d; stroke-width: 0.4; }
 .hx-merc-card { font-size: 0.86rem; border: 1px dashed #8a6a3b; border-radius: 6px; padding: 0.2em 0.45em; margin: 0 0 0.35em; background: #fbf6ea; overflow-wrap: anywhere; }
 .hx-merc-card.held { border: 1px solid var(--owner, #8a6a3b); border-left-width: 5px; }
 .hx-merc-figures { display: inline-flex; gap: 2px; margin-right: 0.35em; vertical-align: middle; }
