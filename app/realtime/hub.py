@@ -17,8 +17,8 @@ from fastapi import WebSocket
 
 from app.realtime import frames
 from app.services import games
-from app.services.context import Context
 from app.services.accounts import LOGGED_OUT
+from app.services.context import Context
 from app.services.takeover import SEATING_CHANGED
 from app.services.views import encode, log_entries, state_payload
 

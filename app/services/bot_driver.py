@@ -111,8 +111,8 @@ class BotDriver:
         bot = make_bot(snapshot.bots[seat])
         move = await asyncio.to_thread(bot.choose, ruleset, view, legal, seat, rng)
         try:
-            await games.submit_bot_move(self._ctx, game_id, seat, games.bot_move_id(snapshot.version, seat), snapshot.version,
-                                        ruleset.dump_move(move))
+            move_id = games.bot_move_id(snapshot.version, seat)
+            await games.submit_bot_move(self._ctx, game_id, seat, move_id, snapshot.version, ruleset.dump_move(move))
         except AppError as exc:
             if exc.code not in ("stale_version", "not_your_turn"):
                 log.error("bot at seat %s of game %s was refused: %s", seat, game_id, exc.message)

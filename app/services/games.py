@@ -41,6 +41,12 @@ def bot_move_id(version: int, seat: int) -> str:
     return f"bot:{version}:{seat}"
 
 
+def timeout_move_id(game_id: int, version: int, seat: int) -> str:
+    """The client move id of the rules' time-out move at ``seat`` answering ``version`` (fixed, so
+    processes watching the same database make it once)."""
+    return f"timeout:{game_id}:{version}:{seat}"
+
+
 def snapshot_of(table: Table, seats: tuple[SeatInfo, ...]) -> GameSnapshot:
     """The snapshot of a loaded table row and its seats."""
     return GameSnapshot(table.id, table.ruleset, table.status, table.version, table.state, seats,
@@ -82,7 +88,7 @@ async def submit_timeout_move(ctx: Context, game_id: int, seat: int, version: in
     the same pipeline; its move id is fixed by game, version and seat, so processes that watch the
     same database make it once.  Raises ``AppError`` as ``submit_move`` (``stale_version`` when the
     person moved meanwhile)."""
-    return await _submit(ctx, game_id, lambda info: info.seat == seat, f"timeout:{game_id}:{version}:{seat}",
+    return await _submit(ctx, game_id, lambda info: info.seat == seat, timeout_move_id(game_id, version, seat),
                          version, raw_move, by_bot=True)
 
 
