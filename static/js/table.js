@@ -177,7 +177,7 @@ function drawWaitingRoom() {
   const isCreator = Boolean(account && table.creator_id === account.id);
   const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
 
-  const info = [`${table.seats.length} players`];
+  const info = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
   info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
   if (table.private) info.push("private");
   el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
@@ -688,6 +688,7 @@ function headline(result) {
     if (takenOver === "resigned") return `You resigned; the bot that took your seat finished ${place}.`;
     if (takenOver) return `A bot finished the game for you: ${place}.`;
     if (mine === 1) return winners.length > 1 ? "You share the win!" : "You won!";
+    if (ranks.length === 1) return "You lost."; // a solo game: beaten by the game's own opponent (see the reason)
     return `You finished ${place}.`;
   }
   if (!winners.length) return "The game is over.";
@@ -702,11 +703,20 @@ function ordinal(n) {
 function appendLog(entries) {
   if (!entries.length) return;
   const list = el.log;
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  if (!list.dataset.pinWatch) {
+    // stay pinned to the newest entry unless the reader scrolled up (measured when they scroll, not
+    // before an append: a long entry or a growing panel must not unpin the log)
+    list.dataset.pinWatch = "1";
+    list.dataset.pinned = "1";
+    list.addEventListener("scroll", () => {
+      list.dataset.pinned = list.scrollHeight - list.scrollTop - list.clientHeight < 40 ? "1" : "";
+    });
+  }
+  const pinned = list.dataset.pinned === "1";
   for (const entry of entries) {
     list.append(h("li", { "data-version": String(entry.version) }, entry.text));
   }
-  if (atBottom || entries.length > 1) list.scrollTop = list.scrollHeight;
+  if (pinned || entries.length > 1) list.scrollTop = list.scrollHeight;
 }
 
 // -- messages ---------------------------------------------------------------------------------

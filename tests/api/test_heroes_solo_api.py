@@ -14,7 +14,8 @@ def test_a_solo_table_starts_with_one_seat_and_the_enemy_moves_with_your_move(cl
     response = ana.move(table_id, mine["version"], move)
     assert response.status_code == 200, response.text
     log = [entry["text"] for entry in client.get(f"/api/games/{table_id}/log").json()]
-    assert log[0].startswith("Ana moves the Nomad from West Capital")
+    assert log[0].startswith("The first Nomad goes on West Capital") and log[1].startswith("The Enemy draws card")
+    assert log[2].startswith("Ana moves the Nomad from West Capital")
     assert any(line.startswith("The Enemy (Hero 1, card ") for line in log)
     spectator = client.get(f"/api/games/{table_id}").json()
     assert "deck" not in spectator["view"]["solo"] and spectator["to_act"] == [0]

@@ -101,3 +101,15 @@ def test_an_eliminated_player_scores_zero_and_ties_share_the_place():
     state["phase"] = "over"
     result = RULES.result(state)
     assert result.scores == [1, 0, 1] and result.ranks == [1, 3, 1]
+
+
+def test_an_objective_met_by_the_last_action_of_a_round_counts_in_that_round():
+    """The last seat's second-lap action makes its last Warrior (eXpand): Collection and Round End
+    follow in the same move, but the end is noted in round 1, so round 2 is the last."""
+    state = position(nomads="none")
+    state["turn"] = {"seat": B, "lap": 2, "order": [A, B]}
+    state["players"][B]["supply"].update(serf=0, warrior=1)
+    resources(state, B, food=2)
+    state, _ = play(state, (B, Recruit(unit="warrior")))
+    assert state["round"] == 2
+    assert state["end"] == {"objective": "eXpand", "by": B, "round": 1, "last_round": 2}

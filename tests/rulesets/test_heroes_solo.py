@@ -231,7 +231,8 @@ def test_a_battle_with_the_enemy_adds_the_drawn_cards_strength_and_scores_its_ta
     put(state, "E_mountain", A, serf=1)
     state, _ = play(state, (A, Tax(resource="food")))
     state, events = play(state, (A, Tactic(card="hold")))
-    assert "The Enemy draws card 1 (Recruit, arrow N) for the battle: +1 strength and Charge (spec 1.12)" in texts(events)
+    assert ("The Enemy draws card 1 (Recruit, arrow N) for the battle: it adds 1 strength and plays Charge for free "
+            "(the tactic's own strength does not count, its effects on your card and its VP do)") in texts(events)
     assert "The Enemy wins 5 to 1" in texts(events)
     assert units(state, "E_mountain", A) == {"serf": 0, "warrior": 0, "hero": 0}
     assert enemy(state)["score"] == 1 + 3
@@ -289,7 +290,7 @@ def test_take_enemy_losses_destroys_its_tower_first():
     take_enemy_losses(state, "E_plains", 3, events)
     assert state["regions"]["E_plains"]["tower"] is None and enemy(state)["supply"]["tower"] == 3
     assert units(state, "E_capital", ENEMY)["hero"] == 3  # the Tower took all 3: the Hero only goes home
-    assert texts(events) == ["The Enemy takes 3 damage: loses its Tower (weakest first); 1 Hero go back to its Courtyard"]
+    assert texts(events) == ["The Enemy takes 3 damage, weakest first: loses its Tower; 1 Hero goes back to its Courtyard"]
 
 
 # -- the deck (spec 1.12 "When only 1 card is left") ---------------------------------------------
@@ -564,3 +565,35 @@ def test_a_move_into_the_south_is_refused_with_a_clear_error():
                  March(slot="march_1", origin="S_capital", destination="N_desert", serf=1)):
         with pytest.raises(IllegalMove, match="there is no region 'S_"):
             RULES.apply(state, A, move)
+
+
+def test_an_objective_met_by_the_rounds_last_action_counts_in_that_round():
+    """Your action 2 makes your last Warrior (eXpand); the Enemy's card 3, Collection and Round End
+    follow in the same move, but the end is noted in round 1: round 1 and round 2 are played."""
+    state = solo_position(lap=2, deck=[6, 3, 4, 5, 7, 8], nomads="none")
+    state["players"][A]["supply"].update(serf=0, warrior=1)
+    resources(state, A, food=2)
+    state, events = play(state, (A, Recruit(unit="warrior")))
+    assert state["end"] == {"objective": "eXpand", "by": A, "round": 1, "last_round": 2}
+    lines = texts(events)
+    assert lines.index("{seat0} meets eXpand: this round and one more are played") < lines.index("Round 2 begins")
+
+
+def test_round_1s_first_enemy_steps_are_logged_with_the_first_move():
+    state = RULES.setup(1, RULES.parse_options({}), 5)
+    first = state["solo"]["slots"][0]
+    state, events = RULES.apply(state, A, RULES.legal_moves(state, A)[0])
+    lines = texts(events)
+    assert lines[0] == "The first Nomad goes on West Capital, the free continent's Capital City region (NS-1)"
+    assert lines[1].startswith(f"The Enemy draws card {first} (") and lines[1].endswith("for Hero 1")
+    assert "opening" not in state["solo"]
+    _, later = RULES.apply(state, A, RULES.legal_moves(state, A)[0])
+    assert not any("NS-1" in line for line in texts(later))
+
+
+def test_the_nomad_move_says_when_it_falls_back_to_clockwise():
+    state = RULES.setup(1, RULES.parse_options({}), 5)
+    arrow = state["solo"]["arrow"]
+    move = RULES.legal_moves(state, A)[0]
+    ahead = compass.in_direction(BOARD, move.origin, [move.destination], arrow) is not None
+    assert state["pending"] == {"seat": A, "arrow": arrow, "clockwise": not ahead}

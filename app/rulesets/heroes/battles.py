@@ -222,7 +222,7 @@ def reveal(state: State, events: list[Event]) -> None:
             record["bonus"] = record["drawn_strength"] + card.bonus_against.get(enemy_card, 0)
             record["vp"] = card.vp
             state["players"][seat]["score"] += card.vp
-            texts.append(f"{{seat{seat}}} {card.name} (+{record['bonus']})")
+            texts.append(f"{{seat{seat}}} {card.name} (+{record['bonus']} from its drawn card)")
             continue
         record["bonus"] = card.strength + card.bonus_against.get(enemy_card, 0)
         record["vp"] = card.vp
@@ -247,8 +247,9 @@ def enemy_record(state: State, battle: dict[str, Any], side: str, events: list[E
     card = deck.cards()[card_id]
     tactic = card.attack_tactic if side == "attacker" else card.defence_tactic
     battle["enemy_card"] = card_id
-    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} for the battle: +{card.strength} strength "
-                             f"and {HOUSE.tactics[tactic].name} (spec 1.12)"))
+    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} for the battle: it adds {card.strength} "
+                             f"strength and plays {HOUSE.tactics[tactic].name} for free (the tactic's own strength "
+                             "does not count, its effects on your card and its VP do)"))
     return {"card": tactic, "void": False, "cancelled": False, "bonus": 0, "vp": 0, "drawn_strength": card.strength,
             "paid": {r: 0 for r in RESOURCES}, "sacrifice": {k: 0 for k in UNIT_KINDS}}
 
@@ -460,13 +461,14 @@ def take_enemy_losses(state: State, region: str, damage: int, events: list[Event
         destroy_units(state, region, seat, killed)
         lost_words.append(describe_units(killed))
     if heroes:
-        lost_words.append(f"{describe_units({'hero': heroes})} (back in its Courtyard at once)")
+        lost_words.append(f"{describe_units({'hero': heroes})}, who reappears in its Courtyard at once")
     survivors = units_at(state, region, seat)
-    text = f"The Enemy takes {damage} damage: loses {' and '.join(lost_words) or 'nothing'} (weakest first)"
+    text = f"The Enemy takes {damage} damage, weakest first: loses {' and '.join(lost_words) or 'nothing'}"
     if size(survivors) and region != capital:
         take_units(state, region, seat, survivors)
         add_units(state, capital, seat, survivors)
-        text += f"; {describe_units(survivors)} go back to its Courtyard"
+        verb = "goes" if size(survivors) == 1 else "go"
+        text += f"; {describe_units(survivors)} {verb} back to its Courtyard"
         note_region(state, capital)
     state["solo"]["heroes"] = [capital if where == region else where for where in state["solo"]["heroes"]]
     events.append(Event(text=text))

@@ -177,8 +177,9 @@ def attack(state: State, board: Board, slot: int, card_id: int, events: list[Eve
     if not targets:
         return False
     target = targets[0]
-    say(events, slot, card_id, f"attacks the weakest army in reach, at {region_name(target)} "
-                               f"(strength {defence(state, target)}; Attack: ties by the compass)")
+    tie = "; a tie, settled by the arrow, then clockwise" if len(targets) > 1 else ""
+    say(events, slot, card_id, f"attacks your weakest army within {solo_data()['attack_reach']} regions, at "
+                               f"{region_name(target)} (strength {defence(state, target)}{tie})")
     enter(state, board, slot, target, solo_data()["attack_gain"], events)
     return True
 
@@ -261,7 +262,8 @@ def collect_gain(state: State, board: Board, events: list[Event]) -> None:
 
 FAILURES = {"recruit": "recruit (nothing it can pay in its supply)", "tax": "tax (the top resource is at the cap)",
             "build": "build a Tower here or a step of its C.C. track", "track": "build a step of its C.C. track",
-            "attack": "attack (no army of yours within reach that it is at least as strong as)"}
+            "attack": "attack (no army of yours within 2 regions is weak enough: its strength must be at most the "
+                      "Enemy army's)"}
 
 
 def perform(state: State, board: Board, slot: int, card: EnemyCard, events: list[Event]) -> bool:
@@ -272,7 +274,11 @@ def perform(state: State, board: Board, slot: int, card: EnemyCard, events: list
     elif card.action == "tax":
         done = tax(state, slot, card.id, events)
     elif card.action == "build":
-        done = tower(state, board, slot, card.id, events) or track(state, slot, card.id, events)
+        done = tower(state, board, slot, card.id, events)
+        if not done:
+            events.append(Event(text=f"The Enemy cannot build a Tower on {region_name(hero_region(state, slot))} (it "
+                                     "needs its own Serf there, outside a capital, within its Tower limit, and the Ore)"))
+            done = track(state, slot, card.id, events)
     elif card.action == "track":
         done = track(state, slot, card.id, events)
     else:

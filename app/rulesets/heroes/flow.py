@@ -140,6 +140,8 @@ def apply(state: State, board: Board, seat: Seat, move: MoveModel) -> list[Event
         if region is not None and region not in state["regions"]:
             raise IllegalMove(f"there is no region {region!r} in this game")
     events: list[Event] = []
+    if is_solo(state) and state["solo"].get("opening"):  # round 1's first Enemy steps, run at setup
+        events.extend(Event(text=text) for text in state["solo"].pop("opening"))
     handler = HANDLERS.get((phase, move.type))
     if handler is None:
         raise IllegalMove(f"a {move.type} move is not possible in the {phase} phase")

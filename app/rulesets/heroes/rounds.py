@@ -16,7 +16,7 @@ from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 from app.rulesets.heroes.pieces import clockwise_from
-from app.rulesets.heroes.scoring import game_over_after_round
+from app.rulesets.heroes.scoring import check_objectives, game_over_after_round
 
 BAR_SLOTS = ("recruit", "build", "tax", "march_1", "march_2", "research", "sail", "fly", "cast")
 DISABLED_SLOTS = ("research", "sail", "fly", "cast")
@@ -105,7 +105,9 @@ def end_turn(state: State, board: Board, events: list[Event]) -> None:
 
 
 def finish_round(state: State, board: Board, events: list[Event]) -> None:
-    """Spec 1.9, 1.10, 1.11: Collection, Round End, then the game ends or the next round starts."""
+    """Spec 1.9, 1.10, 1.11: Collection, Round End, then the game ends or the next round starts
+    (an objective met by the round's last action is noted first, in this round)."""
+    check_objectives(state, events)
     collect(state, board, events)
     round_end(state, events)
     why = game_over_after_round(state)

@@ -54,7 +54,7 @@ from app.rulesets.heroes.pieces import (
     ENEMY, board_nomads, capital_owner, natural_strength, occupants, units_at,
 )
 from app.rulesets.heroes.rounds import finish, new_player, new_state
-from app.rulesets.heroes.scoring import breakdown, game_over_after_round
+from app.rulesets.heroes.scoring import breakdown, check_objectives, game_over_after_round
 
 PLAYER = 0
 FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build"}
@@ -89,7 +89,9 @@ def new_game(board: Board, options: BaseModel, seed: int) -> State:
         "free": board.capitals[places["free"]],
     }
     state["rng"] = rng.state
-    run(state, board, [])
+    opening: list[Event] = []
+    run(state, board, opening)
+    state["solo"]["opening"] = [event.text for event in opening]  # logged with the first move (``flow.apply``)
     return state
 
 
@@ -101,6 +103,7 @@ def run(state: State, board: Board, events: list[Event]) -> None:
     while state["phase"] != "over" and solo["next"] is not None:
         step = solo["next"]
         solo["next"] = None
+        check_objectives(state, events)  # an objective counts in the round it is met (before Round End)
         if STEPS[step](state, board, events):
             return
 
@@ -142,9 +145,11 @@ def step_card(state: State, board: Board, events: list[Event]) -> bool:
     if slot != 1 or not wandering(state):
         return False
     solo["arrow"] = deck.cards()[card_id].arrow
-    if nomad_moves(state, board):
+    moves = nomad_moves(state, board)
+    if moves:
         state["phase"] = "nomad_move"
-        state["pending"] = {"seat": PLAYER, "arrow": solo["arrow"]}
+        clockwise = compass.in_direction(board, moves[0].origin, [moves[0].destination], solo["arrow"]) is None
+        state["pending"] = {"seat": PLAYER, "arrow": solo["arrow"], "clockwise": clockwise}
         return True
     if board_nomads(state):
         events.append(Event(text="No Nomad can move this round (NS-6)"))
@@ -304,7 +309,7 @@ def nomad_battle(state: State, board: Board, seat: int, region: str, events: lis
         state["players"][seat]["nomads"] += 1
         state["players"][seat]["score"] += HOUSE.vp("start_battle")
         rule = "NS-10" if seat == PLAYER else "NS-11"
-        events.append(Event(text=f"{who} wins, gains {HOUSE.vp('start_battle')} VP and captures the Nomad ({rule})"))
+        events.append(Event(text=f"{who[0].upper()}{who[1:]} wins, gains {HOUSE.vp('start_battle')} VP and captures the Nomad ({rule})"))
         return False
     damage = math.ceil(strength / 2)
     if seat == ENEMY:

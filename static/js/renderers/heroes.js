@@ -471,7 +471,7 @@ function drawPlayerBoard(frame, view, seat) {
       swatch(view, seat),
       h("strong", {}, playerName(frame, seat)),
       seat === frame.seat ? h("span", { class: "muted" }, "(you)") : null,
-      view.first_player === seat ? h("span", { class: "badge hx-first", title: "First player this round" }, "first") : null,
+      view.first_player === seat && !view.solo ? h("span", { class: "badge hx-first", title: "First player this round" }, "first") : null,
       toAct ? h("span", { class: "badge badge-turn" }, "to play") : null,
       player.eliminated ? h("span", { class: "badge" }, "eliminated") : null,
       h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, `${player.score ?? 0} VP`),
@@ -523,7 +523,7 @@ function drawCompass(card) {
 }
 
 function cardWords(card) {
-  return `card ${card.id}: ${card.action_name}${card.followable ? " (you may follow)" : ""} · arrow ${card.arrow} · battle +${card.strength}, attacks with ${tacticInfo({}, card.attack_tactic).name}, defends with ${tacticInfo({}, card.defence_tactic).name}`;
+  return `card ${card.id}: ${card.action_name}${card.followable ? " (you may follow it)" : " (no follow)"} · arrow ${card.arrow}. When drawn for a battle: +${card.strength}, ${tacticInfo({}, card.attack_tactic).name} attacking, ${tacticInfo({}, card.defence_tactic).name} defending.`;
 }
 
 /** The Enemy's board: resources, VP, C.C. track, Hero slots with their cards, the deck and the current card's compass arrow. */
@@ -544,7 +544,7 @@ function drawEnemyBoard(frame, view) {
       { class: `hx-enemy-slot${card && current && card.id === current.id ? " current" : ""}`, "data-enemy-slot": String(index + 1), "data-enemy-card": card ? String(card.id) : "" },
       h("strong", {}, `${label}`),
       ` on ${regionName(heroes[hero])}: `,
-      card ? cardWords(card) : h("span", { class: "muted" }, "no card yet"),
+      card ? `card ${card.id}, ${card.action_name}, arrow ${card.arrow}` : h("span", { class: "muted" }, "no card yet"),
     );
   });
   return h(
@@ -745,7 +745,7 @@ function drawBattle(frame, view) {
         {},
         `At ${regionName(last.region)}: ${cardWords.length ? `${cardWords.join(", ")}. ` : ""}`,
         last.winner !== undefined && last.winner !== null ? `${playerName(frame, last.winner)} won` : "",
-        strength.attacker !== undefined ? ` (${strength.attacker} to ${strength.defender})` : "",
+        strength.attacker !== undefined ? ` (${Math.max(strength.attacker, strength.defender)} to ${Math.min(strength.attacker, strength.defender)})` : "",
         ".",
       ),
     );
@@ -781,7 +781,7 @@ function drawLegend(view) {
   return h(
     "p",
     { class: "hx-legend muted" },
-    `S Serf · W Warrior · H Hero${view.mercenary ? " · M Mercenary Nomad (a figure of the Nomad Mercenary)" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · red edge = the last move`,
+    `${view.solo ? "Solo: South is out of play · E marks the Enemy · " : ""}S Serf · W Warrior · H Hero${view.mercenary ? " · M Mercenary Nomad (a figure of the Nomad Mercenary)" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · red edge = the last move`,
   );
 }
 
@@ -891,7 +891,9 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
     }
   } else if (types.has("move_nomad")) {
     const moves = legal.filter((candidate) => candidate.type === "move_nomad");
-    prompt = `The Enemy's first card points ${pending.arrow || "somewhere"}: move one Nomad one region that way${moves.length ? "" : ""}. Click a highlighted region or choose below.`;
+    prompt = pending.clockwise
+      ? `The Enemy's first card points ${pending.arrow || "somewhere"}, but no Nomad can move that way: move one to its first free region clockwise from the arrow. Click a highlighted region or choose below.`
+      : `The Enemy's first card points ${pending.arrow || "somewhere"}: move one Nomad one region that way. Click a highlighted region or choose below.`;
     const destinations = moves.map((move) => move.destination);
     for (const move of moves) {
       if (destinations.filter((id) => id === move.destination).length === 1) targets.set(move.destination, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
@@ -956,7 +958,7 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
     const leaderMove = pending.action || {};
     const action = humanise(leaderMove.type || "action");
     const workers = [...new Set(legal.filter((move) => move.worker).map((move) => move.worker))];
-    prompt = `Follow the ${action} of ${playerName(frame, pending.leader)} with a ${workers.includes("serf") ? "Serf" : "Nomad"}${workers.length > 1 ? " or a Nomad" : ""}?`;
+    prompt = `Follow the ${action} of ${isEnemy(view, pending.leader) ? "the Enemy" : playerName(frame, pending.leader)} with a ${workers.includes("serf") ? "Serf" : "Nomad"}${workers.length > 1 ? " or a Nomad" : ""}?`;
     body.push(choiceList(legal.filter((move) => move.type !== "skip" && move.type !== "fire_mercenary"), view, seat, disabled, send, (move) => ({ "data-follow": move.type, "data-worker": move.worker || "" })));
     body.push(h("div", { class: "hx-choices" }, button("Skip", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
   } else if (view.phase === "muster" && types.has("skip")) {
