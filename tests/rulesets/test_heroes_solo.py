@@ -222,14 +222,21 @@ def test_attack_goes_for_the_weakest_and_fails_against_stronger_armies():
     assert state["phase"] == "action"
 
 
+def attacked_on_east_mountain(**units_there):
+    """Card 7 (Attack, S): Hero 2 on E_forest attacks your ``units_there`` on E_mountain; the
+    Enemy's battle card will be card 1 (+1, Charge).  The state in phase ``tactics``."""
+    state = solo_position(deck=[7, 1, 3, 4, 5, 6, 2])
+    move_hero(state, 2, "E_forest")
+    put(state, "E_mountain", A, **units_there)
+    state, _ = play(state, (A, Tax(resource="food")))
+    return state
+
+
 def test_a_battle_with_the_enemy_adds_the_drawn_cards_strength_and_scores_its_tactic():
     """Card 7 attacks your Serf on E_mountain; for the battle the Enemy draws card 1: +1 and
     Charge (3 VP).  Hold against it: 4 + 1 = 5 to 1; your Serf dies; the Enemy gains 2 Ore on
     the Mountain after the Attack."""
-    state = solo_position(deck=[7, 1, 3, 4, 5, 6, 2])
-    move_hero(state, 2, "E_forest")
-    put(state, "E_mountain", A, serf=1)
-    state, _ = play(state, (A, Tax(resource="food")))
+    state = attacked_on_east_mountain(serf=1)
     state, events = play(state, (A, Tactic(card="hold")))
     assert ("The Enemy draws card 1 (Recruit, arrow N) for the battle: it adds 1 strength and plays Charge for free "
             "(the tactic's own strength does not count, its effects on your card and its VP do)") in texts(events)
@@ -242,10 +249,7 @@ def test_a_battle_with_the_enemy_adds_the_drawn_cards_strength_and_scores_its_ta
 
 
 def test_your_shield_wall_cancels_the_enemys_charge_and_its_added_strength():
-    state = solo_position(deck=[7, 1, 3, 4, 5, 6, 2])
-    move_hero(state, 2, "E_forest")
-    put(state, "E_mountain", A, serf=1)
-    state, _ = play(state, (A, Tax(resource="food")))
+    state = attacked_on_east_mountain(serf=1)
     state["players"][A]["resources"]["food"] = 3
     state, events = play(state, (A, Tactic(card="shield_wall", food=3)))
     assert "The Enemy wins 4 to 2" in texts(events)  # Hero 4 + 0 against Serf 1 + Shield Wall 1
@@ -253,10 +257,7 @@ def test_your_shield_wall_cancels_the_enemys_charge_and_its_added_strength():
 
 
 def test_the_enemys_charge_gains_three_against_your_first_strike():
-    state = solo_position(deck=[7, 1, 3, 4, 5, 6, 2])
-    move_hero(state, 2, "E_forest")
-    put(state, "E_mountain", A, warrior=1)
-    state, _ = play(state, (A, Tax(resource="food")))
+    state = attacked_on_east_mountain(warrior=1)
     state["players"][A]["resources"]["mana"] = 4
     state, events = play(state, (A, Tactic(card="first_strike", mana=4)))
     assert "The Enemy wins 8 to 4" in texts(events)  # 4 + 1 + 3 against Warrior 2 + First Strike 2
