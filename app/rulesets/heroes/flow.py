@@ -29,10 +29,10 @@ from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
-    Build, Casualties, Conscript, FireMercenary, March, MoveNomad, Pass, PlaceNomad, Skip, Tactic, Tax,
+    Casualties, Conscript, FireMercenary, March, MoveNomad, Pass, PlaceNomad, Skip, Tactic, Tax,
 )
 from app.rulesets.heroes.pieces import (
-    active_seats, add_units, capital_owner, clockwise_from, courtyard, is_solo, occupants, take_units,
+    active_seats, add_units, capital_owner, clockwise_from, is_solo, occupants, take_units,
 )
 from app.rulesets.heroes.rounds import end_turn as end_table_turn
 from app.rulesets.heroes.rounds import finish
