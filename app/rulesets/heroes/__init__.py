@@ -1,4 +1,4 @@
-"""Heroes of Land, Air & Sea, Tier 1 core + Wandering Nomads or Mercenary Nomads: the ruleset,
+"""Heroes of Land, Air & Sea, Tier 1 core + Wandering Nomads or Mercenary Nomads, and solo: the ruleset,
 its map and house data.
 
 Modules: ``houses`` (house values and the tactic set), ``board`` (the map graph), ``pieces``
@@ -7,8 +7,9 @@ Muster, the dispatcher),
 ``actions`` (Recruit, Build, Tax), ``march``, ``battles``, ``nomads``, ``mercenaries`` (the
 Nomad Mercenary; the generic mercenary cards are not public, so it is the only mercenary in the
 supply), ``collection``,
-``scoring``, ``moves``, ``options``, ``view``, ``bots``, ``rules`` (the ruleset class); data in
-``data/``.  Rules reference: ``shared/specs/heroes_nomads.md``; wire contract: ``docs/heroes.md``.
+``scoring``, ``moves``, ``options``, ``view``, ``bots``, ``rules`` (the ruleset class); the solo
+game against the Enemy: ``solo`` (setup, the round, the solo Nomads, the end), ``enemy`` (one Enemy
+card), ``deck`` (the Enemy deck), ``compass`` (arrows on the map); data in ``data/``.  Rules reference: ``shared/specs/heroes_nomads.md``; wire contract: ``docs/heroes.md``.
 """
 
 from app.rulesets.heroes.rules import Heroes

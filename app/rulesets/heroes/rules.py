@@ -3,7 +3,8 @@
 
 The ruleset class comes first; its methods are the contract and call the modules of this package:
 ``rounds`` (setup, rounds, turns), ``flow`` (who acts, legal moves, Follow, Muster, the dispatcher), ``actions`` (Recruit, Build,
-Tax), ``march``, ``battles``, ``nomads``, ``mercenaries``, ``collection``, ``scoring``, ``view``, ``bots``.
+Tax), ``march``, ``battles``, ``nomads``, ``mercenaries``, ``collection``, ``scoring``, ``view``, ``bots``,
+and for a 1-seat table ``solo`` (with ``enemy``, ``deck``, ``compass``).
 The state's shape is documented in ``docs/heroes.md``.
 """
 
