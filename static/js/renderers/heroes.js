@@ -680,7 +680,8 @@ function battleWords(frame, view, battle) {
   if (!battle) return "";
   if (battle.nomad) return `The Nomad moved onto ${regionName(battle.region)} beat the army of ${playerName(frame, battle.attacker)} there.`;
   const strength = battle.strength || {};
-  const defender = battle.capital ? `the capital of ${playerName(frame, battle.defender)}` : playerName(frame, battle.defender);
+  const defenderName = isEnemy(view, battle.defender) ? "the Enemy" : playerName(frame, battle.defender); // mid-sentence
+  const defender = battle.capital ? `the capital of ${defenderName}` : defenderName;
   return `${playerName(frame, battle.attacker)} attacks ${defender} at ${regionName(battle.region)} (strength ${strength.attacker ?? "?"} against ${strength.defender ?? "?"}).`;
 }
 
