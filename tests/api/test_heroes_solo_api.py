@@ -32,3 +32,16 @@ def test_a_move_naming_the_south_is_refused_and_changes_nothing(client):
     assert response.json()["error"]["code"] == "illegal_move"
     assert "no region 'S_desert'" in response.json()["error"]["message"]
     assert ana.get(f"/api/games/{table_id}").json()["version"] == before["version"]
+
+
+def test_a_solo_replay_shows_the_enemys_steps_and_never_its_deck(client):
+    ana = Player(client, "Ana")
+    table_id = started_table(ana, [], ruleset="heroes")
+    for _ in range(3):
+        game = ana.get(f"/api/games/{table_id}").json()
+        assert ana.move(table_id, game["version"], game["legal"][0]).status_code == 200
+    now = client.get(f"/api/games/{table_id}").json()
+    replayed = client.get(f"/api/games/{table_id}/replay", params={"version": now["version"]}).json()
+    assert replayed["view"] == now["view"]  # the Enemy's steps fold back exactly from the moves
+    start = client.get(f"/api/games/{table_id}/replay", params={"version": 0}).json()
+    assert start["view"]["phase"] == "nomad_move" and "deck" not in start["view"]["solo"]
