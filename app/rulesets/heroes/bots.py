@@ -25,11 +25,9 @@ from app.rulesets.heroes.view import copy_state
 def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> State:
     """A full state behind ``seat``'s view (see the module docstring)."""
     state = copy_state(view)
-    for static in ("map", "tactic_cards", "costs"):
+    for static in ("map", "tactic_cards", "costs", "enemy_cards"):
         state.pop(static, None)
     state["rng"] = rng.next64()
-    for static in ("enemy_cards",):
-        state.pop(static, None)
     solo = state.get("solo")
     if solo is not None:  # the Enemy's deck: every card not in a Hero slot or the discard, shuffled
         solo.pop("deck_size", None)

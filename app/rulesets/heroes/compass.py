@@ -53,13 +53,9 @@ def clockwise_order(board: Board, origin: str, candidates: Iterable[str], arrow:
 
 def step(board: Board, origin: str, candidates: Iterable[str], arrow: str) -> str | None:
     """Spec 1.12 "Failed action -> move": the candidate in the arrow's direction, else the first
-    one clockwise from the arrow; ``None`` when there is no candidate."""
-    candidates = list(candidates)
-    ahead = in_direction(board, origin, candidates, arrow)
-    if ahead is not None:
-        return ahead
-    ordered = clockwise_order(board, origin, candidates, arrow)
-    return ordered[0] if ordered else None
+    one clockwise from the arrow (the head of :func:`rank`); ``None`` when there is no candidate."""
+    ranked = rank(board, origin, candidates, arrow)
+    return ranked[0] if ranked else None
 
 
 def rank(board: Board, origin: str, candidates: Iterable[str], arrow: str) -> list[str]:

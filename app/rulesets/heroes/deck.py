@@ -66,9 +66,7 @@ def draw(state: State) -> int:
     """Take the top card of the Enemy deck (the caller puts it in a slot or the discard); then
     reshuffle if only 1 card is left (spec 1.12)."""
     solo = state["solo"]
-    if not solo["deck"]:
-        reshuffle(state)
-    card = solo["deck"].pop(0)
+    card = solo["deck"].pop(0)  # never empty: at most 4 cards are in Hero slots, the rest refill it
     if len(solo["deck"]) <= 1:
         reshuffle(state)
     return card

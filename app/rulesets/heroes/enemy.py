@@ -49,7 +49,7 @@ PLAYER = 0
 
 def say(events: list[Event], slot: int, card_id: int, text: str) -> None:
     """A public log line of the Enemy: ``"Enemy, Hero 2, card 5 (Build ..., arrow NE): ..."``."""
-    events.append(Event(text=f"The Enemy (Hero {min(slot, 3)}, {deck.describe(card_id)}) {text}"))
+    events.append(Event(text=f"The Enemy (Hero {hero_index(slot) + 1}, {deck.describe(card_id)}) {text}"))
 
 
 def capital(state: State) -> str:
@@ -57,9 +57,15 @@ def capital(state: State) -> str:
     return state["players"][ENEMY]["capital"]
 
 
+def hero_index(slot: int) -> int:
+    """The index in ``solo.heroes`` of the Hero acting for slot ``slot`` (1-4; the 4th card is
+    Hero 3's, NS-14)."""
+    return min(slot, 3) - 1
+
+
 def hero_region(state: State, slot: int) -> str:
-    """Where the Hero acting for slot ``slot`` (1-4; the 4th card is Hero 3's, NS-14) stands."""
-    return state["solo"]["heroes"][min(slot, 3) - 1]
+    """Where the Hero acting for slot ``slot`` stands."""
+    return state["solo"]["heroes"][hero_index(slot)]
 
 
 def army_of(state: State, slot: int) -> dict[str, int]:
@@ -153,33 +159,33 @@ def defence(state: State, region: str) -> int:
     return battles.natural(state, fight, "defender")
 
 
-def attack_targets(state: State, board: Board, slot: int) -> list[str]:
-    """Spec 1.12 Attack: the qualifying targets, best first (weakest, then by the compass)."""
+def attack_targets(state: State, board: Board, slot: int) -> tuple[list[str], int]:
+    """Spec 1.12 Attack: the weakest qualifying targets, best first (the arrow's direction, then
+    clockwise), and their strength; ``([], 0)`` when none qualifies."""
     origin = hero_region(state, slot)
-    army = army_of(state, slot)
-    strength = natural_strength(army)
+    strength = natural_strength(army_of(state, slot))
     ends = Terrain(state, board, ENEMY).reachable(origin, solo_data()["attack_reach"])
     player_capital = state["players"][PLAYER]["capital"]
-    candidates = [region for region, end in ends.items() if end == "battle"
-                  and (PLAYER in occupants(state, region) or region == player_capital)
-                  and defence(state, region) <= strength]
-    if not candidates:
-        return []
-    weakest = min(defence(state, region) for region in candidates)
-    tied = [region for region in candidates if defence(state, region) == weakest]
+    defences = {region: defence(state, region) for region, end in ends.items() if end == "battle"
+                and (PLAYER in occupants(state, region) or region == player_capital)}
+    qualifying = {region: value for region, value in defences.items() if value <= strength}
+    if not qualifying:
+        return [], 0
+    weakest = min(qualifying.values())
+    tied = [region for region, value in qualifying.items() if value == weakest]
     arrow = deck.cards()[state["solo"]["slots"][slot - 1]].arrow
-    return compass.rank(board, origin, tied, arrow)
+    return compass.rank(board, origin, tied, arrow), weakest
 
 
 def attack(state: State, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
     """Spec 1.12 Attack: the army moves up to 2 regions to the chosen target and fights it."""
-    targets = attack_targets(state, board, slot)
+    targets, weakest = attack_targets(state, board, slot)
     if not targets:
         return False
     target = targets[0]
     tie = "; a tie, settled by the arrow, then clockwise" if len(targets) > 1 else ""
     say(events, slot, card_id, f"attacks your weakest army within {solo_data()['attack_reach']} regions, at "
-                               f"{region_name(target)} (strength {defence(state, target)}{tie})")
+                               f"{region_name(target)} (strength {weakest}{tie})")
     enter(state, board, slot, target, solo_data()["attack_gain"], events)
     return True
 
@@ -188,7 +194,7 @@ def step_candidates(state: State, board: Board, slot: int) -> list[str]:
     """The regions the failed action's move may enter (module docstring)."""
     origin = hero_region(state, slot)
     army = army_of(state, slot)
-    others = {region for index, region in enumerate(state["solo"]["heroes"]) if index != min(slot, 3) - 1}
+    others = {region for index, region in enumerate(state["solo"]["heroes"]) if index != hero_index(slot)}
     result = []
     for region in sorted(board.adjacent[origin]):
         if region == capital(state) or region in others:
@@ -224,13 +230,10 @@ def enter(state: State, board: Board, slot: int, target: str, amount: int, event
     army = army_of(state, slot)
     take_units(state, origin, ENEMY, army)
     add_units(state, target, ENEMY, army)
-    state["solo"]["heroes"][min(slot, 3) - 1] = target
+    state["solo"]["heroes"][hero_index(slot)] = target
     state["solo"]["gain"] = {"region": target, "amount": amount}
-    last = state["last"]
-    if last is not None:
-        for region in (origin, target):
-            if region not in last["regions"]:
-                last["regions"].append(region)
+    battles.note_region(state, origin)
+    battles.note_region(state, target)
     entry = state["regions"][target]
     player_capital = state["players"][PLAYER]["capital"] == target and capital_owner(state, target) == PLAYER
     if PLAYER in occupants(state, target) or entry["tower"] == PLAYER or player_capital:

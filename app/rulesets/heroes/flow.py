@@ -306,10 +306,6 @@ def after_march(state: State, board: Board, seat: Seat, then: str, events: list[
     if len(active_seats(state)) < 2:
         finish(state, "last_standing", events)
         return
-    if then == "solo":
-        state["pending"] = None
-        solo.run(state, board, events)
-        return
     if then == "muster" and can_muster(state, board, seat):
         state["phase"] = "muster"
         state["pending"] = {"seat": seat}

@@ -80,7 +80,7 @@ class Heroes(Ruleset):
 
     def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
         """The state minus ``rng``, unrevealed tactic choices and the Enemy's deck order (``view.py``)."""
-        return build_view(state, seat)
+        return build_view(state, self.board_of(state), seat)
 
     def result(self, state: State) -> Result | None:
         """Spec 1.11 final scoring once the game is over (solo: against the Enemy), else ``None``."""

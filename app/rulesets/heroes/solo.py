@@ -54,7 +54,7 @@ from app.rulesets.heroes.pieces import (
     ENEMY, board_nomads, capital_owner, natural_strength, occupants, units_at,
 )
 from app.rulesets.heroes.rounds import finish, new_player, new_state
-from app.rulesets.heroes.scoring import breakdown, check_objectives, game_over_after_round
+from app.rulesets.heroes.scoring import REASONS, breakdown, check_objectives, game_over_after_round
 
 PLAYER = 0
 FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build"}
@@ -281,9 +281,8 @@ def move_nomad(state: State, board: Board, move: MoveNomad, events: list[Event])
                           f"clockwise when no Nomad can): {', '.join(map(str, legal))}")
     state["regions"][move.origin]["nomad"] = False
     state["regions"][move.destination]["nomad"] = True
-    for region in (move.origin, move.destination):
-        if region not in state["last"]["regions"]:
-            state["last"]["regions"].append(region)
+    battles.note_region(state, move.origin)
+    battles.note_region(state, move.destination)
     ahead = compass.in_direction(board, move.origin, nomad_targets(state, board, move.origin) + [move.destination],
                                  state["solo"]["arrow"]) == move.destination
     rule = f"NS-4: arrow {state['solo']['arrow']}" if ahead else "NS-5: the first legal way clockwise"
@@ -340,12 +339,6 @@ def enemy_breakdown(state: State) -> dict[str, int]:
     return parts
 
 
-REASONS = {
-    "eXpand": "met eXpand (all Serfs and Warriors in play)",
-    "eXploit": "met eXploit (all Towers in play)",
-}
-
-
 def result(state: State) -> Result:
     """The solo result: the player's score and breakdown (spec 1.11), its place against the
     Enemy (1: won or tied, 2: lost), the Enemy's score in ``reason``."""
@@ -359,9 +352,8 @@ def result(state: State) -> Result:
                else "{seat0} destroyed the Enemy's capital")
     elif finished == "track":
         why = "the Enemy reached the end of its C.C. track; the round and one more were played"
-    elif finished in REASONS:
-        who = "{seat0}" if end["by"] == PLAYER else "the Enemy"
-        why = f"{who} {REASONS[finished]}; the round and one more were played"
+    elif finished in REASONS:  # eXpand or eXploit (a destroyed capital ends the game at once)
+        why = enemy_words(REASONS[finished] % end["by"], sentence=False) + "; the round and one more were played"
     else:
         why = f"the round limit ({state['options']['round_limit']}) was reached"
     verdict = {1: "beats" if mine > theirs else "ties with", 2: "loses to"}[place]
@@ -369,11 +361,12 @@ def result(state: State) -> Result:
     return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason)
 
 
-def enemy_words(text: str) -> str:
+def enemy_words(text: str, sentence: bool = True) -> str:
     """Log texts of the shared rules name seats as ``{seatN}``; the Enemy is no seat of the table,
-    so its placeholder becomes words: ``"{seat1} wins 6 to 4" -> "The Enemy wins 6 to 4"``."""
+    so its placeholder becomes words: ``"{seat1} wins 6 to 4" -> "The Enemy wins 6 to 4"``
+    (``sentence=False``: a clause inside a sentence, "the Enemy" throughout)."""
     placeholder = "{seat%d}" % ENEMY
-    if text.startswith(placeholder):
+    if sentence and text.startswith(placeholder):
         text = "The Enemy" + text[len(placeholder):]
     return text.replace(placeholder, "the Enemy")
 

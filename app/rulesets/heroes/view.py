@@ -12,8 +12,6 @@ house tactic set by id) and ``costs`` (Recruit and Build costs from the house da
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 from typing import Any
 
 import orjson
@@ -21,7 +19,7 @@ import orjson
 from app.rulesets.base import Seat, State
 from app.rulesets.heroes import deck
 from app.rulesets.heroes.battles import parse_choice
-from app.rulesets.heroes.deck import solo_data
+from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 
 TEXTS = {
@@ -42,16 +40,13 @@ def copy_state(state: State) -> State:
 
 
 @functools.cache
-def static_parts(out_of_play: tuple[str, ...] = ()) -> dict[str, Any]:
-    """``map``, ``tactic_cards`` and ``costs`` (the same in every view; built once per map:
-    ``out_of_play`` names the continents a solo game leaves out, A-S1); in solo also the
-    Enemy's cards (``enemy_cards``, spec 2.6)."""
-    raw = json.loads(resources.files("app.rulesets.heroes").joinpath("data/four_isles.json").read_text())
-    gone = {entry["id"] for entry in raw["regions"] if entry.get("continent") in out_of_play}
-    land = [{**{key: entry[key] for key in ("id", "kind", "terrain", "continent", "x", "y", "yield")},
-             "adjacent": [region for region in entry["adjacent"] if region not in gone]}
-            for entry in raw["regions"] if entry["kind"] != "sea" and entry["id"] not in gone]
-    raw["ferry_routes"] = [route for route in raw["ferry_routes"] if route["a"] not in gone and route["b"] not in gone]
+def static_parts(board: Board, solo: bool) -> dict[str, Any]:
+    """``map`` (from the game's ``board``: in solo without South, A-S1), ``tactic_cards`` and
+    ``costs``, the same in every view of that map (built once); in solo also the Enemy's cards
+    (``enemy_cards``, spec 2.6)."""
+    raw = board.data
+    land = [{key: entry[key] for key in ("id", "kind", "terrain", "continent", "x", "y", "adjacent", "yield")}
+            for entry in raw["regions"] if entry["kind"] != "sea"]
     cards = {
         card.id: {"name": card.name, "cost": {r: card.cost.get(r, 0) for r in RESOURCES}, "strength": card.strength,
                   "vp": card.vp, "only": ONLY.get(card.restriction or ""), "text": TEXTS.get(card.id, "")}
@@ -67,14 +62,14 @@ def static_parts(out_of_play: tuple[str, ...] = ()) -> dict[str, Any]:
         "tactic_cards": cards,
         "costs": costs,
     }
-    if out_of_play:
+    if solo:
         parts["enemy_cards"] = {str(card.id): {**card.__dict__, "action_name": deck.ACTION_NAMES[card.action]}
                                 for card in deck.cards().values()}
     return parts
 
 
-def build_view(state: State, seat: Seat | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator)."""
+def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator) of a game on ``board``."""
     view = dict(state)
     view.pop("rng", None)
     pending = state["pending"]
@@ -89,5 +84,5 @@ def build_view(state: State, seat: Seat | None) -> dict[str, Any]:
         view["solo"] = {key: value for key, value in solo.items() if key != "deck"}
         view["solo"]["deck_size"] = len(solo["deck"])
     view = copy_state(view)
-    view.update(copy_state(static_parts(tuple(solo_data()["continents"]["out_of_play"]) if solo is not None else ())))
+    view.update(copy_state(static_parts(board, solo is not None)))
     return view
