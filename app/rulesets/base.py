@@ -268,8 +268,9 @@ class Ruleset(ABC):
         Read through ``importlib.resources``, so it works from an installed wheel or zip as well
         as from a checkout; a ruleset may override it to ship its rules another way.
         """
-        package = importlib.import_module(cls.__module__).__spec__.parent
-        if not package:
+        spec = importlib.import_module(cls.__module__).__spec__
+        package = spec.parent if spec is not None else ""
+        if not package:  # a class of a top-level module or of __main__: no package to hold the file
             return None
         try:
             return importlib.resources.files(package).joinpath(REFERENCE_FILE).read_text(encoding="utf-8")
