@@ -26,7 +26,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.deflist import deflist_plugin
 
-__all__ = ["Anchored", "citations", "defined", "markdown"]
+__all__ = ["CODE", "SECTION", "Anchored", "citations", "defined", "markdown"]
 
 CODE = r"[A-Z]{1,3}[0-9]?-?[A-Z]{0,2}[0-9]+[a-z]?"
 SECTION = r"[0-9]+(?:\.[0-9]+)*"
