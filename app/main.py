@@ -18,7 +18,7 @@ from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.api import auth, chat, games, players, rulesets, tables
+from app.api import auth, chat, games, players, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.config import Settings
@@ -38,7 +38,6 @@ from app.services.takeover import SEATING_CHANGED
 
 log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
-RULES_DIR = STATIC_DIR / "rules"
 SESSION_COOKIE = "caravanserai_session"
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "bad_request",
               409: "conflict", 413: "payload_too_large", 429: "rate_limited"}
@@ -57,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       move_writer=None if settings.is_sqlite else PostgresMoveWriter(
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
+        app.state.rules_book = rules_pages.RulesBook(ctx.registry)
         app.state.rate_limits = RateLimits(settings)
         # First listener: a seating change makes every process drop its cached seats.
         fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
@@ -87,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   endpoint.router):
+                   endpoint.router, rules_pages.router):
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)
@@ -123,27 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Any id: the page itself says "no such table" in words when the API does.
         return FileResponse(STATIC_DIR / "table.html")
 
-    # The rules pages present at start-up, by file stem: a request name is only ever a key here,
-    # never part of a path, so nothing outside static/rules/ can be served.
-    rules_pages = {page.stem: page for page in RULES_DIR.glob("*.html")} if RULES_DIR.is_dir() else {}
-
-    @app.get("/rules", include_in_schema=False)
-    async def rules_index() -> FileResponse:
-        return FileResponse(_existing(rules_pages.get("index")))
-
-    @app.get("/rules/{ruleset}", include_in_schema=False)
-    async def rules_page(ruleset: str, request: Request) -> FileResponse:
-        installed = {listed.name for listed in request.app.state.ctx.registry.all()}
-        return FileResponse(_existing(rules_pages.get(ruleset) if ruleset in installed else None))
-
     return app
-
-
-def _existing(page: Path | None) -> Path:
-    """``page``, or a 404 (answered with the 404 page) when there is none."""
-    if page is None or not page.is_file():
-        raise StarletteHTTPException(404, "no such page")
-    return page
 
 
 def _is_page(request: Request) -> bool:

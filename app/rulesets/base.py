@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib
+import importlib.resources
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -29,6 +31,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 Seat = int
 State = dict[str, Any]
+REFERENCE_FILE = "reference.md"
 
 __all__ = [
     "Event",
@@ -253,6 +256,26 @@ class Ruleset(ABC):
         stays its person's.
         """
         return None
+
+    # -- the rules reference (app/rulesets/reference.py, docs/rules/README.md) ---------------
+
+    @classmethod
+    def reference(cls) -> str | None:
+        """The game's rules reference: the Markdown file ``reference.md`` shipped as package data
+        beside the module that defines the class (``app/rulesets/nimalia/reference.md``), or
+        ``None`` when the package has none (the game then has no rules page).
+
+        Read through ``importlib.resources``, so it works from an installed wheel or zip as well
+        as from a checkout; a ruleset may override it to ship its rules another way.
+        """
+        spec = importlib.import_module(cls.__module__).__spec__
+        package = spec.parent if spec is not None else ""
+        if not package:  # a class of a top-level module or of __main__: no package to hold the file
+            return None
+        try:
+            return importlib.resources.files(package).joinpath(REFERENCE_FILE).read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
 
     # -- helpers shared by all rulesets -------------------------------------------------------
 

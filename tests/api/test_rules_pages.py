@@ -1,15 +1,26 @@
-"""The rules pages (issue 10): ``GET /rules/{ruleset}`` serves one static page per game, ``GET /rules``
-lists them, and nothing else under ``/rules/`` is ever served."""
+"""The rules pages (issues 10 and 22): ``GET /rules/{ruleset}`` renders the game's rules reference
+(``reference.md`` of its package), ``GET /rules`` lists the games that have one, and nothing else under
+``/rules/`` is ever served."""
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 
+from app.rulesets.reference import defined
 from app.rulesets.registry import Registry
 
-GAMES = {"through-the-desert": "Through the Desert", "nimalia": "Nimalia", "nomadi": "Nomadi", "heroes": "Heroes of Land, Air & Sea"}
+HEROES_REFERENCE = Path(__file__).parents[2] / "app/rulesets/heroes/reference.md"
+HEROES_PENDING = pytest.mark.skipif(
+    not HEROES_REFERENCE.exists(), reason="app/rulesets/heroes/reference.md is not written yet (issue 22, branch rules-heroes)")
+TITLES = {"through-the-desert": "Through the Desert", "nimalia": "Nimalia", "nomadi": "Nomadi", "heroes": "Heroes of Land, Air & Sea"}
+GAMES = [pytest.param(name, title, id=name, marks=[HEROES_PENDING] if name == "heroes" else [])
+         for name, title in TITLES.items()]
+# Codes the code cites, one of each kind the format knows (list item, nested item, bare code, section).
+SAMPLE_ANCHORS = {"through-the-desert": {"E-5", "L-2a", "3.7"}, "nimalia": {"D2", "D-2", "O15", "0", "2.3"},
+                  "nomadi": {"R-30b", "A-30", "N4", "2.4"}, "heroes": {"1.7", "NW-1", "NS0-1", "A-S1"}}
 SECTIONS = ("Goal of the game", "Setup", "step by step", "Scoring and game end", "Table options", "How to play it here")
 
 
@@ -22,9 +33,12 @@ class Outline(HTMLParser):
         self.title = ""
         self.headings: list[tuple[int, str]] = []
         self.text: list[str] = []
+        self.ids: set[str] = set()
         self._open: str | None = None
 
     def handle_starttag(self, tag, attrs):
+        if dict(attrs).get("id"):
+            self.ids.add(dict(attrs)["id"])
         if tag == "html":
             self.lang = dict(attrs).get("lang")
         if tag == "title" or (len(tag) == 2 and tag[0] == "h" and tag[1] in "123456"):
@@ -67,7 +81,7 @@ def option_labels(ruleset_name: str) -> list[str]:
     return labels
 
 
-@pytest.mark.parametrize("ruleset, title", GAMES.items())
+@pytest.mark.parametrize("ruleset, title", GAMES)
 def test_each_game_has_an_accessible_rules_page(client, ruleset, title):
     answer = client.get(f"/rules/{ruleset}")
 
@@ -84,8 +98,8 @@ def test_each_game_has_an_accessible_rules_page(client, ruleset, title):
         assert any(section in heading for heading in section_titles), f"no section {section!r}"
 
 
-@pytest.mark.parametrize("ruleset", GAMES)
-def test_each_rules_page_names_the_table_options_as_the_lobby_labels_them(client, ruleset):
+@pytest.mark.parametrize("ruleset, title", GAMES)
+def test_each_rules_page_names_the_table_options_as_the_lobby_labels_them(client, ruleset, title):
     text = " ".join("".join(outline(client.get(f"/rules/{ruleset}").text).text).split())
 
     missing = [label for label in option_labels(ruleset) if label not in text]
@@ -93,20 +107,35 @@ def test_each_rules_page_names_the_table_options_as_the_lobby_labels_them(client
     assert not missing, f"the rules page of {ruleset} does not mention {missing}"
 
 
-def test_rules_index_links_every_game(client):
+@pytest.mark.parametrize("ruleset, title", GAMES)
+def test_every_rule_code_the_code_cites_is_an_anchor_of_the_page(client, ruleset, title):
+    """``/rules/nomadi#R-30b`` lands on the rule: each code the reference defines, and so each code
+    the ruleset's code cites (tests/rulesets/test_rules_references.py), is an element id."""
+    reference = type(Registry.discover().get(ruleset)).reference()
+
+    page = outline(client.get(f"/rules/{ruleset}").text)
+
+    assert defined(reference) - page.ids == set()
+    assert SAMPLE_ANCHORS[ruleset] <= page.ids
+
+
+def test_rules_index_links_every_game_with_a_reference(client):
     answer = client.get("/rules")
 
     assert answer.status_code == 200
-    for ruleset in GAMES:
-        assert f'href="/rules/{ruleset}"' in answer.text
+    for ruleset in TITLES:
+        if ruleset != "heroes" or HEROES_REFERENCE.exists():
+            assert f'href="/rules/{ruleset}"' in answer.text
+    assert 'href="/rules/toy-race"' not in answer.text  # an installed ruleset without a reference
 
 
 @pytest.mark.parametrize("path", [
     "/rules/chess",
     "/rules/Nimalia",
     "/rules/nimalia.html",
-    "/rules/index",  # a file in static/rules/ that is not a game
-    "/rules/toy-race",  # an installed ruleset without a rules page
+    "/rules/index",
+    "/rules/reference.md",
+    "/rules/toy-race",  # an installed ruleset without a rules reference
     "/rules/%2e%2e",
     "/rules/..%2Fmain.py",
     "/rules/%2e%2e%2f%2e%2e%2fpyproject.toml",

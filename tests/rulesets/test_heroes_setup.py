@@ -11,7 +11,8 @@ from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE
 from tests.rulesets.heroes_fixtures import RULES
 
-SPEC_DATA = Path("/work/shared/specs/data")
+# The team spec's data files, copied into the repository (the spec itself lives outside it).
+SPEC_DATA = Path(__file__).parent / "data"
 BOARD = Board.four_isles()
 
 
@@ -42,7 +43,7 @@ def test_continents_by_player_count(players, continents):
 
 
 def test_data_files_are_copies_of_the_spec_data():
-    package = Path("app/rulesets/heroes/data")
+    package = Path(__file__).parents[2] / "app/rulesets/heroes/data"
     assert json.loads((package / "four_isles.json").read_text()) == json.loads(
         (SPEC_DATA / "heroes_map_four_isles.json").read_text())
     ours = json.loads((package / "house_values.json").read_text())

@@ -23,7 +23,7 @@ CONTINENT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
 
 def region_name(region: str | None) -> str:
     """The words for a region id in log lines: ``"N_plains" -> "North Plains"``,
-    ``"E_capital" -> "East Capital"`` (request R7 of the renderer; the id stays the wire form)."""
+    ``"E_capital" -> "East Capital"`` (for the renderer; the id stays the wire form)."""
     if not region:
         return "nowhere"
     continent, _, rest = region.partition("_")

@@ -3,7 +3,7 @@
 Modules: ``cards`` (the 60 cards and turning them, no rules), ``reserve`` (grid geometry: areas,
 groups, rivers; no rules), ``rules`` (the ruleset), ``moves``, ``options``, ``objectives`` (O1 - O22),
 ``scoring`` (rounds, zero floor, end), ``view``; card and objective data in ``data/``.
-Rules reference: ``shared/specs/nimalia.md``.
+Rules reference: ``reference.md`` beside this file (served at ``/rules/nimalia``).
 """
 
 from app.rulesets.nimalia.rules import Nimalia

@@ -1,4 +1,4 @@
-"""The rules of Nimalia (William Liévin), after ``shared/specs/nimalia.md`` (section 0 rulings first).
+"""The rules of Nimalia (William Liévin), after the rules reference ``reference.md`` (section 0 rulings first).
 
 The ruleset class comes first; its methods are the contract and call the helpers below, grouped
 by phase: setup, placement, the draft (choose, reveal, pass), round scoring.

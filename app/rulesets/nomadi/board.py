@@ -4,8 +4,8 @@ A cell is ``(row, col)`` with row 0 at the top (Spec §2 conventions).  Inside g
 is a two-element list ``[row, col]`` (JSON has no tuples); card positions are keyed ``"row,col"``.
 
 * :class:`Board` is a physical board: cell types, the chasm line, the start and goal areas, the
-  water sources and the movable-oasis spots (Spec rules 1-2, §4, ``data/board.json``).
-* :func:`paths` lists the shapes a die can travel (Spec rule 20) as offsets, ready for the move
+  water sources and the movable-oasis spots (Spec R-1, R-2, §4, ``data/board.json``).
+* :func:`paths` lists the shapes a die can travel (Spec R-20) as offsets, ready for the move
   generator to lay over a position.
 """
 
@@ -53,7 +53,7 @@ def show(cell: Sequence[int]) -> str:
 
 @functools.cache
 def paths(value: int) -> tuple[tuple[tuple[Cell, ...], Cell], ...]:
-    """Spec rule 20: every path a die of ``value`` may travel, as ``(jumped offsets, landing offset)``.
+    """Spec R-20: every path a die of ``value`` may travel, as ``(jumped offsets, landing offset)``.
 
     * 1: the eight N8 neighbours, nothing jumped;
     * 2-4: straight along one N4 direction over ``value - 1`` cells;
@@ -88,12 +88,12 @@ def paths(value: int) -> tuple[tuple[tuple[Cell, ...], Cell], ...]:
 
 
 class Board:
-    """A physical Nomadi board (Spec rules 1-2 and §4).
+    """A physical Nomadi board (Spec R-1, R-2 and §4).
 
     ``rows`` are strings over the legend ``. S W G #`` (sand, start, water source, goal, blocked);
     ``chasm[col]`` is the row ``v`` such that cells with ``row <= v`` are on the far side
     (``-1`` everywhere: no chasm, every cell on the near side).  ``oasis_spots`` maps a spot id to
-    its cells (Spec rule 40).  Raises ``ValueError`` for ragged rows, unknown letters, a chasm of
+    its cells (Spec R-40).  Raises ``ValueError`` for ragged rows, unknown letters, a chasm of
     the wrong width or a spot cell that is not playable.
     """
 
@@ -141,15 +141,15 @@ class Board:
         return tuple(sorted(cell for cell, k in self.kind.items() if k == kind))
 
     def playable(self, cell: Cell) -> bool:
-        """Spec rule 1: inside the board and not blocked."""
+        """Spec R-1: inside the board and not blocked."""
         return cell in self.playable_cells
 
     def far_side(self, cell: Cell) -> bool:
-        """Spec rule 2: ``(r, c)`` lies beyond the chasm iff ``r <= chasm[c]``."""
+        """Spec R-2: ``(r, c)`` lies beyond the chasm iff ``r <= chasm[c]``."""
         return cell[0] <= self.chasm[cell[1]]
 
     def goal_cells(self, oasis: str | None) -> frozenset[Cell]:
-        """The goal in play: the printed goal, or a movable-oasis spot (Spec rule 40)."""
+        """The goal in play: the printed goal, or a movable-oasis spot (Spec R-40)."""
         return frozenset(self.oasis_spots[oasis] if oasis else self.printed_goal)
 
     def letter(self, cell: Cell, oasis: str | None = None) -> str:

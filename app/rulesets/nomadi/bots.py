@@ -41,7 +41,7 @@ almost there (``entry``, ``roll_entry``); likewise every die in hand that no sto
 coin it will probably pay (``Jumps`` answers both from rows of stones counted once).  The caravan
 term is the evaluating seat's only (not zero-sum): the caravan must move for anyone to score and a
 rear stone of another seat holds everyone back, so the bot moves those too.  Near the turn limit
-(§5 #30) the positional terms fade out over ``horizon`` turns.
+(A-30) the positional terms fade out over ``horizon`` turns.
 
 Dice are used one at a time, so the bot's one-ply search sees one die ahead; the look at the next
 die (the ``follow_ups`` most promising next moves by steps gained, fewer in crowded positions) lets
@@ -234,7 +234,7 @@ class Weights:
     offer_accept: float = 0.5
     """Assumed chance that the owner accepts an offered card at no price (R-30b)."""
     horizon: float = 8.0
-    """Turns before the turn limit (§5 #30) from which on the positional terms fade out linearly."""
+    """Turns before the turn limit (A-30) from which on the positional terms fade out linearly."""
     follow_ups: int = 4
     """Next die uses tried for the mover in the middle of its own turn (0: none) ..."""
     follow_up_budget: int = 100
@@ -410,7 +410,7 @@ def _parts(board: Board, state: State, weights: Weights) -> tuple[tuple[float, .
     if unusable:
         values[mover] -= risk * unusable
 
-    # §5 #30: what the caravan may still earn fades out as the turn limit comes near
+    # A-30: what the caravan may still earn fades out as the turn limit comes near
     horizon = min(1.0, max(state["options"]["turn_limit"] - state["turn"] + 1, 0) / weights.horizon)
     distance = _distances(board, state["oasis"])
     origin = _start_distance(board, state["oasis"])
@@ -490,7 +490,7 @@ def _unused(state: State) -> Counter:
 def _dice_now(board: Board, state: State, dice: Counter) -> tuple[set[int], int]:
     """What ``dice`` can do for the mover in this position: the mover's own stones one of them puts
     into the goal (stone ids), and how many of them no stone can use at all (R-17 charges such a
-    die unless a later move opens a way; rule 18 is left out)."""
+    die unless a later move opens a way; R-18 is left out)."""
     if not dice:
         return set(), 0
     goal = board.goal_cells(state["oasis"])
@@ -563,7 +563,7 @@ class Jumps:
         return self.position.allowed_end(origin, landing) and self.position.stays_connected(origin, landing)
 
     def can_use(self, value: int) -> bool:
-        """``Caravan.can_use`` without rule 18: some stone has a legal move with ``value``."""
+        """``Caravan.can_use`` without R-18: some stone has a legal move with ``value``."""
         return any(
             self._legal(origin, landing) for origin in self._movable for landing in self.reachable(origin, value)
         )

@@ -1,4 +1,4 @@
-"""What a move sets off, in the spec's order (Spec §2.5, rules 27-32).
+"""What a move sets off, in the spec's order (Spec §2.5, R-27 .. R-32).
 
 :func:`resolve` runs after a stone has been moved: departure, start emptied, the chasm, the desert
 card, the goal, the end.  It changes the state (coins, cards, flags) and appends the log lines; a

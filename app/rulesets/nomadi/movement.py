@@ -1,11 +1,11 @@
-"""The move generator: where one die may take one stone (Spec §2.4, rules 19-26).
+"""The move generator: where one die may take one stone (Spec §2.4, R-19 .. R-26).
 
 :class:`Caravan` is a position seen by the generator: the board and the stones on it.  It answers
-"where may this stone go with this die?" and, for a refused move, which rule refuses it.  Rule 18
+"where may this stone go with this die?" and, for a refused move, which rule refuses it.  R-18
 (same number twice) needs the turn's history and is left to the caller as a set of forbidden
 landings.
 
-Connectivity (rule 24) is checked without trying every landing: one pass finds the stones whose
+Connectivity (R-24) is checked without trying every landing: one pass finds the stones whose
 removal splits the caravan (articulation points).  Without any other stone the rest stays whole
 and a landing only has to touch it; without a splitting stone the rest falls into components
 (counted once per stone), and a landing keeps the caravan connected exactly when it touches
@@ -22,8 +22,8 @@ from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show,
 
 @dataclass(frozen=True)
 class StoneAt:
-    """What the generator needs to know of one stone: whether it left the start (rule 27) and
-    whether it is locked in the goal (rule 31)."""
+    """What the generator needs to know of one stone: whether it left the start (R-27) and
+    whether it is locked in the goal (R-31)."""
 
     departed: bool = True
     locked: bool = False
@@ -38,19 +38,19 @@ class Caravan:
         self._split: dict[Cell, tuple[dict[Cell, int], int]] = {}
         self._cuts: set[Cell] | None | bool = False
 
-    # -- rule 5 and 19 -------------------------------------------------------------------------
+    # -- R-5 and R-19 -----------------------------------------------------------------------
 
     def free_side(self, cell: Cell) -> bool:
-        """Spec rules 5 and 19b: some N4 neighbour holds no stone (empty, blocked or off the board)."""
+        """Spec R-5 and R-19b: some N4 neighbour holds no stone (empty, blocked or off the board)."""
         around = self.board.neighbours[cell]
         return len(around) < 4 or any(n not in self.stones for n in around)
 
     def movable(self, cell: Cell) -> bool:
-        """Spec rule 19: not locked in the goal, and at least one free side before the move."""
+        """Spec R-19: not locked in the goal, and at least one free side before the move."""
         stone = self.stones[cell]
         return not stone.locked and self.free_side(cell)
 
-    # -- rule 24 ------------------------------------------------------------------------------
+    # -- R-24 -------------------------------------------------------------------------------
 
     def _cut_stones(self) -> set[Cell] | None:
         """The stones whose removal splits the caravan (Tarjan's articulation points), or ``None``
@@ -105,7 +105,7 @@ class Caravan:
         return self._split[cell]
 
     def stays_connected(self, origin: Cell, landing: Cell) -> bool:
-        """Spec rules 4 and 24: ``(caravan - origin) + landing`` forms one N4 component."""
+        """Spec R-4 and R-24: ``(caravan - origin) + landing`` forms one N4 component."""
         around = self.board.neighbours[landing]
         cuts = self._cut_stones()
         if cuts is not None and origin not in cuts:
@@ -114,7 +114,7 @@ class Caravan:
         label, count = self._components_without(origin)
         return len({label[n] for n in around if n in label}) == count
 
-    # -- rules 20-23 --------------------------------------------------------------------------
+    # -- R-20 .. R-23 -----------------------------------------------------------------------
 
     def _run(self, cell: Cell, direction: Cell, most: int) -> int:
         """How many stones stand in a row from ``cell + direction`` on (counting at most ``most``)."""
@@ -132,7 +132,7 @@ class Caravan:
         return cell not in self.stones and cell in self.board.playable_cells
 
     def reachable(self, origin: Cell, value: int) -> set[Cell]:
-        """Spec rules 20-21: landings of a die ``value`` from ``origin`` over exactly ``value - 1``
+        """Spec R-20, R-21: landings of a die ``value`` from ``origin`` over exactly ``value - 1``
         stones, onto a playable empty cell (nothing else checked).
 
         Walks the rows of stones instead of trying every shape of :func:`board.paths` (the two
@@ -165,7 +165,7 @@ class Caravan:
         return found
 
     def allowed_end(self, origin: Cell, landing: Cell) -> bool:
-        """Spec rules 22 and 23: a departed stone never ends on a start cell; a stone on the far side
+        """Spec R-22 and R-23: a departed stone never ends on a start cell; a stone on the far side
         stays there."""
         if self.stones[origin].departed and landing in self.board.start_set:
             return False
@@ -180,7 +180,7 @@ class Caravan:
                 yield landing
 
     def landings(self, origin: Cell, value: int, forbidden: Iterable[Cell] = ()) -> list[Cell]:
-        """Spec rules 19-24 (and 18 through ``forbidden``): every legal landing, sorted."""
+        """Spec R-19 .. R-24 (and R-18 through ``forbidden``): every legal landing, sorted."""
         return sorted(self._legal(origin, value, forbidden))
 
     def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
@@ -194,12 +194,12 @@ class Caravan:
         return found
 
     def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
-        """Whether a die of ``value`` has any legal move (rules 14, 16, 17)."""
+        """Whether a die of ``value`` has any legal move (R-14, R-16, R-17)."""
         forbidden = forbidden or {}
         return any(next(self._legal(origin, value, forbidden.get(origin, ())), None) for origin in self.stones)
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
-        """Why the move ``origin -> landing`` with ``value`` breaks rules 19-24, or ``None`` if it does not.
+        """Why the move ``origin -> landing`` with ``value`` breaks R-19 .. R-24, or ``None`` if it does not.
 
         The message starts with the rule it breaks, e.g. ``"R-24: ..."``.
         """

@@ -45,7 +45,7 @@ class Options(BaseModel):
         "random",
         description="The cards not on water sources go on random sand, or players lay them face down in turn.",
     )
-    # Spec §5 #30 [D]
+    # Spec A-30 [D]
     turn_limit: int = Field(
         150,
         ge=10,

@@ -1,7 +1,7 @@
-"""The rules of Nomadi (Reinhold Wittig, Blatz 1995), after ``shared/specs/nomadi.md``.
+"""The rules of Nomadi (Reinhold Wittig, Blatz 1995), after the rules reference ``reference.md``.
 
-Rule numbers ``R-n`` are the numbered rules of the spec's §2 (``R-20`` is rule 20); ``[D]`` marks
-the spec's decisions and ours.  The ruleset class comes first; its methods are the contract and
+``R-n`` is numbered rule n of the reference's section 2, ``A-n`` its ruling n (section 5); ``[D]``
+marks the team's decisions and ours.  The ruleset class comes first; its methods are the contract and
 call the helpers below, grouped by phase: setup, laying cards, placing stones, rolling, using
 dice, the card offer, coin gifts, the end of a turn and of the game.
 
@@ -88,7 +88,7 @@ class Nomadi(Ruleset):
     * R-42 "players lay the cards": before placement, from the starting player in seat order, each
       lays the next card of the shuffled rest face down, without seeing it, on an empty sand cell
       outside the goal.
-    * §5 #30: after ``turn_limit`` dice turns (default 150, table option 10-1000; the spec's bot
+    * A-30: after ``turn_limit`` dice turns (default 150, table option 10-1000; the spec's bot
       needs about 35) the game ends and is scored like any other end.  Random legal play rarely
       reaches the goal sooner, so this is also what ends the conformance kit's games.
     * R-38: the values of cards still on the board never show, not even at the end.
@@ -152,7 +152,7 @@ class Nomadi(Ruleset):
         return final_result(state, state["end_reason"])
 
     def timeout_move(self, state: State, seat: Seat) -> MoveModel | None:
-        """Spec section 5, #16 and #30 [D]: an offer whose owner's time runs out is declined (the
+        """Spec A-16 and A-30 [D]: an offer whose owner's time runs out is declined (the
         owner keeps the seat); any other time-out goes to the default bot (``None``)."""
         if state["phase"] == "answer" and state["offer"]["owner"] == seat:
             return Decline()
@@ -220,7 +220,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         oasis = rng.choice(sorted(board.oasis_spots))
     goal = board.goal_cells(oasis)
 
-    if not 1 <= len(board.water_sources) <= len(CARD_VALUES) - 1:  # spec rule 8: one card on each, the rest on sand
+    if not 1 <= len(board.water_sources) <= len(CARD_VALUES) - 1:  # Spec R-8: one card on each, the rest on sand
         raise ValueError(f"board {board.name} needs 1 to {len(CARD_VALUES) - 1} water sources, "
                          f"not {len(board.water_sources)}")
     values = list(CARD_VALUES)
@@ -581,7 +581,7 @@ def _gift(state: State, board: Board, seat: Seat, move: Gift, events: list[Event
     transfer(state, seat, move.to, move.coins, "a gift (R-41a)", events)
 
 
-# -- the end of a turn and of the game (R-17, R-32, §5 #30) -----------------------------------
+# -- the end of a turn and of the game (R-17, R-32, A-30) ------------------------------------
 
 
 def _check_end_turn(state: State, board: Board, seat: Seat, move: EndTurn) -> None:

@@ -1,4 +1,4 @@
-"""Scoring of Nomadi (Spec §2.7, rules 35-36): coins plus the values of the cards held.
+"""Scoring of Nomadi (Spec §2.7, R-35, R-36): coins plus the values of the cards held.
 
 Every function works on plain values or on a game state (see ``rules.py`` for its layout), so a
 score can be checked without playing up to it.

@@ -1,4 +1,4 @@
-"""What one seat (or a spectator) sees of a Nomadi game (Spec §2.8, rules 37-39).
+"""What one seat (or a spectator) sees of a Nomadi game (Spec §2.8, R-37 .. R-39).
 
 The view is a JSON dict; the browser renderer is written against these keys::
 

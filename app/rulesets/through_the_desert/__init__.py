@@ -2,7 +2,7 @@
 
 Modules: ``board`` (hex geometry, no rules), ``rules`` (the ruleset), ``moves``, ``options``,
 ``enclosure`` (the E-rules detector), ``scoring`` (F-rules), ``view``; board data in ``data/``.
-Rules reference: ``shared/specs/through_the_desert.md``.
+Rules reference: ``reference.md`` beside this file (served at ``/rules/through-the-desert``).
 """
 
 from app.rulesets.through_the_desert.rules import ThroughTheDesert

@@ -1,4 +1,4 @@
-"""The rules of Through the Desert (Reiner Knizia), after ``shared/specs/through_the_desert.md``.
+"""The rules of Through the Desert (Reiner Knizia), after the rules reference ``reference.md``.
 
 The ruleset class comes first; its methods are the contract and call the helpers below, grouped
 by phase: setup, palm trees, returned leaders, leaders, camels, then the end of the game.
