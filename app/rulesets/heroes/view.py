@@ -4,9 +4,9 @@ The view is the state without its secrets: no ``rng``, during the secret tactic 
 ``pending.choices`` (only the ``chosen`` flags), and in solo no order of the Enemy's deck
 (``solo.deck_size`` instead of ``solo.deck``).  A seated viewer who has chosen also finds its
 own card and payment under ``pending.mine`` (a ``tactic`` move in its wire form).  Three static
-keys serve the renderer (requests R2-R4 in /work/heroes-requests.md): ``map`` (the land regions
-with terrain, coordinates, adjacency and yield, and the ferry routes), ``tactic_cards`` (the
-house tactic set by id) and ``costs`` (Recruit and Build costs from the house data).
+keys serve the renderer: ``map`` (the land regions with terrain, coordinates, adjacency and
+yield, and the ferry routes), ``tactic_cards`` (the house tactic set by id) and ``costs``
+(Recruit and Build costs from the house data).
 """
 
 from __future__ import annotations
