@@ -131,7 +131,20 @@ def test_a_w6_no_placement_with_an_empty_supply():
     state["turn"]["lap"] = 2
     state, events = play(state, (A, Tax(resource="ore")), (B, Tax(resource="ore")))
     assert state["round"] == 2 and state["phase"] == "action"
-    assert "No Nomad can be placed this round (NW-9)" in texts(events)
+    assert "No Nomad can be placed this round (NW-1, A-W6: the Nomad supply is empty)" in texts(events)
+
+
+def test_nw9_no_placement_when_no_region_is_empty():
+    state = position()
+    for region in ("E_capital", "W_capital"):
+        put(state, region, B, serf=1)
+    for region in BOARD.land:
+        if not BOARD.is_capital_region(region):
+            state["regions"][region]["tower"] = A
+    state["turn"]["lap"] = 2
+    state, events = play(state, (A, Tax(resource="ore")), (B, Tax(resource="ore")))
+    assert state["round"] == 2 and state["phase"] == "action" and state["nomad_supply"] == 10
+    assert "No Nomad can be placed this round (NW-9: no region is legal)" in texts(events)
 
 
 def test_nw1_the_first_player_places_before_anyone_acts_each_round():

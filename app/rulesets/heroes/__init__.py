@@ -9,7 +9,9 @@ Nomad Mercenary; the generic mercenary cards are not public, so it is the only m
 supply), ``collection``,
 ``scoring``, ``moves``, ``options``, ``view``, ``bots``, ``rules`` (the ruleset class); the solo
 game against the Enemy: ``solo`` (setup, the round, the solo Nomads, the end), ``enemy`` (one Enemy
-card), ``deck`` (the Enemy deck), ``compass`` (arrows on the map); data in ``data/``.  Rules reference: ``shared/specs/heroes_nomads.md``; wire contract: ``docs/heroes.md``.
+card), ``deck`` (the Enemy deck), ``compass`` (arrows on the map); data in ``data/``.
+Rules reference: ``reference.md`` (the rule codes and "spec" sections the code cites); wire
+contract: ``docs/heroes.md``.
 """
 
 from app.rulesets.heroes.rules import Heroes

@@ -123,7 +123,7 @@ class March(MoveModel):
 
 
 class Pass(MoveModel):
-    """Spec 1.6 [H]: the seat has no legal action this turn; its Action Token is placed nowhere."""
+    """Spec 1.6 [D]: the seat has no legal action this turn; its Action Token is placed nowhere."""
 
     type: Literal["pass"] = "pass"
 

@@ -83,7 +83,8 @@ def start_round(state: State, board: Board, events: list[Event]) -> None:
         state["phase"] = "nomad"
         return
     if state["options"]["nomads"] == "wandering":
-        events.append(Event(text="No Nomad can be placed this round (NW-9)"))
+        why = "NW-1, A-W6: the Nomad supply is empty" if state["nomad_supply"] <= 0 else "NW-9: no region is legal"
+        events.append(Event(text=f"No Nomad can be placed this round ({why})"))
     state["phase"] = "action"
 
 

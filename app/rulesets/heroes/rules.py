@@ -1,5 +1,5 @@
 """The rules of Heroes of Land, Air & Sea, Tier 1 core + Wandering Nomads or Mercenary Nomads
-(``shared/specs/heroes_nomads.md``).
+(rules reference: ``reference.md``).
 
 The ruleset class comes first; its methods are the contract and call the modules of this package:
 ``rounds`` (setup, rounds, turns), ``flow`` (who acts, legal moves, Follow, Muster, the dispatcher), ``actions`` (Recruit, Build,
