@@ -9,7 +9,15 @@ Conventions shared by every ruleset:
 * A *seat* is an ``int`` from ``0`` to ``n_players - 1``; seat order is turn order.
 * A *state* is a JSON-compatible value (dicts with string keys, lists, ints, strs, bools,
   None).  It is stored as the game's snapshot and must round-trip through JSON exactly.
-  All randomness lives in the state as the integer state of an :class:`Rng`.
+  All randomness lives in the state as the integer state of an :class:`Rng`.  Each game types
+  its state's layout as ``TypedDict``s in its ``state.py`` and declares it as the class's type
+  parameter (``class Nimalia(Ruleset[NimaliaState])``); the platform sees ``Ruleset[Any]``.
+  Why ``TypedDict`` rather than dataclasses or pydantic models: the state is a JSON document
+  that is stored, cached, replayed and sent on every move, so a typed description of that very
+  document gives mypy every key and type (``tests/rulesets/test_typing.py``) at no cost on the
+  move pipeline and with no migration of stored games, where objects would be converted to and
+  from JSON on every move.
+* States are copied one way, :func:`copy_state` (an orjson round trip).
 * A *move* is a small frozen pydantic model with a ``type`` literal; each ruleset declares a
   discriminated union of its move models as ``Move``.  ``str(move)`` reads well in a log.
 * ``apply`` never mutates its input; it returns a new state and the log events it caused, or
@@ -18,19 +26,23 @@ Conventions shared by every ruleset:
 
 from __future__ import annotations
 
-import copy
 import functools
 import importlib
 import importlib.resources
 import types
 import typing
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar, Generic, TypeVar
 
+import orjson
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 Seat = int
 State = dict[str, Any]
+"""Any game's state as the platform sees it (a JSON object)."""
+StateT = TypeVar("StateT", bound=Mapping[str, Any])
+"""The type of one game's state: its ``TypedDict`` (``state.py``)."""
 REFERENCE_FILE = "reference.md"
 
 __all__ = [
@@ -44,6 +56,8 @@ __all__ = [
     "Ruleset",
     "Seat",
     "State",
+    "StateT",
+    "copy_state",
     "rank_by_score",
 ]
 
@@ -165,7 +179,7 @@ class Rng:
         return items[self.randrange(len(items))]
 
 
-class Ruleset(ABC):
+class Ruleset(ABC, Generic[StateT]):
     """The contract every game implements (ARCHITECTURE.md, "The ruleset contract").
 
     Class attributes state what the game is (like OpenSpiel's game facts):
@@ -192,30 +206,30 @@ class Ruleset(ABC):
     # -- the contract -------------------------------------------------------------------------
 
     @abstractmethod
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> StateT:
         """The starting position; every random choice comes from ``seed``."""
 
     @abstractmethod
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: StateT) -> set[Seat]:
         """The seats that must act now; empty once the game is over."""
 
     @abstractmethod
-    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: StateT, seat: Seat) -> list[MoveModel]:
         """Every legal move of ``seat`` now (empty if the seat is not to act)."""
 
     @abstractmethod
-    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+    def apply(self, state: StateT, seat: Seat, move: MoveModel) -> tuple[StateT, list[Event]]:
         """The next state and its log events; raises :class:`IllegalMove`. Never mutates ``state``."""
 
     @abstractmethod
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: StateT, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: a spectator) may see; JSON-compatible."""
 
     @abstractmethod
-    def result(self, state: State) -> Result | None:
+    def result(self, state: StateT) -> Result | None:
         """Final scores and ranking once the game is over, else ``None``."""
 
-    def secrets(self, state: State, seat: Seat) -> set[str]:
+    def secrets(self, state: StateT, seat: Seat) -> set[str]:
         """Distinctive strings only ``seat`` may see now (card ids, hidden values as tokens).
 
         The conformance kit checks that no other seat's view, no spectator view and no log
@@ -225,7 +239,7 @@ class Ruleset(ABC):
 
     # -- optional hooks for bots (app/bots) ----------------------------------------------------
 
-    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State | None:
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> StateT | None:
         """A full state consistent with everything ``seat`` sees in ``view``, hidden parts sampled.
 
         Bots never read the real state: a searching bot plays moves on states built here.  The
@@ -234,7 +248,7 @@ class Ruleset(ABC):
         """
         return None
 
-    def evaluate(self, state: State, seat: Seat) -> float:
+    def evaluate(self, state: StateT, seat: Seat) -> float:
         """How good ``state`` is for ``seat`` (higher is better), for bots' searches.
 
         Default: once over, the seat's final score minus the best other score; before, 0.
@@ -247,7 +261,7 @@ class Ruleset(ABC):
 
     # -- optional hook for time control (app/services/clock.py) ------------------------------
 
-    def timeout_move(self, state: State, seat: Seat) -> MoveModel | None:
+    def timeout_move(self, state: StateT, seat: Seat) -> MoveModel | None:
         """The move ``seat`` makes when its time runs out, where the game's rules fix one.
 
         Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode,
@@ -310,26 +324,29 @@ class Ruleset(ABC):
             return [move.__dict__ for move in moves]
         return _moves_adapter(type(self)).dump_python(moves, mode="json")
 
-    def check_and_apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+    def check_and_apply(self, state: StateT, seat: Seat, move: MoveModel) -> tuple[StateT, list[Event]]:
         """``apply`` behind the turn check: raises ``IllegalMove(code="not_your_turn")`` first."""
         if seat not in self.to_act(state):
             raise IllegalMove("it is not your turn", code="not_your_turn")
         return self.apply(state, seat, move)
 
-    @staticmethod
-    def copy_state(state: State) -> State:
-        """A deep copy for ``apply`` to modify (states are plain JSON values)."""
-        return copy.deepcopy(state)
+
+def copy_state(state: StateT) -> StateT:
+    """A deep copy of a JSON-compatible state (an orjson round trip: about 3x faster than
+    ``copy.deepcopy`` on these documents), for ``apply`` to change.  The one copy every ruleset
+    uses.  Tuples come back as lists, as they would from the database."""
+    copied: StateT = orjson.loads(orjson.dumps(state))
+    return copied
 
 
 @functools.cache
-def _move_adapter(ruleset_class: type[Ruleset]) -> TypeAdapter:
+def _move_adapter(ruleset_class: type[Ruleset[Any]]) -> TypeAdapter:
     return TypeAdapter(ruleset_class.Move)
 
 
 @functools.cache
-def _moves_adapter(ruleset_class: type[Ruleset]) -> TypeAdapter:
-    return TypeAdapter(list[ruleset_class.Move])
+def _moves_adapter(ruleset_class: type[Ruleset[Any]]) -> TypeAdapter:
+    return TypeAdapter(list[ruleset_class.Move])  # type: ignore[name-defined]  # a union known at run time
 
 
 PLAIN_TYPES = (str, int, bool, type(None))

@@ -70,7 +70,7 @@ class Anchored:
                 continue
             if code is not None:
                 self.codes[code] = self.codes.get(code, 0) + 1
-            used.add(token.attrGet("id"))
+            used.add(str(token.attrGet("id")))
 
 
 def defined(text: str) -> set[str]:

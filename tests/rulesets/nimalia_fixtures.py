@@ -6,6 +6,7 @@ otter rivers in board orientation.
 
 from __future__ import annotations
 
+from app.rulesets.base import copy_state
 from app.rulesets.nimalia.cards import card_token
 from app.rulesets.nimalia.moves import Place
 from app.rulesets.nimalia.options import Options
@@ -52,7 +53,7 @@ def new_state(n_players: int = 2, seed: int = 7, **options) -> dict:
 def with_placements(state: dict, seat: int, placements: list[tuple[int, int, tuple[int, int]]]) -> dict:
     """``state`` with ``seat``'s revealed reserve replaced by ``(card, rotation, at)`` placements
     (cards are taken out of the deck so that no card is in two places)."""
-    state = RULES.copy_state(state)
+    state = copy_state(state)
     used = {card for card, _, _ in placements}
     held = {card for hand in state["hands"] for card in hand}
     assert not used & held, "fixture placements must not use cards in hand"

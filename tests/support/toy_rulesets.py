@@ -11,7 +11,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, rank_by_score
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, copy_state, rank_by_score
 
 
 class Add(MoveModel):
@@ -50,7 +50,7 @@ class ToyRace(Ruleset):
             raise IllegalMove("it is not your turn", code="not_your_turn")
         if state["total"] == 7 and move.amount == 3:
             raise IllegalMove("toy rule: from 7 you may not add 3")
-        new = self.copy_state(state)
+        new = copy_state(state)
         new["total"] += move.amount
         events = [Event(text=f"{{seat{seat}}} added {move.amount}"),
                   Event(text=f"your word is {state['words'][seat]}", seats=(seat,))]
@@ -106,7 +106,7 @@ class ToySealedBids(Ruleset):
     def apply(self, state, seat, move):
         if seat not in self.to_act(state):
             raise IllegalMove("you have already bid this round", code="not_your_turn")
-        new = self.copy_state(state)
+        new = copy_state(state)
         new["pending"][seat] = move.amount
         events = [Event(text=f"{{seat{seat}}} bid")]
         if all(bid is not None for bid in new["pending"]):
