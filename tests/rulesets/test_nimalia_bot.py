@@ -10,12 +10,13 @@ import pytest
 
 from app.bots.players import RandomBot, SearchBot
 from app.rulesets.base import Rng
-from app.rulesets.nimalia.bots import TIE_BREAK, WIN_BONUS
+from app.rulesets.nimalia import evaluation
+from app.rulesets.nimalia.evaluation import TIE_BREAK, WIN_BONUS
 from app.rulesets.nimalia.cards import card_token
 from app.rulesets.nimalia.moves import Place
 from app.rulesets.nimalia.objectives import OBJECTIVES, components
 from app.rulesets.nimalia.options import Options
-from app.rulesets.nimalia.rules import reserve_grid
+from app.rulesets.nimalia.placement import reserve_grid
 from app.rulesets.testing import canonical
 from tests.rulesets.nimalia_fixtures import RULES, new_state
 
@@ -263,6 +264,29 @@ def test_evaluate_finished_game_is_the_final_margin_plus_a_win_bonus():
     assert RULES.result(state).scores == [12, 20]
     assert RULES.evaluate(state, A) == -8 - WIN_BONUS
     assert RULES.evaluate(state, B) == 8 + WIN_BONUS
+
+
+def test_a_reserve_being_laid_is_never_handed_to_another_search_half_laid(monkeypatch):
+    """Bots search in worker threads (``asyncio.to_thread``) and share the cache of revealed
+    reserves: a search that asks for a reserve while another is still laying its cards (here
+    interleaved at the first card, deterministically) gets the whole reserve, never a part."""
+    state = evaluation_position()
+    placements = state["placements"][A]
+    asked_meanwhile: list[dict] = []
+    lay_card = evaluation.lay_card
+
+    def lay_card_while_another_search_asks(grid, *card):
+        if not asked_meanwhile:
+            asked_meanwhile.append({})
+            asked_meanwhile.append(dict(evaluation.reserve(placements)))
+        lay_card(grid, *card)
+
+    evaluation._laid_grid.cache_clear()
+    monkeypatch.setattr(evaluation, "lay_card", lay_card_while_another_search_asks)
+    whole = evaluation.reserve(placements)
+    assert whole == reserve_grid(state, A) and len(whole) == 7
+    assert asked_meanwhile[1] == whole
+    evaluation._laid_grid.cache_clear()
 
 
 # -- the default bot --------------------------------------------------------------------------

@@ -12,11 +12,8 @@ from app.rulesets.nimalia.cards import card_token
 from app.rulesets.nimalia.moves import Place
 from app.rulesets.nimalia.objectives import OBJECTIVES
 from app.rulesets.nimalia.options import Options
-from app.rulesets.nimalia.rules import (
-    legal_anchors,
-    objective_combinations,
-    reserve_grid,
-)
+from app.rulesets.nimalia.placement import legal_anchors, reserve_grid
+from app.rulesets.nimalia.rules import objective_combinations
 from app.rulesets.testing import canonical
 from tests.rulesets.nimalia_fixtures import (
     RULES,
@@ -302,6 +299,23 @@ def test_views_never_show_the_deck():
         text = canonical(RULES.view(state, viewer))
         assert not any(card_token(card) in text for card in state["deck"])
         assert str(state["rng"]) not in text
+
+
+def test_views_are_allow_lists_a_new_state_field_is_private_until_a_view_names_it():
+    """Issue 22: a field added to the state, at the top or inside any record (a seat's placement,
+    its waiting choice, a round record and its steps), shows in no seat's view nor the spectator's."""
+    state = new_state(3)
+    for _ in range(3):
+        state, _ = play_step(state)
+    state, _ = place(state, 1, state["hands"][1][0], at=(-1, 0))
+    assert state["history"] and state["picks"][1] is not None
+    state["zz_new_secret"] = "zz-secret-value"
+    state["options"]["zz_new_secret"] = "zz-secret-value"
+    for record in [*state["placements"][0], state["picks"][1], state["history"][0], *state["history"][0]["steps"]]:
+        record["zz_new_secret"] = "zz-secret-value"
+    for viewer in [None, 0, 1, 2]:
+        text = canonical(RULES.view(state, viewer))
+        assert "zz_new_secret" not in text and "zz-secret-value" not in text, f"view of {viewer}"
 
 
 def test_secrets_are_the_hand_and_the_unrevealed_choice():

@@ -19,6 +19,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from importlib import resources
+from typing import Literal
 
 WATER, SAVANNAH, JUNGLE, SNOW = "water", "savannah", "jungle", "snow"
 TERRAINS: tuple[str, ...] = (WATER, SAVANNAH, JUNGLE, SNOW)
@@ -38,14 +39,11 @@ ANIMAL_CODES: dict[str, str] = {
     "Pa": "panda", "Go": "gorilla", "Be": "polar bear", "Pe": "penguin",
 }
 OTTER_TERRAIN_CODES: dict[str, str] = {"j": JUNGLE, "s": SAVANNAH, "n": SNOW}
-ANIMALS: tuple[str, ...] = (*ANIMAL_CODES.values(), OTTER)
 
 QUADRANTS: tuple[str, ...] = ("TL", "TR", "BL", "BR")
-ROTATIONS: tuple[int, ...] = (0, 90, 180, 270)
+Rotation = Literal[0, 90, 180, 270]
+ROTATIONS: tuple[Rotation, ...] = (0, 90, 180, 270)
 """Spec §1.4: the four orientations, clockwise; cards are never flipped."""
-
-_QUARTER_TURN = (2, 0, 3, 1)
-"""Spec §1.4: a quarter turn clockwise puts the old ``[BL, TL, BR, TR]`` at ``[TL, TR, BL, BR]``."""
 
 TOKEN_PREFIX = "nimalia-card-"
 _TOKEN = re.compile(r"^nimalia-card-(\d\d)$")
@@ -114,8 +112,10 @@ def _turn(spaces: tuple[Space, Space, Space, Space], rotation: int) -> tuple[Spa
     if rotation not in ROTATIONS:
         raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation}")
     for _ in range(rotation // 90):
-        spaces = tuple(_swap_river(spaces[index]) for index in _QUARTER_TURN)
-    return spaces  # type: ignore[return-value]
+        top_left, top_right, bottom_left, bottom_right = spaces
+        # Spec §1.4: a quarter turn clockwise puts the old [BL, TL, BR, TR] at [TL, TR, BL, BR]
+        spaces = (_swap_river(bottom_left), _swap_river(top_left), _swap_river(bottom_right), _swap_river(top_right))
+    return spaces
 
 
 def _swap_river(space: Space) -> Space:
@@ -144,6 +144,6 @@ def deck() -> dict[int, Card]:
     cards = {}
     for row in csv.DictReader(io.StringIO(text)):
         number = int(row["id"])
-        spaces = tuple(parse_space(row[quadrant], number) for quadrant in QUADRANTS)
-        cards[number] = Card(number, spaces)  # type: ignore[arg-type]
+        top_left, top_right, bottom_left, bottom_right = (parse_space(row[quadrant], number) for quadrant in QUADRANTS)
+        cards[number] = Card(number, (top_left, top_right, bottom_left, bottom_right))
     return cards

@@ -6,7 +6,10 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-LEVELS: dict[str, frozenset[str]] = {
+GoalLevel = Literal["all", "easy", "difficult"]
+"""Spec §2.4, D-5: which objective faces a table draws from."""
+
+LEVELS: dict[GoalLevel, frozenset[str]] = {
     "all": frozenset({"E", "M", "D"}),
     "easy": frozenset({"E", "M"}),
     "difficult": frozenset({"M", "D"}),
@@ -23,7 +26,7 @@ class Options(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     # Spec D-5
-    goal_level: Literal["all", "easy", "difficult"] = Field(
+    goal_level: GoalLevel = Field(
         "all",
         description="Draw the 4 objectives from all faces, easy ones only (easy and medium) "
         "or difficult ones only (medium and difficult).",

@@ -11,9 +11,10 @@ the corner points of rivers and the river systems they form.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from app.rulesets.nimalia.cards import OTTER, Space, deck, parse_space
+from app.rulesets.nimalia.state import Placement
 
 Position = tuple[int, int]
 Grid = dict[Position, Space]
@@ -22,6 +23,12 @@ RESERVE_LIMIT = 6
 """Spec P4: every occupied space fits inside a 6x6 window."""
 
 ORTHOGONAL: tuple[Position, ...] = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def as_position(at: Sequence[int]) -> Position:
+    """The position a state or a move writes as ``[row, col]``."""
+    row, col = at
+    return row, col
 
 
 def footprint(at: Position) -> tuple[Position, Position, Position, Position]:
@@ -36,11 +43,11 @@ def lay_card(grid: Grid, number: int, rotation: int, at: Position) -> None:
         grid[position] = space
 
 
-def build_grid(placements: Iterable[dict]) -> Grid:
-    """The visible grid after ``placements`` (``{"card", "rotation", "at"}``, oldest first)."""
+def build_grid(placements: Iterable[Placement]) -> Grid:
+    """The visible grid after ``placements`` (oldest first)."""
     grid: Grid = {}
     for placement in placements:
-        lay_card(grid, placement["card"], placement["rotation"], tuple(placement["at"]))
+        lay_card(grid, placement["card"], placement["rotation"], as_position(placement["at"]))
     return grid
 
 
@@ -54,8 +61,11 @@ def bounding_box(positions: Iterable[Position]) -> tuple[int, int, int, int] | N
     return min(rows), min(cols), max(rows), max(cols)
 
 
-def box_size(box: tuple[int, int, int, int]) -> tuple[int, int]:
-    """``(height, width)`` of a bounding box."""
+def span(positions: Iterable[Position]) -> tuple[int, int]:
+    """``(height, width)`` of the bounding box of ``positions``; ``(0, 0)`` for none."""
+    box = bounding_box(positions)
+    if box is None:
+        return 0, 0
     top, left, bottom, right = box
     return bottom - top + 1, right - left + 1
 
@@ -118,11 +128,11 @@ def spaces_at_corner(corner: Position) -> tuple[Position, Position, Position, Po
 def rivers(grid: Grid) -> list[list[Position]]:
     """Spec §2.1 / D-2: the river systems, each the otter positions joined through shared river
     end points (orthogonally or diagonally), forks and loops included."""
-    otters = {p: s for p, s in grid.items() if s.animal == OTTER and s.river}
+    otters = {at: space.river for at, space in grid.items() if space.animal == OTTER and space.river}
     by_corner: dict[Position, list[Position]] = {}
-    for position, space in otters.items():
-        for corner in river_ends(position, space.river):
-            by_corner.setdefault(corner, []).append(position)
+    for at, river in otters.items():
+        for corner in river_ends(at, river):
+            by_corner.setdefault(corner, []).append(at)
     seen: set[Position] = set()
     systems = []
     for start in sorted(otters):
@@ -131,9 +141,9 @@ def rivers(grid: Grid) -> list[list[Position]]:
         seen.add(start)
         todo, system = [start], []
         while todo:
-            position = todo.pop()
-            system.append(position)
-            for corner in river_ends(position, otters[position].river):
+            at = todo.pop()
+            system.append(at)
+            for corner in river_ends(at, otters[at]):
                 for other in by_corner[corner]:
                     if other not in seen:
                         seen.add(other)

@@ -1,21 +1,8 @@
 """The rules of Nimalia (William Liévin), after the rules reference ``reference.md`` (section 0 rulings first).
 
 The ruleset class comes first; its methods are the contract and call the helpers below, grouped
-by phase: setup, placement, the draft (choose, reveal, pass), round scoring.
-
-State layout (a JSON dict; cards are numbers 1-60 here and tokens ``"nimalia-card-07"`` in views
-and moves)::
-
-    players      number of seats             options     the table options
-    objectives   colour -> objective id (S2) rng         Rng state (secret, never in a view)
-    round        1..5                        step        1..3 within the round (D2 - D4)
-    deck         undealt card numbers, in dealing order (secret from everyone)
-    hands        per seat: card numbers held now (secret to that seat)
-    picks        per seat: None, or the chosen placement {"card", "rotation", "at"} waiting to be
-                 revealed (secret to that seat until every seat has chosen)
-    placements   per seat: revealed placements {"card", "rotation", "at"}, oldest first
-    scores       per seat: running totals        history     round records (see scoring.py)
-    over         True once round 5 is scored
+by phase: setup, the draft (choose, reveal, pass), round scoring.  Where a card may go (P1 - P4)
+is ``placement.py``; the state's layout is ``state.py``.
 """
 
 from __future__ import annotations
@@ -25,34 +12,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import (
-    Event,
-    IllegalMove,
-    MoveModel,
-    Result,
-    Rng,
-    Ruleset,
-    Seat,
-    State,
-)
-from app.rulesets.nimalia import bots
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
 from app.rulesets.nimalia.cards import ROTATIONS, card_token, deck
+from app.rulesets.nimalia import evaluation, information
 from app.rulesets.nimalia.moves import Move, Place
 from app.rulesets.nimalia.objectives import COLOURS, OBJECTIVES
-from app.rulesets.nimalia.options import FIRST_GAME_SET, LEVELS, Options
-from app.rulesets.nimalia.reserve import (
-    RESERVE_LIMIT,
-    Grid,
-    bounding_box,
-    box_size,
-    build_grid,
-    footprint,
-)
-from app.rulesets.nimalia.scoring import PASSING, ROUNDS, final_result, score_round
+from app.rulesets.nimalia.options import FIRST_GAME_SET, LEVELS, GoalLevel, Options
+from app.rulesets.nimalia.placement import check_placement, legal_anchors, reserve_grid
+from app.rulesets.nimalia.reserve import as_position, footprint
+from app.rulesets.nimalia.scoring import PASSING, ROUNDS, game_result, score_round
+from app.rulesets.nimalia.state import NimaliaState, Placement
 from app.rulesets.nimalia.view import build_view
 
 
-class Nimalia(Ruleset):
+class Nimalia(Ruleset[NimaliaState]):
     """Nimalia for 2-4 players: a simultaneous draft of animal cards over 5 rounds.
 
     Moves: one kind, ``{"type": "place", "card": "nimalia-card-17", "rotation": 90, "at": [row, col]}``
@@ -96,17 +69,17 @@ class Nimalia(Ruleset):
     Options = Options
     Move = Move
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> NimaliaState:
         """Spec S1 - S4, D1: objectives, shuffled deck, first hands; raises ``ValueError`` for 1 or 5+ players."""
         return new_game(n_players, Options.model_validate(options.model_dump()), seed)
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: NimaliaState) -> set[Seat]:
         """Spec D2: every seat that has not chosen its card this step; nobody once the game is over."""
         if state["over"]:
             return set()
         return {seat for seat, pick in enumerate(state["picks"]) if pick is None}
 
-    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: NimaliaState, seat: Seat) -> list[MoveModel]:
         """Every card of the hand, in every rotation, at every legal position (P1 - P4)."""
         if seat not in self.to_act(state):
             return []
@@ -118,7 +91,7 @@ class Nimalia(Ruleset):
             for anchor in anchors
         ]
 
-    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+    def apply(self, state: NimaliaState, seat: Seat, move: MoveModel) -> tuple[NimaliaState, list[Event]]:
         """Choose and place a card for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
         if state["over"]:
             raise IllegalMove("D6: the game is over after round 5")
@@ -129,43 +102,42 @@ class Nimalia(Ruleset):
                 "D2: you have already chosen your card this step; wait until every player has chosen",
                 code="not_your_turn",
             )
-        check_placement(state, seat, move)
+        placement = check_placement(state, seat, move)
         state = copy_state(state)
         events: list[Event] = []
-        choose(state, seat, move, events)
-        if all(pick is not None for pick in state["picks"]):
-            close_step(state, events)
+        choose(state, seat, placement, events)
+        picks = [pick for pick in state["picks"] if pick is not None]
+        if len(picks) == state["players"]:
+            close_step(state, picks, events)
         return state, events
 
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: NimaliaState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
         return build_view(state, seat, [reserve_grid(state, other) for other in range(state["players"])])
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: NimaliaState) -> Result | None:
         """Spec E1 - E4 once round 5 is scored, else ``None``."""
-        if not state["over"]:
-            return None
-        grids = [reserve_grid(state, seat) for seat in range(state["players"])]
-        return final_result(state["objectives"], state["history"], grids)
+        return game_result(state)
 
-    def secrets(self, state: State, seat: Seat) -> set[str]:
+    def secrets(self, state: NimaliaState, seat: Seat) -> set[str]:
         """Spec D1, D2: the cards in the seat's hand and the card it has chosen but not yet revealed."""
         held = list(state["hands"][seat])
-        if state["picks"][seat] is not None:
-            held.append(state["picks"][seat]["card"])
+        pick = state["picks"][seat]
+        if pick is not None:
+            held.append(pick["card"])
         return {card_token(number) for number in held}
 
-    # -- bot hooks (bots.py) ---------------------------------------------------------------------
+    # -- bot hooks (app/bots) --------------------------------------------------------------------
 
-    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> NimaliaState:
         """A full state behind ``seat``'s view: the other hands, their waiting choices and the
-        deck order drawn from ``rng`` among the cards the seat cannot see (``bots.py``)."""
-        return bots.determinize(view, seat, rng, lambda placements: legal_anchors(build_grid(placements)))
+        deck order drawn from ``rng`` among the cards the seat cannot see (``information.py``)."""
+        return information.determinize(view, seat, rng)
 
-    def evaluate(self, state: State, seat: Seat) -> float:
+    def evaluate(self, state: NimaliaState, seat: Seat) -> float:
         """Points now plus what the reserves would score in the rounds left, minus the best
-        opponent's (``bots.py``)."""
-        return bots.evaluate(state, seat, self.result)
+        opponent's (``evaluation.py``)."""
+        return evaluation.evaluate(state, seat)
 
 
 # -- setup ------------------------------------------------------------------------------------
@@ -176,7 +148,7 @@ CARDS_PER_PLAYER = HAND_SIZE * ROUNDS
 """Spec S4: 15 cards per player (30, 45 or 60 in all)."""
 
 
-def objective_combinations(goal_level: str = "all") -> list[dict[str, int]]:
+def objective_combinations(goal_level: GoalLevel = "all") -> list[dict[str, int]]:
     """Spec S2, §2.4, D-5: every legal set of one face per colour from four different cards
     whose levels the goal level allows (592 with all levels), in a fixed order."""
     allowed = LEVELS[goal_level]
@@ -190,7 +162,7 @@ def objective_combinations(goal_level: str = "all") -> list[dict[str, int]]:
     return combinations
 
 
-def new_game(n_players: int, options: Options, seed: int) -> State:
+def new_game(n_players: int, options: Options, seed: int) -> NimaliaState:
     """Spec S1 - S4 and D1: draw the objectives, shuffle the deck, deal the first hands."""
     if not Nimalia.min_players <= n_players <= Nimalia.max_players:
         raise ValueError(f"Nimalia takes 2 to 4 players, not {n_players}")
@@ -201,9 +173,9 @@ def new_game(n_players: int, options: Options, seed: int) -> State:
         objectives = rng.choice(objective_combinations(options.goal_level))
     cards = sorted(deck())
     rng.shuffle(cards)
-    state: State = {
+    state: NimaliaState = {
         "players": n_players,
-        "options": options.model_dump(),
+        "options": {"goal_level": options.goal_level, "first_game": options.first_game},
         "objectives": objectives,
         "round": 1,
         "step": 1,
@@ -220,90 +192,31 @@ def new_game(n_players: int, options: Options, seed: int) -> State:
     return state
 
 
-def copy_state(state: State) -> State:
-    """A copy ``apply`` may change: every list it changes is new; placement and round records
-    are never changed once written, so they are shared."""
-    new = dict(state)
-    for name in ("deck", "picks", "scores", "history"):
-        new[name] = list(state[name])
-    for name in ("hands", "placements"):
-        new[name] = [list(row) for row in state[name]]
-    return new
-
-
-def deal(state: State) -> None:
+def deal(state: NimaliaState) -> None:
     """Spec D1: 3 cards from the top of the deck to each player, in seat order."""
     for seat in range(state["players"]):
         state["hands"][seat] = state["deck"][:HAND_SIZE]
         state["deck"] = state["deck"][HAND_SIZE:]
 
 
-# -- placement (P1 - P6) ----------------------------------------------------------------------
-
-
-def reserve_grid(state: State, seat: Seat) -> Grid:
-    """The seat's visible reserve from its revealed placements (a chosen card is not in it yet)."""
-    return build_grid(state["placements"][seat])
-
-
-def legal_anchors(grid: Grid) -> list[tuple[int, int]]:
-    """Spec P1 - P4: the positions where the next card may go, whatever the card and rotation
-    (a card always covers a 2x2 square).  The first card lies at ``(0, 0)``."""
-    box = bounding_box(grid)
-    if box is None:
-        return [(0, 0)]
-    top, left, bottom, right = box
-    anchors = []
-    for row in range(top - 1, bottom + 1):
-        for col in range(left - 1, right + 1):
-            covered = footprint((row, col))
-            if any(p in grid for p in covered) and fits(grid, covered):
-                anchors.append((row, col))
-    return anchors
-
-
-def fits(grid: Grid, covered) -> bool:
-    """Spec P4: the reserve with the new spaces still fits inside a 6x6 window."""
-    height, width = box_size(bounding_box([*grid, *covered]))
-    return height <= RESERVE_LIMIT and width <= RESERVE_LIMIT
-
-
-def check_placement(state: State, seat: Seat, move: Place) -> None:
-    """Spec D2, P1, P2, P4: the card is in the hand and may go where the move puts it."""
-    number = move.number
-    if number is None or number not in state["hands"][seat]:
-        raise IllegalMove("D2: that card is not in your hand")
-    grid = reserve_grid(state, seat)
-    at = tuple(move.at)
-    covered = footprint(at)
-    if not grid:
-        if at != (0, 0):
-            raise IllegalMove("P1: your first card goes at [0, 0]; positions are counted from it")
-        return
-    if not any(p in grid for p in covered):
-        raise IllegalMove("P2: every card after your first must cover at least one space of your reserve")
-    if not fits(grid, covered):
-        height, width = box_size(bounding_box([*grid, *covered]))
-        raise IllegalMove(f"P4: your reserve would span {height} x {width} spaces; it must fit in 6 x 6")
-
-
 # -- the draft (D1 - D6) ----------------------------------------------------------------------
 
 
-def choose(state: State, seat: Seat, move: Place, events: list[Event]) -> None:
+def choose(state: NimaliaState, seat: Seat, placement: Placement, events: list[Event]) -> None:
     """Spec D2: the card leaves the hand and waits, hidden, until every player has chosen."""
-    number = move.number
+    number = placement["card"]
     state["hands"][seat] = [card for card in state["hands"][seat] if card != number]
-    state["picks"][seat] = {"card": number, "rotation": move.rotation, "at": list(move.at)}
+    state["picks"][seat] = placement
     events.append(Event(text=f"{{seat{seat}}} has chosen a card"))
-    events.append(Event(text=f"You chose card {number}, turned {move.rotation}°", seats=(seat,)))
+    events.append(Event(text=f"You chose card {number}, turned {placement['rotation']}°", seats=(seat,)))
 
 
-def close_step(state: State, events: list[Event]) -> None:
-    """Spec D2 - D6: reveal every choice at once, then pass the hands or score the round."""
-    for seat, pick in enumerate(state["picks"]):
+def close_step(state: NimaliaState, picks: list[Placement], events: list[Event]) -> None:
+    """Spec D2 - D6: reveal every choice (``picks``, one per seat) at once, then pass the hands
+    or score the round."""
+    for seat, pick in enumerate(picks):
         grid = reserve_grid(state, seat)
-        covering = sum(p in grid for p in footprint(tuple(pick["at"])))
+        covering = sum(p in grid for p in footprint(as_position(pick["at"])))
         state["placements"][seat].append(pick)
         cover = f", covering {covering} space{'s' if covering != 1 else ''}" if covering else ""
         events.append(Event(text=f"{{seat{seat}}} placed card {pick['card']}, turned {pick['rotation']}°{cover}"))
@@ -324,16 +237,16 @@ def close_step(state: State, events: list[Event]) -> None:
     events.append(Event(text=f"Round {state['round']}: 3 new cards each; this round cards pass to the {direction}"))
 
 
-def receiver(state: State, seat: Seat) -> Seat:
+def receiver(state: NimaliaState, seat: Seat) -> Seat:
     """Spec D3, D5: whom ``seat`` passes to this round (left = next seat, right = previous)."""
     step = 1 if PASSING[state["round"]] == "left" else -1
     return (seat + step) % state["players"]
 
 
-def pass_hands(state: State, events: list[Event]) -> None:
+def pass_hands(state: NimaliaState, events: list[Event]) -> None:
     """Spec D3, D4: every hand goes to the neighbour; only its new holder sees it."""
     hands = state["hands"]
-    passed = [[] for _ in hands]
+    passed: list[list[int]] = [[] for _ in hands]
     for seat, hand in enumerate(hands):
         passed[receiver(state, seat)] = hand
     state["hands"] = passed
@@ -344,7 +257,7 @@ def pass_hands(state: State, events: list[Event]) -> None:
         events.append(Event(text=f"You received {cards} from {{seat{seat}}}", seats=(receiver(state, seat),)))
 
 
-def score(state: State, events: list[Event]) -> None:
+def score(state: NimaliaState, events: list[Event]) -> None:
     """Spec D6, §2.4: score the round's objectives with the zero floor and keep the record."""
     grids = [reserve_grid(state, seat) for seat in range(state["players"])]
     record = score_round(state["objectives"], state["round"], grids, state["scores"])

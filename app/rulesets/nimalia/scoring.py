@@ -1,22 +1,16 @@
 """Round scoring, the zero floor and the end of the game (Spec §2.4, E1 - E4, D-1, D-6).
 
-A round's record is a JSON value kept in the state and shown in every view::
-
-    {"round": 3,
-     "steps": [{"colour": "blue", "objective": 9, "points": [14, 0]}, ...],   # in D-1 order
-     "before": [9, 16], "after": [23, 16]}
-
-``points`` are an objective's raw results; ``after`` applies them one colour at a time with the
-zero floor.
+Each scored round leaves a :class:`~.state.RoundRecord` in the state's ``history``.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal
 
 from app.rulesets.base import Result
 from app.rulesets.nimalia.objectives import COLOURS, OBJECTIVES, largest_population
-from app.rulesets.nimalia.reserve import Grid
+from app.rulesets.nimalia.reserve import Grid, build_grid
+from app.rulesets.nimalia.state import NimaliaState, RoundRecord, ScoringStep
 
 ROUNDS = 5
 """Spec D6: the game lasts 5 rounds."""
@@ -34,7 +28,10 @@ APPLICATION_ORDER: tuple[str, ...] = COLOURS
 """Spec D-1: within a round, objectives are applied blue, green, yellow, red (not the round
 card's printed order), each followed by the zero floor."""
 
-PASSING: dict[int, str] = {1: "left", 2: "right", 3: "left", 4: "right", 5: "left"}
+Direction = Literal["left", "right"]
+"""Spec D3: where the hands go; left is the next seat, right the previous."""
+
+PASSING: dict[int, Direction] = {1: "left", 2: "right", 3: "left", 4: "right", 5: "left"}
 """Spec D3: cards pass left (to the next seat) in rounds 1, 3, 5 and right in rounds 2 and 4."""
 
 
@@ -55,12 +52,12 @@ def add_with_floor(total: int, results: list[int]) -> int:
     return total
 
 
-def score_round(objectives: dict[str, int], round_number: int, grids: list[Grid], totals: list[int]) -> dict[str, Any]:
+def score_round(objectives: dict[str, int], round_number: int, grids: list[Grid], totals: list[int]) -> RoundRecord:
     """Spec D6, §2.4: score the round's objectives (``colour -> objective id``) for every seat.
 
-    Returns the round's record (see the module docstring); ``after`` holds the new totals.
+    Returns the round's record; ``after`` holds the new totals.
     """
-    steps = []
+    steps: list[ScoringStep] = []
     for colour in colours_scored(round_number):
         objective = OBJECTIVES[objectives[colour]]
         steps.append({"colour": colour, "objective": objective.id, "points": objective.score(grids)})
@@ -77,7 +74,15 @@ def final_ranks(scores: list[int], tie_breaks: list[int]) -> list[int]:
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
-def final_result(objectives: dict[str, int], history: list[dict[str, Any]], grids: list[Grid]) -> Result:
+def game_result(state: NimaliaState) -> Result | None:
+    """Spec E1 - E4: the result once round 5 is scored (``over``), else ``None``."""
+    if not state["over"]:
+        return None
+    grids = [build_grid(reserve) for reserve in state["placements"]]
+    return final_result(state["objectives"], state["history"], grids)
+
+
+def final_result(objectives: dict[str, int], history: list[RoundRecord], grids: list[Grid]) -> Result:
     """Spec E1 - E4: the result once round 5 is scored; ``breakdown`` sums each objective's raw
     points over the rounds, plus what the zero floor gave back."""
     n_players = len(grids)
