@@ -25,6 +25,5 @@ def data_root(package_dir: Path = PACKAGE_DIR) -> Path:
 
 DATA_ROOT = data_root()
 STATIC_DIR = DATA_ROOT / "static"
-RULES_DIR = STATIC_DIR / "rules"
 MIGRATIONS_DIR = DATA_ROOT / "migrations"
 ALEMBIC_INI = DATA_ROOT / "alembic.ini"

@@ -20,7 +20,6 @@ def test_a_checkout_reads_the_repository_folders(tmp_path):
 
 def test_every_file_the_server_reads_is_found_here():
     assert (paths.STATIC_DIR / "index.html").is_file()
-    assert (paths.RULES_DIR / "index.html").is_file()
     assert (paths.MIGRATIONS_DIR / "env.py").is_file()
     assert paths.ALEMBIC_INI.is_file()
     assert paths.DATA_ROOT == Path(__file__).resolve().parents[1]  # this checkout, not some copy
