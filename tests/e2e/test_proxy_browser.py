@@ -77,9 +77,10 @@ def test_metrics_are_not_reachable_through_the_proxy(proxy, live_server, path):
 
 
 def start_bot_game(page, base: str, ruleset: str) -> str:
-    """A started 2-seat table of ``ruleset``: the page's user at seat 0, a bot at seat 1; its id."""
+    """A started private 2-seat table of ``ruleset`` (kept out of the lobby other tests read): the
+    page's user at seat 0, a bot at seat 1; its id."""
     created = page.request.post(f"{base}/api/tables", data={"ruleset": ruleset, "seats": 2, "options": {},
-                                                            "private": False})
+                                                            "private": True})
     assert created.ok, created.text()
     table_id = str(created.json()["id"])
     for step in (page.request.post(f"{base}/api/tables/{table_id}/bots", data={"seat": 1, "level": "default"}),
