@@ -10,12 +10,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
-import httpx
-
-from tests.support.server import free_port
+from tests.support.server import free_port, stop_process, wait_until_healthy
 
 ROOT = Path(__file__).resolve().parents[2]
 CADDYFILE = ROOT / "Caddyfile"
@@ -51,18 +48,11 @@ class CaddyProxy:
         log = open(self.workdir / "caddy.log", "ab")
         self.process = subprocess.Popen([self.binary, "run", "--config", str(config), "--adapter", "caddyfile"],
                                         cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"caddy exited with {self.process.returncode}: {self.log_text()}")
-            try:
-                if httpx.get(f"{self.base_url}/healthz", timeout=1.0).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"caddy did not forward /healthz within {timeout} s: {self.log_text()}")
+        problem = wait_until_healthy(self.process, f"{self.base_url}/healthz", timeout)
+        if problem is not None:
+            self.stop()
+            raise RuntimeError(f"caddy {problem}: {self.log_text()}")
+        return self
 
     def log_text(self) -> str:
         path = self.workdir / "caddy.log"
@@ -70,10 +60,4 @@ class CaddyProxy:
 
     def stop(self) -> None:
         """SIGTERM and wait (SIGKILL after 10 s)."""
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(10)
+        stop_process(self.process)
