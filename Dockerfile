@@ -1,26 +1,37 @@
-# Caravanserai: the app image. Migrations run when the container starts (`caravanserai serve`).
-FROM python:3.11-slim AS build
-WORKDIR /src
-COPY pyproject.toml README.md alembic.ini ./
-COPY app ./app
-COPY migrations ./migrations
-COPY static ./static
-RUN pip install --no-cache-dir --prefix=/install .
+# Caravanserai: the app image. Built as a host installs it without Docker (docs/hosting.md): the
+# wheel is built from the sources, installed with the pinned versions of constraints.txt, and the
+# console script runs it; migrations are applied when it starts (`caravanserai serve`).
+ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
-FROM python:3.11-slim
+FROM ${PYTHON_IMAGE} AS build
+WORKDIR /src
+COPY . .
+RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .
+
+FROM ${PYTHON_IMAGE}
+# pg_dump/pg_restore of the database server's major version (docker-compose.yml runs postgres:16),
+# for `caravanserai backup` and `restore`; Debian's own client is older. PostgreSQL's apt
+# repository, set up with its postgresql-common script (the key ships in that package).
+ARG PG_MAJOR=16
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends postgresql-common \
+ && /usr/share/postgresql-common/pgdg/apt.postgresql.org.sh -y \
+ && apt-get install -y --no-install-recommends "postgresql-client-${PG_MAJOR}" \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /wheels /tmp/wheels
+COPY constraints.txt /tmp/constraints.txt
+RUN pip install --no-cache-dir --constraint /tmp/constraints.txt /tmp/wheels/caravanserai-*.whl \
+ && rm -rf /tmp/wheels /tmp/constraints.txt
+COPY --chmod=0755 scripts/backup_schedule.sh /usr/local/bin/caravanserai-backup-schedule
 ENV PYTHONUNBUFFERED=1 \
     CARAVANSERAI_HOST=0.0.0.0 \
     CARAVANSERAI_PORT=8000 \
     CARAVANSERAI_SECRET_KEY_FILE=/data/secret
 RUN useradd --create-home --uid 10001 caravanserai && mkdir /data && chown caravanserai /data
-COPY --from=build /install /usr/local
-WORKDIR /srv/caravanserai
-COPY --chown=caravanserai alembic.ini ./
-COPY --chown=caravanserai app ./app
-COPY --chown=caravanserai migrations ./migrations
-COPY --chown=caravanserai static ./static
+# An empty working folder: the installed package carries everything it serves.
+WORKDIR /data
 USER caravanserai
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
   CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz').status == 200 else 1)"
-CMD ["python", "-m", "app.cli", "serve"]
+CMD ["caravanserai", "serve"]

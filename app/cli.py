@@ -1,4 +1,5 @@
-"""The ``caravanserai`` command: ``serve`` (migrates, then runs uvicorn) and ``migrate``."""
+"""The ``caravanserai`` command: ``serve`` (migrates, then runs uvicorn), ``migrate``, ``backup``,
+``restore`` and ``--version``."""
 
 from __future__ import annotations
 
@@ -7,8 +8,10 @@ import copy
 from pathlib import Path
 
 import uvicorn
+from pydantic import ValidationError
 from uvicorn.config import LOGGING_CONFIG
 
+from app import __version__
 from app.config import Settings
 from app.db.backup import backup, restore
 from app.db.migrate import upgrade_to_head
@@ -17,6 +20,7 @@ from app.db.migrate import upgrade_to_head
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the console script."""
     parser = argparse.ArgumentParser(prog="caravanserai", description="Board games with friends, in the browser.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the web server (applies migrations first)")
     serve.add_argument("--host")
@@ -31,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
     restore_command.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     args = parser.parse_args(argv)
 
-    settings = Settings()
+    settings = read_settings()
     if args.command == "migrate":
         upgrade_to_head(settings.async_database_url)
         return
@@ -57,6 +61,21 @@ def main(argv: list[str] | None = None) -> None:
                 # Longer than uvicorn's 5 s: an idle HTTP connection closed by the server just as a client
                 # reuses it is a "connection reset" for that client (browsers retry; scripts may not).
                 timeout_keep_alive=settings.keep_alive_seconds)
+
+
+def read_settings() -> Settings:
+    """The settings, or an exit with one line per wrong setting (no traceback: a host reads this)."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        lines = [_setting_problem(error) for error in exc.errors()]
+        raise SystemExit("caravanserai: cannot start:\n  " + "\n  ".join(lines)) from None
+
+
+def _setting_problem(error: dict) -> str:
+    where = ".".join(str(part) for part in error["loc"])
+    reason = str(error["ctx"]["error"]) if "error" in error.get("ctx", {}) else error["msg"]
+    return f"CARAVANSERAI_{where.upper()}: {reason}" if where else reason
 
 
 def log_config(log_format: str) -> dict:

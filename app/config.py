@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 from functools import cached_property
 from pathlib import Path
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./caravanserai.db"
+# Words of the examples a host copies (.env.example, docs/hosting.md), compared without case or punctuation.
+PLACEHOLDER_WORDS = ("changeme", "replaceme", "placeholder", "yoursecret", "longrandomstring", "password")
+MIN_SECRET_KEY_LENGTH = 32
+SECRET_HINT = 'make one with: python3 -c "import secrets; print(secrets.token_urlsafe(48))"'
+
+
+def is_placeholder(secret: str) -> bool:
+    """Whether ``secret`` is an example's stand-in (``change-me``, ``<long random string>``...)."""
+    letters = re.sub(r"[^a-z0-9]", "", secret.lower())
+    return any(word in letters for word in PLACEHOLDER_WORDS)
 
 
 class Settings(BaseSettings):
@@ -22,6 +35,9 @@ class Settings(BaseSettings):
     * ``secret_key``: signs session cookies; when empty, one is generated once and kept in
       ``secret_key_file`` so sessions survive restarts.
     * ``extra_rulesets``: ``"module:Class"`` paths of rulesets loaded besides the entry points.
+    * ``cookie_secure`` marks production (HTTPS, as every hosting recipe runs it): there a secret key
+      or database password copied from an example is refused at start (issue 18), since with a
+      known key anyone can sign a cookie for any account.
     * PostgreSQL connections: each process opens at most ``db_pool_size + db_max_overflow +
       db_move_writer_connections + 1`` (the fan-out listener): 21 by default, so ``workers`` times
       that must stay below the server's ``max_connections`` (100 by default: 4 workers at most).
@@ -63,6 +79,26 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
+
+    @model_validator(mode="after")
+    def _refuse_placeholder_secrets(self) -> "Settings":
+        """In production (``cookie_secure``): raises ``ValueError`` for a placeholder or short
+        ``secret_key`` and for a placeholder password in ``database_url``."""
+        if not self.cookie_secure:
+            return self
+        if self.secret_key and is_placeholder(self.secret_key):
+            raise ValueError(f"CARAVANSERAI_SECRET_KEY is still the example's placeholder; {SECRET_HINT}")
+        if self.secret_key and len(self.secret_key) < MIN_SECRET_KEY_LENGTH:
+            raise ValueError(f"CARAVANSERAI_SECRET_KEY has {len(self.secret_key)} characters, fewer than "
+                             f"{MIN_SECRET_KEY_LENGTH}: cookies signed with it can be forged; {SECRET_HINT}")
+        try:
+            password = make_url(self.database_url).password
+        except ArgumentError:
+            return self  # not a URL: the engine says so, more clearly, when it starts
+        if password and is_placeholder(str(password)):
+            raise ValueError("the password in CARAVANSERAI_DATABASE_URL (POSTGRES_PASSWORD in .env) is still the "
+                             f"example's placeholder; {SECRET_HINT}")
+        return self
 
     @property
     def async_database_url(self) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 import asyncpg
 import sqlalchemy.exc
@@ -21,11 +20,13 @@ from starlette.middleware.sessions import SessionMiddleware
 from app.api import auth, chat, games, players, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
+from app.api.head_requests import HeadAsGet
 from app.config import Settings
 from app.db.engine import make_engine, make_session_factory
 from app.db.move_writer import PostgresMoveWriter
 from app.db.models import Table
 from app.fanout import make_fanout
+from app.paths import STATIC_DIR
 from app.realtime import endpoint
 from app.realtime.hub import Hub
 from app.realtime.notices import TableNotices
@@ -37,7 +38,6 @@ from app.services.errors import AppError
 from app.services.takeover import SEATING_CHANGED
 
 log = logging.getLogger(__name__)
-STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 SESSION_COOKIE = "caravanserai_session"
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "bad_request",
               409: "conflict", 413: "payload_too_large", 429: "rate_limited"}
@@ -123,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Any id: the page itself says "no such table" in words when the API does.
         return FileResponse(STATIC_DIR / "table.html")
 
+    app.add_middleware(HeadAsGet)  # added last: outermost, so it covers every route and error page
     return app
 
 

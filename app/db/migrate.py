@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+from app.paths import ALEMBIC_INI, MIGRATIONS_DIR
 
 
 def alembic_config(database_url: str) -> Config:
     """An Alembic config for ``migrations/`` that targets ``database_url`` (an async URL)."""
-    config = Config(str(PROJECT_ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    config = Config(str(ALEMBIC_INI))
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["database_url"] = database_url
     return config
 

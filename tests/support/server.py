@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -56,18 +57,11 @@ class ServerProcess:
         self.process = subprocess.Popen(
             [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
             cwd=self.workdir, env=env, stdout=output, stderr=subprocess.STDOUT)  # cwd: away from a developer .env
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited with {self.process.returncode}: {self.log_text()}")
-            try:
-                if httpx.get(f"{self.base_url}/healthz", timeout=1.0).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"server did not answer /healthz within {timeout} s: {self.log_text()}")
+        problem = wait_until_healthy(self.process, f"{self.base_url}/healthz", timeout)
+        if problem is not None:
+            self.stop()
+            raise RuntimeError(f"server {problem}: {self.log_text()}")
+        return self
 
     def log_text(self) -> str:
         """The server's output so far (empty without a log file)."""
@@ -81,9 +75,32 @@ class ServerProcess:
 
     def stop(self) -> None:
         """SIGTERM and wait (SIGKILL after 10 s)."""
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.process)
+
+
+def wait_until_healthy(process: subprocess.Popen, url: str, timeout: float) -> str | None:
+    """Poll ``url`` until it answers 200 (``None``), or say why it never did: ``process`` exited,
+    or ``timeout`` seconds passed."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            return f"exited with {process.returncode}"
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return None
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    return f"did not answer {urlsplit(url).path} within {timeout} s"
+
+
+def stop_process(process: subprocess.Popen | None) -> None:
+    """SIGTERM ``process`` and wait for it (SIGKILL after 10 s); nothing when it is not running."""
+    if process is None or process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)

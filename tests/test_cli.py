@@ -1,0 +1,32 @@
+"""The ``caravanserai`` command as a host meets it: ``--version`` and clear refusals (issue 18)."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app import __version__
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str, cwd: Path, **env: str) -> subprocess.CompletedProcess:
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
+    environment["PYTHONPATH"] = str(ROOT)
+    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=cwd, env={**environment, **env},
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_version_prints_the_release(tmp_path):
+    answer = run_cli("--version", cwd=tmp_path)
+    assert answer.returncode == 0
+    assert answer.stdout.strip() == f"caravanserai {__version__}"
+
+
+def test_a_placeholder_secret_stops_the_server_with_one_clear_line(tmp_path):
+    answer = run_cli("serve", cwd=tmp_path, CARAVANSERAI_COOKIE_SECURE="true", CARAVANSERAI_SECRET_KEY="change-me",
+                     CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db")
+    assert answer.returncode == 1
+    assert "CARAVANSERAI_SECRET_KEY is still the example's placeholder" in answer.stderr
+    assert "Traceback" not in answer.stderr
+    assert not (tmp_path / "site.db").exists()  # refused before anything was migrated

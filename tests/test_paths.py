@@ -1,0 +1,25 @@
+"""``app.paths``: the one place that finds the client, the migrations and alembic.ini, in a
+checkout and inside an installed wheel (issue 18)."""
+
+from pathlib import Path
+
+from app import paths
+
+
+def test_an_installed_package_reads_its_bundled_copy(tmp_path):
+    package = tmp_path / "site-packages" / "app"
+    (package / paths.BUNDLED_DIR_NAME / "static").mkdir(parents=True)
+    assert paths.data_root(package) == package / paths.BUNDLED_DIR_NAME
+
+
+def test_a_checkout_reads_the_repository_folders(tmp_path):
+    package = tmp_path / "checkout" / "app"
+    package.mkdir(parents=True)
+    assert paths.data_root(package) == tmp_path / "checkout"
+
+
+def test_every_file_the_server_reads_is_found_here():
+    assert (paths.STATIC_DIR / "index.html").is_file()
+    assert (paths.MIGRATIONS_DIR / "env.py").is_file()
+    assert paths.ALEMBIC_INI.is_file()
+    assert paths.DATA_ROOT == Path(__file__).resolve().parents[1]  # this checkout, not some copy
