@@ -69,6 +69,7 @@ class Leadership:
     async def start(self) -> None:
         """Try once now (so a lone process leads from its first request on), then keep trying, or
         keep watching the lock, in the background."""
+        self._stopping = asyncio.Event()
         if self._dsn is None:
             await self._become(True)
             return
@@ -94,8 +95,13 @@ class Leadership:
 
     async def _attempt(self) -> None:
         """One step: a follower tries the lock; the leader checks its connection still holds it."""
+        if self._connection is not None and self._connection.is_closed():
+            # The lock ended with its connection: a new connection would not hold it.
+            self._connection = None
+            if self._leader:
+                await self._become(False)
         try:
-            if self._connection is None or self._connection.is_closed():
+            if self._connection is None:
                 self._connection = await asyncpg.connect(self._dsn, timeout=10)
             if self._leader:
                 await asyncio.wait_for(self._connection.fetchval("SELECT 1"), 10)

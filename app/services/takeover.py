@@ -104,12 +104,12 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
             raise AppError("conflict", "a bot already plays this seat")
         if target.account_id == account_id:
             raise AppError("conflict", "this is your own seat: use Leave table to let a bot play it")
+        if target.away_since is None:
+            raise AppError("conflict", "this player is not away")
         host = next((row for row in seats.values() if row.account_id == table.creator_id), None)
         host_around = host is not None and host.takeover is None and host.away_since is None
         if account_id != table.creator_id and host_around:
             raise AppError("forbidden", "only the host can hand a seat to a bot while the host is here")
-        if target.away_since is None:
-            raise AppError("conflict", "this player is not away")
         result = await session.execute(
             update(Seat).where(Seat.table_id == game_id, Seat.seat == seat, Seat.account_id == target.account_id,
                                Seat.takeover.is_(None), Seat.away_since.is_not(None))
