@@ -8,7 +8,6 @@ services an injected ``now``; the tests only ever poll for what the server does 
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -20,6 +19,7 @@ from app.main import create_app
 from app.services import absence, presence
 from tests.conftest import make_settings
 from tests.support.players import Player, hello, receive_until, started_table
+from tests.support.polling import poll
 
 
 @pytest.fixture
@@ -53,15 +53,6 @@ def read_seats(client, table_id: int) -> list:
 def gone(client, table_id: int, seat: int, hours: float = 0.5) -> None:
     """``seat``'s person was last seen ``hours`` ago (more than a live table's away time)."""
     write_seat(client, table_id, seat, seen_at=utcnow() - timedelta(hours=hours))
-
-
-def poll(read, predicate, seconds: float = 15.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if predicate(value) or time.monotonic() > deadline:
-            return value
-        time.sleep(0.05)
 
 
 def table(player: Player, table_id: int) -> dict:

@@ -11,27 +11,21 @@
 from __future__ import annotations
 
 import re
-import time
+from functools import partial
 
 import httpx
 import pytest
 
 from tests.services.test_processes import TOY, RemotePlayer
+from tests.support.polling import poll as poll_for
 from tests.support.server import ServerProcess
+
+poll = partial(poll_for, seconds=60.0, interval=0.1)  # a real process, sometimes on a busy machine
 
 TAKEOVERS = ("bot", "left", "resigned", "timeout", "away")
 OWING_ENV = {"CARAVANSERAI_BOT_DELAY_SECONDS": "60", "CARAVANSERAI_CLOCK_TICK_SECONDS": "0.1",
              "CARAVANSERAI_PRESENCE_REFRESH_SECONDS": "0.2", "CARAVANSERAI_ABSENT_AFTER_SECONDS": "1"}
 QUICK_ENV = {"CARAVANSERAI_BOT_DELAY_SECONDS": "0.05", "CARAVANSERAI_CLOCK_TICK_SECONDS": "0.1"}
-
-
-def poll(read, predicate, seconds: float = 60.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        value = read()
-        if predicate(value) or time.monotonic() > deadline:
-            return value
-        time.sleep(0.1)
 
 
 def game(server: ServerProcess, table_id: int) -> dict:
@@ -65,7 +59,7 @@ def owe_a_bot_move(server: ServerProcess, kind: str, index: int) -> int:
         with ana.http() as client:
             assert client.post(f"/api/tables/{table_id}/{'leave' if kind == 'left' else 'resign'}").status_code == 200
     elif kind == "away":  # Ana has no socket open: away after a second, then Bo hands her seat to the bot
-        poll(lambda: game(server, table_id), lambda state: state["players"][0]["away_since"] is not None, 30)
+        poll(lambda: game(server, table_id), lambda state: state["players"][0]["away_since"] is not None, seconds=30)
         with bo.http() as client:
             answer = client.post(f"/api/tables/{table_id}/bots", json={"seat": 0})
             # ...unless the bot was a second quicker by itself (an untimed live table): "away" either way.
@@ -82,7 +76,7 @@ def test_every_kind_of_bot_moves_on_after_the_server_is_killed(database_url, tmp
         owed = {}
         for kind, table_id in tables.items():
             state = poll(lambda: game(server, table_id),
-                         lambda state: (state["players"][state["to_act"][0]]["takeover"] or "bot") == kind, 30)
+                         lambda state: (state["players"][state["to_act"][0]]["takeover"] or "bot") == kind, seconds=30)
             seat = state["to_act"][0]
             player = state["players"][seat]
             assert (player["takeover"] or ("bot" if player["bot"] else None)) == kind, (kind, state["players"])
