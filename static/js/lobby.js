@@ -419,7 +419,7 @@ function seatChips(table) {
       let name = seat.name || "free";
       if (seat.takeover === "resigned") name = `${seat.name} (resigned)`;
       else if (seat.takeover) name = `${seat.name} (bot playing)`;
-      else if (seat.away_since) name = `${seat.name} (away)`;
+      else if (seat.away_since && !(account && seat.account_id === account.id)) name = `${seat.name} (away)`;
       const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
       const person = seat.account_id !== null && !seat.bot;
       return h(

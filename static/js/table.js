@@ -132,7 +132,7 @@ async function loadTable() {
 
 /** Leave the waiting room when the table started, ended or was closed. */
 function followStatus() {
-  if (table.status === "running" || table.status === "finished") startGame();
+  if (table.status === "running" || table.status === "finished" || table.status === "abandoned") startGame();
   else if (table.status === "closed") showClosed();
 }
 

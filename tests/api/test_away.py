@@ -264,6 +264,9 @@ def test_a_game_whose_every_person_stayed_away_is_abandoned_listed_and_revived_b
     shown = table(ana, table_id)
     assert shown["status"] == "abandoned" and shown["last_activity_at"] == last_move
     assert [(entry["id"], entry["status"]) for entry in client.get("/api/tables").json()] == [(table_id, "abandoned")]
+    assert [(entry["id"], entry["status"]) for entry in client.get(f"/api/players/{bo.id}").json()["games"]] == \
+        [(table_id, "abandoned")]
+    assert [(entry["id"], entry["my_turn"]) for entry in ana.get("/api/tables/mine").json()] == [(table_id, False)]
     refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
     assert refused.json()["error"]["code"] == "illegal_move"
     with bo.websocket(table_id) as ws:
