@@ -117,9 +117,9 @@ def test_two_processes_compute_each_bot_move_once_and_the_survivor_leads(postgre
     servers = [ServerProcess(postgres_database, extra_rulesets=TOY, log_path=tmp_path / f"{name}.log",
                              env={**QUICK_ENV, "CARAVANSERAI_LEADER_RETRY_SECONDS": "0.2"})
                for name in ("first", "second")]
-    for server in servers:
-        server.start()
     try:
+        for server in servers:
+            server.start()
         hosts = [RemotePlayer(server, f"Host{index}") for index, server in enumerate(servers)]
         games = [all_bot_game(servers[index % 2], hosts[index % 2]) for index in range(6)]
         finished = [poll(lambda: game(servers[0], table_id), lambda state: state["status"] == "finished")
