@@ -39,8 +39,12 @@ class Settings(BaseSettings):
       or database password copied from an example is refused at start (issue 18), since with a
       known key anyone can sign a cookie for any account.
     * PostgreSQL connections: each process opens at most ``db_pool_size + db_max_overflow +
-      db_move_writer_connections + 1`` (the fan-out listener): 21 by default, so ``workers`` times
-      that must stay below the server's ``max_connections`` (100 by default: 4 workers at most).
+      db_move_writer_connections + 2`` (the fan-out listener and the leadership lock): 22 by
+      default, so ``workers`` times that must stay below the server's ``max_connections`` (100 by
+      default: 4 workers at most).
+    * Absent players (issue 16): ``absent_after_seconds`` (live tables) and
+      ``turn_based_absent_after_hours`` say when a person without an open socket is away;
+      ``abandon_after_days`` when a game whose every person is away is marked abandoned.
       The move writer's 10 let Postgres commit more moves per WAL flush than 5 did (G = 100:
       1,426 and 1,510 moves/s against 1,403 and 1,188, interleaved runs).
     """
@@ -79,6 +83,18 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
+    absent_after_seconds: float = Field(
+        default=120, gt=0, description="live tables: a person with no open socket for this long is away; on an "
+                                       "untimed live table the bot takes the seat to act over the same time later")
+    turn_based_absent_after_hours: float = Field(
+        default=24, gt=0, description="turn-based tables: a person who has not opened the game for this long is away")
+    abandon_after_days: float = Field(
+        default=30, gt=0, description="a running game whose every person has been away this long is marked abandoned")
+    presence_refresh_seconds: float = Field(
+        default=5, gt=0, description="how often each process writes down which seats have a socket open on it")
+    leader_retry_seconds: float = Field(
+        default=3, gt=0, description="PostgreSQL: how often a process that is not the leader (the one that drives "
+                                     "bots and clocks) tries to become it")
 
     @model_validator(mode="after")
     def _refuse_placeholder_secrets(self) -> "Settings":

@@ -34,6 +34,8 @@ from app.rulesets.registry import Registry
 from app.services.bot_driver import BotDriver
 from app.services.clock import DeadlineWatcher
 from app.services.context import Context
+from app.services.leadership import Leadership
+from app.services.presence import Presence
 from app.services.errors import AppError
 from app.services.takeover import SEATING_CHANGED
 
@@ -62,11 +64,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
         app.state.hub = Hub(ctx)
         app.state.table_notices = TableNotices(ctx, app.state.hub)
-        bots = BotDriver(ctx, settings.bot_delay_seconds)
-        watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds)
+        # One process drives bots and clocks (issue 16); a new leader first resumes every bot owed a move.
+        leadership = app.state.leadership = Leadership(None if settings.is_sqlite else settings.async_database_url,
+                                                       settings.leader_retry_seconds)
+        bots = BotDriver(ctx, settings.bot_delay_seconds, leadership)
+        leadership.on_gain(bots.resume)
+        watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
+        presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)
         await fanout.start()
-        await bots.resume()
+        await leadership.start()
         await watcher.start()
+        await presence.start()
         # Several processes on one database: a notice another process lost still reaches our sockets.
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         try:
@@ -75,8 +83,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if resync is not None:
                 resync.cancel()
                 await asyncio.gather(resync, return_exceptions=True)
+            await presence.stop()
             await watcher.stop()
             await bots.stop()
+            await leadership.stop()
             await fanout.stop()
             if ctx.move_writer is not None:
                 await ctx.move_writer.close()
@@ -103,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             running = await session.scalar(select(func.count()).select_from(Table).where(Table.status == "running"))
         ctx.metrics.games_running.set(running)
         ctx.metrics.open_sockets.set(request.app.state.hub.count())
+        ctx.metrics.leader.set(1 if request.app.state.leadership.is_leader else 0)
         pool = ctx.engine.pool
         ctx.metrics.db_pool_in_use.set(pool.checkedout() if hasattr(pool, "checkedout") else 0)
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)

@@ -25,6 +25,11 @@ class Metrics:
                                   registry=self.registry)
         self.games_running = Gauge("caravanserai_games_running", "Games in the running state (whole database)",
                                    registry=self.registry)
+        self.bot_moves_computed = Counter("caravanserai_bot_moves_computed",
+                                          "Bot moves this process computed (only the leader computes them)",
+                                          registry=self.registry)
+        self.leader = Gauge("caravanserai_leader", "1 while this process is the leader (drives bots and clocks)",
+                            registry=self.registry)
         self.db_pool_in_use = Gauge("caravanserai_db_pool_connections_in_use",
                                     "Database connections checked out of this process's pool", registry=self.registry)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
@@ -34,9 +34,11 @@ async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code
 
 
 @router.post("/{game_id}/moves")
-async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit) -> dict:
-    """The move pipeline over REST: ``{id, version}`` once committed."""
+async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ctx, request: Request,
+               _: MovesLimit) -> dict:
+    """The move pipeline over REST: ``{id, version}`` once committed (the mover counts as present)."""
     version = await games.submit_move(ctx, account.id if account else None, game_id, body.id, body.version, body.move)
+    request.app.state.presence.saw(game_id, account.id)
     return {"id": body.id, "version": version}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field
@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
 from app.services import rematch as rematches
-from app.services import tables, takeover
+from app.services import my_games, tables, takeover
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -22,6 +22,9 @@ class TableIn(BaseModel):
     private: bool = False
     move_seconds: int | None = Field(default=None, ge=5, le=14 * 86400,
                                      description="time control: seconds per move (86400 x days for turn-based), or none")
+    pace: Literal["live", "turn_based"] | None = Field(
+        default=None, description="live (at most an hour per move) or turn_based (at least an hour); "
+                                  "by default it follows from move_seconds")
     chat_spectators: bool = Field(default=False, description="whether spectators may read and write the table's chat")
 
 
@@ -39,7 +42,7 @@ class JoinIn(BaseModel):
 async def create(body: TableIn, account: CurrentAccount, ctx: Ctx, db: Session, _: TablesLimit) -> dict:
     """A new table with the creator at seat 0: ``{id, invite_code}``."""
     info = await tables.create_table(db, ctx.registry, account, body.ruleset, body.seats, body.options, body.private,
-                                     body.move_seconds, ctx.settings.max_open_tables, body.chat_spectators)
+                                     body.move_seconds, ctx.settings.max_open_tables, body.chat_spectators, body.pace)
     return {"id": info.table.id, "invite_code": info.table.invite_code}
 
 
@@ -52,8 +55,9 @@ async def list_tables(account: OptionalAccount, ctx: Ctx, db: Session) -> list[d
 
 @router.get("/mine")
 async def mine(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
-    """The caller's own tables (seated or created, private ones included, finished ones too)."""
-    return [info.to_dict(ctx.registry, account.id) for info in await tables.tables_of(db, account.id)]
+    """"My games": the caller's own tables (seated or created, private ones included, finished ones
+    too), the ones where it is their move first (``app/services/my_games.py``)."""
+    return await my_games.my_games(db, ctx.registry, account.id)
 
 
 @router.get("/{table_id}")
@@ -122,9 +126,15 @@ async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Sess
 
 @router.post("/{table_id}/bots")
 async def add_bot(table_id: TableId, body: BotIn, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
-    """Seat a bot (``level``: ``default`` or ``random``) at an empty seat (creator only)."""
+    """Seat a bot (``level``: ``default`` or ``random``) at an empty seat of an open table (creator
+    only); in a running game, let the default bot play the seat of a person who is away (the host,
+    or another player when the host is away; ``app/services/takeover.py``)."""
     async with ctx.game_lock(table_id):
-        info = await tables.set_bot(db, account, table_id, body.seat, body.level)
+        if (await tables.load_table(db, table_id)).table.status == "open":
+            info = await tables.set_bot(db, account, table_id, body.seat, body.level)
+        else:
+            await takeover.hand_away_seat(ctx, table_id, account.id, body.seat)
+            info = await tables.load_table(db, table_id)
     return info.to_dict(ctx.registry, account.id)
 
 

@@ -56,12 +56,16 @@ class Table(Base):
     """A table in the lobby and, once started, its game.
 
     ``move_seconds``: the time control, seconds per move (60 for real-time, 86400 x days for
-    turn-based play), or null for none.  ``chat_spectators``: whether people who watch may read
-    and write the table's chat.  ``rematch_of`` / ``rematch_id``: the finished game this one is
-    the rematch of, and this game's own rematch (at most one each way).
+    turn-based play), or null for none.  ``pace``: ``live`` (the players are there now) or
+    ``turn_based`` (a game over days); it decides when an absent person counts as away (issue 16).
+    ``chat_spectators``: whether people who watch may read and write the table's chat.
+    ``rematch_of`` / ``rematch_id``: the finished game this one is the rematch of, and this game's
+    own rematch (at most one each way).
 
-    ``status``: ``open`` (seating) -> ``running`` -> ``finished``.  ``state`` is the game's
-    snapshot at ``version`` (0 right after start; each committed move adds 1).  ``seed`` and
+    ``status``: ``open`` (seating) -> ``running`` -> ``finished``; an open table nobody starts
+    becomes ``closed``, a running game whose every person stayed away becomes ``abandoned`` (and
+    ``running`` again when one of them returns).  ``state`` is the game's snapshot at ``version``
+    (0 right after start; each committed move adds 1).  ``seed`` and
     the PRNG inside ``state`` never leave the server.
     """
 
@@ -80,6 +84,7 @@ class Table(Base):
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     move_seconds: Mapped[int | None] = mapped_column(Integer)
+    pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
     chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_of"))
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_id"))
@@ -90,8 +95,11 @@ class Table(Base):
 class Seat(Base):
     """One seat of a table: a person (``account_id``), a bot (``bot_level``), or empty (both null).
 
-    ``takeover`` (timeout/left/resigned): the default bot plays a person's seat.  ``deadline``:
-    when the seat's current move is due (tables with a time control only).
+    ``takeover`` (timeout/left/resigned/away): the default bot plays a person's seat.  ``deadline``:
+    when the seat's current move is due (tables with a time control only).  ``seen_at``: when a
+    socket of the seat's person was last seen open on any process (``app/services/presence.py``);
+    ``away_since``: when the leader found the person away (null while they are around);
+    ``away_deadline``: on an untimed live table, when the bot takes the seat over if they stay away.
     """
 
     __tablename__ = "seats"
@@ -103,6 +111,9 @@ class Seat(Base):
     bot_level: Mapped[str | None] = mapped_column(String(16))
     takeover: Mapped[str | None] = mapped_column(String(16))
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    away_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
 
 class Move(Base):

@@ -105,6 +105,7 @@ async def _handle(ctx, hub, subscriber: Subscriber, session: dict, frame) -> Non
             hub.add(subscriber)
             await subscriber.websocket.app.state.table_notices.greet(subscriber)  # chat and rematch frames
             if subscriber.seat is not None:
+                await subscriber.websocket.app.state.presence.arrived(subscriber.game_id, subscriber.seat)
                 await _reclaim_seat(ctx, subscriber, account_id)
             await hub.send_state(subscriber, frame.since)
         except AppError as exc:

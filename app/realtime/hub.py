@@ -88,6 +88,11 @@ class Hub:
         """Every local socket subscribed to ``game_id`` (greeted or not)."""
         return list(self._subscribers.get(game_id, ()))
 
+    def greeted_seats(self) -> set[tuple[int, int]]:
+        """The ``(game, seat)`` pairs with a greeted socket on this process (presence, issue 16)."""
+        return {(s.game_id, s.seat) for watchers in self._subscribers.values() for s in watchers
+                if s.seat is not None and s.version >= 0}
+
     def count(self) -> int:
         """Open subscriptions in this process."""
         return sum(len(watchers) for watchers in self._subscribers.values())

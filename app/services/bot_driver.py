@@ -2,9 +2,11 @@
 
 Subscribed to the fan-out like the WebSocket hub.  A bot's move is an ordinary move of its
 seat through the same pipeline (stored, broadcast); the bot sees ``view(state, seat)`` and its
-legal moves only.  Its client move id is ``bot:<version>:<seat>``, so when several processes
-hear the same version and all compute a move, exactly one is committed and the rest are
-recognised as retries.
+legal moves only.  Only the leader drives bots (issue 16: ``app/services/leadership.py``), so
+each bot move is computed once however many processes serve the database; a process that becomes
+the leader (at start, or when the previous one died) resumes every game where a bot is owed a
+move, whatever put the bot there.  The client move id ``bot:<version>:<seat>`` still makes a move
+committed twice impossible, should two processes both believe they lead for a moment.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from app.bots import make_bot
 from app.db.models import Seat, Table
@@ -20,6 +22,7 @@ from app.rulesets.base import Rng
 from app.services import games
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.leadership import Leadership
 from app.services.takeover import SEATING_CHANGED
 from app.tasks import wind_down
 
@@ -30,11 +33,14 @@ class BotDriver:
     """Plays every bot seat of the games this process hears about, one game at a time per task.
 
     ``delay_seconds`` is a pause before each bot move, so people can follow what bots do.
+    ``leadership``: bots move only while it says this process leads (None: always, as in a
+    process of its own).
     """
 
-    def __init__(self, ctx: Context, delay_seconds: float = 0.0) -> None:
+    def __init__(self, ctx: Context, delay_seconds: float = 0.0, leadership: Leadership | None = None) -> None:
         self._ctx = ctx
         self._delay = delay_seconds
+        self._leadership = leadership
         self._tasks: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
         self._stopping = False
@@ -44,7 +50,7 @@ class BotDriver:
     def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: make sure a task looks at ``game_id``'s bots (after a move, a start or a
         change of seats; a chat message or a rematch notice changes nothing for them)."""
-        if version < SEATING_CHANGED:
+        if version < SEATING_CHANGED or not self._leading():
             return
         cached = self._ctx.cache.get(game_id)
         if cached is not None and cached.version >= version and not any(cached.bots):
@@ -57,14 +63,20 @@ class BotDriver:
         self._tasks[game_id] = asyncio.create_task(self._drive(game_id))
 
     async def resume(self) -> None:
-        """After a start-up: look at every running game that has bots (moves they owe survive restarts)."""
+        """On becoming the leader (at start-up, or when the last leader died): look at every running
+        game where a bot plays a seat, a bot seat or one taken over from its person for any reason
+        (moves they owe survive restarts)."""
         async with self._ctx.sessions() as session:
-            ids = await session.scalars(
+            ids = list(await session.scalars(
                 select(Table.id).join(Seat, Seat.table_id == Table.id)
-                .where(Table.status == "running", Seat.bot_level.is_not(None)).distinct()
-            )
-            for game_id in ids:
-                self.on_version(game_id, -1)
+                .where(Table.status == "running", or_(Seat.bot_level.is_not(None), Seat.takeover.is_not(None)))
+                .distinct()
+            ))
+        for game_id in ids:
+            self.on_version(game_id, SEATING_CHANGED)
+
+    def _leading(self) -> bool:
+        return self._leadership is None or self._leadership.is_leader
 
     async def stop(self) -> None:
         """Shutdown: no new bot moves; a move under way finishes (``app.tasks.wind_down``)."""
@@ -105,8 +117,11 @@ class BotDriver:
                 return False  # shutting down: the move is made after the restart (resume)
             except TimeoutError:
                 pass
+        if not self._leading():
+            return False  # another process leads now: it resumed this game when it took over
         view = ruleset.view(snapshot.state, seat)
         legal = ruleset.legal_moves(snapshot.state, seat)
+        self._ctx.metrics.bot_moves_computed.inc()
         rng = Rng(game_id * 1_000_003 + snapshot.version * 31 + seat)
         bot = make_bot(snapshot.bots[seat])
         move = await asyncio.to_thread(bot.choose, ruleset, view, legal, seat, rng)

@@ -7,6 +7,9 @@ Where the rules themselves settle a time-out (``Ruleset.timeout_move``: Nomadi d
 unanswered offer), that move is made instead and the seat stays its person's.
 Deadlines live in ``seats.deadline``, so a restart does not forget them: the watcher of the
 next process finds the overdue ones.
+
+Issue 16: only the leader (``app/services/leadership.py``) watches; each tick it also deals with
+absent players (``app/services/absence.py``), and once a minute marks deserted games abandoned.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
+from app.services import absence
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.games import load_snapshot, submit_timeout_move
 from app.services.housekeeping import expire_open_tables
+from app.services.leadership import Leadership
 from app.services.takeover import SEATING_CHANGED
 from app.tasks import wind_down
 
@@ -30,16 +35,19 @@ log = logging.getLogger(__name__)
 
 
 class DeadlineWatcher:
-    """Every ``tick_seconds``, hands each overdue seat of a running game to the default bot
-    (and once a minute closes open tables older than ``open_table_hours``).
+    """Every ``tick_seconds``, on the leader only, hands each overdue seat of a running game to the
+    default bot and deals with absent players (``absence.watch``); once a minute it closes open
+    tables older than ``open_table_hours`` and marks deserted games abandoned.
 
     The hand-over is a guarded update (only a seat still overdue and still played by its person
-    changes), so several processes watching the same database take a seat over once.
+    changes), so even two processes that both believe they lead take a seat over once.
+    ``leadership``: None watches unconditionally (a process of its own, as in some tests).
     """
 
-    def __init__(self, ctx: Context, tick_seconds: float = 1.0) -> None:
+    def __init__(self, ctx: Context, tick_seconds: float = 1.0, leadership: Leadership | None = None) -> None:
         self._ctx = ctx
         self._tick = tick_seconds
+        self._leadership = leadership
         self._task: asyncio.Task | None = None
         self._stopping = asyncio.Event()
 
@@ -57,10 +65,13 @@ class DeadlineWatcher:
         last_sweep = 0.0
         while not self._stopping.is_set():
             try:
-                await self.check()
-                if time.monotonic() - last_sweep > 60:
-                    last_sweep = time.monotonic()
-                    await expire_open_tables(self._ctx, timedelta(hours=self._ctx.settings.open_table_hours))
+                if self._leadership is None or self._leadership.is_leader:
+                    await self.check()
+                    await absence.watch(self._ctx)
+                    if time.monotonic() - last_sweep > 60:
+                        last_sweep = time.monotonic()
+                        await expire_open_tables(self._ctx, timedelta(hours=self._ctx.settings.open_table_hours))
+                        await absence.abandon_deserted(self._ctx)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -1,7 +1,7 @@
 """A player's profile: their name and the games they played, with results (issue 10).
 
 Private tables are listed only to the player themself; open (not yet started) and closed tables
-are not games and are left out.
+are not games and are left out; abandoned ones (issue 16) are listed as such.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ async def profile(session: AsyncSession, registry: Registry, account_id: int, vi
     if account is None:
         raise AppError("not_found", f"no player {account_id}")
     seated = select(Seat.table_id).where(Seat.account_id == account_id)
-    query = select(Table).where(Table.id.in_(seated), Table.status.in_(("running", "finished")))
+    query = select(Table).where(Table.id.in_(seated), Table.status.in_(("running", "finished", "abandoned")))
     if viewer_id != account_id:
         query = query.where(Table.private.is_(False))
     found = list(await session.scalars(query.order_by(Table.id.desc()).limit(limit)))

@@ -1,7 +1,7 @@
 """Rematch: the same table again, one click after a game ends.
 
 Any player seated at a finished game may ask; the first request creates a new table with the
-same ruleset, options, time control, privacy (and invite code), chat rule and seat count, with
+same ruleset, options, time control and pace, privacy (and invite code), chat rule and seat count, with
 the same people and bots in the same seats, and starts it at once.  Every later request for the
 same game answers that same new table: ``tables.rematch_of`` is unique, so even two requests at
 the same moment on two processes make one rematch.
@@ -16,7 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, Seat, Table
+from app.db.models import Account, Seat, Table, utcnow
 from app.rulesets.registry import Registry
 from app.services.deadlines import update_deadlines
 from app.services.errors import AppError
@@ -69,13 +69,16 @@ async def _create_started_copy(session: AsyncSession, registry: Registry, old: T
     table = Table(
         ruleset=source.ruleset, options=source.options, seat_count=source.seat_count, private=source.private,
         invite_code=source.invite_code, creator_id=source.creator_id, status="running", seed=seed, state=state,
-        version=0, move_seconds=source.move_seconds, chat_spectators=source.chat_spectators, rematch_of=source.id,
+        version=0, move_seconds=source.move_seconds, pace=source.pace, chat_spectators=source.chat_spectators,
+        rematch_of=source.id,
     )
     session.add(table)
     await session.flush()
     # Same people and bots in the same seats; a bot that had taken a person's seat over does not
     # carry over: the person plays the rematch themselves.
-    session.add_all(Seat(table_id=table.id, seat=info.seat, account_id=info.account_id, bot_level=info.bot_level)
+    now = utcnow()
+    session.add_all(Seat(table_id=table.id, seat=info.seat, account_id=info.account_id, bot_level=info.bot_level,
+                         seen_at=now if info.account_id is not None else None)
                     for info in old.seats)
     await session.flush()
     await session.execute(update(Table).where(Table.id == source.id).values(rematch_id=table.id))

@@ -8,7 +8,7 @@ from datetime import datetime
 from app.bots import DEFAULT_LEVEL
 
 BOT_NAMES = ("Ada", "Babak", "Cyra", "Dariush", "Esme", "Farid", "Gul", "Hamid")
-TAKEOVER_REASONS = ("timeout", "left", "resigned")
+TAKEOVER_REASONS = ("timeout", "left", "resigned", "away")
 
 
 def bot_name(seat: int) -> str:
@@ -20,9 +20,11 @@ def bot_name(seat: int) -> str:
 class SeatInfo:
     """One seat: a person (``account_id``), a bot (``bot_level``), or nobody.
 
-    ``takeover`` (``timeout``, ``left``, ``resigned``) means the default bot plays a person's
-    seat (issue 6, Board Game Arena's zombie mode); the person may reclaim it unless resigned.
-    ``deadline`` is when the seat's current move is due under the table's time control.
+    ``takeover`` (``timeout``, ``left``, ``resigned``, ``away``) means the default bot plays a
+    person's seat (issue 6, Board Game Arena's zombie mode); the person may reclaim it unless
+    resigned.  ``deadline`` is when the seat's current move is due under the table's time control.
+    ``away_since``: when the person was found away (issue 16), or None; ``away_deadline``: on an
+    untimed live table, when the bot takes the seat over if they stay away.
     """
 
     seat: int
@@ -31,6 +33,8 @@ class SeatInfo:
     bot_level: str | None = None
     takeover: str | None = None
     deadline: datetime | None = None
+    away_since: datetime | None = None
+    away_deadline: datetime | None = None
 
     @property
     def empty(self) -> bool:

@@ -10,17 +10,21 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.bots import BOT_LEVELS
-from app.db.models import Account, Seat, Table, iso_utc
+from app.db.models import Account, Seat, Table, iso_utc, utcnow
 from app.services.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.deadlines import update_deadlines
 from app.services.errors import AppError
+
+LIVE, TURN_BASED = "live", "turn_based"
+PACE_BOUNDARY_SECONDS = 3600
+"""A live table allows at most an hour per move, a turn-based one at least an hour (issue 16)."""
 
 
 @dataclass(frozen=True)
@@ -53,30 +57,54 @@ class TableInfo:
             "creator_id": table.creator_id,
             "options": table.options,
             "seats": [{"seat": s.seat, "account_id": s.account_id, "name": s.name, "bot": s.bot_level is not None,
-                       "bot_level": s.bot_level, "takeover": s.takeover} for s in self.seats],
-            "time_control": {"move_seconds": table.move_seconds},
+                       "bot_level": s.bot_level, "takeover": s.takeover, "deadline": iso_utc(s.deadline),
+                       "away_since": iso_utc(s.away_since), "away_deadline": iso_utc(s.away_deadline)}
+                      for s in self.seats],
+            "pace": table.pace,
+            "time_control": {"move_seconds": table.move_seconds, "pace": table.pace},
             "chat_spectators": table.chat_spectators,
             "rematch_of": table.rematch_of,
             "rematch_id": table.rematch_id,
             "invite_code": table.invite_code if member else None,
             "version": table.version,
             "created_at": iso_utc(table.created_at),
+            "last_activity_at": iso_utc(table.updated_at),
             "to_act": sorted(registry.get(table.ruleset).to_act(table.state))
             if table.status == "running" and table.state is not None else [],
         }
 
 
+def choose_pace(pace: str | None, move_seconds: int | None) -> str:
+    """The pace of a new table (issue 16): ``live`` (a per-move clock of at most an hour, or none)
+    or ``turn_based`` (at least an hour per move, or none).  Without a ``pace`` it follows from
+    ``move_seconds`` (an hour or more is turn-based), as tables were made before paces existed.
+
+    Raises ``AppError(bad_request)`` for an unknown pace or a clock that does not fit it.
+    """
+    if pace is None:
+        return TURN_BASED if move_seconds is not None and move_seconds >= PACE_BOUNDARY_SECONDS else LIVE
+    if pace not in (LIVE, TURN_BASED):
+        raise AppError("bad_request", f"pace must be {LIVE!r} or {TURN_BASED!r}")
+    if move_seconds is not None and pace == LIVE and move_seconds > PACE_BOUNDARY_SECONDS:
+        raise AppError("bad_request", "a live table allows at most an hour per move; choose turn-based for more")
+    if move_seconds is not None and pace == TURN_BASED and move_seconds < PACE_BOUNDARY_SECONDS:
+        raise AppError("bad_request", "a turn-based table allows at least an hour per move; choose live for less")
+    return pace
+
+
 async def create_table(
     session: AsyncSession, registry: Registry, creator: Account, ruleset_name: str, seat_count: int,
     options: dict[str, Any] | None, private: bool, move_seconds: int | None = None, max_open_tables: int = 10,
-    chat_spectators: bool = False,
+    chat_spectators: bool = False, pace: str | None = None,
 ) -> TableInfo:
     """A new open table; the creator takes seat 0.  ``move_seconds``: the time control, or None;
-    ``chat_spectators``: whether spectators may read and write the table's chat.
+    ``chat_spectators``: whether spectators may read and write the table's chat; ``pace``: see
+    :func:`choose_pace`.
 
     Raises ``AppError``: ``not_found`` (unknown ruleset), ``bad_request`` (seat count outside
-    the ruleset's range, options rejected by its ``Options`` model).
+    the ruleset's range, options rejected by its ``Options`` model, a pace that does not fit the clock).
     """
+    pace = choose_pace(pace, move_seconds)
     try:
         ruleset = registry.get(ruleset_name)
     except UnknownRuleset:
@@ -96,7 +124,7 @@ async def create_table(
     table = Table(
         ruleset=ruleset.name, options=parsed.model_dump(mode="json"), seat_count=seat_count, private=private,
         invite_code=secrets.token_urlsafe(9) if private else None, creator_id=creator.id, status="open", version=0,
-        move_seconds=move_seconds, chat_spectators=chat_spectators,
+        move_seconds=move_seconds, chat_spectators=chat_spectators, pace=pace,
     )
     session.add(table)
     await session.flush()
@@ -124,15 +152,16 @@ async def seats_of(session: AsyncSession, table_ids: list[int]) -> dict[int, lis
     """
     occupant = aliased(Account)
     rows = await session.execute(
-        select(Seat.table_id, Seat.seat, Seat.account_id, occupant.name, Seat.bot_level, Seat.takeover, Seat.deadline)
+        select(Seat.table_id, Seat.seat, Seat.account_id, occupant.name, Seat.bot_level, Seat.takeover, Seat.deadline,
+               Seat.away_since, Seat.away_deadline)
         .outerjoin(occupant, occupant.id == Seat.account_id)
         .where(Seat.table_id.in_(table_ids))
         .order_by(Seat.table_id, Seat.seat)
     )
     seats: dict[int, list[SeatInfo]] = {table_id: [] for table_id in table_ids}
-    for table_id, seat, account_id, name, bot_level, takeover, deadline in rows:
+    for table_id, seat, account_id, name, bot_level, takeover, deadline, away_since, away_deadline in rows:
         seats[table_id].append(SeatInfo(seat, account_id, bot_name(seat) if bot_level else name, bot_level, takeover,
-                                        deadline))
+                                        deadline, away_since, away_deadline))
     for table_seats in seats.values():
         names = [info.name for info in table_seats if info.name]
         for index, info in enumerate(table_seats):
@@ -157,20 +186,10 @@ def check_access(info: TableInfo, viewer_id: int | None, invite_code: str | None
 
 
 async def list_tables(session: AsyncSession, limit: int = 200) -> list[TableInfo]:
-    """Open and running public tables, newest first."""
+    """Open, running and abandoned public tables, newest first (an abandoned game is shown as such,
+    never dropped: one of its players may come back to it)."""
     found = list(await session.scalars(
-        select(Table).where(Table.private.is_(False), Table.status.in_(("open", "running")))
-        .order_by(Table.id.desc()).limit(limit)
-    ))
-    seats = await seats_of(session, [table.id for table in found])
-    return [TableInfo(table, seats[table.id]) for table in found]
-
-
-async def tables_of(session: AsyncSession, account_id: int, limit: int = 100) -> list[TableInfo]:
-    """The tables where ``account_id`` sits or that it created, private ones too, newest first."""
-    seated = select(Seat.table_id).where(Seat.account_id == account_id)
-    found = list(await session.scalars(
-        select(Table).where((Table.id.in_(seated)) | (Table.creator_id == account_id), Table.status != "closed")
+        select(Table).where(Table.private.is_(False), Table.status.in_(("open", "running", "abandoned")))
         .order_by(Table.id.desc()).limit(limit)
     ))
     seats = await seats_of(session, [table.id for table in found])
@@ -273,6 +292,9 @@ async def start_table(session: AsyncSession, registry: Registry, account: Accoun
         await session.rollback()
         raise AppError("conflict", "this game has already started")
     await update_deadlines(session, table, set(), ruleset.to_act(state), None)
+    # Everyone seated is seen at the start, so nobody counts as away before the game could reach them.
+    await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.account_id.is_not(None))
+                          .values(seen_at=utcnow()))
     await session.commit()
     return await load_table(session, table_id)
 

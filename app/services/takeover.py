@@ -1,7 +1,9 @@
-"""A bot playing a person's seat: after a time-out, when they leave or resign; and their return.
+"""A bot playing a person's seat: after a time-out, when they leave or resign, when they are away;
+and their return.
 
 Issue 6 (Board Game Arena's zombie mode): the default bot plays the seat until the person comes
-back (a WebSocket ``hello`` from them reclaims it), unless they resigned.
+back (a WebSocket ``hello`` from them reclaims it), unless they resigned.  Issue 16: the others at
+the table may hand the seat of a person who is away to the bot (:func:`hand_away_seat`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from app.services.errors import AppError
 SEATING_CHANGED = -1
 """Fan-out version meaning "the seats changed, not the game": listeners refresh and resend."""
 
-RECLAIMABLE = ("timeout", "left")
+RECLAIMABLE = ("timeout", "left", "away")
 
 
 async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) -> None:
@@ -62,10 +64,58 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
         result = await session.execute(
             update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id,
                                Seat.takeover.in_(RECLAIMABLE))
-            .values(takeover=None, deadline=deadline)
+            .values(takeover=None, deadline=deadline, away_since=None, away_deadline=None)
         )
         await session.commit()
     if result.rowcount == 1:
         await ctx.fanout.publish(game_id, SEATING_CHANGED)
         return True
     return False
+
+
+async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int) -> None:
+    """Let the default bot play ``seat`` of a running game because its person is away (issue 16):
+    takeover ``"away"``, until the person returns (a ``hello``).
+
+    ``account_id`` asks: the host, or any other seated player when the host is the one away (or
+    no longer plays their own seat).  Raises ``AppError``: ``not_found`` (no such table, or a
+    private one the account has no seat at), ``not_seated`` (a spectator), ``bad_request`` (no
+    such seat), ``forbidden`` (not the host while the host is around), ``conflict`` (the game is
+    not running; a bot already plays the seat; its person is not away; one's own seat, which
+    *Leave* hands over).  Nothing changes then.
+    """
+    async with ctx.sessions() as session:
+        table = (await session.execute(select(Table.status, Table.private, Table.creator_id, Table.seat_count)
+                                       .where(Table.id == game_id))).first()
+        seats = {row.seat: row for row in (await session.execute(
+            select(Seat.seat, Seat.account_id, Seat.bot_level, Seat.takeover, Seat.away_since)
+            .where(Seat.table_id == game_id))).all()} if table is not None else {}
+        mine = next((row for row in seats.values() if row.account_id == account_id), None)
+        if table is None or (table.private and mine is None):
+            raise AppError("not_found", f"no table {game_id}")
+        if mine is None:
+            raise AppError("not_seated", "only the players of this game can hand a seat to a bot")
+        if table.status != "running":
+            raise AppError("conflict", "this game is not running")
+        if not 0 <= seat < table.seat_count:
+            raise AppError("bad_request", f"this table has seats 0 to {table.seat_count - 1}")
+        target = seats[seat]
+        if target.account_id is None or target.takeover is not None:
+            raise AppError("conflict", "a bot already plays this seat")
+        if target.account_id == account_id:
+            raise AppError("conflict", "this is your own seat: use Leave table to let a bot play it")
+        if target.away_since is None:
+            raise AppError("conflict", "this player is not away")
+        host = next((row for row in seats.values() if row.account_id == table.creator_id), None)
+        host_around = host is not None and host.takeover is None and host.away_since is None
+        if account_id != table.creator_id and host_around:
+            raise AppError("forbidden", "only the host can hand a seat to a bot while the host is here")
+        result = await session.execute(
+            update(Seat).where(Seat.table_id == game_id, Seat.seat == seat, Seat.account_id == target.account_id,
+                               Seat.takeover.is_(None), Seat.away_since.is_not(None))
+            .values(takeover="away", deadline=None, away_deadline=None)
+        )
+        if result.rowcount != 1:  # they came back (or another player was quicker) meanwhile
+            raise AppError("conflict", "this player is not away any more")
+        await session.commit()
+    await ctx.fanout.publish(game_id, SEATING_CHANGED)

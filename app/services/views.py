@@ -45,13 +45,16 @@ def log_entries(rows: list[tuple[int, list[dict[str, Any]]]], seat: int | None,
 
 
 def players(snapshot: GameSnapshot) -> list[dict[str, Any]]:
-    """``[{seat, name, bot, takeover, deadline}]`` for a state payload.
+    """``[{seat, name, bot, takeover, deadline, away_since, away_deadline}]`` for a state payload.
 
     ``bot`` says a bot sits there; ``takeover`` why a bot plays a person's seat (or None);
-    ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control.
+    ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control;
+    ``away_since`` since when its person is away (issue 16), ``away_deadline`` when the bot takes
+    an away person's seat over on an untimed live table (each None otherwise).
     """
     return [{"seat": info.seat, "name": info.name or "", "bot": info.bot_level is not None, "takeover": info.takeover,
-             "deadline": iso_utc(info.deadline)}
+             "deadline": iso_utc(info.deadline), "away_since": iso_utc(info.away_since),
+             "away_deadline": iso_utc(info.away_deadline)}
             for info in snapshot.seats]
 
 

@@ -4,18 +4,49 @@
 // minutes, so the page estimates the server's clock from the Date header of API answers
 // (api.js reports each one here) and counts down against that.
 
-const TIME_CONTROLS = [
-  { seconds: null, label: "No time limit" },
-  { seconds: 30, label: "30 s per move" },
-  { seconds: 60, label: "1 min per move" },
-  { seconds: 120, label: "2 min per move" },
-  { seconds: 86400, label: "1 day per move" },
-  { seconds: 3 * 86400, label: "3 days per move" },
+// The paces a table can have (issue 16) and the clocks offered for each: a live game is played
+// by people who are there now, a turn-based one over days (each gets a "your turn" when it is).
+const PACES = [
+  {
+    pace: "live",
+    label: "Live — everyone plays now",
+    choices: [
+      { seconds: null, label: "No time limit" },
+      { seconds: 30, label: "30 s per move" },
+      { seconds: 60, label: "1 min per move" },
+      { seconds: 120, label: "2 min per move" },
+      { seconds: 300, label: "5 min per move" },
+    ],
+    preset: 60,
+  },
+  {
+    pace: "turn_based",
+    label: "Turn-based — a move when you can, over days",
+    choices: [
+      { seconds: 86400, label: "1 day per move" },
+      { seconds: 3 * 86400, label: "3 days per move" },
+      { seconds: 7 * 86400, label: "7 days per move" },
+      { seconds: null, label: "No time limit" },
+    ],
+    preset: 3 * 86400,
+  },
 ];
+const TIME_CONTROLS = PACES.flatMap((entry) => entry.choices);
+
+/** The paces offered when creating a table: [{pace, label, choices: [{seconds, label}], preset}]. */
+export function paceChoices() {
+  return PACES.map((entry) => ({ ...entry, choices: entry.choices.map((choice) => ({ ...choice })) }));
+}
+
+/** "live" or "turn-based" for badges; null for an unknown pace. */
+export function paceLabel(pace) {
+  return { live: "live", turn_based: "turn-based" }[pace] || null;
+}
 
 /** The choices offered when creating a table: [{seconds, label}]. */
 export function timeControlChoices() {
-  return TIME_CONTROLS.map((choice) => ({ ...choice }));
+  return TIME_CONTROLS.filter((choice, index) => TIME_CONTROLS.findIndex((other) => other.seconds === choice.seconds) === index)
+    .map((choice) => ({ ...choice }));
 }
 
 /** "1 min per move", "3 days per move", or null for no time control. */
@@ -85,4 +116,16 @@ export function formatRemaining(ms) {
   if (days > 0) return `${days} d ${two(hours)} h`;
   if (hours > 0) return `${hours}:${two(minutes)}:${two(seconds)}`;
   return `${minutes}:${two(seconds)}`;
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago" for a server time (ISO); "" if unreadable. */
+export function timeAgo(iso) {
+  const at = parseServerTime(iso);
+  if (Number.isNaN(at)) return "";
+  const seconds = Math.max(0, Math.floor((serverNow() - at) / 1000));
+  if (seconds < 60) return "just now";
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  const days = Math.floor(seconds / 86400);
+  return `${days} day${days === 1 ? "" : "s"} ago`;
 }

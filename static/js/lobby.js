@@ -1,8 +1,9 @@
-// The lobby: sign in, create a table, find your own tables again, list open and running
+// The lobby: sign in, create a table (live or turn-based), "My games" (your own tables, the ones
+// where it is your move first, with deadlines and the last move's age), list open and running
 // public tables, join, start, watch.
 
 import { api } from "./api.js";
-import { shortTimeControl, timeControlChoices } from "./clock.js";
+import { formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
 import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { optionsForm } from "./options-form.js";
 import { mountSession } from "./session.js";
@@ -10,7 +11,11 @@ import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
 
 const REFRESH_MS = 3000;
-const MAX_TURN_LOOKUPS = 20; // running tables of yours whose turn we look up (newest first)
+const TICK_MS = 1000;
+const PACE_HINTS = {
+  live: "Everyone plays at the table now. A player who runs out of time, or stays away for a few minutes, gets a bot in their seat until they return.",
+  turn_based: "Each player moves when they can; “My games” shows where it is your move. A player who runs out of time gets a bot in their seat until they return.",
+};
 
 const elements = {
   session: document.getElementById("session"),
@@ -18,6 +23,8 @@ const elements = {
   form: document.getElementById("create-form"),
   ruleset: document.getElementById("ruleset"),
   seats: document.getElementById("seats"),
+  pace: document.getElementById("pace"),
+  paceHint: document.getElementById("pace-hint"),
   moveSeconds: document.getElementById("move-seconds"),
   optionsFieldset: document.getElementById("options-fieldset"),
   options: document.getElementById("options"),
@@ -42,14 +49,26 @@ let account = null;
 let rulesets = [];
 let currentOptions = null;
 let tables = [];
-let mine = null; // the caller's own tables, null until loaded
-const turns = new Map(); // table id -> {version, toAct, seat, myTurn}: whose turn, looked up per version
+let mine = null; // the caller's own tables ("My games"), null until loaded
 let lastDrawn = "";
 let lastDrawnMine = "";
 let actionsInFlight = 0;
 
-for (const choice of timeControlChoices()) {
-  elements.moveSeconds.append(h("option", { value: choice.seconds === null ? "" : String(choice.seconds) }, choice.label));
+const paces = paceChoices();
+replaceChildren(elements.pace, paces.map((entry) => h("option", { value: entry.pace }, entry.label)));
+choosePace();
+elements.pace.addEventListener("change", choosePace);
+
+/** Offer the clocks of the chosen pace, its usual one selected. */
+function choosePace() {
+  const entry = paces.find((candidate) => candidate.pace === elements.pace.value) || paces[0];
+  replaceChildren(
+    elements.moveSeconds,
+    entry.choices.map((choice) =>
+      h("option", { value: choice.seconds === null ? "" : String(choice.seconds), selected: choice.seconds === entry.preset }, choice.label),
+    ),
+  );
+  elements.paceHint.textContent = PACE_HINTS[entry.pace] || "";
 }
 // The rules of the game chosen in the select, in a new tab (chooseRuleset points it at the game).
 const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, "Rules");
@@ -63,7 +82,6 @@ mountSession(elements.session, (signedIn) => {
   elements.mineSection.hidden = !account;
   if (changed) {
     mine = null;
-    turns.clear();
     elements.mineLoading.hidden = false;
     replaceChildren(elements.mine);
     replaceChildren(elements.mineFinished);
@@ -80,6 +98,7 @@ refreshTables();
 setInterval(() => {
   if (!document.hidden) refreshTables();
 }, REFRESH_MS);
+setInterval(tick, TICK_MS);
 document.addEventListener("visibilitychange", () => {
   if (!document.hidden) refreshTables();
 });
@@ -134,6 +153,7 @@ elements.form.addEventListener("submit", async (event) => {
     options: currentOptions ? currentOptions.read() : {},
     private: elements.private.checked,
     chat_spectators: document.getElementById("chat-spectators").checked,
+    pace: elements.pace.value,
     move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
   };
   try {
@@ -175,41 +195,14 @@ async function loadMine() {
   } catch (error) {
     if (asked !== (account && account.id)) return;
     if (error.status === 401) return; // signed out meanwhile (another tab); the session corner follows
-    showMessage(elements.mineMessage, `Could not load your tables: ${error.message}`);
+    showMessage(elements.mineMessage, `Could not load your games: ${error.message}`);
     return;
   }
   if (asked !== (account && account.id)) return; // someone else signed in meanwhile
   showMessage(elements.mineMessage, "");
   mine = fresh;
-  await lookUpTurns(fresh);
-  if (asked !== (account && account.id)) return;
   drawMine();
   drawTables();
-}
-
-/** Whose turn it is at your running tables: one game read per table and version. */
-async function lookUpTurns(list) {
-  const running = list.filter((table) => table.status === "running").slice(0, MAX_TURN_LOOKUPS);
-  const stale = running.filter((table) => !turns.has(table.id) || turns.get(table.id).version !== table.version);
-  await Promise.all(
-    stale.map(async (table) => {
-      try {
-        const game = await api("GET", `/api/games/${encodeURIComponent(table.id)}`);
-        const seat = game.seat;
-        const seated = seat !== null && seat !== undefined;
-        const me = seated ? (game.players || []).find((player) => player.seat === seat) : null;
-        turns.set(table.id, {
-          version: game.version,
-          toAct: game.to_act || [],
-          seat,
-          myTurn: seated && !(me && me.takeover) && (game.to_act || []).includes(seat) && (game.legal || []).length > 0,
-          players: game.players || [],
-        });
-      } catch {
-        turns.delete(table.id); // shown as "playing" until the next refresh
-      }
-    }),
-  );
 }
 
 // -- your tables ------------------------------------------------------------------------------
@@ -221,16 +214,15 @@ function drawMine() {
     return;
   }
   if (mine === null || actionsInFlight > 0) return;
-  const key = JSON.stringify([account.id, mine, [...turns.entries()]]);
+  const key = JSON.stringify([account.id, mine]);
   if (key === lastDrawnMine) return;
   lastDrawnMine = key;
   elements.mineLoading.hidden = true;
 
-  const active = mine.filter((table) => table.status === "open" || table.status === "running");
-  const finished = mine.filter((table) => table.status === "finished");
-  const yourTurn = active.filter((table) => turns.get(table.id) && turns.get(table.id).myTurn);
-  const order = (table) => (yourTurn.includes(table) ? 0 : table.status === "open" ? 1 : 2);
-  const sorted = [...active].sort((a, b) => order(a) - order(b)); // stable: newest first within a group
+  // The server lists your move first (soonest deadline first), then open tables, then the others.
+  const sorted = mine.filter((table) => table.status === "open" || table.status === "running");
+  const finished = mine.filter((table) => table.status === "finished" || table.status === "abandoned");
+  const yourTurn = sorted.filter((table) => table.my_turn);
 
   if (!sorted.length) {
     replaceChildren(
@@ -252,12 +244,12 @@ function drawMine() {
 
 function mineItem(table) {
   const seat = table.seats.find((candidate) => candidate.account_id === account.id) || null;
-  const turn = turns.get(table.id);
   const free = table.seats.filter((candidate) => candidate.account_id === null && !candidate.bot).length;
-  const myTurn = Boolean(turn && turn.myTurn);
+  const myTurn = Boolean(table.my_turn);
   const nameOf = (index) => {
     const found = table.seats.find((candidate) => candidate.seat === index);
-    return found ? found.name || `Seat ${index + 1}` : `Seat ${index + 1}`;
+    const name = found ? found.name || `Seat ${index + 1}` : `Seat ${index + 1}`;
+    return found && found.away_since && !found.takeover ? `${name} (away)` : name;
   };
 
   let status;
@@ -267,16 +259,18 @@ function mineItem(table) {
     if (seat && seat.takeover === "resigned") status = "You resigned; a bot plays your seat";
     else if (seat && seat.takeover) status = "A bot is playing for you: open the table to take your seat back";
     else if (myTurn) status = "Your turn";
-    else if (turn && turn.toAct.length) {
-      const names = turn.toAct.filter((index) => index !== turn.seat).map(nameOf);
+    else if ((table.to_act || []).length) {
+      const names = table.to_act.filter((index) => index !== table.my_seat).map(nameOf);
       status = names.length ? `Waiting for ${names.join(", ")}` : "Waiting for the others";
     } else status = "In progress";
+  } else if (table.status === "abandoned") {
+    status = "Abandoned: everyone stayed away. Open it to play on.";
   } else {
     status = "Finished";
   }
 
   const label = table.status === "running" ? (seat && !seat.takeover ? "Play" : "Open") : table.status === "finished" ? "View" : "Open";
-  const badge = { open: "waiting", running: "playing", finished: "finished" }[table.status] || table.status;
+  const badge = { open: "waiting", running: "playing", finished: "finished", abandoned: "abandoned" }[table.status] || table.status;
   const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
   return h(
     "li",
@@ -292,10 +286,12 @@ function mineItem(table) {
       h("a", { class: "table-name", href: tablePath(table.id, table.invite_code) }, h("strong", {}, table.title || table.ruleset)),
       h("span", { class: `badge badge-${table.status}` }, badge),
       table.private ? h("span", { class: "badge" }, "private") : null,
+      paceBadge(table),
       timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
       h("span", { class: "muted table-id" }, `#${table.id}`),
     ),
     h("p", { class: `table-status${myTurn ? " table-status-turn" : ""}`, "data-table-status": "" }, status),
+    gameTimes(table, myTurn),
     seatChips(table),
     h(
       "div",
@@ -310,7 +306,7 @@ function mineItem(table) {
 
 function drawTables() {
   if (actionsInFlight > 0) return;
-  // Your own tables are listed above under "Your tables"; this list shows the others.
+  // Your own tables are listed above under "My games"; this list shows the others.
   const yours = new Set(account && mine ? mine.map((table) => table.id) : []);
   const others = tables.filter((table) => !yours.has(table.id));
   const key = JSON.stringify([account && account.id, others]);
@@ -321,7 +317,7 @@ function drawTables() {
     replaceChildren(elements.tables, h("li", { class: "empty muted" }, text));
     return;
   }
-  const order = { open: 0, running: 1, finished: 2 };
+  const order = { open: 0, running: 1, abandoned: 2, finished: 3 };
   const sorted = [...others].sort((a, b) => (order[a.status] ?? 3) - (order[b.status] ?? 3));
   replaceChildren(elements.tables, sorted.map(tableItem));
 }
@@ -360,7 +356,7 @@ function tableItem(table) {
   }
   actions.push(copyLinkButton(table));
 
-  const statusLabel = { open: `waiting · ${free} free`, running: "playing", finished: "finished" }[table.status] || table.status;
+  const statusLabel = { open: `waiting · ${free} free`, running: "playing", finished: "finished", abandoned: "abandoned" }[table.status] || table.status;
   const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
   return h(
     "li",
@@ -371,15 +367,48 @@ function tableItem(table) {
       h("strong", {}, table.title || table.ruleset),
       h("span", { class: `badge badge-${table.status}` }, statusLabel),
       table.private ? h("span", { class: "badge" }, "private") : null,
+      paceBadge(table),
       timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
       h("span", { class: "muted table-id" }, `#${table.id}`),
     ),
+    gameTimes(table, false),
     seatChips(table),
     h("div", { class: "actions" }, actions),
   );
 }
 
 // -- shared pieces ----------------------------------------------------------------------------
+
+function paceBadge(table) {
+  const label = paceLabel(table.pace);
+  return label ? h("span", { class: `badge badge-pace pace-${table.pace}`, "data-pace": table.pace, title: "Pace" }, label) : null;
+}
+
+/** "Last move 3 h ago · your move due in 2 d 03 h" (the countdown and the age are kept current by tick()). */
+function gameTimes(table, myTurn) {
+  const parts = [];
+  const [label, at] = table.status === "open" ? ["Created", table.created_at] : [table.version ? "Last move" : "Started", table.last_activity_at];
+  if (at) parts.push(h("span", { "data-ago": at, "data-ago-label": label, "data-last-activity": "" }, `${label} ${timeAgo(at)}`));
+  if (myTurn && table.my_deadline) {
+    parts.push(" · your move due in ", h("span", { class: "countdown", "data-deadline": table.my_deadline, "data-my-deadline": "" }, formatRemaining(remainingMs(table.my_deadline))));
+  } else if (table.status === "running") {
+    const acting = table.seats.filter((seat) => (table.to_act || []).includes(seat.seat) && seat.deadline);
+    if (acting.length === 1) {
+      parts.push(` · ${acting[0].name}'s move due in `, h("span", { class: "countdown", "data-deadline": acting[0].deadline }, formatRemaining(remainingMs(acting[0].deadline))));
+    }
+  }
+  return h("p", { class: "muted game-times" }, parts);
+}
+
+/** Keep every countdown and "… ago" of the lobby current between refreshes. */
+function tick() {
+  if (document.hidden) return;
+  for (const node of document.querySelectorAll("[data-deadline]")) {
+    const left = remainingMs(node.dataset.deadline);
+    if (left !== null) node.textContent = formatRemaining(left);
+  }
+  for (const node of document.querySelectorAll("[data-ago]")) node.textContent = `${node.dataset.agoLabel} ${timeAgo(node.dataset.ago)}`;
+}
 
 function seatChips(table) {
   return h(
@@ -390,6 +419,7 @@ function seatChips(table) {
       let name = seat.name || "free";
       if (seat.takeover === "resigned") name = `${seat.name} (resigned)`;
       else if (seat.takeover) name = `${seat.name} (bot playing)`;
+      else if (seat.away_since && !(account && seat.account_id === account.id)) name = `${seat.name} (away)`;
       const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
       const person = seat.account_id !== null && !seat.bot;
       return h(

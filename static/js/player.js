@@ -21,8 +21,8 @@ function ordinal(place) {
 }
 
 /** "Won with 45 points", "2nd of 3 with 30 points", "Shared 1st with 12 points". */
-export function outcomeText(outcome) {
-  if (!outcome) return "In progress";
+export function outcomeText(outcome, status = "running") {
+  if (!outcome) return status === "abandoned" ? "Abandoned: everyone stayed away" : "In progress";
   const points = `${outcome.score} point${outcome.score === 1 ? "" : "s"}`;
   if (outcome.place === 1) return outcome.shared ? `Shared 1st place with ${points}` : `Won with ${points}`;
   return `${outcome.shared ? "Shared " : ""}${ordinal(outcome.place)} of ${outcome.players} with ${points}`;
@@ -30,7 +30,7 @@ export function outcomeText(outcome) {
 
 function gameItem(game) {
   const opponents = game.seats.filter((seat) => seat.seat !== game.seat);
-  const result = game.outcome ? (game.outcome.place === 1 ? "won" : "lost") : "running";
+  const result = game.outcome ? (game.outcome.place === 1 ? "won" : "lost") : game.status;
   return h(
     "li",
     { class: `table-item status-${game.status}`, "data-game-id": String(game.id), "data-result": result },
@@ -38,11 +38,11 @@ function gameItem(game) {
       "div",
       { class: "table-head" },
       h("a", { class: "table-name", href: tablePath(game.id, game.invite_code) }, h("strong", {}, game.title || game.ruleset)),
-      h("span", { class: `badge badge-${game.status}` }, game.status === "running" ? "playing" : "finished"),
+      h("span", { class: `badge badge-${game.status}` }, { running: "playing", abandoned: "abandoned" }[game.status] || "finished"),
       game.private ? h("span", { class: "badge" }, "private") : null,
       h("span", { class: "muted table-id" }, `#${game.id}`),
     ),
-    h("p", { class: "table-status", "data-outcome": "" }, outcomeText(game.outcome)),
+    h("p", { class: "table-status", "data-outcome": "" }, outcomeText(game.outcome, game.status)),
     h(
       "p",
       { class: "muted" },

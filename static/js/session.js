@@ -67,7 +67,7 @@ export async function mountSession(container, onChange) {
         h("strong", { id: "who-name" }, account.name),
         account.guest ? h("span", { class: "muted" }, " (guest)") : null,
       ),
-      h("a", { class: "link-button", id: "my-games", href: playerPath(account.id) }, "My games"),
+      h("a", { class: "link-button", id: "my-games", href: playerPath(account.id) }, "My profile"),
       logout,
       message,
     );

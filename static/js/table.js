@@ -4,7 +4,7 @@
 
 import { api, withInvite } from "./api.js";
 import { mountChat } from "./chat.js";
-import { describeTimeControl, formatRemaining, remainingMs } from "./clock.js";
+import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./clock.js";
 import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteLink } from "./links.js";
@@ -21,11 +21,13 @@ const TICK_MS = 500;
 const TAKEOVER_LABEL = {
   timeout: "bot playing (out of time)",
   left: "bot playing (left)",
+  away: "bot playing (away)",
   resigned: "resigned",
 };
 const TAKEOVER_LABEL_AFTER = {
   timeout: "bot took over (out of time)",
   left: "bot took over (left)",
+  away: "bot took over (away)",
   resigned: "resigned",
 };
 
@@ -37,7 +39,7 @@ const el = Object.fromEntries(
   [
     "session", "table-title", "connection", "toasts", "page-loading", "page-error", "page-error-title", "page-error-text",
     "waiting-room", "waiting-info", "waiting-seats", "waiting-actions", "waiting-message", "invite-link", "copy-invite",
-    "game", "turn", "board", "result", "result-headline", "result-reason", "result-table", "players", "you-are",
+    "game", "turn", "away", "board", "result", "result-headline", "result-reason", "result-table", "players", "you-are",
     "time-control", "seat-status", "game-actions", "alerts-card", "alerts", "log",
   ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), document.getElementById(id)]),
 );
@@ -110,9 +112,10 @@ async function loadTable() {
   el.tableTitle.textContent = title;
   el.tableTitle.after(h("a", { class: "topbar-link", id: "rules-link", href: `/rules/${encodeURIComponent(table.ruleset)}`, target: "_blank", rel: "noopener", "aria-label": `Rules of ${title} (opens in a new tab)` }, "Rules"));
   document.title = `${title} — Caravanserai`;
-  const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds);
-  el.timeControl.hidden = !timeControl;
-  replaceChildren(el.timeControl, timeControl ? [clockIcon(), " ", timeControl] : null);
+  const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit";
+  el.timeControl.hidden = false;
+  el.timeControl.dataset.pace = table.pace || "";
+  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "));
   if (table.status === "open") {
     el.waitingRoom.hidden = false;
     drawWaitingRoom();
@@ -129,7 +132,7 @@ async function loadTable() {
 
 /** Leave the waiting room when the table started, ended or was closed. */
 function followStatus() {
-  if (table.status === "running" || table.status === "finished") startGame();
+  if (table.status === "running" || table.status === "finished" || table.status === "abandoned") startGame();
   else if (table.status === "closed") showClosed();
 }
 
@@ -178,6 +181,7 @@ function drawWaitingRoom() {
   const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
 
   const info = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
+  if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
   info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
   if (table.private) info.push("private");
   el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
@@ -468,6 +472,7 @@ function draw() {
   alerts.update(myTurn, `${table.title || table.ruleset}: it is your move.`);
 
   drawTurn(myTurn, toAct);
+  drawAway(toAct);
   drawPlayers(toAct);
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
@@ -476,17 +481,27 @@ function draw() {
   tick();
 }
 
+/** When a bot takes ``seat`` over by itself: its move's deadline, or (untimed live tables) its away deadline. */
+function botDeadline(player) {
+  if (!player || player.takeover || player.bot) return null;
+  return player.deadline || (player.away_since ? player.away_deadline : null) || null;
+}
+
 function countdown(seat) {
   const player = playerOf(seat);
-  if (!player || !player.deadline || frame.status !== "running") return null;
-  return h("span", { class: "countdown", "data-deadline": player.deadline, "data-countdown-seat": String(seat), title: "Time left for this move" }, "");
+  const due = botDeadline(player);
+  if (!due || frame.status !== "running") return null;
+  return h("span", { class: "countdown", "data-deadline": due, "data-countdown-seat": String(seat), title: "Time left for this move" }, "");
 }
 
 function drawTurn(myTurn, toAct) {
   let text;
   let kind = "waiting";
   let clock = null;
-  if (frame.status === "finished") {
+  if (frame.status === "abandoned") {
+    text = "This game was abandoned: everyone stayed away. A player who opens it plays on.";
+    kind = "over";
+  } else if (frame.status === "finished") {
     const winners = frame.result ? frame.result.ranks.map((rank, seat) => (rank === 1 ? playerName(seat) : null)).filter(Boolean) : [];
     text = winners.length ? `Game over — ${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!` : "Game over.";
     kind = "over";
@@ -510,6 +525,62 @@ function drawTurn(myTurn, toAct) {
     clock ? h("span", { class: "turn-clock", title: "Time left for this move" }, clockIcon(), clock) : null,
     isSeated() ? null : h("span", { class: "badge spectator-badge" }, "watching"),
   );
+}
+
+/** Whether the viewer may hand ``seat`` (its person away) to a bot: the host, or any other player
+ * when the host is the one away (or no longer plays their own seat). The server decides again. */
+function mayHandOver(seat) {
+  if (!account || !isSeated() || seat === frame.seat || myTakeover()) return false;
+  if (table.creator_id === account.id) return true;
+  const hostSeat = (table.seats || []).find((candidate) => candidate.account_id === table.creator_id);
+  const host = hostSeat ? playerOf(hostSeat.seat) : null;
+  return !host || Boolean(host.takeover || host.away_since);
+}
+
+/** "Ana is away" for each away person who is to act: when the bot steps in by itself, and (for those
+ * allowed) a button that hands the seat to the bot now. */
+function drawAway(toAct) {
+  const away = frame.status === "running" ? toAct.map(playerOf).filter((player) => player && !player.bot && !player.takeover && player.away_since) : [];
+  el.away.hidden = !away.length;
+  if (!away.length) {
+    el.away.replaceChildren();
+    return;
+  }
+  const busy = el.away.querySelector("button[aria-busy='true']");
+  if (busy) return; // a hand-over is under way: keep its button
+  replaceChildren(
+    el.away,
+    away.map((player) => {
+      const due = botDeadline(player);
+      const hand = mayHandOver(player.seat)
+        ? h("button", { type: "button", class: "small", "data-action": "hand-over", "data-seat": String(player.seat) }, `Let a bot play for ${player.name}`)
+        : null;
+      if (hand) hand.addEventListener("click", () => handOver(player, hand));
+      return h(
+        "p",
+        { class: "away-notice", "data-away-seat": String(player.seat) },
+        h("strong", {}, `${player.name} is away.`),
+        due ? [" A bot plays for them in ", h("span", { class: "countdown", "data-deadline": due, "data-away-countdown": String(player.seat) }, ""), "."] : " Nobody's clock runs out here.",
+        hand ? [" ", hand] : null,
+      );
+    }),
+  );
+  tick();
+}
+
+async function handOver(player, button) {
+  const sure = await confirmDialog({
+    title: `Let a bot play for ${player.name}?`,
+    text: `${player.name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.`,
+    confirmLabel: "Let a bot play",
+    cancelLabel: "Wait",
+  });
+  if (!sure) return;
+  try {
+    await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(tableId)}/bots`, { seat: player.seat }), "Handing over…");
+  } catch (error) {
+    toast(`Could not hand the seat over: ${error.message}`, error.code);
+  }
 }
 
 function drawPlayers(toAct) {
@@ -545,6 +616,7 @@ function drawPlayers(toAct) {
           { class: "player-main" },
           h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? " (you)" : ""),
           acting ? h("span", { class: "badge badge-turn" }, "to play") : null,
+          player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, "away") : null,
           player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, (running ? TAKEOVER_LABEL : TAKEOVER_LABEL_AFTER)[player.takeover] || "bot playing") : null,
         ),
         h(
@@ -604,7 +676,7 @@ function drawGameActions(takenOver) {
   leave.addEventListener("click", async () => {
     const sure = await confirmDialog({
       title: "Leave this game?",
-      text: "A bot will play for you until you come back. Open this table again (from the lobby's “Your tables”) to take your seat back.",
+      text: "A bot will play for you until you come back. Open this table again (from “My games” in the lobby) to take your seat back.",
       confirmLabel: "Leave table",
       cancelLabel: "Stay",
     });

@@ -54,7 +54,7 @@ def test_rematch_copies_ruleset_options_privacy_time_control_and_seats(client):
     assert new["ruleset"] == "through-the-desert" and new["options"] == old["options"]
     assert new["options"]["piles"] == "zman" and new["options"]["end_trigger"] == "immediate"
     assert new["private"] is True and new["invite_code"] == code
-    assert new["time_control"] == {"move_seconds": 600} and new["chat_spectators"] is True
+    assert new["time_control"] == {"move_seconds": 600, "pace": "live"} and new["chat_spectators"] is True
     assert [(s["seat"], s["account_id"], s["bot"], s["bot_level"]) for s in new["seats"]] == [
         (0, ana.id, False, None), (1, None, True, "random"), (2, bo.id, False, None)]
     assert new["creator_id"] == ana.id

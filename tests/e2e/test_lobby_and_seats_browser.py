@@ -195,8 +195,8 @@ def test_time_control_countdown_on_a_table_created_with_a_move_limit(live_server
     page.click("#create-table")
     page.wait_for_url(re.compile(r"/tables/\d+$"))
     table_id = page.url.rsplit("/", 1)[1]
-    assert page.request.get(f"{base}/api/tables/{table_id}").json()["time_control"] == {"move_seconds": 60}
-    expect(page.locator("#waiting-info")).to_contain_text("1 min per move")
+    assert page.request.get(f"{base}/api/tables/{table_id}").json()["time_control"] == {"move_seconds": 60, "pace": "live"}
+    expect(page.locator("#waiting-info")).to_contain_text("live · 1 min per move")
     page.select_option('[data-bot-level="1"]', "random")
     page.click('[data-action="add-bot-1"]')
     page.click('[data-action="start"]')

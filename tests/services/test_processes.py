@@ -82,8 +82,9 @@ def test_sigkill_mid_game_loses_no_acknowledged_move(database_url, tmp_path):
 def test_two_processes_on_one_postgres_serve_one_game(postgres_database, tmp_path):
     database_url = postgres_database
     first = ServerProcess(database_url, extra_rulesets=TOY, log_path=tmp_path / "first.log").start()
-    second = ServerProcess(database_url, extra_rulesets=TOY, log_path=tmp_path / "second.log").start()
+    second = ServerProcess(database_url, extra_rulesets=TOY, log_path=tmp_path / "second.log")
     try:
+        second.start()  # inside try: should it fail, the first one is stopped all the same
         ana, bo = RemotePlayer(first, "Ana"), RemotePlayer(first, "Bo")
         table_id = start_toy_game(ana, bo)
         with ana.socket(table_id, first) as ana_ws, bo.socket(table_id, second) as bo_ws:
