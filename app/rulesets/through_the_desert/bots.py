@@ -1,7 +1,7 @@
 """The bot hooks of Through the Desert (app/bots): a full state from one seat's view, and a
 heuristic value of a position.
 
-``determinize`` rebuilds the state layout of ``rules.py`` from what the seat sees (the view
+``determinize`` rebuilds the state (``state.py``) from what the seat sees (the view
 carries the table options, which are public).  Everything a view shows is copied; the rest is
 filled in:
 
@@ -35,12 +35,15 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
-from app.rulesets.base import Rng, Seat, State
+from app.rulesets.base import Rng, Seat
 from app.rulesets.through_the_desert.board import PlayArea, hex_key
-from app.rulesets.through_the_desert.moves import COLOURS
+from app.rulesets.through_the_desert.moves import COLOURS, Colour
+from app.rulesets.through_the_desert.options import Options, table_options
 from app.rulesets.through_the_desert.scoring import OASIS_POINTS, final_result, largest_caravan_points
+from app.rulesets.through_the_desert.state import HexKey, OasisCredit, PlacedCamel, ThroughTheDesertState, WellToken
 
 TOKEN_VALUES = (1, 2, 3)
 TOKENS_PER_VALUE = 15
@@ -61,8 +64,8 @@ WIN_BONUS = 10.0
 # -- determinize ------------------------------------------------------------------------------
 
 
-def determinize(area: PlayArea, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
-    """A state of the layout in ``rules.py`` whose ``view(state, seat)`` equals ``view``; the parts
+def determinize(area: PlayArea, view: dict[str, Any], seat: Seat, rng: Rng) -> ThroughTheDesertState:
+    """A state whose ``view(state, seat)`` equals ``view``; the parts
     the seat cannot see come from ``rng`` (see the module docstring)."""
     players = view["players"]
     n_players = len(players)
@@ -82,11 +85,11 @@ def determinize(area: PlayArea, view: dict[str, Any], seat: Seat, rng: Rng) -> S
     free_ids = [token_id for token_id in TOKEN_IDS if token_id not in own_ids]
     rng.shuffle(free_ids)
 
-    def token(value: int) -> dict[str, Any]:
+    def token(value: int) -> WellToken:
         return {"id": free_ids.pop(), "value": value}
 
     wells = {keys(well["hex"]): token(well["value"]) for well in view["wells"]}
-    taken_wells: list[list[dict[str, Any]]] = []
+    taken_wells: list[list[WellToken]] = []
     for other, player in enumerate(players):
         if other == seat:
             taken_wells.append(own)
@@ -95,10 +98,10 @@ def determinize(area: PlayArea, view: dict[str, Any], seat: Seat, rng: Rng) -> S
         else:
             taken_wells.append([token(hidden.pop()) for _ in range(player["wells_taken"])])
 
-    oasis_credits: list[list[list[str]]] = [[] for _ in range(n_players)]
+    oasis_credits: list[list[OasisCredit]] = [[] for _ in range(n_players)]
     for credit in view["oasis_credits"]:
         oasis_credits[credit["seat"]].append([credit["colour"], keys(credit["hex"])])
-    camels = {
+    camels: dict[HexKey, PlacedCamel] = {
         keys(camel["hex"]): {"seat": camel["seat"], "colour": camel["colour"], "leader": camel["leader"]}
         for camel in view["camels"]
     }
@@ -112,10 +115,10 @@ def determinize(area: PlayArea, view: dict[str, Any], seat: Seat, rng: Rng) -> S
     else:
         end_reason = None
 
-    state: State = {
+    state: ThroughTheDesertState = {
         "board": view["board"]["name"],
         "players": n_players,
-        "options": dict(view["options"]),
+        "options": table_options(Options.model_validate(view["options"])),
         "phase": phase,
         "start_player": view["start_player"],
         "current": view["current"],
@@ -144,8 +147,10 @@ def determinize(area: PlayArea, view: dict[str, Any], seat: Seat, rng: Rng) -> S
     return state
 
 
-def _keys_of(area: PlayArea):
-    def key(hex_: list[int]) -> str:
+def _keys_of(area: PlayArea) -> Callable[[list[int]], HexKey]:
+    """The state key of a view's hex, checked to be a space of ``area`` (``ValueError`` otherwise)."""
+
+    def key(hex_: list[int]) -> HexKey:
         k = hex_key(hex_)
         if k not in area.space_set:
             raise ValueError(f"{k} is not a space of the board in use")
@@ -154,13 +159,13 @@ def _keys_of(area: PlayArea):
     return key
 
 
-def _parse_token(token: str) -> dict[str, Any]:
+def _parse_token(token: str) -> WellToken:
     """``"well-07:3" -> {"id": "well-07", "value": 3}`` (view.well_token, backwards)."""
     token_id, _, value = token.partition(":")
     return {"id": token_id, "value": int(value)}
 
 
-def _turn_counters(view: dict[str, Any], camels: dict[str, Any], n_players: int) -> tuple[int, int, int]:
+def _turn_counters(view: dict[str, Any], camels: dict[HexKey, PlacedCamel], n_players: int) -> tuple[int, int, int]:
     """``(turn, allowance, placed)`` consistent with the view's ``camels_left`` and T-3.
 
     ``turn`` counts main-phase turns begun; only whether it is below T-3's number of
@@ -207,7 +212,7 @@ def _geometry(area: PlayArea) -> _Geometry:
     return _Geometry(area)
 
 
-def evaluate(area: PlayArea, state: State, seat: Seat) -> float:
+def evaluate(area: PlayArea, state: ThroughTheDesertState, seat: Seat) -> float:
     """The seat's value minus the best other seat's (module docstring); higher is better."""
     n_players = state["players"]
     if state["phase"] == "over":
@@ -216,14 +221,14 @@ def evaluate(area: PlayArea, state: State, seat: Seat) -> float:
         margin = scores[seat] - best_other
         return margin + (WIN_BONUS if margin > 0 else -WIN_BONUS if margin < 0 else 0.0)
 
-    values = [
+    values: list[float] = [
         sum(well["value"] for well in state["taken_wells"][other]) + OASIS_POINTS * len(state["oasis_credits"][other])
         for other in range(n_players)
     ]
     for enclosed in state["areas"]:
         values[enclosed["seat"]] += enclosed["points"]
 
-    caravans: list[dict[str, list[str]]] = [{} for _ in range(n_players)]
+    caravans: list[dict[Colour, list[HexKey]]] = [{} for _ in range(n_players)]
     for key, camel in state["camels"].items():
         caravans[camel["seat"]].setdefault(camel["colour"], []).append(key)
     if state["phase"] == "camels":
@@ -237,7 +242,9 @@ def evaluate(area: PlayArea, state: State, seat: Seat) -> float:
     return values[seat] - max(value for other, value in enumerate(values) if other != seat)
 
 
-def _potentials(geometry: _Geometry, state: State, caravans: list[dict[str, list[str]]]) -> list[float]:
+def _potentials(
+    geometry: _Geometry, state: ThroughTheDesertState, caravans: list[dict[Colour, list[HexKey]]]
+) -> list[float]:
     """Per seat: wells and unscored oases within three camels of a caravan, plus mobility."""
     neighbours = geometry.neighbours
     camels, wells, piles = state["camels"], state["wells"], state["piles"]
