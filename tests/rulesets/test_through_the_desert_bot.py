@@ -12,7 +12,7 @@ import pytest
 from app.bots.players import RandomBot, SearchBot
 from app.rulesets.base import Rng
 from app.rulesets.testing import canonical
-from app.rulesets.through_the_desert.bots import OASIS_REACH, WELL_REACH
+from app.rulesets.through_the_desert.evaluation import OASIS_REACH, WELL_REACH
 from app.rulesets.through_the_desert.moves import Camel
 from app.rulesets.through_the_desert.options import Options
 from app.rulesets.through_the_desert.rules import ThroughTheDesert

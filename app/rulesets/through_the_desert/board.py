@@ -53,12 +53,6 @@ def neighbours(hex_: Hex) -> list[Hex]:
     return [(q + dq, r + dr) for dq, dr in NEIGHBOUR_OFFSETS]
 
 
-def distance(a: Hex, b: Hex) -> int:
-    """Spec §2.2: hex distance ``(|dq| + |dr| + |dq + dr|) / 2``."""
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
 class PlayArea:
     """The spaces of a board in use for one game, with their neighbours (walls left out).
 

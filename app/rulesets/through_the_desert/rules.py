@@ -3,7 +3,8 @@
 The ruleset class comes first; its methods are the contract and call the helpers below, grouped
 by phase: setup, palm trees, returned leaders, leaders, camels, then the end of the game.
 
-The state layout is ``state.py``; the view ``view.py``; the bots' hooks ``bots.py``.
+The state layout is ``state.py``; the view ``view.py``; the bots' hooks ``information.py``
+(determinize) and ``evaluation.py`` (evaluate).
 """
 
 from __future__ import annotations
@@ -15,13 +16,15 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
-from app.rulesets.through_the_desert import bots
 from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, show
+from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
 from app.rulesets.through_the_desert.moves import COLOURS, Camel, Colour, Leader, Move, Palm, ReturnLeader
 from app.rulesets.through_the_desert.options import PILE_SIZES, Options, table_options
 from app.rulesets.through_the_desert.scoring import OASIS_POINTS, area_value, final_result
 from app.rulesets.through_the_desert.state import (
+    WELL_IDS,
+    WELL_TOKENS,
     EnclosedArea,
     HexKey,
     Phase,
@@ -121,14 +124,14 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> ThroughTheDesertState:
         """A full state behind ``seat``'s view: other seats' hidden well values (W-2) and the PRNG
-        drawn from ``rng``, consistent with the tokens the seat can see (``bots.py``)."""
+        drawn from ``rng``, consistent with the tokens the seat can see (``information.py``)."""
         if view["board"]["name"] != self.board.name:
             raise ValueError(f"view is of board {view['board']['name']!r}, this ruleset plays {self.board.name!r}")
-        return bots.determinize(self.board.in_use(len(view["players"])), view, seat, rng)
+        return information.determinize(self.board.in_use(len(view["players"])), view, seat, rng)
 
     def evaluate(self, state: ThroughTheDesertState, seat: Seat) -> float:
-        """Points secured plus provisional caravan points and reach, minus the best opponent's (``bots.py``)."""
-        return bots.evaluate(self.area(state), state, seat)
+        """Points secured plus provisional caravan points and reach, minus the best opponent's (``evaluation.py``)."""
+        return evaluation.evaluate(self.area(state), state, seat)
 
     def area(self, state: ThroughTheDesertState) -> PlayArea:
         """The part of the board in use for this game (Spec S-1)."""
@@ -147,8 +150,6 @@ def _standard_board() -> Board:
 
 PALM_TREES = 5
 """Spec §1.1: palm trees in the box."""
-WELL_TOKENS = (1,) * 15 + (2,) * 15 + (3,) * 15
-"""Spec S-6: 45 well tokens, 15 each of value 1, 2 and 3."""
 
 
 def new_game(board: Board, n_players: int, options: Options, seed: int) -> ThroughTheDesertState:
@@ -162,9 +163,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> Throu
         start = 0
     values = list(WELL_TOKENS)
     rng.shuffle(values)
-    pool: list[WellToken] = [
-        {"id": f"well-{number:02d}", "value": value} for number, value in enumerate(values, start=1)
-    ]
+    pool: list[WellToken] = [{"id": token_id, "value": value} for token_id, value in zip(WELL_IDS, values, strict=True)]
     wells = {key: pool.pop(0) for key in area.well_spaces if pool}
     returned: list[Colour | None] = [None] * n_players
     if n_players == 5 and options.leader_return == "random":

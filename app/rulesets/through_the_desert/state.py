@@ -41,6 +41,14 @@ class WellToken(TypedDict):
     value: int
 
 
+WELL_VALUES = (1, 2, 3)
+WELLS_PER_VALUE = 15
+WELL_TOKENS = tuple(value for value in WELL_VALUES for _ in range(WELLS_PER_VALUE))
+"""Spec S-6: the values of the 45 well tokens, 15 each of 1, 2 and 3, before the shuffle."""
+WELL_IDS = tuple(f"well-{number:02d}" for number in range(1, len(WELL_TOKENS) + 1))
+"""The token ids, ``well-01`` .. ``well-45``."""
+
+
 class PlacedCamel(TypedDict):
     """A camel or caravan leader on the board; ``(seat, colour)`` names its caravan."""
 

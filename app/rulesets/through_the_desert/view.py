@@ -42,6 +42,12 @@ def well_token(well: WellToken) -> str:
     return f"{well['id']}:{well['value']}"
 
 
+def parse_well_token(token: str) -> WellToken:
+    """A private token back as the well: ``"well-07:3" -> {"id": "well-07", "value": 3}``."""
+    token_id, _, value = token.partition(":")
+    return {"id": token_id, "value": int(value)}
+
+
 def build_view(state: ThroughTheDesertState, area: PlayArea, seat: Seat | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: spectator); Spec W-2 decides who sees taken well values.
 
