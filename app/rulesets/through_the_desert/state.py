@@ -71,7 +71,8 @@ class EnclosedArea(TypedDict):
 
 
 class ThroughTheDesertState(TypedDict):
-    """A whole game; one record per field group below, each list ``[seat]`` has one entry per seat."""
+    """A whole game, field group by field group: identity, turn order, the current turn, the board,
+    the players (each list marked ``[seat]`` has one entry per seat), the end."""
 
     board: str
     """The board's name; the ruleset refuses a state of another board."""
