@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.rulesets.through_the_desert_golden import CHANNELS, digest, load, ply_hashes
 from app.rulesets.through_the_desert.rules import ThroughTheDesert
+from tests.rulesets.through_the_desert_golden import CHANNELS, digest, load, ply_hashes
 
 RULES = ThroughTheDesert()
 GOLDEN = load()
