@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import random
 from collections import Counter
 
 import pytest
@@ -577,3 +579,45 @@ def test_view_has_the_renderer_keys():
     assert len(view["last_placed"]) == 1 and len(view["camels"]) == 16
     assert "my_wells" in view and "my_wells" not in STANDARD.view(state, None)
     assert str(state["rng"]) not in str(view)
+
+
+def random_positions(n_players: int, seed: int, **options) -> list[dict]:
+    """Every position of one game of random moves (``random.Random(seed)`` chooses)."""
+    chooser = random.Random(seed)
+    state = new_game(n_players, seed=seed, **options)
+    states = [state]
+    while STANDARD.to_act(state):
+        state, _ = act(state, chooser.choice(STANDARD.legal_moves(state, state["current"])))
+        states.append(state)
+    return states
+
+
+def with_marked_fields(state: dict) -> dict:
+    """``state`` with a new key ``zz_new_secret`` at the top level and in every record it holds:
+    the options, each camel, each well token (face up, taken, still in the pool) and each area."""
+    state = json.loads(json.dumps(state))
+    records = [state, state["options"], *state["camels"].values(), *state["wells"].values(), *state["areas"],
+               *state.get("well_pool", []), *(well for wells in state["taken_wells"] for well in wells)]
+    for number, record in enumerate(records):
+        record["zz_new_secret"] = f"zz-secret-{number}"
+    return state
+
+
+@pytest.mark.parametrize(("n_players", "options"), [(2, {}), (4, {"palm_placement": "choose"})])
+def test_a_field_added_to_the_state_is_in_no_view(n_players, options):
+    """Views are allow-lists (issue 22): a new state field stays private until a view names it."""
+    states = random_positions(n_players, seed=5, **options)
+    samples = [states[0], states[len(states) // 2], states[-2], states[-1]]
+    assert samples[-1]["areas"] and samples[-1]["taken_wells"][0] and samples[-1]["phase"] == "over"
+    for state in samples:
+        marked = with_marked_fields(state)
+        for viewer in [None, *range(n_players)]:
+            view = STANDARD.view(marked, viewer)
+            assert "zz" not in json.dumps(view), f"a marked field shows in the view of {viewer}"
+            assert view == STANDARD.view(state, viewer)
+
+
+def test_every_table_option_is_kept_in_the_state_and_shown():
+    state = new_game(3, palm_placement="choose", end_trigger="immediate")
+    assert set(state["options"]) == set(Options.model_fields)
+    assert STANDARD.view(state, None)["options"] == Options(palm_placement="choose", end_trigger="immediate").model_dump()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rulesets.through_the_desert.board import Board, distance, hex_key, neighbours, parse_key, show
+from app.rulesets.through_the_desert.board import Board, hex_key, neighbours, parse_key, show
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,6 @@ def test_spec_design_properties(board):
 def test_hex_helpers():
     assert hex_key((3, -1)) == "3,-1" and parse_key("3,-1") == (3, -1) and show("3,-1") == "(3, -1)"
     assert sorted(neighbours((0, 0))) == sorted([(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)])
-    assert distance((0, 0), (2, -1)) == 2 and distance((-3, 3), (3, -3)) == 6
 
 
 def test_hexagon_test_board():

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import statistics
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
+import app.rulesets.through_the_desert as package
 from app.bots.players import RandomBot, SearchBot
 from app.rulesets.base import Rng
 from app.rulesets.testing import canonical
-from app.rulesets.through_the_desert.bots import OASIS_REACH, WELL_REACH
+from app.rulesets.through_the_desert.evaluation import OASIS_REACH, WELL_REACH
 from app.rulesets.through_the_desert.moves import Camel
 from app.rulesets.through_the_desert.options import Options
 from app.rulesets.through_the_desert.rules import ThroughTheDesert
@@ -54,6 +57,25 @@ def sample_points(states: list[dict]) -> list[dict]:
 
 def hidden_values(state: dict, seat: int) -> list[tuple[int, ...]]:
     return [tuple(w["value"] for w in wells) for other, wells in enumerate(state["taken_wells"]) if other != seat]
+
+
+def imported_modules(path) -> set[str]:
+    """Every module a source file imports, written out (``from a.b import c`` gives ``a.b`` and ``a.b.c``)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_the_rules_side_imports_no_bot_code():
+    """Issue 22, item 5: bots import rules, never the reverse; the hooks live in rules-side modules."""
+    for path in Path(package.__file__).parent.glob("*.py"):
+        bot_code = {name for name in imported_modules(path) if name.startswith("app.bots") or name.endswith(".bots")}
+        assert bot_code == set(), f"{path.name} imports {bot_code}"
 
 
 # -- determinize ------------------------------------------------------------------------------

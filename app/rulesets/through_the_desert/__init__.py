@@ -1,7 +1,9 @@
 """Through the Desert (Reiner Knizia): the ruleset, its board and scoring.
 
-Modules: ``board`` (hex geometry, no rules), ``rules`` (the ruleset), ``moves``, ``options``,
-``enclosure`` (the E-rules detector), ``scoring`` (F-rules), ``view``; board data in ``data/``.
+Modules: ``board`` (hex geometry, no rules), ``state`` (the state's layout), ``rules`` (the
+ruleset), ``moves``, ``options``, ``enclosure`` (the E-rules detector), ``scoring`` (F-rules),
+``view``, and the bots' hooks ``information`` (determinize) and ``evaluation``; board data in
+``data/``.
 Rules reference: ``reference.md`` beside this file (served at ``/rules/through-the-desert``).
 """
 

@@ -14,7 +14,7 @@ the conversion between the two forms.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -42,16 +42,15 @@ def show(key: str) -> str:
     return f"({q}, {r})"
 
 
+def _pairs(hexes: Iterable[Sequence[int]]) -> list[Hex]:
+    """Hexes given as ``(q, r)`` tuples or as ``[q, r]`` lists (from JSON), as tuples."""
+    return [(q, r) for q, r in hexes]
+
+
 def neighbours(hex_: Hex) -> list[Hex]:
     """The six hexes around ``hex_`` (walls included; a :class:`PlayArea` filters them)."""
     q, r = hex_
     return [(q + dq, r + dr) for dq, dr in NEIGHBOUR_OFFSETS]
-
-
-def distance(a: Hex, b: Hex) -> int:
-    """Spec §2.2: hex distance ``(|dq| + |dr| + |dq + dr|) / 2``."""
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 class PlayArea:
@@ -113,11 +112,11 @@ class Board:
         small_area: Iterable[Hex] | None = None,
     ) -> None:
         self.name = name
-        self.spaces = frozenset(map(tuple, spaces))
-        self.mountains = frozenset(map(tuple, mountains))
-        self.palm_spaces = tuple(map(tuple, palm_spaces))
-        self.well_spaces = tuple(map(tuple, well_spaces))
-        self.small_area = None if small_area is None else frozenset(map(tuple, small_area))
+        self.spaces = frozenset(_pairs(spaces))
+        self.mountains = frozenset(_pairs(mountains))
+        self.palm_spaces = tuple(_pairs(palm_spaces))
+        self.well_spaces = tuple(_pairs(well_spaces))
+        self.small_area = None if small_area is None else frozenset(_pairs(small_area))
         if self.mountains & self.spaces:
             raise ValueError("a mountain cannot be a space")
         for label, hexes in (("palm", self.palm_spaces), ("well", self.well_spaces), ("small-area", self.small_area or ())):
@@ -128,9 +127,10 @@ class Board:
 
     def in_use(self, n_players: int) -> PlayArea:
         """Spec S-1: the area in use for ``n_players`` (the small area with 2-3 players, if any)."""
-        small = n_players <= 3 and self.small_area is not None
+        small_area = self.small_area if n_players <= 3 else None
+        small = small_area is not None
         if small not in self._areas:
-            spaces = self.small_area if small else self.spaces
+            spaces = small_area if small_area is not None else self.spaces
             self._areas[small] = PlayArea(spaces, self.mountains, self.palm_spaces, self.well_spaces, small)
         return self._areas[small]
 
@@ -177,7 +177,7 @@ class Board:
     ) -> "Board":
         """A hexagon of every ``(q, r)`` with ``max(|q|, |r|, |q + r|) <= radius``, minus ``mountains``
         (Spec §5's radius-3 test board has 37 spaces).  No small area."""
-        mountains = {tuple(h) for h in mountains}
+        mountains = set(_pairs(mountains))
         spaces = [
             (q, r)
             for q in range(-radius, radius + 1)

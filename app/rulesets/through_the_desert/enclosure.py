@@ -1,7 +1,7 @@
 """The enclosed-area detector (Spec E-1 .. E-10), on plain positions.
 
 A *position* here is a :class:`~.board.PlayArea` plus ``camels``, the state's mapping
-``"q,r" -> {"seat": s, "colour": c, "leader": bool}``.  Free spaces are the spaces in use that hold
+``"q,r" -> {"seat": s, "colour": c, "leader": bool}`` (``state.PlacedCamel``).  Free spaces are the spaces in use that hold
 no camel; oasis and untaken well spaces are free (E-1, A-5), walls are simply absent from the
 neighbour lists.
 """
@@ -9,14 +9,18 @@ neighbour lists.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from app.rulesets.base import Seat
 from app.rulesets.through_the_desert.board import PlayArea
+from app.rulesets.through_the_desert.moves import Colour
+from app.rulesets.through_the_desert.state import HexKey, PlacedCamel
 
-Camels = Mapping[str, Mapping[str, Any]]
+Camels = Mapping[HexKey, PlacedCamel]
+Caravan = tuple[Seat, Colour]
+"""A caravan named by its owner and colour."""
 
 
-def region_of(area: PlayArea, camels: Camels, start: str) -> tuple[list[str], set[tuple[int, str]]]:
+def region_of(area: PlayArea, camels: Camels, start: HexKey) -> tuple[list[HexKey], set[Caravan]]:
     """Spec E-1/E-2: the region of free spaces holding ``start`` and its border's caravans.
 
     Returns ``(region, border)``: the region's keys in discovery order, and the set of
@@ -38,7 +42,7 @@ def region_of(area: PlayArea, camels: Camels, start: str) -> tuple[list[str], se
     return region, border
 
 
-def new_enclosures(area: PlayArea, camels: Camels, placed: str) -> list[list[str]]:
+def new_enclosures(area: PlayArea, camels: Camels, placed: HexKey) -> list[list[HexKey]]:
     """Spec E-5/E-10: the regions that the camel just placed on ``placed`` encloses.
 
     Only the placed camel's caravan (p, c) can enclose (any new or changed region has it on its
@@ -54,8 +58,8 @@ def new_enclosures(area: PlayArea, camels: Camels, placed: str) -> list[list[str
     """
     seat, colour = camels[placed]["seat"], camels[placed]["colour"]
     neighbours = area.neighbours
-    visited: set[str] = set()
-    found = []
+    visited: set[HexKey] = set()
+    found: list[list[HexKey]] = []
     for start in neighbours[placed]:
         if start in camels or start in visited:
             continue
@@ -78,10 +82,10 @@ def new_enclosures(area: PlayArea, camels: Camels, placed: str) -> list[list[str
     return found
 
 
-def regions(area: PlayArea, camels: Camels) -> list[tuple[list[str], set[tuple[int, str]]]]:
+def regions(area: PlayArea, camels: Camels) -> list[tuple[list[HexKey], set[Caravan]]]:
     """Spec E-1: every region of free spaces with its border caravans (for tests and tools)."""
-    visited: set[str] = set()
-    out = []
+    visited: set[HexKey] = set()
+    out: list[tuple[list[HexKey], set[Caravan]]] = []
     for start in area.spaces:
         if start in camels or start in visited:
             continue

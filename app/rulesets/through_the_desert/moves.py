@@ -17,7 +17,7 @@ from pydantic import Field
 from app.rulesets.base import MoveModel
 
 Colour = Literal["pink", "green", "yellow", "purple", "turquoise"]
-COLOURS: tuple[str, ...] = ("pink", "green", "yellow", "purple", "turquoise")
+COLOURS: tuple[Colour, ...] = ("pink", "green", "yellow", "purple", "turquoise")
 """The five pastel camel colours (Spec S-2), in the order views and scores list them."""
 
 

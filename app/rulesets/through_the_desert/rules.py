@@ -3,49 +3,39 @@
 The ruleset class comes first; its methods are the contract and call the helpers below, grouped
 by phase: setup, palm trees, returned leaders, leaders, camels, then the end of the game.
 
-State layout (a JSON dict; hexes are ``"q,r"`` keys, see ``board.py``; static board data is not
-in the state but derived from the ruleset's board and the player count)::
-
-    board        board name                 players   number of seats
-    options      the table options          rng       Rng state (secret, never in a view)
-    phase        "palms" | "return_leaders" | "leaders" | "camels" | "over"
-    start_player seat (S-7)                 current   seat to act, or None once over
-    turn         main-phase turns begun so far (T-3)
-    allowance    camels this turn (1 or 2)  placed    camels placed so far this turn
-    last_placed  keys placed in the most recent turn
-    piles        colour -> camels left (S-4)
-    oases        keys holding a palm tree (S-5)
-    wells        key -> {"id": "well-07", "value": 3}: untaken well tokens, face up (S-6)
-    well_pool    the unseen tokens left after the well spaces, kept only while palm trees are
-                 being chosen (the palm spaces left over take theirs from it; S-6)
-    camels       key -> {"seat": s, "colour": c, "leader": bool}
-    leaders_in_hand  per seat: colours of leaders not yet placed
-    returned     per seat: colour of the returned leader (S-3) or None
-    taken_wells  per seat: the well tokens taken (W-1, W-4)
-    oasis_credits per seat: [colour, oasis key] pairs (O-1 .. O-6)
-    areas        [{"seat", "colour", "hexes": [keys], "points"}] (E-5 .. E-8)
-    final_turn   a pile ran out; the game ends with this turn (G-1, G-2)
-    end_reason   why the game ended, once over
+The state layout is ``state.py``; the view ``view.py``; the bots' hooks ``information.py``
+(determinize) and ``evaluation.py`` (evaluate).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, State
-from app.rulesets.through_the_desert import bots
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
 from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, show
+from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
-from app.rulesets.through_the_desert.moves import COLOURS, Camel, Leader, Move, Palm, ReturnLeader
-from app.rulesets.through_the_desert.options import PILE_SIZES, Options
+from app.rulesets.through_the_desert.moves import COLOURS, Camel, Colour, Leader, Move, Palm, ReturnLeader
+from app.rulesets.through_the_desert.options import PILE_SIZES, Options, table_options
 from app.rulesets.through_the_desert.scoring import OASIS_POINTS, area_value, final_result
+from app.rulesets.through_the_desert.state import (
+    WELL_IDS,
+    WELL_TOKENS,
+    EnclosedArea,
+    HexKey,
+    Phase,
+    PlacedCamel,
+    ThroughTheDesertState,
+    WellToken,
+)
 from app.rulesets.through_the_desert.view import build_view, well_token
 
 
-class ThroughTheDesert(Ruleset):
+class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     """Through the Desert for 2-5 players on our own board "ttd-own-board-v1" (Spec §2.3).
 
     ``ThroughTheDesert(board)`` plays on another :class:`Board` (tests use Spec §5's radius-3
@@ -87,64 +77,63 @@ class ThroughTheDesert(Ruleset):
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> ThroughTheDesertState:
         """Spec S-1 .. S-7: the starting position; raises ``ValueError`` for 1 or 6+ players."""
         return new_game(self.board, n_players, Options.model_validate(options.model_dump()), seed)
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: ThroughTheDesertState) -> set[Seat]:
         """The seat whose turn it is; nobody once the game is over."""
         return set() if state["current"] is None else {state["current"]}
 
-    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: ThroughTheDesertState, seat: Seat) -> list[MoveModel]:
         """Every legal move of ``seat`` in the current phase (empty when it is not their turn)."""
         if seat != state["current"]:
             return []
         return LEGAL_MOVES[state["phase"]](state, self.area(state), seat)
 
-    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+    def apply(
+        self, state: ThroughTheDesertState, seat: Seat, move: MoveModel
+    ) -> tuple[ThroughTheDesertState, list[Event]]:
         """Play ``move`` for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
         area = self.area(state)
         if state["phase"] == "over":
             raise IllegalMove("G-1: the game is over")
         if seat != state["current"]:
             raise IllegalMove("it is not your turn", code="not_your_turn")
-        if type(move) not in MOVES:
-            raise IllegalMove(f"{move!r} is not a Through the Desert move")
-        check, perform = MOVES[type(move)]
-        check(state, area, seat, move)
+        _check_move(state, area, seat, move)
         state = copy_state(state)
         events: list[Event] = []
-        perform(state, area, seat, move, events)
+        _perform_move(state, area, seat, move, events)
         return state, events
 
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: ThroughTheDesertState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
         return build_view(state, self.area(state), seat)
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: ThroughTheDesertState) -> Result | None:
         """Spec F-1 .. F-5 once the game is over, else ``None``."""
         if state["phase"] != "over":
             return None
-        return final_result(state, state["end_reason"])
+        return final_result(state, state["end_reason"] or "")
 
-    def secrets(self, state: State, seat: Seat) -> set[str]:
+    def secrets(self, state: ThroughTheDesertState, seat: Seat) -> set[str]:
         """Spec W-2: the seat's taken well tokens as ``"well-07:3"`` while values are hidden."""
         if not state["options"]["hide_well_values"] or state["phase"] == "over":
             return set()
         return {well_token(well) for well in state["taken_wells"][seat]}
 
-    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> ThroughTheDesertState:
         """A full state behind ``seat``'s view: other seats' hidden well values (W-2) and the PRNG
-        drawn from ``rng``, consistent with the tokens the seat can see (``bots.py``)."""
+        drawn from ``rng``, consistent with the tokens the seat can see (``information.py``)."""
         if view["board"]["name"] != self.board.name:
             raise ValueError(f"view is of board {view['board']['name']!r}, this ruleset plays {self.board.name!r}")
-        return bots.determinize(self.board.in_use(len(view["players"])), view, seat, rng)
+        return information.determinize(self.board.in_use(len(view["players"])), view, seat, rng)
 
-    def evaluate(self, state: State, seat: Seat) -> float:
-        """Points secured plus provisional caravan points and reach, minus the best opponent's (``bots.py``)."""
-        return bots.evaluate(self.area(state), state, seat)
+    def evaluate(self, state: ThroughTheDesertState, seat: Seat) -> float:
+        """Points secured plus provisional caravan points and reach, minus the best opponent's (``evaluation.py``)."""
+        return evaluation.evaluate(self.area(state), state, seat)
 
-    def area(self, state: State) -> PlayArea:
+    def area(self, state: ThroughTheDesertState) -> PlayArea:
         """The part of the board in use for this game (Spec S-1)."""
         if state["board"] != self.board.name:
             raise ValueError(f"state is for board {state['board']!r}, this ruleset plays {self.board.name!r}")
@@ -161,11 +150,9 @@ def _standard_board() -> Board:
 
 PALM_TREES = 5
 """Spec §1.1: palm trees in the box."""
-WELL_TOKENS = (1,) * 15 + (2,) * 15 + (3,) * 15
-"""Spec S-6: 45 well tokens, 15 each of value 1, 2 and 3."""
 
 
-def new_game(board: Board, n_players: int, options: Options, seed: int) -> State:
+def new_game(board: Board, n_players: int, options: Options, seed: int) -> ThroughTheDesertState:
     """Spec S-1 .. S-7: deal the wells, plant the palm trees, return leaders, pick the start player."""
     if not ThroughTheDesert.min_players <= n_players <= ThroughTheDesert.max_players:
         raise ValueError(f"Through the Desert takes 2 to 5 players, not {n_players}")
@@ -176,17 +163,22 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         start = 0
     values = list(WELL_TOKENS)
     rng.shuffle(values)
-    pool = [{"id": f"well-{number:02d}", "value": value} for number, value in enumerate(values, start=1)]
+    pool: list[WellToken] = [{"id": token_id, "value": value} for token_id, value in zip(WELL_IDS, values, strict=True)]
     wells = {key: pool.pop(0) for key in area.well_spaces if pool}
-    returned: list[str | None] = [None] * n_players
+    returned: list[Colour | None] = [None] * n_players
     if n_players == 5 and options.leader_return == "random":
-        dealt = list(COLOURS)
+        dealt: list[Colour | None] = list(COLOURS)
         rng.shuffle(dealt)
         returned = dealt
-    state: State = {
+    oases: list[HexKey] = []
+    if options.palm_placement == "random":
+        palm_spaces = list(area.palm_spaces)
+        rng.shuffle(palm_spaces)
+        oases = list(area.sort(palm_spaces[:PALM_TREES]))
+    state: ThroughTheDesertState = {
         "board": board.name,
         "players": n_players,
-        "options": options.model_dump(),
+        "options": table_options(options),
         "phase": "palms",
         "start_player": start,
         "current": start,
@@ -195,7 +187,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         "placed": 0,
         "last_placed": [],
         "piles": {colour: PILE_SIZES[options.piles][n_players] for colour in COLOURS},
-        "oases": [],
+        "oases": oases,
         "wells": wells,
         "well_pool": pool,
         "camels": {},
@@ -206,29 +198,10 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         "areas": [],
         "final_turn": False,
         "end_reason": None,
+        "rng": rng.state,
     }
-    if options.palm_placement == "random":
-        palm_spaces = list(area.palm_spaces)
-        rng.shuffle(palm_spaces)
-        state["oases"] = list(area.sort(palm_spaces[:PALM_TREES]))
-    state["rng"] = rng.state
     _after_palm(state, area, [])
     return state
-
-
-def copy_state(state: State) -> State:
-    """A copy of ``state`` that ``apply`` may change: every container it changes is new; the
-    small records inside (one camel, one well token, one area) are never changed, so shared."""
-    new = dict(state)
-    for name in ("piles", "camels", "wells"):
-        new[name] = dict(state[name])
-    for name in ("oases", "last_placed", "returned", "areas"):
-        new[name] = list(state[name])
-    for name in ("leaders_in_hand", "taken_wells", "oasis_credits"):
-        new[name] = [list(row) for row in state[name]]
-    if "well_pool" in state:
-        new["well_pool"] = list(state["well_pool"])
-    return new
 
 
 def _palm_trees_wanted(area: PlayArea) -> int:
@@ -238,11 +211,11 @@ def _palm_trees_wanted(area: PlayArea) -> int:
 # -- palm trees (S-5, option "choose") --------------------------------------------------------
 
 
-def _legal_palms(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_palms(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
     return [Palm(hex=area.coords[key]) for key in area.palm_spaces if key not in state["oases"]]
 
 
-def _check_palm(state: State, area: PlayArea, seat: Seat, move: Palm) -> None:
+def _check_palm(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Palm) -> None:
     """Spec S-5: a palm tree goes on a palm space in use that has none yet."""
     if state["phase"] != "palms":
         raise IllegalMove(f"S-5: palm trees are placed before the game, not in the {_phase_name(state)}")
@@ -253,7 +226,7 @@ def _check_palm(state: State, area: PlayArea, seat: Seat, move: Palm) -> None:
         raise IllegalMove(f"S-5: {show(key)} already has a palm tree")
 
 
-def _place_palm(state: State, area: PlayArea, seat: Seat, move: Palm, events: list[Event]) -> None:
+def _place_palm(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Palm, events: list[Event]) -> None:
     key = hex_key(move.hex)
     state["oases"] = list(area.sort([*state["oases"], key]))
     state["last_placed"] = [key]
@@ -262,7 +235,7 @@ def _place_palm(state: State, area: PlayArea, seat: Seat, move: Palm, events: li
     _after_palm(state, area, events)
 
 
-def _after_palm(state: State, area: PlayArea, events: list[Event]) -> None:
+def _after_palm(state: ThroughTheDesertState, area: PlayArea, events: list[Event]) -> None:
     """Once every palm tree stands: S-6 wells on the palm spaces left empty, then S-3 or L-1."""
     if len(state["oases"]) < _palm_trees_wanted(area):
         return
@@ -280,11 +253,11 @@ def _after_palm(state: State, area: PlayArea, events: list[Event]) -> None:
 # -- returned leaders (S-3, 5 players, option "choose") ---------------------------------------
 
 
-def _legal_returns(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_returns(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
     return [ReturnLeader(colour=colour) for colour in COLOURS if colour not in state["returned"]]
 
 
-def _check_return(state: State, area: PlayArea, seat: Seat, move: ReturnLeader) -> None:
+def _check_return(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: ReturnLeader) -> None:
     """Spec S-3: with 5 players each returns one leader, every colour returned once."""
     if state["phase"] != "return_leaders":
         raise IllegalMove(f"S-3: leaders are returned before the leader phase, not in the {_phase_name(state)}")
@@ -292,7 +265,7 @@ def _check_return(state: State, area: PlayArea, seat: Seat, move: ReturnLeader) 
         raise IllegalMove(f"S-3: another player already returned the {move.colour} leader")
 
 
-def _return_leader(state: State, area: PlayArea, seat: Seat, move: ReturnLeader, events: list[Event]) -> None:
+def _return_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: ReturnLeader, events: list[Event]) -> None:
     state["returned"][seat] = move.colour
     state["leaders_in_hand"][seat] = [c for c in state["leaders_in_hand"][seat] if c != move.colour]
     events.append(Event(text=f"{{seat{seat}}} returned the {move.colour} leader"))
@@ -305,12 +278,12 @@ def _return_leader(state: State, area: PlayArea, seat: Seat, move: ReturnLeader,
 # -- leaders (L-1 .. L-6) ---------------------------------------------------------------------
 
 
-def _start_leader_phase(state: State, area: PlayArea, events: list[Event]) -> None:
+def _start_leader_phase(state: ThroughTheDesertState, area: PlayArea, events: list[Event]) -> None:
     state["phase"] = "leaders"
     _next_leader_turn(state, area, state["start_player"] - 1, events)
 
 
-def _leader_spaces(state: State, area: PlayArea) -> list[str]:
+def _leader_spaces(state: ThroughTheDesertState, area: PlayArea) -> list[HexKey]:
     """Spec L-2 (a)-(e), with L-5's fallback: the spaces a leader may go on now, any seat."""
     camels, wells, oases = state["camels"], state["wells"], state["oases"]
     near_oasis = {n for oasis in oases for n in area.neighbours[oasis]}
@@ -324,7 +297,7 @@ def _leader_spaces(state: State, area: PlayArea) -> list[str]:
     return apart or allowed
 
 
-def _leader_colours(state: State, seat: Seat) -> list[str]:
+def _leader_colours(state: ThroughTheDesertState, seat: Seat) -> list[Colour]:
     """Spec L-3/L-4: the colours ``seat`` may place now, with L-4's fallback."""
     hand = state["leaders_in_hand"][seat]
     camels = state["camels"].values()
@@ -333,19 +306,19 @@ def _leader_colours(state: State, seat: Seat) -> list[str]:
     n_players, start = state["players"], state["start_player"]
     if n_players == 5 and seat == start:
         required = state["returned"][(start - 1) % n_players]
-        if required in hand:
+        if required is not None and required in hand:
             return [required]
     on_board = {camel["colour"] for camel in camels}
     fresh = [colour for colour in hand if colour not in on_board]
     return fresh or list(hand)
 
 
-def _legal_leaders(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_leaders(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
     spaces = _leader_spaces(state, area)
     return [Leader(colour=colour, hex=area.coords[key]) for colour in _leader_colours(state, seat) for key in spaces]
 
 
-def _check_leader(state: State, area: PlayArea, seat: Seat, move: Leader) -> None:
+def _check_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Leader) -> None:
     """Spec L-1 .. L-5: a leader from the hand, an allowed colour, on an allowed space."""
     if state["phase"] != "leaders":
         raise IllegalMove(f"L-1: leaders are placed in the leader phase, not in the {_phase_name(state)}")
@@ -372,7 +345,7 @@ def _check_leader(state: State, area: PlayArea, seat: Seat, move: Leader) -> Non
         raise IllegalMove(f"L-2e: {show(key)} is next to a leader")
 
 
-def _place_leader(state: State, area: PlayArea, seat: Seat, move: Leader, events: list[Event]) -> None:
+def _place_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Leader, events: list[Event]) -> None:
     key = hex_key(move.hex)
     state["camels"][key] = {"seat": seat, "colour": move.colour, "leader": True}
     state["leaders_in_hand"][seat].remove(move.colour)
@@ -381,7 +354,7 @@ def _place_leader(state: State, area: PlayArea, seat: Seat, move: Leader, events
     _next_leader_turn(state, area, seat, events)
 
 
-def _next_leader_turn(state: State, area: PlayArea, after: Seat, events: list[Event]) -> None:
+def _next_leader_turn(state: ThroughTheDesertState, area: PlayArea, after: Seat, events: list[Event]) -> None:
     """Spec L-1: the next seat after ``after`` with leaders in hand; the main phase when none."""
     n_players = state["players"]
     for step in range(1, n_players + 1):
@@ -400,20 +373,20 @@ def _next_leader_turn(state: State, area: PlayArea, after: Seat, events: list[Ev
 # -- camels (T-1 .. T-7, P-1 .. P-8, W, O and E rules) ----------------------------------------
 
 
-def camel_targets(state: State, area: PlayArea, seat: Seat) -> dict[str, list[str]]:
+def camel_targets(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> dict[Colour, list[HexKey]]:
     """Spec P-1 .. P-7, T-7: colour -> the keys where ``seat`` may place a camel of it now.
 
     Colours without a legal space (empty pile, no leader, caravan boxed in) are left out.
     """
     camels, piles = state["camels"], state["piles"]
     blocked = set(state["oases"]).union(*(area_["hexes"] for area_ in state["areas"]))
-    caravans: dict[str, list[str]] = {colour: [] for colour in COLOURS if piles[colour] > 0}
+    caravans: dict[Colour, list[HexKey]] = {colour: [] for colour in COLOURS if piles[colour] > 0}
     for key, camel in camels.items():
         if camel["seat"] == seat and camel["colour"] in caravans:
             caravans[camel["colour"]].append(key)
-    targets: dict[str, list[str]] = {}
+    targets: dict[Colour, list[HexKey]] = {}
     for colour, cells in caravans.items():
-        seen: set[str] = set()
+        seen: set[HexKey] = set()
         found = []
         for cell in cells:
             for key in area.neighbours[cell]:
@@ -428,7 +401,7 @@ def camel_targets(state: State, area: PlayArea, seat: Seat) -> dict[str, list[st
     return targets
 
 
-def can_place(state: State, area: PlayArea, seat: Seat) -> bool:
+def can_place(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> bool:
     """Whether :func:`camel_targets` is non-empty, stopping at the first legal space."""
     camels, piles = state["camels"], state["piles"]
     areas = state["areas"]
@@ -446,7 +419,7 @@ def can_place(state: State, area: PlayArea, seat: Seat) -> bool:
     return False
 
 
-def _rival_adjacent(camels: dict[str, Any], area: PlayArea, key: str, seat: Seat, colour: str) -> bool:
+def _rival_adjacent(camels: Mapping[HexKey, PlacedCamel], area: PlayArea, key: HexKey, seat: Seat, colour: Colour) -> bool:
     """Spec P-5: a camel of ``colour`` owned by another player is next to ``key``."""
     for n in area.neighbours[key]:
         camel = camels.get(n)
@@ -455,7 +428,7 @@ def _rival_adjacent(camels: dict[str, Any], area: PlayArea, key: str, seat: Seat
     return False
 
 
-def _legal_camels(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_camels(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
     return [
         Camel(colour=colour, hex=area.coords[key])
         for colour, keys in camel_targets(state, area, seat).items()
@@ -463,7 +436,7 @@ def _legal_camels(state: State, area: PlayArea, seat: Seat) -> list[MoveModel]:
     ]
 
 
-def _check_camel(state: State, area: PlayArea, seat: Seat, move: Camel) -> None:
+def _check_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Camel) -> None:
     """Spec T-7 and P-1 .. P-7, in that order; the message names the first rule broken."""
     if state["phase"] != "camels":
         raise IllegalMove(f"T-2: camels are placed in the main phase, not in the {_phase_name(state)}")
@@ -488,7 +461,7 @@ def _check_camel(state: State, area: PlayArea, seat: Seat, move: Camel) -> None:
         raise IllegalMove(f"P-5: another player's {colour} caravan is adjacent to {show(key)}")
 
 
-def _place_camel(state: State, area: PlayArea, seat: Seat, move: Camel, events: list[Event]) -> None:
+def _place_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Camel, events: list[Event]) -> None:
     """Spec T-2: place one camel and resolve its effects (W-1, O-1, E-5, G-1) before the next."""
     colour, key = move.colour, hex_key(move.hex)
     if state["placed"] == 0:
@@ -515,19 +488,19 @@ def _place_camel(state: State, area: PlayArea, seat: Seat, move: Camel, events: 
         immediate = state["options"]["end_trigger"] == "immediate"
         when = "at once (G-3)" if immediate else "after this turn (G-2)"
         events.append(Event(text=f"The {colour} pile is empty: the game ends {when}"))
-        state["end_reason"] = f"the last {colour} camel was taken (G-1)"
+        state["end_reason"] = reason = f"the last {colour} camel was taken (G-1)"
         if immediate:
-            _end_game(state, state["end_reason"], events)
+            _end_game(state, reason, events)
             return
     if state["placed"] < state["allowance"] and can_place(state, area, seat):
         return
     if state["final_turn"]:
-        _end_game(state, state["end_reason"], events)
+        _end_game(state, state["end_reason"] or "", events)
     else:
         _begin_main_turn(state, area, (seat + 1) % state["players"], events)
 
 
-def _take_wells(state: State, seat: Seat, wells: list[dict[str, Any]], text: str, events: list[Event]) -> None:
+def _take_wells(state: ThroughTheDesertState, seat: Seat, wells: list[WellToken], text: str, events: list[Event]) -> None:
     """Spec W-1/W-2/W-4: ``seat`` takes ``wells``; values go to a private log line while hidden."""
     state["taken_wells"][seat].extend(wells)
     values = ", ".join(str(well["value"]) for well in wells)
@@ -539,7 +512,9 @@ def _take_wells(state: State, seat: Seat, wells: list[dict[str, Any]], text: str
         events.append(Event(text=f"{text} {worth}"))
 
 
-def _credit_oasis(state: State, seat: Seat, colour: str, oasis: str, how: str, events: list[Event]) -> None:
+def _credit_oasis(
+    state: ThroughTheDesertState, seat: Seat, colour: Colour, oasis: HexKey, how: str, events: list[Event]
+) -> None:
     """Spec O-1 .. O-5, E-6: 5 points the first time caravan (seat, colour) reaches or encloses ``oasis``."""
     credit = [colour, oasis]
     if credit in state["oasis_credits"][seat]:
@@ -548,10 +523,13 @@ def _credit_oasis(state: State, seat: Seat, colour: str, oasis: str, how: str, e
     events.append(Event(text=f"{{seat{seat}}}'s {colour} caravan {how} the oasis at {show(oasis)}: {OASIS_POINTS} points"))
 
 
-def _register_area(state: State, seat: Seat, colour: str, region: list[str], events: list[Event]) -> None:
+def _register_area(
+    state: ThroughTheDesertState, seat: Seat, colour: Colour, region: list[HexKey], events: list[Event]
+) -> None:
     """Spec E-5 .. E-8: ``region`` becomes an area of ``seat``; its wells and oases pay at once."""
     points = area_value(region, state["oases"])
-    state["areas"].append({"seat": seat, "colour": colour, "hexes": region, "points": points})
+    enclosed: EnclosedArea = {"seat": seat, "colour": colour, "hexes": region, "points": points}
+    state["areas"].append(enclosed)
     text = (
         f"{{seat{seat}}} enclosed an area of {len(region)} space{'s' if len(region) != 1 else ''} "
         f"with the {colour} caravan ({points} point{'s' if points != 1 else ''})"
@@ -570,7 +548,7 @@ def _wells(count: int) -> str:
     return "a well" if count == 1 else f"{count} wells"
 
 
-def _begin_main_turn(state: State, area: PlayArea, first: Seat, events: list[Event]) -> None:
+def _begin_main_turn(state: ThroughTheDesertState, area: PlayArea, first: Seat, events: list[Event]) -> None:
     """Spec T-1, T-3, T-5, T-6: the next seat from ``first`` that can place gets the turn.
 
     Seats that can place nothing pass; each pass uses up a turn.  When nobody can place, the
@@ -592,7 +570,7 @@ def _begin_main_turn(state: State, area: PlayArea, first: Seat, events: list[Eve
 # -- end of the game --------------------------------------------------------------------------
 
 
-def _end_game(state: State, reason: str, events: list[Event]) -> None:
+def _end_game(state: ThroughTheDesertState, reason: str, events: list[Event]) -> None:
     """Spec G-1 .. G-4: nobody acts any more; final scoring is ``result``."""
     state["phase"] = "over"
     state["current"] = None
@@ -603,11 +581,11 @@ def _end_game(state: State, reason: str, events: list[Event]) -> None:
     events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
 
 
-def _phase_name(state: State) -> str:
+def _phase_name(state: ThroughTheDesertState) -> str:
     return PHASE_NAMES[state["phase"]]
 
 
-PHASE_NAMES = {
+PHASE_NAMES: dict[Phase, str] = {
     "palms": "palm tree placement",
     "return_leaders": "leader return",
     "leaders": "leader phase",
@@ -615,7 +593,7 @@ PHASE_NAMES = {
     "over": "finished game",
 }
 
-LEGAL_MOVES = {
+LEGAL_MOVES: dict[Phase, Callable[[ThroughTheDesertState, PlayArea, Seat], list[MoveModel]]] = {
     "palms": _legal_palms,
     "return_leaders": _legal_returns,
     "leaders": _legal_leaders,
@@ -623,9 +601,29 @@ LEGAL_MOVES = {
     "over": lambda state, area, seat: [],
 }
 
-MOVES = {
-    Palm: (_check_palm, _place_palm),
-    ReturnLeader: (_check_return, _return_leader),
-    Leader: (_check_leader, _place_leader),
-    Camel: (_check_camel, _place_camel),
-}
+
+
+def _check_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: MoveModel) -> None:
+    """The rule check of ``move``'s kind; raises :class:`IllegalMove` (also for a foreign move)."""
+    if isinstance(move, Palm):
+        _check_palm(state, area, seat, move)
+    elif isinstance(move, ReturnLeader):
+        _check_return(state, area, seat, move)
+    elif isinstance(move, Leader):
+        _check_leader(state, area, seat, move)
+    elif isinstance(move, Camel):
+        _check_camel(state, area, seat, move)
+    else:
+        raise IllegalMove(f"{move!r} is not a Through the Desert move")
+
+
+def _perform_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+    """Play ``move``, checked by :func:`_check_move`, on ``state`` (a copy ``apply`` made)."""
+    if isinstance(move, Palm):
+        _place_palm(state, area, seat, move, events)
+    elif isinstance(move, ReturnLeader):
+        _return_leader(state, area, seat, move, events)
+    elif isinstance(move, Leader):
+        _place_leader(state, area, seat, move, events)
+    elif isinstance(move, Camel):
+        _place_camel(state, area, seat, move, events)

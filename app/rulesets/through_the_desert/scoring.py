@@ -1,16 +1,16 @@
 """Scoring of Through the Desert: points won during play and the final count (Spec F-1 .. F-5).
 
-Every function works on plain values or on a game state (see ``rules.py`` for its layout), so
-the scoring of a position can be checked without playing up to it.
+Every function works on plain values or on a game state (``state.py``), so the scoring of a
+position can be checked without playing up to it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from app.rulesets.base import Result, rank_by_score
-from app.rulesets.through_the_desert.moves import COLOURS
+from app.rulesets.through_the_desert.moves import COLOURS, Colour
+from app.rulesets.through_the_desert.state import HexKey, PlacedCamel, ThroughTheDesertState
 
 OASIS_POINTS = 5
 """Spec O-1: one oasis marker per (caravan, oasis) connection."""
@@ -23,19 +23,19 @@ CATEGORIES = ("caravans", "wells", "oases", "areas")
 """The keys of one seat's score breakdown (Spec §1.1: one category per ledger entry)."""
 
 
-def caravan_sizes(camels: Mapping[str, Mapping[str, Any]], n_players: int) -> list[dict[str, int]]:
+def caravan_sizes(camels: Mapping[HexKey, PlacedCamel], n_players: int) -> list[dict[Colour, int]]:
     """Spec A-19: ``sizes[seat][colour]`` = camels of that caravan, leader included.
 
     A colour appears only for seats with a camel (at least the leader) of it on the board.
     """
-    sizes: list[dict[str, int]] = [{} for _ in range(n_players)]
+    sizes: list[dict[Colour, int]] = [{} for _ in range(n_players)]
     for camel in camels.values():
         row = sizes[camel["seat"]]
         row[camel["colour"]] = row.get(camel["colour"], 0) + 1
     return sizes
 
 
-def largest_caravan_points(sizes: Sequence[Mapping[str, int]]) -> list[int]:
+def largest_caravan_points(sizes: Sequence[Mapping[Colour, int]]) -> list[int]:
     """Spec F-1: 10 to the strictly largest caravan of each colour, 5 to each of tied largest.
 
     ``sizes[seat]`` maps colour -> caravan size; a seat without that colour's leader (missing
@@ -54,7 +54,7 @@ def largest_caravan_points(sizes: Sequence[Mapping[str, int]]) -> list[int]:
     return points
 
 
-def area_value(hexes: Iterable[str], oases: Iterable[str]) -> int:
+def area_value(hexes: Iterable[HexKey], oases: Iterable[HexKey]) -> int:
     """Spec F-2/A-17: 1 point per space of an area, oasis spaces excluded (well spaces count)."""
     oasis_set = set(oases)
     return sum(1 for key in hexes if key not in oasis_set)
@@ -70,7 +70,7 @@ def seat_breakdown(caravans: int, well_values: Iterable[int], oasis_credits: int
     }
 
 
-def breakdown(state: Mapping[str, Any]) -> list[dict[str, int]]:
+def breakdown(state: ThroughTheDesertState) -> list[dict[str, int]]:
     """The final score of every seat by category (Spec F-1 .. F-3), from a game state."""
     n_players = state["players"]
     caravan_points = largest_caravan_points(caravan_sizes(state["camels"], n_players))
@@ -93,7 +93,7 @@ def totals(rows: Sequence[Mapping[str, int]]) -> list[int]:
     return [sum(row[category] for category in CATEGORIES) for row in rows]
 
 
-def final_result(state: Mapping[str, Any], reason: str) -> Result:
+def final_result(state: ThroughTheDesertState, reason: str) -> Result:
     """Spec F-4/F-5: scores, shared ranks (no tie-breaker: tied seats share the place) and the
     breakdown per seat."""
     rows = breakdown(state)

@@ -26,27 +26,40 @@ The view is a JSON dict; the browser renderer is written against these keys::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from app.rulesets.base import Seat, State
+from app.rulesets.base import Seat
 from app.rulesets.through_the_desert.board import PlayArea
 from app.rulesets.through_the_desert.moves import COLOURS
 from app.rulesets.through_the_desert.scoring import OASIS_POINTS, caravan_sizes, final_result
+from app.rulesets.through_the_desert.options import TableOptions
+from app.rulesets.through_the_desert.state import HexKey, ThroughTheDesertState, WellToken
 
 
-def well_token(well: dict[str, Any]) -> str:
+def well_token(well: WellToken) -> str:
     """A taken well as the owner's private token: ``{"id": "well-07", "value": 3} -> "well-07:3"``."""
     return f"{well['id']}:{well['value']}"
 
 
-def build_view(state: State, area: PlayArea, seat: Seat | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: spectator); Spec W-2 decides who sees taken well values."""
+def parse_well_token(token: str) -> WellToken:
+    """A private token back as the well: ``"well-07:3" -> {"id": "well-07", "value": 3}``."""
+    token_id, _, value = token.partition(":")
+    return {"id": token_id, "value": int(value)}
+
+
+def build_view(state: ThroughTheDesertState, area: PlayArea, seat: Seat | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: spectator); Spec W-2 decides who sees taken well values.
+
+    An allow-list: every field shown is named here, so a field added to the state stays on the
+    server until a line below shows it.
+    """
     over = state["phase"] == "over"
     hidden = state["options"]["hide_well_values"] and not over
     n_players = state["players"]
     coords = area.coords
 
-    def hexes(keys):
+    def hexes(keys: Iterable[HexKey]) -> list[list[int]]:
         return [list(coords[key]) for key in keys]
 
     sizes = caravan_sizes(state["camels"], n_players)
@@ -72,7 +85,7 @@ def build_view(state: State, area: PlayArea, seat: Seat | None) -> dict[str, Any
                 "caravans": {colour: sizes[other].get(colour, 0) for colour in COLOURS},
             }
         )
-    camels = state["camels"]
+    camels, piles = state["camels"], state["piles"]
     view: dict[str, Any] = {
         "board": {
             "name": state["board"],
@@ -81,14 +94,14 @@ def build_view(state: State, area: PlayArea, seat: Seat | None) -> dict[str, Any
             "small_area": area.small_area,
             "palm_spaces": hexes(area.palm_spaces),
         },
-        "options": dict(state["options"]),
+        "options": public_options(state["options"]),
         "phase": state["phase"],
         "current": state["current"],
         "start_player": state["start_player"],
         "camels_left": state["allowance"] - state["placed"] if state["phase"] == "camels" else 0,
         "final_turn": state["final_turn"],
         "colours": list(COLOURS),
-        "piles": dict(state["piles"]),
+        "piles": {colour: piles[colour] for colour in COLOURS},
         "oases": hexes(state["oases"]),
         "wells": [{"hex": list(coords[key]), "value": state["wells"][key]["value"]} for key in area.sort(state["wells"])],
         "camels": [
@@ -110,7 +123,19 @@ def build_view(state: State, area: PlayArea, seat: Seat | None) -> dict[str, Any
     if seat is not None:
         view["my_wells"] = [well_token(well) for well in state["taken_wells"][seat]]
     if over:
-        result = final_result(state, state["end_reason"])
+        result = final_result(state, state["end_reason"] or "")
         view["end_reason"] = state["end_reason"]
         view["result"] = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
     return view
+
+
+def public_options(options: TableOptions) -> dict[str, str | bool]:
+    """The table options, every one public (the lobby shows them too)."""
+    return {
+        "end_trigger": options["end_trigger"],
+        "piles": options["piles"],
+        "hide_well_values": options["hide_well_values"],
+        "palm_placement": options["palm_placement"],
+        "first_player": options["first_player"],
+        "leader_return": options["leader_return"],
+    }
