@@ -28,19 +28,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.base import Seat, State
+from app.rulesets.base import Seat
 from app.rulesets.nomadi.board import Board, parse_key
 from app.rulesets.nomadi.effects import GOAL_REWARDS
 from app.rulesets.nomadi.options import MAX_ASKING_PRICE
 from app.rulesets.nomadi.scoring import final_result
+from app.rulesets.nomadi.state import Card, NomadiState
 
 
-def card_token(card: dict[str, Any]) -> str:
+def card_token(card: Card) -> str:
     """A card as its holder (or its inspector) sees it: ``{"id": "card-07", "value": 3} -> "card-07:+3"``."""
     return f"{card['id']}:{card['value']:+d}"
 
 
-def inspection_token(card: dict[str, Any]) -> str:
+def inspection_token(card: Card) -> str:
     """An offered card as the mover who inspected it sees it: ``"card-07 (+3)"``.
 
     Deliberately not the holder's form: the mover's peek and the holding are different secrets
@@ -54,7 +55,7 @@ def purse_token(seat: Seat, balance: int) -> str:
     return f"purse-{seat}:{balance}"
 
 
-def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
+def build_view(state: NomadiState, board: Board, seat: Seat | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: spectator)."""
     over = state["phase"] == "over"
     hidden_coins = state["options"]["hidden_coins"] and not over
@@ -63,7 +64,7 @@ def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
     players = []
     for other in range(state["players"]):
         own = [s for s in stones if s["owner"] == other]
-        player = {
+        player: dict[str, Any] = {
             "seat": other,
             "colour": state["colours"][other],
             "coins": state["coins"][other] if not hidden_coins or other == seat else None,
@@ -139,7 +140,7 @@ def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
         if hidden_coins:
             view["purse"] = purse_token(seat, state["coins"][seat])
     if over:
-        result = final_result(state, state["end_reason"])
+        result = final_result(state, state["end_reason"] or "")
         view["end_reason"] = state["end_reason"]
         view["result"] = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
     return view
