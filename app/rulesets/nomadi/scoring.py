@@ -11,10 +11,6 @@ from collections.abc import Iterable
 from app.rulesets.base import Result, rank_by_score
 from app.rulesets.nomadi.state import NomadiState
 
-CATEGORIES = ("coins", "cards")
-"""The keys of one seat's score breakdown."""
-
-
 def seat_breakdown(balance: int, card_values: Iterable[int]) -> dict[str, int]:
     """Spec R-36 for one seat: the coin balance (debt included) and the sum of the card values."""
     return {"coins": balance, "cards": sum(card_values)}
