@@ -179,7 +179,8 @@ class Nomadi(Ruleset[NomadiState]):
 
     def evaluate(self, state: NomadiState, seat: Seat) -> float:
         """Coins, cards and the open goal rewards by distance, minus the best opponent's
-        (``evaluation.py``), within the search the last :meth:`determinize` opened here."""
+        (``evaluation.py``), within the search the last :meth:`determinize` opened in this thread
+        or task (``evaluation.current_search``)."""
         self._board(state)  # the state is of this ruleset's board
         return evaluation.current_search(self).evaluate(state, seat)
 

@@ -1,6 +1,9 @@
 """What one seat (or a spectator) sees of a Nomadi game (Spec §2.8, R-37 .. R-39).
 
-The view is a JSON dict; the browser renderer is written against these keys::
+The view is an allow-list: :func:`build_view` names every key it shows and reads each from the
+typed state (``state.py``), so a field added to the state shows in no view until it is named here
+(``tests/rulesets/test_nomadi_information.py``).  It is a JSON dict; the browser renderer is
+written against these keys::
 
     board        {"name", "width", "height", "rows": [str], "chasm": [row per column],
                   "oasis": spot id or None}   rows use the legend ". S W G #" with the goal in play
