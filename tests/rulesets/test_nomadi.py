@@ -47,6 +47,15 @@ def moves_of(ruleset, state, seat=A) -> set[tuple[int, tuple, tuple]]:
 # -- setup (R-6 .. R-12) ----------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("options", [{}, {"trading": True, "hidden_coins": True, "first_player": "host",
+                                          "voluntary_pass": True, "card_placement": "players", "turn_limit": 99}])
+def test_the_state_keeps_every_table_option_as_chosen(options):
+    """state.TableOptions names every option of options.Options, in the order stored games have them."""
+    chosen = Options(**options)
+    kept = new_game(2, **options)["options"]
+    assert list(kept.items()) == list(chosen.model_dump().items())
+
+
 @pytest.mark.parametrize(
     ("n_players", "each", "colours"),
     [

@@ -1,4 +1,5 @@
-"""Nomadi's bot hooks: ``determinize`` (a state behind one seat's view) and ``evaluate`` (bots.py)."""
+"""Nomadi's bot hooks: ``determinize`` (a state behind one seat's view, ``information.py``) and
+``evaluate`` (``evaluation.py``)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,12 @@ import pytest
 
 from app.bots.players import RandomBot, SearchBot
 from app.rulesets.base import Rng
-from app.rulesets.nomadi import bots, rules
-from app.rulesets.nomadi.bots import CARD_VALUES, WEIGHTS, card_worth, position_value
+from app.rulesets.nomadi import evaluation
+from app.rulesets.nomadi.components import CARD_VALUES
+from app.rulesets.nomadi.evaluation import WEIGHTS, card_worth, position_value
+from app.rulesets.nomadi.movement import caravan
 from app.rulesets.nomadi.moves import Accept, Decline, Gift, Offer, PlaceStone, UseDie
 from app.rulesets.nomadi.options import Options
-from app.rulesets.nomadi.rules import caravan
 from app.rulesets.testing import canonical
 from tests.rulesets.nomadi_fixtures import STANDARD, A, B, position
 
@@ -91,10 +93,6 @@ def test_determinize_rebuilds_each_seat_view_and_every_legal_move_is_accepted(ga
                     STANDARD.apply(world, seat, move)  # raises IllegalMove if refused
     assert phases == {"cards", "placement", "roll", "move", "claim", "answer", "over"}
     assert checked > 1000
-
-
-def test_bots_copies_of_the_rules_constants_agree():
-    assert sorted(bots.CARD_VALUES) == sorted(rules.CARD_VALUES) and bots.STONES_EACH == rules.STONES_EACH
 
 
 def test_determinize_deals_exactly_the_eighteen_cards_and_keeps_what_the_seat_knows(games):
@@ -244,7 +242,8 @@ def test_evaluate_values_a_sampled_card_at_the_mean_of_the_unseen_cards():
 
 
 def test_evaluate_reads_no_drawn_value_so_sampled_states_share_it(games):
-    """The caches of bots.py rest on this: swapping two drawn values changes no evaluation."""
+    """The caches of a search (evaluation.Search) rest on this: swapping two drawn values changes
+    no evaluation."""
     checked = 0
     for states in games:
         for state in sample_points(states)[::5]:
@@ -253,12 +252,10 @@ def test_evaluate_reads_no_drawn_value_so_sampled_states_share_it(games):
                 drawn = [card for card in all_cards(world) if card.get("sampled")]
                 if len({card["value"] for card in drawn}) < 2:
                     continue
-                bots._PARTS.clear(), bots._GAINS.clear()
-                before = STANDARD.evaluate(world, seat)
+                before = evaluation.Search(STANDARD).evaluate(world, seat)  # a search with nothing cached
                 low, high = min(drawn, key=lambda card: card["value"]), max(drawn, key=lambda card: card["value"])
                 low["value"], high["value"] = high["value"], low["value"]
-                bots._PARTS.clear(), bots._GAINS.clear()
-                assert STANDARD.evaluate(world, seat) == pytest.approx(before)
+                assert evaluation.Search(STANDARD).evaluate(world, seat) == pytest.approx(before)
                 checked += 1
     assert checked > 20
 
@@ -267,7 +264,7 @@ def test_jumps_agree_with_the_move_generator(games):
     for states in games:
         for state in sample_points(states)[::3]:
             position = caravan(state, STANDARD.board)
-            jumps = bots.Jumps(position)
+            jumps = evaluation.Jumps(position)
             for value in range(1, 7):
                 assert jumps.can_use(value) == position.can_use(value)
                 for cell in position.stones:
@@ -308,15 +305,16 @@ def test_default_bot_places_its_stones_nearest_the_goal_first():
 
 
 def test_default_bot_answers_offers_by_the_worth_of_an_unseen_card():
-    ruleset, state, _ = position([".AB.."], dice=(2, 2), cards={(0, 3): -2}, owners={"A": B})
+    positive = [{"id": f"card-{n:02d}", "value": v} for n, v in enumerate([1, 2, 3] * 4, start=2)]
+    rest = [{"id": f"card-{n:02d}", "value": v} for n, v in enumerate([-1, -1, -1, -2, -2], start=14)]
+    # as in a game, all 18 cards are somewhere: the offered one, and A holds the other 17
+    ruleset, state, _ = position([".AB.."], dice=(2, 2), cards={(0, 3): -2}, owners={"A": B}, hands=[positive + rest, []])
     state, _ = ruleset.apply(state, A, UseDie(die=2, stone=(0, 1), to=(0, 3)))
     assert choose(ruleset, state, A) == Offer(claim=None)  # claims bind nobody: the bot makes none
     offered, _ = ruleset.apply(state, A, Offer(claim=-2))
     # B has seen no card: an unseen card is worth 15/18 on average, so B takes it (it is a -2)
     assert all(choose(ruleset, offered, B, seed) == Accept() for seed in range(3))
     # B holding all twelve positive cards: only the six negative ones are unseen
-    positive = [{"id": f"card-{n:02d}", "value": v} for n, v in enumerate([1, 2, 3] * 4, start=2)]
-    rest = [{"id": f"card-{n:02d}", "value": v} for n, v in enumerate([-1, -1, -1, -2, -2], start=14)]
     holding = dict(offered, hands=[rest, positive])
     assert all(choose(ruleset, holding, B, seed) == Decline() for seed in range(3))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 from app.rulesets.nomadi.moves import Accept, Decline, Offer, UseDie
 from app.rulesets.nomadi.options import Options
@@ -104,3 +105,44 @@ def test_r39_everything_is_revealed_when_the_game_ends():
     assert [p["card_values"] for p in spectator["players"]] == [[3], []]
     assert spectator["result"]["scores"] == [12, 5]
     assert ruleset.secrets(after, A) == set()
+
+
+NEW_KEY = "zz_new_secret"
+
+
+def with_new_field(state: dict) -> dict:
+    """A copy of ``state`` with a field no view knows at the top level and in every record."""
+    state = json.loads(json.dumps(state))
+    records = [state, state["options"], *state["stones"], *state["cards"].values(), *state["card_pool"],
+               *(card for hand in state["hands"] for card in hand)]
+    if state["offer"] is not None:
+        records += [state["offer"], state["offer"]["card"]]
+    for record in records:
+        record[NEW_KEY] = "x"
+    return state
+
+
+def states_of_every_kind() -> list[dict]:
+    """States of a random game in every phase, with cards in hands, in the pool and offered."""
+    chooser = random.Random(8)
+    state = STANDARD.setup(3, Options(card_placement="players", trading=True, hidden_coins=True, turn_limit=30), 8)
+    states = [state]
+    while STANDARD.to_act(state):
+        seat = min(STANDARD.to_act(state))
+        state, _ = STANDARD.apply(state, seat, chooser.choice(STANDARD.legal_moves(state, seat)))
+        states.append(state)
+    return states
+
+
+def test_views_are_allow_lists_a_new_state_field_shows_nowhere():
+    """Issue 22: a view names every field it shows, so a field added to the state stays private
+    until a view names it (at the top level as in a stone, a card or the offer)."""
+    states = states_of_every_kind()
+    assert {state["phase"] for state in states} == {"cards", "placement", "roll", "move", "claim", "answer", "over"}
+    assert any(state["card_pool"] for state in states) and any(any(state["hands"]) for state in states)
+    for state in states[::7] + [state for state in states if state["offer"] is not None] + states[-1:]:
+        extended = with_new_field(state)
+        for viewer in (None, *range(state["players"])):
+            view = STANDARD.view(extended, viewer)
+            assert NEW_KEY not in json.dumps(view)
+            assert view == STANDARD.view(state, viewer)

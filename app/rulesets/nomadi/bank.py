@@ -9,7 +9,8 @@ everyone's books for them.
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Seat, State
+from app.rulesets.base import Event, Seat
+from app.rulesets.nomadi.state import NomadiState
 
 
 def coins(amount: int) -> str:
@@ -17,7 +18,7 @@ def coins(amount: int) -> str:
     return f"{amount} coin{'s' if amount != 1 else ''}"
 
 
-def _announce(state: State, seats: tuple[Seat, ...], public: str, exact: str, events: list[Event]) -> None:
+def _announce(state: NomadiState, seats: tuple[Seat, ...], public: str, exact: str, events: list[Event]) -> None:
     if state["options"]["hidden_coins"]:
         events.append(Event(text=public))
         events.append(Event(text=exact, seats=seats))
@@ -25,7 +26,7 @@ def _announce(state: State, seats: tuple[Seat, ...], public: str, exact: str, ev
         events.append(Event(text=exact))
 
 
-def pay_out(state: State, seat: Seat, amount: int, reason: str, events: list[Event]) -> None:
+def pay_out(state: NomadiState, seat: Seat, amount: int, reason: str, events: list[Event]) -> None:
     """The bank pays ``amount`` to ``seat`` (R-7: the bank has no limit)."""
     state["coins"][seat] += amount
     _announce(
@@ -36,7 +37,7 @@ def pay_out(state: State, seat: Seat, amount: int, reason: str, events: list[Eve
     )
 
 
-def pay_in(state: State, seat: Seat, amount: int, reason: str, events: list[Event]) -> None:
+def pay_in(state: NomadiState, seat: Seat, amount: int, reason: str, events: list[Event]) -> None:
     """``seat`` pays ``amount`` to the bank, into debt if need be (R-35)."""
     state["coins"][seat] -= amount
     _announce(
@@ -47,7 +48,7 @@ def pay_in(state: State, seat: Seat, amount: int, reason: str, events: list[Even
     )
 
 
-def transfer(state: State, giver: Seat, receiver: Seat, amount: int, reason: str, events: list[Event]) -> None:
+def transfer(state: NomadiState, giver: Seat, receiver: Seat, amount: int, reason: str, events: list[Event]) -> None:
     """``giver`` pays ``amount`` to ``receiver`` (R-41; the caller has checked that no debt arises)."""
     state["coins"][giver] -= amount
     state["coins"][receiver] += amount

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import json
+from collections import deque
 from collections.abc import Iterable, Sequence
 from importlib import resources
 from typing import Any
@@ -33,6 +34,11 @@ ALL_AROUND: tuple[Cell, ...] = ORTHOGONAL + DIAGONAL
 def step(cell: Cell, offset: Cell, times: int = 1) -> Cell:
     """``cell + times * offset``."""
     return cell[0] + times * offset[0], cell[1] + times * offset[1]
+
+
+def as_cell(stored: Sequence[int]) -> Cell:
+    """A cell as the geometry works with it: ``[3, 10] -> (3, 10)`` (states keep lists)."""
+    return stored[0], stored[1]
 
 
 def cell_key(cell: Sequence[int]) -> str:
@@ -66,9 +72,9 @@ def paths(value: int) -> tuple[tuple[tuple[Cell, ...], Cell], ...]:
         return tuple(((), offset) for offset in ALL_AROUND)
     if not 2 <= value <= 6:
         raise ValueError(f"a die shows 1 to 6, not {value}")
-    shapes = []
+    shapes: list[tuple[tuple[Cell, ...], Cell]] = []
     for first in ORTHOGONAL:
-        turns = [(first, value)]
+        turns = [(first, value, first)]  # (first direction, steps before the turn, second direction)
         if value >= 5:
             turns += [
                 (first, t, second)
@@ -76,11 +82,11 @@ def paths(value: int) -> tuple[tuple[tuple[Cell, ...], Cell], ...]:
                 for second in ORTHOGONAL
                 if second[0] * first[0] + second[1] * first[1] == 0
             ]
-        for shape in turns:
+        for first_way, turn_after, second_way in turns:
             cells = []
             here = (0, 0)
             for number in range(1, value + 1):
-                direction = shape[0] if len(shape) == 2 or number <= shape[1] else shape[2]
+                direction = first_way if number <= turn_after else second_way
                 here = step(here, direction)
                 cells.append(here)
             shapes.append((tuple(cells[:-1]), cells[-1]))
@@ -124,12 +130,13 @@ class Board:
         self.water_sources: tuple[Cell, ...] = self._cells_of(WATER_SOURCE)
         self.sand_cells: tuple[Cell, ...] = self._cells_of(SAND)
         self.oasis_spots: dict[str, tuple[Cell, ...]] = {
-            spot: tuple(sorted(tuple(cell) for cell in cells)) for spot, cells in (oasis_spots or {}).items()
+            spot: tuple(sorted(as_cell(cell) for cell in cells)) for spot, cells in (oasis_spots or {}).items()
         }
         for spot, cells in self.oasis_spots.items():
             if not set(cells) <= self.playable_cells:
                 raise ValueError(f"oasis spot {spot} has cells off the playable board")
         self._rows_with_goal: dict[str | None, tuple[str, ...]] = {}
+        self._goal_distances: dict[str | None, dict[Cell, int]] = {}
         self.neighbours: dict[Cell, tuple[Cell, ...]] = {
             cell: tuple(n for n in (step(cell, offset) for offset in ORTHOGONAL) if n in self.playable_cells)
             for cell in self.playable_cells
@@ -160,6 +167,22 @@ class Board:
             if self.kind[cell] == GOAL:
                 return "."
         return self.rows[cell[0]][cell[1]]
+
+    def goal_distances(self, oasis: str | None) -> dict[Cell, int]:
+        """Steps (N4, over playable cells) from every playable cell that can reach the goal in play
+        to its nearest goal cell (0 inside the goal); worked out once per goal."""
+        if oasis not in self._goal_distances:
+            goal = self.goal_cells(oasis)
+            distance = {cell: 0 for cell in goal}
+            todo = deque(goal)
+            while todo:
+                cell = todo.popleft()
+                for there in self.neighbours[cell]:
+                    if there not in distance:
+                        distance[there] = distance[cell] + 1
+                        todo.append(there)
+            self._goal_distances[oasis] = distance
+        return self._goal_distances[oasis]
 
     def rows_with_goal(self, oasis: str | None) -> tuple[str, ...]:
         """The rows in legend letters with the goal in play (see :meth:`letter`)."""

@@ -7,9 +7,10 @@ card landed on by another player's stone becomes ``state["offer"]`` for the rule
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Seat, State
+from app.rulesets.base import Event, Seat
 from app.rulesets.nomadi.bank import pay_out, pay_in
-from app.rulesets.nomadi.board import Board, Cell, cell_key, show
+from app.rulesets.nomadi.board import Board, Cell, as_cell, cell_key, show
+from app.rulesets.nomadi.state import NomadiState
 
 START_EMPTIED_BONUS = 5
 """R-28: to the owner of the last stone to leave the start."""
@@ -34,7 +35,7 @@ def goal_shares(reward: int, mover: Seat, owner: Seat) -> list[tuple[Seat, int]]
     return [(mover, (reward + 1) // 2), (owner, reward // 2)]
 
 
-def resolve(state: State, board: Board, mover: Seat, stone_id: int, origin: Cell, landing: Cell, events: list[Event]) -> None:
+def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin: Cell, landing: Cell, events: list[Event]) -> None:
     """Spec R-27 .. R-32 after ``stone_id`` went from ``origin`` to ``landing`` (already moved).
 
     Sets ``state["offer"]`` when a card must be offered (R-30b) and ``state["arrivals"]`` to 3
@@ -50,7 +51,7 @@ def resolve(state: State, board: Board, mover: Seat, stone_id: int, origin: Cell
         stone["departed"] = True
 
     # R-28 start emptied, once per game; the bonus goes to the stone's owner, not the mover (R-34)
-    if not state["start_emptied"] and not any(s["cell"] and tuple(s["cell"]) in start for s in stones):
+    if not state["start_emptied"] and not any(s["cell"] and as_cell(s["cell"]) in start for s in stones):
         state["start_emptied"] = True
         pay_out(state, owner, START_EMPTIED_BONUS, "the last stone left the start (R-28)", events)
 
@@ -59,7 +60,7 @@ def resolve(state: State, board: Board, mover: Seat, stone_id: int, origin: Cell
         if not state["crossed"]:
             state["crossed"] = True
             pay_out(state, mover, FIRST_CROSSING_BONUS, "the first stone over the chasm (R-29a)", events)
-        if not any(s["cell"] and not board.far_side(tuple(s["cell"])) for s in stones):
+        if not any(s["cell"] and not board.far_side(as_cell(s["cell"])) for s in stones):
             state["all_crossed"] = True
             pay_in(state, mover, LAST_CROSSING_FEE, "the last stone over the chasm (R-29b)", events)
 

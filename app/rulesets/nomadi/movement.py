@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show, step
+from app.rulesets.nomadi.state import NomadiState
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ class Caravan:
         self.board = board
         self.stones = dict(stones)
         self._split: dict[Cell, tuple[dict[Cell, int], int]] = {}
-        self._cuts: set[Cell] | None | bool = False
+        self._cuts: set[Cell] | None = None
+        self._cuts_known = False
 
     # -- R-5 and R-19 -----------------------------------------------------------------------
 
@@ -55,7 +57,7 @@ class Caravan:
     def _cut_stones(self) -> set[Cell] | None:
         """The stones whose removal splits the caravan (Tarjan's articulation points), or ``None``
         when the caravan is not connected to begin with."""
-        if self._cuts is False:
+        if not self._cuts_known:
             neighbours, stones = self.board.neighbours, self.stones
             index: dict[Cell, int] = {}
             low: dict[Cell, int] = {}
@@ -81,6 +83,7 @@ class Caravan:
             if stones:
                 visit(next(iter(stones)), None)
             self._cuts = cuts if len(index) == len(stones) else None
+            self._cuts_known = True
         return self._cuts
 
     def _components_without(self, cell: Cell) -> tuple[dict[Cell, int], int]:
@@ -223,3 +226,11 @@ class Caravan:
         if not self.stays_connected(origin, landing):
             return f"R-24: the caravan would fall apart if {show(origin)} went to {show(landing)}"
         return None
+
+
+def caravan(state: NomadiState, board: Board) -> Caravan:
+    """The stones of a game state on the board, as the move generator sees them."""
+    return Caravan(
+        board,
+        {(s["cell"][0], s["cell"][1]): StoneAt(departed=s["departed"], locked=s["locked"]) for s in state["stones"] if s["cell"]},
+    )

@@ -5,51 +5,34 @@ marks the team's decisions and ours.  The ruleset class comes first; its methods
 call the helpers below, grouped by phase: setup, laying cards, placing stones, rolling, using
 dice, the card offer, coin gifts, the end of a turn and of the game.
 
-State layout (a JSON dict; cells are ``[row, col]``, card positions ``"row,col"`` keys; the
-static board is not in the state but is the ruleset's board)::
-
-    board        board name                 players      number of seats
-    options      the table options          rng          Rng state (secret, never in a view)
-    colours      colour per seat (R-6)      start_player seat (R-9)
-    phase        "cards" | "placement" | "roll" | "move" | "claim" | "answer" | "over"
-    current      the mover (the seat whose turn it is), None once over
-    turn         number of the dice turn under way (0 during setup)
-    oasis        the movable-oasis spot in play ("A".."C") or None (R-40)
-    stones       [{"owner", "cell": [r, c] or None (not placed yet), "departed", "locked"}]; index = stone id
-    cards        "r,c" -> {"id": "card-07", "value": 3}: face-down cards on the board (R-8)
-    card_pool    cards still to be laid by the players (house rule R-42), else []
-    hands        per seat: the cards held, [{"id", "value"}]
-    coins        per seat: the balance, may be negative (R-35)
-    dice         the six values rolled this turn ([] before the roll)      used   six bools
-    history      [[stone, value, [r, c] from, [r, c] to], ...] this turn's moves (R-18)
-    crossed      a stone has crossed the chasm (R-29a)   all_crossed   the last one has (R-29b)
-    start_emptied  the start bonus has been paid (R-28)  arrivals      stones in the goal (R-31)
-    offer        None, or the card being offered: {"stone", "cell", "card", "owner", "claim", "price"}
-    end_reason   why the game ended, once over
+The state layout is in ``state.py``.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, State
-from app.rulesets.nomadi import bots
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.nomadi import evaluation, information
 from app.rulesets.nomadi.bank import coins, pay_in, transfer
-from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, cell_key, show, step
+from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, show, step
+from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
 from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve
-from app.rulesets.nomadi.movement import Caravan, StoneAt
+from app.rulesets.nomadi.movement import caravan
 from app.rulesets.nomadi.moves import (
     CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie, signed,
 )
 from app.rulesets.nomadi.options import MAX_ASKING_PRICE, Options
 from app.rulesets.nomadi.scoring import final_result
+from app.rulesets.nomadi.state import Card, NomadiState, PendingOffer, Phase, Stone, TableOptions, move_record, mover
 from app.rulesets.nomadi.view import build_view, card_token, inspection_token, purse_token
 
 
-class Nomadi(Ruleset):
+class Nomadi(Ruleset[NomadiState]):
     """Nomadi for 2-5 players on our own board "nomadi-red-erg-16x20" (Spec §4).
 
     ``Nomadi(board)`` plays on another :class:`Board` (the tests use the spec's §6 sketches);
@@ -106,59 +89,71 @@ class Nomadi(Ruleset):
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> NomadiState:
         """Spec R-6 .. R-12: colours, coins, cards, oasis, starting player; then placement."""
         return new_game(self.board, n_players, Options.model_validate(options.model_dump()), seed)
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: NomadiState) -> set[Seat]:
         """The mover, or the stone's owner while an offer waits for an answer (R-30b)."""
         if state["phase"] == "over":
             return set()
         if state["phase"] == "answer":
-            return {state["offer"]["owner"]}
-        return {state["current"]}
+            return {pending_offer(state)["owner"]}
+        return {mover(state)}
 
-    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: NomadiState, seat: Seat) -> list[MoveModel]:
         """Every legal move of ``seat`` now (empty when it is not to act)."""
         if seat not in self.to_act(state):
             return []
         board = self._board(state)
         return LEGAL_MOVES[state["phase"]](state, board, seat) + _legal_gifts(state, seat)
 
-    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+    def apply(self, state: NomadiState, seat: Seat, move: MoveModel) -> tuple[NomadiState, list[Event]]:
         """Play ``move`` for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
         board = self._board(state)
         if state["phase"] == "over":
             raise IllegalMove("R-32: the game is over")
         if seat not in self.to_act(state):
             raise IllegalMove("it is not your turn", code="not_your_turn")
-        if type(move) not in MOVES:
-            raise IllegalMove(f"{move!r} is not a Nomadi move")
-        check, perform = MOVES[type(move)]
-        check(state, board, seat, move)
-        state = copy_state(state)
-        events: list[Event] = []
-        perform(state, board, seat, move, events)
-        return state, events
+        match move:
+            case PlaceCard():
+                return _play(state, board, seat, move, _check_card, _lay_card)
+            case PlaceStone():
+                return _play(state, board, seat, move, _check_placement, _place_stone)
+            case Roll():
+                return _play(state, board, seat, move, _check_roll, _roll)
+            case UseDie():
+                return _play(state, board, seat, move, _check_die, _use_die)
+            case EndTurn():
+                return _play(state, board, seat, move, _check_end_turn, _pass)
+            case Offer():
+                return _play(state, board, seat, move, _check_offer, _offer)
+            case Accept():
+                return _play(state, board, seat, move, _check_answer, _accept)
+            case Decline():
+                return _play(state, board, seat, move, _check_answer, _decline)
+            case Gift():
+                return _play(state, board, seat, move, _check_gift, _gift)
+        raise IllegalMove(f"{move!r} is not a Nomadi move")
 
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: NomadiState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
         return build_view(state, self._board(state), seat)
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: NomadiState) -> Result | None:
         """Spec R-36 once the game is over, else ``None``."""
         if state["phase"] != "over":
             return None
-        return final_result(state, state["end_reason"])
+        return final_result(state, state["end_reason"] or "")
 
-    def timeout_move(self, state: State, seat: Seat) -> MoveModel | None:
+    def timeout_move(self, state: NomadiState, seat: Seat) -> MoveModel | None:
         """Spec A-16 and A-30 [D]: an offer whose owner's time runs out is declined (the
         owner keeps the seat); any other time-out goes to the default bot (``None``)."""
-        if state["phase"] == "answer" and state["offer"]["owner"] == seat:
+        if state["phase"] == "answer" and pending_offer(state)["owner"] == seat:
             return Decline()
         return None
 
-    def secrets(self, state: State, seat: Seat) -> set[str]:
+    def secrets(self, state: NomadiState, seat: Seat) -> set[str]:
         """Spec R-38/R-39: the seat's held cards as ``"card-07:+3"``, the card it inspected and is
         offering as ``"card-07 (+3)"``, and with hidden coins its purse ``"purse-2:7"``; nothing
         once the game is over."""
@@ -172,17 +167,24 @@ class Nomadi(Ruleset):
             tokens.add(purse_token(seat, state["coins"][seat]))
         return tokens
 
-    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> NomadiState:
         """A state behind ``seat``'s view: unseen card values dealt from the cards the seat has not
-        seen, hidden balances and the PRNG drawn from ``rng`` (``bots.py``)."""
-        return bots.determinize(self.board, view, seat, rng)
+        seen, hidden balances and the PRNG drawn from ``rng`` (``information.py``).
 
-    def evaluate(self, state: State, seat: Seat) -> float:
-        """Coins, cards and the open goal rewards by distance, minus the best opponent's (``bots.py``)."""
+        It also opens the search that decides from ``view`` (``evaluation.Search``), or joins it
+        for the next sample of the same view."""
+        world = information.determinize(self.board, view, seat, rng)
+        evaluation.search_from(self, view).add_root(world, seat)
+        return world
+
+    def evaluate(self, state: NomadiState, seat: Seat) -> float:
+        """Coins, cards and the open goal rewards by distance, minus the best opponent's
+        (``evaluation.py``), within the search the last :meth:`determinize` opened in this thread
+        or task (``evaluation.current_search``)."""
         self._board(state)  # the state is of this ruleset's board
-        return bots.evaluate(self, state, seat)
+        return evaluation.current_search(self).evaluate(state, seat)
 
-    def _board(self, state: State) -> Board:
+    def _board(self, state: NomadiState) -> Board:
         if state["board"] != self.board.name:
             raise ValueError(f"state is for board {state['board']!r}, this ruleset plays {self.board.name!r}")
         return self.board
@@ -193,27 +195,44 @@ def _standard_board() -> Board:
     return Board.standard()
 
 
+AnyMove = TypeVar("AnyMove", bound=MoveModel)
+
+
+def _play(
+    state: NomadiState,
+    board: Board,
+    seat: Seat,
+    move: AnyMove,
+    check: Callable[[NomadiState, Board, Seat, AnyMove], None],
+    perform: Callable[[NomadiState, Board, Seat, AnyMove, list[Event]], None],
+) -> tuple[NomadiState, list[Event]]:
+    """``check`` the move against the rules (it raises :class:`IllegalMove`), then ``perform`` it
+    on a copy of the state."""
+    check(state, board, seat, move)
+    state = copy_state(state)
+    events: list[Event] = []
+    perform(state, board, seat, move, events)
+    return state, events
+
+
+def pending_offer(state: NomadiState) -> PendingOffer:
+    """The offer waiting in the claim or answer phase (R-30b); raises ``ValueError`` if none is."""
+    offer = state["offer"]
+    if offer is None:
+        raise ValueError(f"no card is offered in the {_phase_name(state)}")
+    return offer
+
+
 # -- setup (R-6 .. R-12) ----------------------------------------------------------------------
 
-COLOURS = ("blue", "yellow", "red", "green", "black")
-"""R-6: the colours in the order seats take them."""
-STONES_EACH = {2: 8, 3: 5, 4: 4, 5: 3}
-"""R-6: stones per player by player count."""
-STARTING_COINS = 5
-"""R-7."""
-CARD_VALUES = (1,) * 4 + (2,) * 4 + (3,) * 4 + (-1,) * 3 + (-2,) * 3
-"""R-8: the 18 desert cards."""
-DICE = 6
-"""R-13."""
 
-
-def new_game(board: Board, n_players: int, options: Options, seed: int) -> State:
+def new_game(board: Board, n_players: int, options: Options, seed: int) -> NomadiState:
     """Spec R-6 .. R-12: the state before the first placement (or the first laid card)."""
     if not Nomadi.min_players <= n_players <= Nomadi.max_players:
         raise ValueError(f"Nomadi takes 2 to 5 players, not {n_players}")
     rng = Rng(seed)
     start_player = 0 if options.first_player == "host" else rng.randrange(n_players)
-    oasis = None
+    oasis: str | None = None
     if options.short_game:
         if not board.oasis_spots:
             raise ValueError(f"board {board.name} has no movable-oasis spots")
@@ -225,7 +244,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
                          f"not {len(board.water_sources)}")
     values = list(CARD_VALUES)
     rng.shuffle(values)
-    deck = [{"id": f"card-{number:02d}", "value": value} for number, value in enumerate(values, start=1)]
+    deck = [Card(id=card_id, value=value) for card_id, value in zip(CARD_IDS, values, strict=True)]
     cards = {cell_key(cell): deck.pop(0) for cell in board.water_sources if cell not in goal and deck}
     if options.card_placement == "random":
         sand = [cell for cell in board.sand_cells if cell not in goal]
@@ -235,7 +254,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
         cards.update((cell_key(cell), deck.pop(0)) for cell in sorted(sand[: len(deck)]))
 
     stones = [
-        {"owner": seat, "cell": None, "departed": False, "locked": False}
+        Stone(owner=seat, cell=None, departed=False, locked=False)
         for seat in range(n_players)
         for _ in range(STONES_EACH[n_players])
     ]
@@ -244,7 +263,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
     return {
         "board": board.name,
         "players": n_players,
-        "options": options.model_dump(),
+        "options": table_options(options),
         "colours": list(COLOURS[:n_players]),
         "start_player": start_player,
         "phase": "cards" if deck else "placement",
@@ -269,62 +288,52 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> State
     }
 
 
-def copy_state(state: State) -> State:
-    """A copy of ``state`` that ``apply`` may change: every container it changes is new; the small
-    records it only moves around (a card, a history entry) are shared."""
-    new = dict(state)
-    new["stones"] = [dict(stone) for stone in state["stones"]]
-    for name in ("cards", "options"):
-        new[name] = dict(state[name])
-    for name in ("card_pool", "coins", "dice", "used", "history", "colours"):
-        new[name] = list(state[name])
-    new["hands"] = [list(hand) for hand in state["hands"]]
-    if state["offer"] is not None:
-        new["offer"] = dict(state["offer"])
-    return new
-
-
-def caravan(state: State, board: Board) -> Caravan:
-    """The stones on the board as the move generator sees them."""
-    return Caravan(
-        board,
-        {tuple(s["cell"]): StoneAt(departed=s["departed"], locked=s["locked"]) for s in state["stones"] if s["cell"]},
+def table_options(options: Options) -> TableOptions:
+    """The options as the state keeps them (``Options.model_dump()``, field by field)."""
+    return TableOptions(
+        short_game=options.short_game,
+        trading=options.trading,
+        hidden_coins=options.hidden_coins,
+        first_player=options.first_player,
+        voluntary_pass=options.voluntary_pass,
+        card_placement=options.card_placement,
+        turn_limit=options.turn_limit,
     )
 
 
-def stone_at(state: State, cell: Cell) -> int | None:
+def stone_at(state: NomadiState, cell: Cell) -> int | None:
     """The id of the stone on ``cell``, if any."""
     for number, stone in enumerate(state["stones"]):
-        if stone["cell"] and tuple(stone["cell"]) == cell:
+        if stone["cell"] and as_cell(stone["cell"]) == cell:
             return number
     return None
 
 
-def _next_seat(state: State, seat: Seat) -> Seat:
+def _next_seat(state: NomadiState, seat: Seat) -> Seat:
     return (seat + 1) % state["players"]
 
 
 # -- laying cards (house rule R-42) -----------------------------------------------------------
 
 
-def _card_cells(state: State, board: Board) -> list[Cell]:
+def _card_cells(state: NomadiState, board: Board) -> list[Cell]:
     goal = board.goal_cells(state["oasis"])
     return [cell for cell in board.sand_cells if cell not in goal and cell_key(cell) not in state["cards"]]
 
 
-def _legal_card_cells(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_card_cells(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
     return [PlaceCard(cell=cell) for cell in _card_cells(state, board)]
 
 
-def _check_card(state: State, board: Board, seat: Seat, move: PlaceCard) -> None:
+def _check_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard) -> None:
     """Spec R-42 (house rule) with R-8: a card goes face down on empty sand outside the goal."""
     if state["phase"] != "cards":
         raise IllegalMove(f"R-42: cards are laid before the stones are placed, not in the {_phase_name(state)}")
-    if tuple(move.cell) not in _card_cells(state, board):
+    if move.cell not in _card_cells(state, board):
         raise IllegalMove(f"R-8: {show(move.cell)} is not an empty sand cell outside the goal")
 
 
-def _lay_card(state: State, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
+def _lay_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
     card = state["card_pool"].pop(0)
     state["cards"][cell_key(move.cell)] = card
     events.append(Event(text=f"{{seat{seat}}} lays a face-down card on {show(move.cell)}"))
@@ -337,24 +346,24 @@ def _lay_card(state: State, board: Board, seat: Seat, move: PlaceCard, events: l
 # -- placing stones (R-10, R-11) --------------------------------------------------------------
 
 
-def _placement_cells(state: State, board: Board) -> list[Cell]:
+def _placement_cells(state: NomadiState, board: Board) -> list[Cell]:
     """Spec R-10: empty start cells; with more start cells than stones, touching a placed stone."""
-    placed = {tuple(s["cell"]) for s in state["stones"] if s["cell"]}
+    placed = {as_cell(s["cell"]) for s in state["stones"] if s["cell"]}
     cells = [cell for cell in board.start_cells if cell not in placed]
     if placed and len(board.start_cells) > len(state["stones"]):
         cells = [cell for cell in cells if any(step(cell, offset) in placed for offset in ORTHOGONAL)]
     return cells
 
 
-def _legal_placements(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_placements(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
     return [PlaceStone(cell=cell) for cell in _placement_cells(state, board)]
 
 
-def _check_placement(state: State, board: Board, seat: Seat, move: PlaceStone) -> None:
+def _check_placement(state: NomadiState, board: Board, seat: Seat, move: PlaceStone) -> None:
     """Spec R-10: an own stone on an empty start cell (adjacent to a placed one if R-10 binds)."""
     if state["phase"] != "placement":
         raise IllegalMove(f"R-10: stones are placed before the first roll, not in the {_phase_name(state)}")
-    cell = tuple(move.cell)
+    cell = move.cell
     if cell not in board.start_cells:
         raise IllegalMove(f"R-10: {show(cell)} is not a start cell")
     if cell not in _placement_cells(state, board):
@@ -363,7 +372,7 @@ def _check_placement(state: State, board: Board, seat: Seat, move: PlaceStone) -
         raise IllegalMove(f"R-10: {show(cell)} does not touch a stone already placed")
 
 
-def _place_stone(state: State, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
+def _place_stone(state: NomadiState, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
     stone = next(s for s in state["stones"] if s["owner"] == seat and s["cell"] is None)
     stone["cell"] = list(move.cell)
     events.append(Event(text=f"{{seat{seat}}} places a stone on {show(move.cell)}"))
@@ -376,17 +385,17 @@ def _place_stone(state: State, board: Board, seat: Seat, move: PlaceStone, event
 # -- rolling (R-13, R-14) ---------------------------------------------------------------------
 
 
-def _legal_roll(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_roll(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
     return [Roll()]
 
 
-def _check_roll(state: State, board: Board, seat: Seat, move: Roll) -> None:
+def _check_roll(state: NomadiState, board: Board, seat: Seat, move: Roll) -> None:
     """Spec R-13: the dice are rolled once, at the start of the turn."""
     if state["phase"] != "roll":
         raise IllegalMove(f"R-13: the dice are rolled at the start of a turn, not in the {_phase_name(state)}")
 
 
-def _roll(state: State, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
+def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
     """Spec R-13/R-14: six dice, rolled again for free until at least one can be used."""
     position = caravan(state, board)
     usable = {value for value in range(1, 7) if position.can_use(value)}
@@ -400,7 +409,7 @@ def _roll(state: State, board: Board, seat: Seat, move: Roll, events: list[Event
             break
         events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
     state["rng"] = rng.state
-    state.update(dice=dice, used=[False] * DICE, history=[], phase="move")
+    state["dice"], state["used"], state["history"], state["phase"] = dice, [False] * DICE, [], "move"
     events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}"))
 
 
@@ -411,12 +420,12 @@ def _dice_text(dice: list[int]) -> str:
 # -- using dice (R-15 .. R-26) ----------------------------------------------------------------
 
 
-def unused_values(state: State) -> list[int]:
+def unused_values(state: NomadiState) -> list[int]:
     """The values of the dice not used yet this turn, one entry per die."""
     return [value for value, used in zip(state["dice"], state["used"]) if not used]
 
 
-def forbidden_returns(state: State, value: int) -> dict[Cell, set[Cell]]:
+def forbidden_returns(state: NomadiState, value: int) -> dict[Cell, set[Cell]]:
     """Spec R-18: for a die of ``value``, stone cell -> cells it may not go back to this turn.
 
     A stone moved X -> Y with a ``value`` may not then go Y -> X with another ``value``.
@@ -424,12 +433,12 @@ def forbidden_returns(state: State, value: int) -> dict[Cell, set[Cell]]:
     forbidden: dict[Cell, set[Cell]] = {}
     for stone, moved_value, origin, landing in state["history"]:
         here = state["stones"][stone]["cell"]
-        if moved_value == value and here and tuple(here) == tuple(landing):
-            forbidden.setdefault(tuple(landing), set()).add(tuple(origin))
+        if moved_value == value and here and as_cell(here) == as_cell(landing):
+            forbidden.setdefault(as_cell(landing), set()).add(as_cell(origin))
     return forbidden
 
 
-def _legal_dice(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
     position = caravan(state, board)
     moves: list[MoveModel] = [
         UseDie(die=value, stone=origin, to=landing)
@@ -442,13 +451,13 @@ def _legal_dice(state: State, board: Board, seat: Seat) -> list[MoveModel]:
     return moves
 
 
-def _check_die(state: State, board: Board, seat: Seat, move: UseDie) -> None:
+def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> None:
     """Spec R-15, R-18 .. R-24: an unused die, a movable stone, a legal landing."""
     if state["phase"] != "move":
         raise IllegalMove(f"R-15: dice are used after the roll, not in the {_phase_name(state)}")
     if move.die not in unused_values(state):
         raise IllegalMove(f"R-15: no unused die shows a {move.die}")
-    origin, landing = tuple(move.stone), tuple(move.to)
+    origin, landing = move.stone, move.to
     refusal = caravan(state, board).refusal(origin, move.die, landing)
     if refusal:
         raise IllegalMove(refusal)
@@ -459,13 +468,15 @@ def _check_die(state: State, board: Board, seat: Seat, move: UseDie) -> None:
         )
 
 
-def _use_die(state: State, board: Board, seat: Seat, move: UseDie, events: list[Event]) -> None:
-    origin, landing = tuple(move.stone), tuple(move.to)
+def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events: list[Event]) -> None:
+    origin, landing = move.stone, move.to
     state["used"][next(i for i, (v, used) in enumerate(zip(state["dice"], state["used"])) if v == move.die and not used)] = True
     stone_id = stone_at(state, origin)
+    if stone_id is None:  # _check_die let the move through: a stone stands there (R-15)
+        raise ValueError(f"no stone on {show(origin)}")
     stone = state["stones"][stone_id]
     stone["cell"] = list(landing)
-    state["history"].append([stone_id, move.die, list(origin), list(landing)])
+    state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
     whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
     events.append(Event(text=f"{{seat{seat}}} moves {whose} stone {show(origin)} -> {show(landing)} with a {move.die}"))
     resolve(state, board, seat, stone_id, origin, landing, events)
@@ -477,7 +488,7 @@ def _use_die(state: State, board: Board, seat: Seat, move: UseDie, events: list[
         _continue_turn(state, board, seat, events)
 
 
-def _continue_turn(state: State, board: Board, seat: Seat, events: list[Event]) -> None:
+def _continue_turn(state: NomadiState, board: Board, seat: Seat, events: list[Event]) -> None:
     """Spec R-16/R-17: the mover goes on while an unused die can be used; otherwise the turn ends."""
     position = caravan(state, board)
     unused = unused_values(state)
@@ -490,12 +501,12 @@ def _continue_turn(state: State, board: Board, seat: Seat, events: list[Event]) 
 # -- the card offer (R-30b, R-41b) ------------------------------------------------------------
 
 
-def _legal_offers(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_offers(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
     prices = range(MAX_ASKING_PRICE + 1) if state["options"]["trading"] else (0,)
     return [Offer(claim=claim, price=price) for claim in CLAIMS for price in prices]
 
 
-def _check_offer(state: State, board: Board, seat: Seat, move: Offer) -> None:
+def _check_offer(state: NomadiState, board: Board, seat: Seat, move: Offer) -> None:
     """Spec R-30b: the mover offers the card they inspected; R-41b: a price only when trading."""
     if state["phase"] != "claim":
         raise IllegalMove(f"R-30b: a card is offered right after a stone lands on it, not in the {_phase_name(state)}")
@@ -505,48 +516,49 @@ def _check_offer(state: State, board: Board, seat: Seat, move: Offer) -> None:
         raise IllegalMove(f"R-41b: an asking price is at most {MAX_ASKING_PRICE} coins [D]")
 
 
-def _offer(state: State, board: Board, seat: Seat, move: Offer, events: list[Event]) -> None:
-    offer = state["offer"] = dict(state["offer"], claim=move.claim, price=move.price)
+def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: list[Event]) -> None:
+    offer = pending_offer(state)
+    offer["claim"], offer["price"] = move.claim, move.price
     claim = "without a claim" if move.claim is None else f"claiming it is worth {signed(move.claim)}"
     price = f", asking {coins(move.price)}" if move.price else ""
     events.append(Event(text=f"{{seat{seat}}} offers the card {offer['card']['id']} to {{seat{offer['owner']}}} {claim}{price}"))
     state["phase"] = "answer"
 
 
-def _legal_answers(state: State, board: Board, seat: Seat) -> list[MoveModel]:
-    offer = state["offer"]
+def _legal_answers(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+    offer = pending_offer(state)
     affordable = offer["price"] == 0 or state["coins"][seat] >= offer["price"]
     return ([Accept()] if affordable else []) + [Decline()]
 
 
-def _check_answer(state: State, board: Board, seat: Seat, move: Accept | Decline) -> None:
+def _check_answer(state: NomadiState, board: Board, seat: Seat, move: Accept | Decline) -> None:
     """Spec R-30b: the stone's owner answers the offer; R-41b: an asking price may not make debt."""
     if state["phase"] != "answer":
         raise IllegalMove(f"R-30b: there is no offer to answer in the {_phase_name(state)}")
-    price = state["offer"]["price"]
+    price = pending_offer(state)["price"]
     if isinstance(move, Accept) and price and state["coins"][seat] < price:
         raise IllegalMove(f"R-41b: paying the asking price of {coins(price)} would put you in debt")
 
 
-def _accept(state: State, board: Board, seat: Seat, move: Accept, events: list[Event]) -> None:
-    offer, mover = state["offer"], state["current"]
+def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: list[Event]) -> None:
+    offer, offered_by = pending_offer(state), mover(state)
     card = offer["card"]
     state["hands"][seat].append(card)
     events.append(Event(text=f"{{seat{seat}}} accepts the card {card['id']} (R-30b)"))
     worth = f"{{seat{seat}}}: the card {card['id']} you accepted is worth {signed(card['value'])}"
     events.append(Event(text=worth, seats=(seat,)))
     if offer["price"]:
-        transfer(state, seat, mover, offer["price"], f"the asking price for {card['id']} (R-41b)", events)
+        transfer(state, seat, offered_by, offer["price"], f"the asking price for {card['id']} (R-41b)", events)
     state["offer"] = None
-    _continue_turn(state, board, mover, events)
+    _continue_turn(state, board, offered_by, events)
 
 
-def _decline(state: State, board: Board, seat: Seat, move: Decline, events: list[Event]) -> None:
-    offer, mover = state["offer"], state["current"]
-    state["hands"][mover].append(offer["card"])
-    events.append(Event(text=f"{{seat{seat}}} declines the card {offer['card']['id']}; {{seat{mover}}} keeps it (R-30b)"))
+def _decline(state: NomadiState, board: Board, seat: Seat, move: Decline, events: list[Event]) -> None:
+    offer, offered_by = pending_offer(state), mover(state)
+    state["hands"][offered_by].append(offer["card"])
+    events.append(Event(text=f"{{seat{seat}}} declines the card {offer['card']['id']}; {{seat{offered_by}}} keeps it (R-30b)"))
     state["offer"] = None
-    _continue_turn(state, board, mover, events)
+    _continue_turn(state, board, offered_by, events)
 
 
 # -- coin gifts (trading variant, R-41a) ------------------------------------------------------
@@ -554,7 +566,7 @@ def _decline(state: State, board: Board, seat: Seat, move: Decline, events: list
 GIFT_PHASES = ("roll", "move", "claim", "answer")
 
 
-def _legal_gifts(state: State, seat: Seat) -> list[MoveModel]:
+def _legal_gifts(state: NomadiState, seat: Seat) -> list[MoveModel]:
     if not state["options"]["trading"] or state["phase"] not in GIFT_PHASES:
         return []
     return [
@@ -565,7 +577,7 @@ def _legal_gifts(state: State, seat: Seat) -> list[MoveModel]:
     ]
 
 
-def _check_gift(state: State, board: Board, seat: Seat, move: Gift) -> None:
+def _check_gift(state: NomadiState, board: Board, seat: Seat, move: Gift) -> None:
     """Spec R-41a: trading variant only; to another player; never into debt."""
     if not state["options"]["trading"]:
         raise IllegalMove("R-41a: coin gifts need the trading variant")
@@ -577,14 +589,14 @@ def _check_gift(state: State, board: Board, seat: Seat, move: Gift) -> None:
         raise IllegalMove(f"R-41a: a gift of {coins(move.coins)} would put you in debt")
 
 
-def _gift(state: State, board: Board, seat: Seat, move: Gift, events: list[Event]) -> None:
+def _gift(state: NomadiState, board: Board, seat: Seat, move: Gift, events: list[Event]) -> None:
     transfer(state, seat, move.to, move.coins, "a gift (R-41a)", events)
 
 
 # -- the end of a turn and of the game (R-17, R-32, A-30) ------------------------------------
 
 
-def _check_end_turn(state: State, board: Board, seat: Seat, move: EndTurn) -> None:
+def _check_end_turn(state: NomadiState, board: Board, seat: Seat, move: EndTurn) -> None:
     """Spec R-42 house rule: a voluntary pass, only when the table allows it (R-16 otherwise)."""
     if not state["options"]["voluntary_pass"]:
         raise IllegalMove("R-16: you must go on moving while an unused die can be used")
@@ -592,11 +604,11 @@ def _check_end_turn(state: State, board: Board, seat: Seat, move: EndTurn) -> No
         raise IllegalMove(f"R-42: you may pass only while using dice, not in the {_phase_name(state)}")
 
 
-def _pass(state: State, board: Board, seat: Seat, move: EndTurn, events: list[Event]) -> None:
+def _pass(state: NomadiState, board: Board, seat: Seat, move: EndTurn, events: list[Event]) -> None:
     _end_turn(state, board, seat, len(unused_values(state)), "they pass", events)
 
 
-def _end_turn(state: State, board: Board, seat: Seat, unused: int, why: str, events: list[Event]) -> None:
+def _end_turn(state: NomadiState, board: Board, seat: Seat, unused: int, why: str, events: list[Event]) -> None:
     """Spec R-17: 1 coin per unused die to the bank; then the next seat, or the turn limit."""
     if unused:
         pay_in(state, seat, unused, f"{unused} unused {'die' if unused == 1 else 'dice'} (R-17)", events)
@@ -607,23 +619,24 @@ def _end_turn(state: State, board: Board, seat: Seat, unused: int, why: str, eve
         _begin_turn(state, _next_seat(state, seat), events)
 
 
-def _begin_turn(state: State, seat: Seat, events: list[Event]) -> None:
-    state.update(phase="roll", current=seat, turn=state["turn"] + 1, dice=[], used=[], history=[])
+def _begin_turn(state: NomadiState, seat: Seat, events: list[Event]) -> None:
+    state["phase"], state["current"], state["turn"] = "roll", seat, state["turn"] + 1
+    state["dice"], state["used"], state["history"] = [], [], []
 
 
-def _end_game(state: State, reason: str, events: list[Event]) -> None:
+def _end_game(state: NomadiState, reason: str, events: list[Event]) -> None:
     """Spec R-32/R-36: nobody acts any more; the final score is ``result``."""
-    state.update(phase="over", current=None, end_reason=reason)
+    state["phase"], state["current"], state["end_reason"] = "over", None, reason
     result = final_result(state, reason)
     scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
     events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
 
 
-def _phase_name(state: State) -> str:
+def _phase_name(state: NomadiState) -> str:
     return PHASE_NAMES[state["phase"]]
 
 
-PHASE_NAMES = {
+PHASE_NAMES: dict[Phase, str] = {
     "cards": "card laying",
     "placement": "placement phase",
     "roll": "roll",
@@ -633,7 +646,7 @@ PHASE_NAMES = {
     "over": "finished game",
 }
 
-LEGAL_MOVES = {
+LEGAL_MOVES: dict[Phase, Callable[[NomadiState, Board, Seat], list[MoveModel]]] = {
     "cards": _legal_card_cells,
     "placement": _legal_placements,
     "roll": _legal_roll,
@@ -643,14 +656,3 @@ LEGAL_MOVES = {
     "over": lambda state, board, seat: [],
 }
 
-MOVES = {
-    PlaceCard: (_check_card, _lay_card),
-    PlaceStone: (_check_placement, _place_stone),
-    Roll: (_check_roll, _roll),
-    UseDie: (_check_die, _use_die),
-    EndTurn: (_check_end_turn, _pass),
-    Offer: (_check_offer, _offer),
-    Accept: (_check_answer, _accept),
-    Decline: (_check_answer, _decline),
-    Gift: (_check_gift, _gift),
-}

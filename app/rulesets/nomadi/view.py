@@ -1,6 +1,9 @@
 """What one seat (or a spectator) sees of a Nomadi game (Spec §2.8, R-37 .. R-39).
 
-The view is a JSON dict; the browser renderer is written against these keys::
+The view is an allow-list: :func:`build_view` names every key it shows and reads each from the
+typed state (``state.py``), so a field added to the state shows in no view until it is named here
+(``tests/rulesets/test_nomadi_information.py``).  It is a JSON dict; the browser renderer is
+written against these keys::
 
     board        {"name", "width", "height", "rows": [str], "chasm": [row per column],
                   "oasis": spot id or None}   rows use the legend ". S W G #" with the goal in play
@@ -28,19 +31,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.base import Seat, State
+from app.rulesets.base import Seat
 from app.rulesets.nomadi.board import Board, parse_key
 from app.rulesets.nomadi.effects import GOAL_REWARDS
 from app.rulesets.nomadi.options import MAX_ASKING_PRICE
 from app.rulesets.nomadi.scoring import final_result
+from app.rulesets.nomadi.state import Card, NomadiState
 
 
-def card_token(card: dict[str, Any]) -> str:
+def card_token(card: Card) -> str:
     """A card as its holder (or its inspector) sees it: ``{"id": "card-07", "value": 3} -> "card-07:+3"``."""
     return f"{card['id']}:{card['value']:+d}"
 
 
-def inspection_token(card: dict[str, Any]) -> str:
+def inspection_token(card: Card) -> str:
     """An offered card as the mover who inspected it sees it: ``"card-07 (+3)"``.
 
     Deliberately not the holder's form: the mover's peek and the holding are different secrets
@@ -54,7 +58,7 @@ def purse_token(seat: Seat, balance: int) -> str:
     return f"purse-{seat}:{balance}"
 
 
-def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
+def build_view(state: NomadiState, board: Board, seat: Seat | None) -> dict[str, Any]:
     """The view of ``seat`` (``None``: spectator)."""
     over = state["phase"] == "over"
     hidden_coins = state["options"]["hidden_coins"] and not over
@@ -63,7 +67,7 @@ def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
     players = []
     for other in range(state["players"]):
         own = [s for s in stones if s["owner"] == other]
-        player = {
+        player: dict[str, Any] = {
             "seat": other,
             "colour": state["colours"][other],
             "coins": state["coins"][other] if not hidden_coins or other == seat else None,
@@ -139,7 +143,7 @@ def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
         if hidden_coins:
             view["purse"] = purse_token(seat, state["coins"][seat])
     if over:
-        result = final_result(state, state["end_reason"])
+        result = final_result(state, state["end_reason"] or "")
         view["end_reason"] = state["end_reason"]
         view["result"] = {"scores": result.scores, "ranks": result.ranks, "breakdown": result.breakdown}
     return view
