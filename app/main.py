@@ -7,8 +7,6 @@ import logging
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-import asyncpg
-import sqlalchemy.exc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -22,7 +20,7 @@ from app.api import auth, chat, games, players, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.config import Settings
-from app.db.engine import make_engine, make_session_factory
+from app.db.engine import database_busy as _database_busy, make_engine, make_session_factory
 from app.db.move_writer import PostgresMoveWriter
 from app.db.models import Table
 from app.fanout import make_fanout
@@ -154,16 +152,6 @@ def _is_page(request: Request) -> bool:
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _database_busy(exc: BaseException) -> bool:
-    """Whether ``exc`` (or its cause) says the database has no connection to spare: Postgres's
-    ``too many clients``, or this process's pool waiting too long for a free connection."""
-    while exc is not None:
-        if isinstance(exc, (asyncpg.TooManyConnectionsError, sqlalchemy.exc.TimeoutError)):
-            return True
-        exc = exc.__cause__ or getattr(exc, "orig", None)
-    return False
 
 
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:

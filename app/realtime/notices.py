@@ -22,6 +22,7 @@ from sqlalchemy import select
 from app.db.models import Table
 from app.realtime import frames
 from app.realtime.hub import Hub, Subscriber
+from app.realtime.reads import SharedReads
 from app.services import chat
 from app.services.context import Context
 from app.services.rematch import REMATCH_STARTED
@@ -37,16 +38,23 @@ class TableNotices:
         self._hub = hub
         self._chat_seen: weakref.WeakKeyDictionary[Subscriber, int] = weakref.WeakKeyDictionary()
         self._rematch_told: weakref.WeakSet[Subscriber] = weakref.WeakSet()
+        self._reads = SharedReads()
         ctx.fanout.subscribe(self.on_version)
 
     async def greet(self, subscriber: Subscriber) -> None:
-        """Start the socket's chat cursor (first ``hello`` only); tell it of a rematch that already started."""
-        async with self._ctx.sessions() as session:
-            latest = await chat.latest_message_id(session, subscriber.game_id)
-            rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == subscriber.game_id))
+        """Start the socket's chat cursor (first ``hello`` only); tell it of a rematch that already started.
+
+        One read per game serves every socket greeted meanwhile (issue 17, item 1)."""
+        latest, rematch_id = await self._reads.run(subscriber.game_id, lambda: self._read_news(subscriber.game_id))
         self._chat_seen.setdefault(subscriber, latest)
         if rematch_id is not None:
             await self._tell_rematch(subscriber, rematch_id)
+
+    async def _read_news(self, game_id: int) -> tuple[int, int | None]:
+        async with self._ctx.sessions() as session:
+            latest = await chat.latest_message_id(session, game_id)
+            rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == game_id))
+        return latest, rematch_id
 
     async def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: act on ``CHAT_POSTED`` and ``REMATCH_STARTED``, ignore game versions."""

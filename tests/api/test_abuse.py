@@ -54,6 +54,30 @@ def test_logout_closes_the_accounts_open_sockets(client):
     assert refused.json()["error"]["code"] == "unauthorized"
 
 
+@pytest.mark.timeout(60)  # before the fix the socket stayed open and acknowledged the move
+def test_logout_closes_a_socket_that_never_said_hello_and_its_move_is_refused(client, database_url):
+    """Issue 17 item 2: a socket that never said ``hello`` kept the account of its connect, was not
+    among the sockets a logout closes, and a move sent on it 30 s after the logout was committed."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from tests.reliability.support import query
+
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200  # Bo is to act
+    with bo.websocket(table_id) as socket:
+        assert bo.post("/api/auth/logout").status_code == 200
+        socket.send_json({"type": "move", "id": "after-logout", "version": 1, "move": {"type": "add", "amount": 1}})
+        frames = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                frames.append(socket.receive_json())
+        assert closed.value.code == 4401
+    assert not any(frame["type"] == "ack" for frame in frames), frames
+    stored = query(database_url, "SELECT client_move_id FROM moves WHERE table_id = $1", table_id)
+    assert [row["client_move_id"] for row in stored] != [] and "after-logout" not in {row["client_move_id"] for row in stored}
+
+
 def test_names_cannot_pass_for_a_bot_a_seat_or_a_registered_look_alike(client):
     for name in ("Ada (bot)", "Carol (seat 3)", "eve (BOT) ", "Mal (ｂｏｔ)"):
         refused = client.post("/api/auth/guest", json={"name": name})
