@@ -67,6 +67,7 @@ class Hub:
         self._ctx = ctx
         self._send_timeout = ctx.settings.ws_send_timeout_seconds
         self._subscribers: dict[int, set[Subscriber]] = defaultdict(set)
+        self._players: dict[int, set[Subscriber]] = defaultdict(set)  # the seated subscribers: presence is theirs
         self._sockets: set[Subscriber] = set()
         self._reads = SharedReads()
         self._logs = GameLogs()
@@ -87,8 +88,12 @@ class Hub:
         await self.remove(subscriber)
 
     def add(self, subscriber: Subscriber) -> None:
-        """Start pushing ``subscriber``'s game to it."""
+        """Start pushing ``subscriber``'s game to it (again after each ``hello``: its seat may have changed)."""
         self._subscribers[subscriber.game_id].add(subscriber)
+        if subscriber.seat is not None:
+            self._players[subscriber.game_id].add(subscriber)
+        elif subscriber in self._players.get(subscriber.game_id, ()):
+            self._players[subscriber.game_id].discard(subscriber)
 
     async def remove(self, subscriber: Subscriber) -> None:
         """Stop pushing to ``subscriber`` (idempotent); tells the others if its seat went offline."""
@@ -97,6 +102,11 @@ class Hub:
             return
         before = self.online(subscriber.game_id)
         watchers.discard(subscriber)
+        players = self._players.get(subscriber.game_id)
+        if players is not None:
+            players.discard(subscriber)
+            if not players:
+                del self._players[subscriber.game_id]
         if not watchers:
             del self._subscribers[subscriber.game_id]
             self._payloads.pop(subscriber.game_id, None)
@@ -123,7 +133,7 @@ class Hub:
 
     def online(self, game_id: int) -> list[int]:
         """The seats that have the game open on this process."""
-        return sorted({s.seat for s in self._subscribers.get(game_id, ()) if s.seat is not None and s.version >= 0})
+        return sorted({s.seat for s in self._players.get(game_id, ()) if s.seat is not None and s.version >= 0})
 
     # -- shared reads -------------------------------------------------------------------------
 
@@ -164,7 +174,8 @@ class Hub:
         rows = await self._log_rows(snapshot)
         async with subscriber.send_lock:
             subscriber.version = snapshot.version
-            sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows))
+            online = tuple(self.online(game_id))
+            sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows, online))
         if sent and self.online(game_id) != before:
             await self._broadcast_presence(game_id)
         # A move committed (here or on another process) while this socket was being greeted was
@@ -173,11 +184,11 @@ class Hub:
         if sent and newest > subscriber.version:
             await self.on_version(game_id, newest)
 
-    def _payload(self, snapshot: GameSnapshot, seat: int | None, since: int, rows: LogRows) -> bytes:
-        """The encoded ``state`` frame of ``snapshot`` for ``seat`` with the entries after ``since``,
-        built once per game, snapshot, seat, ``since`` and presence."""
-        online = self.online(snapshot.game_id)
-        key = (seat, min(max(since, 0), snapshot.version), tuple(online))
+    def _payload(self, snapshot: GameSnapshot, seat: int | None, since: int, rows: LogRows,
+                 online: tuple[int, ...]) -> bytes:
+        """The encoded ``state`` frame of ``snapshot`` for ``seat`` with the entries after ``since``
+        and the seats ``online``, built once per game, snapshot, seat, ``since`` and presence."""
+        key = (seat, min(max(since, 0), snapshot.version), online)
         held = self._payloads.get(snapshot.game_id)
         if held is None or held[0] is not snapshot:
             held = (snapshot, {})
@@ -188,7 +199,7 @@ class Hub:
             ruleset = self._ctx.registry.get(snapshot.ruleset)
             newer = [row for row in rows if key[1] < row[0] <= snapshot.version]
             state = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names))
-            state["online"] = online
+            state["online"] = list(online)
             payload = held[1][key] = encode(state)
         return payload
 
@@ -220,14 +231,16 @@ class Hub:
         if snapshot is None or snapshot.version < version:
             snapshot = await self._reads.run(("snapshot", game_id), lambda: games.load_snapshot(self._ctx, game_id))
         rows = await self._log_rows(snapshot)
-        await asyncio.gather(*(self._push(subscriber, snapshot, rows, force) for subscriber in watchers))
+        online = tuple(self.online(game_id))
+        await asyncio.gather(*(self._push(subscriber, snapshot, rows, online, force) for subscriber in watchers))
 
-    async def _push(self, subscriber: Subscriber, snapshot: GameSnapshot, rows: LogRows, force: bool) -> None:
+    async def _push(self, subscriber: Subscriber, snapshot: GameSnapshot, rows: LogRows, online: tuple[int, ...],
+                    force: bool) -> None:
         async with subscriber.send_lock:
             if subscriber.version > snapshot.version or (subscriber.version == snapshot.version and not force):
                 return
             # Built here, under the lock, from what this socket was really sent last (issue 17, item 4).
-            payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows)
+            payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows, online)
             subscriber.version = snapshot.version
             await self._send(subscriber, payload)
 
@@ -235,9 +248,10 @@ class Hub:
         """Send under the caller's send lock; a socket that takes no frame for ``ws_send_timeout_seconds``
         (its peer stopped reading) is closed, so it holds up nobody.  Whether the frame went out."""
         try:
-            await asyncio.wait_for(subscriber.websocket.send_text(payload.decode()), self._send_timeout)
+            async with asyncio.timeout(self._send_timeout):
+                await subscriber.websocket.send_text(payload.decode())
             return True
-        except (asyncio.TimeoutError, TimeoutError):
+        except TimeoutError:
             log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
                         self._send_timeout)
             asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.websocket.close(code=1013, reason="too slow"),
