@@ -55,6 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       move_writer=None if settings.is_sqlite else PostgresMoveWriter(
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
+        ctx.metrics.count_checkouts(engine)
         app.state.rate_limits = RateLimits(settings)
         # First listener: a seating change makes every process drop its cached seats.
         fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
