@@ -57,11 +57,12 @@ class BotDriver:
         self._tasks[game_id] = asyncio.create_task(self._drive(game_id))
 
     async def resume(self) -> None:
-        """After a start-up: look at every running game that has bots (moves they owe survive restarts)."""
+        """After a start-up: look at every running game where a bot plays a seat, a bot seat or a person's
+        seat taken over (moves they owe survive restarts)."""
         async with self._ctx.sessions() as session:
             ids = await session.scalars(
                 select(Table.id).join(Seat, Seat.table_id == Table.id)
-                .where(Table.status == "running", Seat.bot_level.is_not(None)).distinct()
+                .where(Table.status == "running", Seat.bot_level.is_not(None) | Seat.takeover.is_not(None)).distinct()
             )
             for game_id in ids:
                 self.on_version(game_id, -1)
