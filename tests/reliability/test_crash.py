@@ -20,7 +20,7 @@ from app.rulesets.testing import canonical
 from tests.conftest import TOY_RULESETS
 from tests.reliability.scripted import ScriptedGame
 from tests.reliability.support import HEAVY, REGISTRY, RemoteGuest, check_stored_game, fold, read_game, report, scale, \
-    start_remote_table
+    start_remote_table, start_table_with_bots
 from tests.support.server import ServerProcess
 
 GAMES = [("through-the-desert", 2, {}), ("nimalia", 2, {}), ("nomadi", 2, {"turn_limit": 10})]
@@ -70,33 +70,6 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(database_url, tmp_
         assert stats["connections"] > len(clients), "no client ever had to reconnect: the kills missed the games"
     finally:
         server.stop()
-
-
-def start_table_with_bots(guests: list[RemoteGuest], ruleset: str, bot_seats: set[int], leaving: set[int],
-                          options: dict | None = None) -> int:
-    """A started table: ``bot_seats`` hold bots, the other seats the guests in order; the guests at the
-    ``leaving`` seats leave at once after the start, so a bot plays their seats (takeover ``left``)."""
-    host = guests[0]
-    seats = len(guests) + len(bot_seats)
-    with host.http() as http:
-        created = http.post("/api/tables", json={"ruleset": ruleset, "seats": seats, "options": options or {}})
-        assert created.status_code == 201, created.text
-        table_id = created.json()["id"]
-        for seat in sorted(bot_seats):
-            assert http.post(f"/api/tables/{table_id}/bots", json={"seat": seat, "level": "random"}).status_code == 200
-    people = iter(guests[1:])
-    for seat in range(1, seats):
-        if seat not in bot_seats:
-            with next(people).http() as http:
-                assert http.post(f"/api/tables/{table_id}/join", json={"seat": seat}).status_code == 200
-    with host.http() as http:
-        assert http.post(f"/api/tables/{table_id}/start").status_code == 200
-    people = [seat for seat in range(seats) if seat not in bot_seats]
-    for seat, guest in zip(people, guests):
-        if seat in leaving:
-            with guest.http() as http:
-                assert http.post(f"/api/tables/{table_id}/leave").status_code == 200
-    return table_id
 
 
 @pytest.mark.postgres
