@@ -172,6 +172,51 @@ def test_a_database_out_of_connections_answers_503_not_500():
     assert not _database_busy(ValueError("a bug"))
 
 
+def test_a_socket_when_the_database_is_out_of_connections_gets_unavailable_not_a_500(client, monkeypatch):
+    """Issue 17 item 1: in reconnect storms the handshake answered HTTP 500 (the session was read
+    before the socket was accepted) and ``Hub.on_version`` raised "Task exception was never
+    retrieved".  docs/api.md promises ``unavailable``: an error frame, then 1013 (try again later)."""
+    import sqlalchemy.exc
+    from starlette.websockets import WebSocketDisconnect
+
+    from app.services import games
+
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    hub = client.app.state.hub
+
+    async def out_of_connections(*_args, **_kwargs):
+        raise sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 5 reached, connection timed out")
+
+    monkeypatch.setattr(games, "load_snapshot", out_of_connections)
+    monkeypatch.setattr(games, "viewer_seat", out_of_connections)
+    monkeypatch.setattr(games, "read_log_rows", out_of_connections)
+    client.app.state.ctx.cache.forget(table_id)  # nothing to serve from memory
+    with bo.websocket(table_id) as socket:
+        frame = socket.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "unavailable", frame
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1013
+    # A push that cannot read the game logs and returns; it raises nothing into the fan-out's task.
+    async def push():
+        from app.realtime.hub import Subscriber
+
+        class Quiet:
+            async def send_text(self, _text):
+                return None
+
+        watcher = Subscriber(Quiet(), table_id, None)
+        watcher.version = 0
+        hub.add(watcher)
+        try:
+            await hub.on_version(table_id, 5)
+        finally:
+            await hub.remove(watcher)
+
+    assert client.portal.call(push) is None  # raised TimeoutError before the fix
+
+
 @pytest.mark.postgres
 def test_logout_closes_the_accounts_sockets_on_every_process(postgres_database):
     from fastapi.testclient import TestClient
