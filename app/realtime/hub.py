@@ -148,7 +148,12 @@ class Hub:
         snapshot = self._ctx.cache.current(game_id)
         if snapshot is not None:
             return snapshot
-        return await self._reads.run(("snapshot", game_id), lambda: games.load_snapshot(self._ctx, game_id))
+        return await self._load(game_id)
+
+    async def _load(self, game_id: int) -> GameSnapshot:
+        # The cache's epoch in the key: after a seating change nobody joins a read begun before it.
+        key = ("snapshot", game_id, self._ctx.cache.epoch())
+        return await self._reads.run(key, lambda: games.load_snapshot(self._ctx, game_id))
 
     async def _log_rows(self, snapshot: GameSnapshot) -> LogRows:
         rows = self._logs.rows(snapshot)
@@ -229,7 +234,9 @@ class Hub:
             return
         snapshot = self._ctx.cache.current(game_id)
         if snapshot is None or snapshot.version < version:
-            snapshot = await self._reads.run(("snapshot", game_id), lambda: games.load_snapshot(self._ctx, game_id))
+            snapshot = await self._load(game_id)
+            if snapshot.version < version:  # joined a read that began before that commit: read again
+                snapshot = await self._load(game_id)
         rows = await self._log_rows(snapshot)
         online = tuple(self.online(game_id))
         await asyncio.gather(*(self._push(subscriber, snapshot, rows, online, force) for subscriber in watchers))
