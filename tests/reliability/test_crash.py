@@ -44,22 +44,8 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(database_url, tmp_
             clients.append(ScriptedGame(guests, table_id, seed=seed * 100 + index, max_moves=scale(60, 10_000),
                                         think_seconds=0.005, deadline_seconds=scale(90, 600), server_down=server_down))
         began = time.monotonic()
-        for client in clients:
-            client.start()
-        for _ in range(kills):
-            time.sleep(chooser.uniform(0.15, 0.9))
-            server_down.set()
-            server.kill()
-            time.sleep(chooser.uniform(0.0, 0.3))
-            server.start()
-            server_down.clear()
-        for client in clients:
-            client.join(timeout=scale(90, 600))
-            assert not client.is_alive(), f"client of game {client.game_id} is stuck"
-
+        play_through_kills(server, server_down, clients, kills, chooser, (0.15, 0.9))
         played = time.monotonic() - began
-        failures = [f"game {client.game_id}: {failure}" for client in clients for failure in client.failures]
-        assert not failures, "\n".join(failures)
         for client in clients:
             check_client_against_server(database_url, server, client)
         checked = time.monotonic() - began - played
@@ -99,20 +85,7 @@ def test_sigkill_under_load_with_takeover_bots_and_pending_moves(postgres_databa
                     playing[seat] = guest
             clients.append(ScriptedGame(playing, table_id, seed=700 + index, max_moves=scale(15, 400),
                                         think_seconds=0.005, deadline_seconds=scale(90, 600), server_down=server_down))
-        for client in clients:
-            client.start()
-        for _ in range(scale(2, 6)):
-            time.sleep(chooser.uniform(0.3, 1.0))
-            server_down.set()
-            server.kill()
-            time.sleep(chooser.uniform(0.0, 0.3))
-            server.start()
-            server_down.clear()
-        for client in clients:
-            client.join(timeout=scale(90, 600))
-            assert not client.is_alive(), f"client of game {client.game_id} is stuck"
-        failures = [f"game {client.game_id}: {failure}" for client in clients for failure in client.failures]
-        assert not failures, "\n".join(failures)
+        play_through_kills(server, server_down, clients, scale(2, 6), chooser, (0.3, 1.0))
         for client in clients:
             check_client_against_server(database_url, server, client)
             game = read_game(database_url, client.game_id)
@@ -122,6 +95,26 @@ def test_sigkill_under_load_with_takeover_bots_and_pending_moves(postgres_databa
                reconnects=sum(client.stats["connections"] for client in clients))
     finally:
         server.stop()
+
+
+def play_through_kills(server: ServerProcess, server_down: threading.Event, clients: list[ScriptedGame], kills: int,
+                       chooser: random.Random, between: tuple[float, float]) -> None:
+    """Start the clients, SIGKILL and restart the server ``kills`` times (``between`` seconds apart, at
+    random), wait for every client to finish; fails on any anomaly a client saw."""
+    for client in clients:
+        client.start()
+    for _ in range(kills):
+        time.sleep(chooser.uniform(*between))
+        server_down.set()
+        server.kill()
+        time.sleep(chooser.uniform(0.0, 0.3))
+        server.start()
+        server_down.clear()
+    for client in clients:
+        client.join(timeout=scale(90, 600))
+        assert not client.is_alive(), f"client of game {client.game_id} is stuck"
+    failures = [f"game {client.game_id}: {failure}" for client in clients for failure in client.failures]
+    assert not failures, "\n".join(failures)
 
 
 def check_client_against_server(database_url: str, server: ServerProcess, client: ScriptedGame) -> None:
