@@ -12,7 +12,7 @@ import time
 
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketDisconnected
+from starlette.websockets import WebSocketDisconnected, WebSocketState
 from pydantic import ValidationError
 
 from app.api.deps import MAX_ID
@@ -68,7 +68,7 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
             with anyio.CancelScope(shield=True):
                 if table_id is None:
                     raise AppError("not_found", f"no table {game_id[:40]!r}")
-                await _check_login(hub, subscriber)
+                await _check_login(hub, subscriber, connecting=True)
                 subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
         except AppError as exc:
             await websocket.send_json(frames.error(exc.code, exc.message))
@@ -80,6 +80,9 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
         await _serve(ctx, hub, subscriber, websocket)
     except (WebSocketDisconnect, WebSocketDisconnected):  # closed by the peer, or by the heartbeat mid-frame
         pass
+    except RuntimeError:  # an answer sent after the hub closed the socket (a logout, a slow peer)
+        if websocket.application_state != WebSocketState.DISCONNECTED:
+            raise
     finally:
         with anyio.CancelScope(shield=True):
             await hub.disconnected(subscriber)
@@ -150,13 +153,15 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
     return True
 
 
-async def _check_login(hub, subscriber: Subscriber) -> None:
+async def _check_login(hub, subscriber: Subscriber, connecting: bool = False) -> None:
     """Set ``subscriber.account_id`` from its cookie's login if that session still holds (one query
-    for all sockets asking at once), else make the socket speak for nobody."""
-    if subscriber.login is not None and await hub.login_is_current(subscriber.login):
-        subscriber.account_id = subscriber.login.account_id
-    else:
-        subscriber.login = subscriber.account_id = None
+    for all sockets asking at once), else make the socket speak for nobody.  A cookie whose session
+    had ended before the socket opened is dropped (a spectator); one that ends later is kept, so the
+    logout still finds and closes the socket."""
+    current = subscriber.login is not None and await hub.login_is_current(subscriber.login)
+    subscriber.account_id = subscriber.login.account_id if current else None
+    if connecting and not current:
+        subscriber.login = None
 
 
 async def _viewer_seat(ctx, hub, table_id: int, account_id: int | None, invite_code: str | None) -> int | None:

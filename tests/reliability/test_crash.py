@@ -100,9 +100,14 @@ def test_sigkill_under_load_with_takeover_bots_and_pending_moves(postgres_databa
 def play_through_kills(server: ServerProcess, server_down: threading.Event, clients: list[ScriptedGame], kills: int,
                        chooser: random.Random, between: tuple[float, float]) -> None:
     """Start the clients, SIGKILL and restart the server ``kills`` times (``between`` seconds apart, at
-    random), wait for every client to finish; fails on any anomaly a client saw."""
+    random, from the moment every client is connected), wait for every client to finish; fails on any
+    anomaly a client saw."""
     for client in clients:
         client.start()
+    deadline = time.monotonic() + 60  # on a busy machine the first connections take a while: kill after them
+    while any(client.stats["connections"] == 0 and client.is_alive() for client in clients):
+        assert time.monotonic() < deadline, "the clients did not connect within 60 s"
+        time.sleep(0.05)
     for _ in range(kills):
         time.sleep(chooser.uniform(*between))
         server_down.set()
