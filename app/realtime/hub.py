@@ -69,7 +69,11 @@ class Hub:
         self._subscribers: dict[int, set[Subscriber]] = defaultdict(set)
         self._players: dict[int, set[Subscriber]] = defaultdict(set)  # the seated subscribers: presence is theirs
         self._sockets: set[Subscriber] = set()
-        self._reads = SharedReads()
+        settings = ctx.settings
+        # The greetings' and pushes' reads share at most half the pool (the fan-out's listener holds
+        # one connection for good): a crowd of sockets waits in turn and leaves the rest to the moves.
+        self.read_slots = asyncio.Semaphore(max(1, (settings.db_pool_size + settings.db_max_overflow - 1) // 2))
+        self._reads = SharedReads(self.read_slots)
         self._logs = GameLogs()
         self._payloads: dict[int, tuple[GameSnapshot, dict[tuple, bytes]]] = {}
         self._catching_up: dict[int, asyncio.Task] = {}
@@ -166,7 +170,7 @@ class Hub:
         return rows
 
     async def _current_logins(self, logins: set[Login]) -> set[Login]:
-        async with self._ctx.sessions() as session:
+        async with self.read_slots, self._ctx.sessions() as session:
             return await accounts.current_logins(session, logins)
 
     # -- greeting -----------------------------------------------------------------------------

@@ -39,7 +39,7 @@ class TableNotices:
         self._hub = hub
         self._chat_seen: weakref.WeakKeyDictionary[Subscriber, int] = weakref.WeakKeyDictionary()
         self._rematch_told: weakref.WeakSet[Subscriber] = weakref.WeakSet()
-        self._reads = SharedReads()
+        self._reads = SharedReads(hub.read_slots)
         self._recent_news: dict[int, tuple[float, tuple[int, int | None] | None]] = {}  # game -> (read at, news)
         ctx.fanout.subscribe(self.on_version)
 

@@ -26,19 +26,31 @@ LogRows = list[tuple[int, list[dict[str, Any]]]]
 
 class SharedReads:
     """Runs ``read()`` once per key while it is in flight; every caller of that key gets its result
-    (or its exception).  A caller cancelled while waiting does not cancel the read for the others."""
+    (or its exception).  A caller cancelled while waiting does not cancel the read for the others.
 
-    def __init__(self) -> None:
+    ``slots`` bounds how many reads run at once (each takes a pooled connection): the others wait
+    here, for as long as it takes, rather than in the pool, whose wait times out after 10 s and
+    whose connections the moves and requests need too.
+    """
+
+    def __init__(self, slots: asyncio.Semaphore | None = None) -> None:
         self._flights: dict[Hashable, asyncio.Future] = {}
+        self._slots = slots
 
     async def run(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
         """The result of the read of ``key`` in flight, or of a new one started now."""
         flight = self._flights.get(key)
         if flight is None:
-            flight = asyncio.ensure_future(read())
+            flight = asyncio.ensure_future(self._in_a_slot(read))
             self._flights[key] = flight
             flight.add_done_callback(lambda done: self._landed(key, done))
         return await asyncio.shield(flight)
+
+    async def _in_a_slot(self, read: Callable[[], Awaitable[T]]) -> T:
+        if self._slots is None:
+            return await read()
+        async with self._slots:
+            return await read()
 
     def _landed(self, key: Hashable, flight: asyncio.Future) -> None:
         if self._flights.get(key) is flight:
