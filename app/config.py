@@ -76,6 +76,8 @@ class Settings(BaseSettings):
     ws_ping_interval_seconds: float = Field(default=20, gt=0, description="how often each WebSocket is pinged")
     ws_ping_timeout_seconds: float = Field(default=20, gt=0,
                                            description="a socket whose pong is this late is closed (half-open peers)")
+    ws_send_timeout_seconds: float = Field(default=10, gt=0, description="a socket that takes no frame for this "
+                                           "long (its peer stopped reading) is closed with 1013, so it holds up nobody")
     resync_seconds: float = Field(default=2.0, gt=0, description="PostgreSQL: how often each process compares the "
                                   "versions of the games its sockets watch with the database (a lost notice)")
     keep_alive_seconds: int = Field(default=30, ge=1, description="how long an idle HTTP connection stays open")

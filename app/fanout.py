@@ -72,7 +72,14 @@ class LocalFanout:
             if asyncio.iscoroutine(outcome):
                 task = asyncio.ensure_future(outcome)
                 self._pending.add(task)  # also keeps the task from being garbage-collected mid-way
-                task.add_done_callback(self._pending.discard)
+                task.add_done_callback(self._settled)
+
+    def _settled(self, task: asyncio.Task) -> None:
+        """A listener's task ended: forget it, and log what it raised (listeners catch their own
+        errors; one that does not must not end as "Task exception was never retrieved")."""
+        self._pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a fan-out listener failed", exc_info=task.exception())
 
 
 def encode_batch(origin: str, news: list[tuple[int, int]]) -> list[str]:

@@ -6,8 +6,6 @@ import asyncio
 import logging
 from contextlib import asynccontextmanager
 
-import asyncpg
-import sqlalchemy.exc
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -22,7 +20,7 @@ from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
 from app.config import Settings
-from app.db.engine import make_engine, make_session_factory
+from app.db.engine import database_busy as _database_busy, make_engine, make_session_factory
 from app.db.move_writer import PostgresMoveWriter
 from app.db.models import Table
 from app.fanout import make_fanout
@@ -59,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
         app.state.rules_book = rules_pages.RulesBook(ctx.registry)
+        ctx.metrics.count_checkouts(engine)
         app.state.rate_limits = RateLimits(settings)
         # First listener: a seating change makes every process drop its cached seats.
         fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
@@ -146,16 +145,6 @@ def _is_page(request: Request) -> bool:
 
 def _error(code: str, message: str, status: int) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
-
-
-def _database_busy(exc: BaseException) -> bool:
-    """Whether ``exc`` (or its cause) says the database has no connection to spare: Postgres's
-    ``too many clients``, or this process's pool waiting too long for a free connection."""
-    while exc is not None:
-        if isinstance(exc, (asyncpg.TooManyConnectionsError, sqlalchemy.exc.TimeoutError)):
-            return True
-        exc = exc.__cause__ or getattr(exc, "orig", None)
-    return False
 
 
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:

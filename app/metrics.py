@@ -7,6 +7,8 @@ workers, scrape each or read them as per-process series.
 from __future__ import annotations
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 
 class Metrics:
@@ -32,6 +34,13 @@ class Metrics:
                             registry=self.registry)
         self.db_pool_in_use = Gauge("caravanserai_db_pool_connections_in_use",
                                     "Database connections checked out of this process's pool", registry=self.registry)
+
+        self.db_checkouts = Counter("caravanserai_db_checkouts", "Database connections taken from this process's pool "
+                                    "(about one per database session)", registry=self.registry)
+
+    def count_checkouts(self, engine: AsyncEngine) -> None:
+        """Count every connection ``engine``'s pool hands out (``caravanserai_db_checkouts_total``)."""
+        event.listen(engine.sync_engine, "checkout", lambda *_: self.db_checkouts.inc())
 
     def render(self) -> bytes:
         """The text exposition format."""

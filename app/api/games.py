@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
 from app.api.guards import MovesLimit, ReplaysLimit
-from app.services import games
+from app.services import accounts, games
 from app.services.views import log_entries, result_payload, state_payload
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -34,10 +34,11 @@ async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code
 
 
 @router.post("/{game_id}/moves")
-async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ctx, request: Request,
-               _: MovesLimit) -> dict:
+async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit,
+               request: Request) -> dict:
     """The move pipeline over REST: ``{id, version}`` once committed (the mover counts as present)."""
-    version = await games.submit_move(ctx, account.id if account else None, game_id, body.id, body.version, body.move)
+    login = accounts.login_of(request.session) if account is not None else None
+    version = await games.submit_move(ctx, login, game_id, body.id, body.version, body.move)
     request.app.state.presence.saw(game_id, account.id)
     return {"id": body.id, "version": version}
 

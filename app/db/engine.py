@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncpg
 import orjson
+import sqlalchemy.exc
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -37,3 +39,14 @@ def _json_text(value) -> str:
 def make_session_factory(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     """Sessions that keep loaded objects usable after commit."""
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def database_busy(exc: BaseException | None) -> bool:
+    """Whether ``exc`` (or its cause) says the database has no connection to spare: Postgres's
+    ``too many clients``, or this process's pool waiting too long for a free connection.  The API
+    answers these 503 ``unavailable`` and the sockets an ``unavailable`` error frame."""
+    while exc is not None:
+        if isinstance(exc, (asyncpg.TooManyConnectionsError, sqlalchemy.exc.TimeoutError)):
+            return True
+        exc = exc.__cause__ or getattr(exc, "orig", None)
+    return False

@@ -7,6 +7,12 @@ snapshot is updated only ``WHERE version = old``, and the move is inserted only 
 happened, in one implicit transaction.  The other instances are told afterwards by the fan-out
 (``app/fanout.py`` says why not inside this statement).
 
+The same statement checks the mover against the database, not against what the calling process
+last heard (issue 17, items 2 and 3): a person's move is written only while the seat row says they
+play it themself and their login session has not ended; a bot's only while a bot plays the seat.
+A leave, resign, return or logout committed by another process a moment earlier is therefore
+never overtaken by a move that process's notice has not yet reached.
+
 The services use it only when their cached snapshot says the move is for the current version;
 when the database disagrees (another process moved first, the table stopped running) nothing is
 written and they take the locking path in ``app/services/games.py``.
@@ -22,13 +28,18 @@ import asyncpg
 import orjson
 
 from app.db.backup import libpq_url
+from app.db.login_sessions import current_login_sql
 
 log = logging.getLogger(__name__)
 
-APPEND_MOVE = """
+APPEND_MOVE = f"""
 WITH bumped AS (
     UPDATE tables SET state = $1::json, version = $2, status = $3, updated_at = now()
     WHERE id = $4 AND version = $2 - 1 AND status = 'running'
+      AND EXISTS (SELECT 1 FROM seats WHERE seats.table_id = $4 AND seats.seat = $5 AND CASE
+          WHEN $9::integer IS NULL THEN seats.bot_level IS NOT NULL OR seats.takeover IS NOT NULL
+          ELSE seats.account_id = $9 AND seats.takeover IS NULL END)
+      AND ($9::integer IS NULL OR {current_login_sql("$9", "$10::integer")})
     RETURNING id),
 logged AS (
     INSERT INTO moves (table_id, seq, seat, move, events, client_move_id, created_at)
@@ -56,10 +67,16 @@ class PostgresMoveWriter:
         self._opening = asyncio.Lock()
 
     async def append(self, game_id: int, version: int, seat: int, state: dict[str, Any], status: str,
-                     move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str) -> bool:
+                     move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str,
+                     account_id: int | None, session: int | None = None) -> bool:
         """Commit ``move`` as version ``version`` of ``game_id`` with the new ``state`` and ``status``.
 
-        Returns False (and writes nothing) when the game is not running at ``version - 1``.
+        ``account_id`` and ``session`` name the person who moves and their login session (the
+        epoch in their cookie); ``account_id`` None is the bot that plays ``seat``.
+
+        Returns False (and writes nothing) when the game is not running at ``version - 1``, when
+        ``seat`` is not (or no longer) played by that person in person, or by a bot, and when the
+        person's session has ended.
         Raises :class:`DuplicateMoveId` (nothing written) when ``client_move_id`` is taken, and
         asyncpg's errors when the database fails (then the move may or may not be committed:
         the client's retry with the same id settles it).
@@ -67,7 +84,7 @@ class PostgresMoveWriter:
         pool = self._pool or await self._open()
         try:
             row = await pool.fetchrow(APPEND_MOVE, _json(state), version, status, game_id, seat, _json(move),
-                                      _json(events), client_move_id)
+                                      _json(events), client_move_id, account_id, session)
         except asyncpg.UniqueViolationError:
             raise DuplicateMoveId(client_move_id) from None
         return row is not None

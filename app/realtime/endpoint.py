@@ -7,21 +7,24 @@ go to the sender only, ``state`` frames to every subscriber after commit (the hu
 
 from __future__ import annotations
 
+import logging
 import time
 
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from starlette.websockets import WebSocketDisconnected
+from starlette.websockets import WebSocketDisconnected, WebSocketState
 from pydantic import ValidationError
 
-from app.api.deps import TableId
+from app.api.deps import MAX_ID
 from app.api.guards import same_site
 from app.realtime import frames
 from app.realtime.hub import Subscriber
 from app.services import accounts, games, takeover
+from app.db.engine import database_busy
 from app.services.errors import AppError
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 
 class FrameBudget:
@@ -43,99 +46,167 @@ class FrameBudget:
 
 
 @router.websocket("/ws/games/{game_id}")
-async def game_socket(websocket: WebSocket, game_id: TableId, invite_code: str | None = None) -> None:
-    """Serve one socket until it closes: ``hello`` -> ``state``; ``move`` -> ``ack``/``error``; ``ping`` -> ``pong``."""
+async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | None = None) -> None:
+    """Serve one socket until it closes: ``hello`` -> ``state``; ``move`` -> ``ack``/``error``; ``ping`` -> ``pong``.
+
+    The handshake itself reads nothing (issue 17, item 1): after it, any id that names no table
+    (``0``, ``-1``, ``abc``) gets ``not_found`` and 4404 like an unknown table (item 6), and a
+    database with no connection to spare ``unavailable`` and 1013 (try again later).
+    """
     ctx = websocket.app.state.ctx
     hub = websocket.app.state.hub
     origin = websocket.headers.get("origin")
     if origin and not same_site(origin, websocket.headers.get("host", "")):
         await websocket.close(code=4403, reason="cross-site sockets are refused")  # socket hijacking by another site
         return
-    account_id = await _session_account_id(ctx, websocket.session)
     await websocket.accept()
+    table_id = _table_id(game_id)
+    subscriber = Subscriber(websocket, table_id or 0, None, invite_code, login=accounts.login_of(websocket.session))
+    hub.connected(subscriber)
     try:
-        with anyio.CancelScope(shield=True):
-            seat = await games.viewer_seat(ctx, game_id, account_id, invite_code)
-    except AppError as exc:
-        await websocket.send_json(frames.error(exc.code, exc.message))
-        await websocket.close(code=4404 if exc.code == "not_found" else 4400)
-        return
-    subscriber = Subscriber(websocket, game_id, seat, invite_code, account_id)
-    budget = FrameBudget()  # generous: scripts and benchmarks play closed loops; floods are cut
-    limit = ctx.settings.max_payload_bytes
-    try:
-        while True:
-            message = await websocket.receive()
-            if message["type"] == "websocket.disconnect":
-                break
-            text = message.get("text") if message.get("text") is not None else (message.get("bytes") or b"").decode("utf-8", "replace")
-            if not budget.take():
-                await subscriber.send(frames.error("rate_limited", "too many frames; slow down"))
-                continue
-            if len(text) > limit:
-                await subscriber.send(frames.error("bad_request", f"frame longer than {limit} bytes"))
-                continue
-            try:
-                frame = frames.client_frame_adapter.validate_json(text)
-            except ValidationError as exc:
-                await subscriber.send(frames.error("bad_request", _describe(exc)))
-                continue
-            # A frame being handled is handled to the end, even if the socket is closed meanwhile
-            # (its move commits and is acknowledged or not as a whole; see app/tasks.py for why no
-            # database call is cut off half-way).
+        try:
             with anyio.CancelScope(shield=True):
-                await _handle(ctx, hub, subscriber, websocket.session, frame)
+                if table_id is None:
+                    raise AppError("not_found", f"no table {game_id[:40]!r}")
+                await _check_login(hub, subscriber, connecting=True)
+                subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
+        except AppError as exc:
+            await websocket.send_json(frames.error(exc.code, exc.message))
+            await websocket.close(code=4404 if exc.code == "not_found" else 4400)
+            return
+        except Exception as exc:
+            await _give_up(subscriber, exc)
+            return
+        await _serve(ctx, hub, subscriber, websocket)
     except (WebSocketDisconnect, WebSocketDisconnected):  # closed by the peer, or by the heartbeat mid-frame
         pass
+    except RuntimeError:  # an answer sent after the hub closed the socket (a logout, a slow peer)
+        if websocket.application_state != WebSocketState.DISCONNECTED:
+            raise
     finally:
         with anyio.CancelScope(shield=True):
-            await hub.remove(subscriber)
+            await hub.disconnected(subscriber)
 
 
-async def _handle(ctx, hub, subscriber: Subscriber, session: dict, frame) -> None:
+async def _serve(ctx, hub, subscriber: Subscriber, websocket: WebSocket) -> None:
+    budget = FrameBudget()  # generous: scripts and benchmarks play closed loops; floods are cut
+    limit = ctx.settings.max_payload_bytes
+    while True:
+        message = await websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text") if message.get("text") is not None else (message.get("bytes") or b"").decode("utf-8", "replace")
+        if not budget.take():
+            await subscriber.send(frames.error("rate_limited", "too many frames; slow down"))
+            continue
+        if len(text) > limit:
+            await subscriber.send(frames.error("bad_request", f"frame longer than {limit} bytes"))
+            continue
+        try:
+            frame = frames.client_frame_adapter.validate_json(text)
+        except ValidationError as exc:
+            await subscriber.send(frames.error("bad_request", _describe(exc)))
+            continue
+        # A frame being handled is handled to the end, even if the socket is closed meanwhile
+        # (its move commits and is acknowledged or not as a whole; see app/tasks.py for why no
+        # database call is cut off half-way).
+        with anyio.CancelScope(shield=True):
+            if not await _handle(ctx, hub, subscriber, frame):
+                return
+
+
+async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
+    """Answer one frame; False when the socket was closed because the server cannot serve it now."""
     if isinstance(frame, frames.Ping):
         await subscriber.send(frames.pong())
     elif isinstance(frame, frames.Hello):
-        # Who the socket speaks for is read again at each hello: a logout since then makes it a
-        # spectator (the logout also closes the account's sockets, Hub.on_version).
-        account_id = subscriber.account_id = await _session_account_id(ctx, session)
         try:
+            # Who the socket speaks for is read again at each hello: a logout since then makes it a
+            # spectator (the logout also closes the account's sockets, Hub.disconnect_account).
+            await _check_login(hub, subscriber)
             # Seats change before a game starts: who this socket speaks for is decided at each hello.
-            subscriber.seat = await games.viewer_seat(ctx, subscriber.game_id, account_id, subscriber.invite_code)
+            snapshot = await hub.snapshot(subscriber.game_id)
+            subscriber.seat = games.seat_in_snapshot(snapshot, subscriber.account_id, subscriber.invite_code)
             hub.add(subscriber)
             await subscriber.websocket.app.state.table_notices.greet(subscriber)  # chat and rematch frames
             if subscriber.seat is not None:
                 await subscriber.websocket.app.state.presence.arrived(subscriber.game_id, subscriber.seat)
-                await _reclaim_seat(ctx, subscriber, account_id)
+                await _reclaim_seat(ctx, subscriber, snapshot)
             await hub.send_state(subscriber, frame.since)
         except AppError as exc:
             await hub.remove(subscriber)
             await subscriber.send(frames.error(exc.code, exc.message))
+        except Exception as exc:
+            await hub.remove(subscriber)
+            await _give_up(subscriber, exc)
+            return False
     elif isinstance(frame, frames.MoveFrame):
+        login = subscriber.login if subscriber.account_id is not None else None
         try:
-            version = await games.submit_move(ctx, subscriber.account_id, subscriber.game_id, frame.id, frame.version,
-                                              frame.move)
+            version = await games.submit_move(ctx, login, subscriber.game_id, frame.id, frame.version, frame.move)
         except AppError as exc:
             await subscriber.send(frames.error(exc.code, exc.message, frame.id))
+        except Exception as exc:  # the move may or may not be committed: a retry with the same id settles it
+            code, message = _failure(exc)
+            await subscriber.send(frames.error(code, message + " (send the move again with the same id)", frame.id))
         else:
             await subscriber.send(frames.ack(frame.id, version))
+    return True
 
 
-async def _session_account_id(ctx, session: dict) -> int | None:
-    """The account of a socket's session cookie, if that session is still valid (not logged out)."""
-    if session.get("account_id") is None:
+async def _check_login(hub, subscriber: Subscriber, connecting: bool = False) -> None:
+    """Set ``subscriber.account_id`` from its cookie's login if that session still holds (one query
+    for all sockets asking at once), else make the socket speak for nobody.  A cookie whose session
+    had ended before the socket opened is dropped (a spectator); one that ends later is kept, so the
+    logout still finds and closes the socket."""
+    current = subscriber.login is not None and await hub.login_is_current(subscriber.login)
+    subscriber.account_id = subscriber.login.account_id if current else None
+    if connecting and not current:
+        subscriber.login = None
+
+
+async def _viewer_seat(ctx, hub, table_id: int, account_id: int | None, invite_code: str | None) -> int | None:
+    """The socket's seat (None: spectator) after checking access; a running or finished game from the
+    greeting snapshot, a table that is not playing from its row.  Raises ``AppError(not_found)``."""
+    try:
+        snapshot = await hub.snapshot(table_id)
+    except AppError:  # no such table, or its game has not started: rare, no burst needs sharing it
+        return await games.viewer_seat(ctx, table_id, account_id, invite_code)
+    return games.seat_in_snapshot(snapshot, account_id, invite_code)
+
+
+def _failure(exc: Exception) -> tuple[str, str]:
+    """The wire code and message of an unexpected failure (logged here unless the database is busy)."""
+    if database_busy(exc):
+        log.warning("socket refused for now, the database is busy: %s", exc)
+        return "unavailable", "the server is busy; try again in a moment"
+    log.error("unexpected error on a game socket", exc_info=exc)
+    return "internal_error", "something went wrong on the server"
+
+
+async def _give_up(subscriber: Subscriber, exc: Exception) -> None:
+    """Tell the client why, and close: 1013 (try again later) when the database is busy, else 1011."""
+    code, message = _failure(exc)
+    try:
+        await subscriber.send(frames.error(code, message))
+        await subscriber.websocket.close(code=1013 if code == "unavailable" else 1011)
+    except Exception:  # the peer went away meanwhile
+        pass
+
+
+def _table_id(text: str) -> int | None:
+    """The table id written in a socket's path, or None when it cannot name a table."""
+    if not text.isascii() or not text.isdigit():
         return None
-    async with ctx.sessions() as db:
-        account = await accounts.get_account(db, session.get("account_id"), session.get("epoch"))
-    return account.id if account else None
+    number = int(text)
+    return number if 1 <= number <= MAX_ID else None
 
 
-async def _reclaim_seat(ctx, subscriber: Subscriber, account_id: int) -> None:
+async def _reclaim_seat(ctx, subscriber: Subscriber, snapshot) -> None:
     """A player who comes back takes their seat back from the bot (issue 6), unless they resigned."""
-    snapshot = await games.load_snapshot(ctx, subscriber.game_id)
     if snapshot.status == "running" and snapshot.seats[subscriber.seat].takeover in takeover.RECLAIMABLE:
         acting = subscriber.seat in ctx.registry.get(snapshot.ruleset).to_act(snapshot.state)
-        await takeover.reclaim(ctx, subscriber.game_id, account_id, snapshot.move_seconds, acting)
+        await takeover.reclaim(ctx, subscriber.game_id, subscriber.account_id, snapshot.move_seconds, acting)
 
 
 def _describe(exc: ValidationError) -> str:

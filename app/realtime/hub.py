@@ -1,8 +1,15 @@
 """Which local sockets watch which game, and pushing each its own ``state`` after a commit.
 
-Subscribed to the fan-out: on ``(game, version)`` it loads the snapshot once (cache first),
-builds one payload per distinct viewer seat, and sends it to every socket of that seat that
-has not yet seen the version.  Sockets are told in parallel; a slow socket delays only itself.
+Subscribed to the fan-out: on ``(game, version)`` it takes the snapshot from the cache (one shared
+read when the cache is behind), and sends it to every socket that has not yet seen the version,
+each payload built once per (seat, version the socket had) and only under the socket's send lock,
+so two pushes racing for one socket never send a log entry twice (issue 17, item 4).  Sockets are
+told in parallel; a slow socket delays only itself, and a socket that takes no frame for
+``ws_send_timeout_seconds`` is closed.
+
+A ``hello`` needs no database connection of its own (issue 17, item 1): the snapshot comes from the
+cache unless the fan-out has told of a newer version, the log from :class:`~app.realtime.reads.GameLogs`,
+and whatever must be read is read once for every socket that asks at the same time.
 """
 
 from __future__ import annotations
@@ -16,8 +23,10 @@ import orjson
 from fastapi import WebSocket
 
 from app.realtime import frames
-from app.services import games
-from app.services.accounts import LOGGED_OUT
+from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads
+from app.services import accounts, games
+from app.services.accounts import LOGGED_OUT, Login
+from app.services.cache import GameSnapshot
 from app.services.context import Context
 from app.services.takeover import SEATING_CHANGED
 from app.services.views import encode, log_entries, state_payload
@@ -26,14 +35,16 @@ log = logging.getLogger(__name__)
 
 
 class Subscriber:
-    """One open socket watching one game as ``seat`` (None: spectator)."""
+    """One open socket of this process: it watches ``game_id`` as ``seat`` (None: spectator) once it
+    said ``hello``, and speaks for ``login`` (None: nobody logged in)."""
 
     def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None,
-                 account_id: int | None = None) -> None:
+                 account_id: int | None = None, login: Login | None = None) -> None:
         self.websocket = websocket
         self.game_id = game_id
         self.seat = seat
-        self.account_id = account_id
+        self.login = login
+        self.account_id = account_id if account_id is not None else (login.account_id if login else None)
         self.invite_code = invite_code
         self.version = -1  # the newest version this socket has been sent
         self.send_lock = asyncio.Lock()
@@ -46,7 +57,7 @@ class Subscriber:
 
 
 class Hub:
-    """The local subscribers of every game, fed by the fan-out.
+    """The local sockets, and the local subscribers of every game, fed by the fan-out.
 
     Presence (who has the game open) is what this process sees: with several processes a
     player connected elsewhere shows as offline here (noted in issue 6's note).
@@ -54,12 +65,39 @@ class Hub:
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
+        self._send_timeout = ctx.settings.ws_send_timeout_seconds
         self._subscribers: dict[int, set[Subscriber]] = defaultdict(set)
-        ctx.fanout.subscribe(self.on_version)
+        self._players: dict[int, set[Subscriber]] = defaultdict(set)  # the seated subscribers: presence is theirs
+        self._sockets: set[Subscriber] = set()
+        settings = ctx.settings
+        # The greetings' and pushes' reads share at most half the pool (the fan-out's listener holds
+        # one connection for good): a crowd of sockets waits in turn and leaves the rest to the moves.
+        self.read_slots = asyncio.Semaphore(max(1, (settings.db_pool_size + settings.db_max_overflow - 1) // 2))
+        self._reads = SharedReads(self.read_slots)
+        self._logs = GameLogs()
+        self._payloads: dict[int, tuple[GameSnapshot, dict[tuple, bytes]]] = {}
+        self._catching_up: dict[int, asyncio.Task] = {}
+        self.login_is_current = BatchedCheck(self._current_logins)
+        ctx.fanout.subscribe(self._hear)
+
+    # -- sockets and subscriptions ------------------------------------------------------------
+
+    def connected(self, subscriber: Subscriber) -> None:
+        """A socket was accepted (``hello`` or not, a logout closes it: issue 17, item 2)."""
+        self._sockets.add(subscriber)
+
+    async def disconnected(self, subscriber: Subscriber) -> None:
+        """The socket closed: unsubscribe it and forget it."""
+        self._sockets.discard(subscriber)
+        await self.remove(subscriber)
 
     def add(self, subscriber: Subscriber) -> None:
-        """Start pushing ``subscriber``'s game to it."""
+        """Start pushing ``subscriber``'s game to it (again after each ``hello``: its seat may have changed)."""
         self._subscribers[subscriber.game_id].add(subscriber)
+        if subscriber.seat is not None:
+            self._players[subscriber.game_id].add(subscriber)
+        elif subscriber in self._players.get(subscriber.game_id, ()):
+            self._players[subscriber.game_id].discard(subscriber)
 
     async def remove(self, subscriber: Subscriber) -> None:
         """Stop pushing to ``subscriber`` (idempotent); tells the others if its seat went offline."""
@@ -68,21 +106,26 @@ class Hub:
             return
         before = self.online(subscriber.game_id)
         watchers.discard(subscriber)
+        players = self._players.get(subscriber.game_id)
+        if players is not None:
+            players.discard(subscriber)
+            if not players:
+                del self._players[subscriber.game_id]
         if not watchers:
             del self._subscribers[subscriber.game_id]
+            self._payloads.pop(subscriber.game_id, None)
         elif self.online(subscriber.game_id) != before:
             await self._broadcast_presence(subscriber.game_id)
 
     async def disconnect_account(self, account_id: int) -> int:
-        """Close every local socket of ``account_id`` (it logged out), code 4401; returns how many.
-        Their handlers remove them as usual."""
-        sockets = [s for watchers in self._subscribers.values() for s in watchers if s.account_id == account_id]
-        for subscriber in sockets:
-            try:
-                await subscriber.websocket.close(code=4401, reason="logged out")
-            except Exception:  # already closing
-                pass
-        return len(sockets)
+        """Close, with 4401, every local socket of ``account_id`` whose login session has ended (it
+        logged out; a login made since keeps its sockets), greeted or not; returns how many."""
+        logins = {s.login for s in self._sockets if s.login is not None and s.login.account_id == account_id}
+        if not logins:
+            return 0
+        async with self._ctx.sessions() as session:  # a read of its own: it must see the logout just committed
+            ended = logins - await accounts.current_logins(session, logins)
+        return await self._close_logins(ended)
 
     def watchers(self, game_id: int) -> list[Subscriber]:
         """Every local socket subscribed to ``game_id`` (greeted or not)."""
@@ -99,27 +142,166 @@ class Hub:
 
     def online(self, game_id: int) -> list[int]:
         """The seats that have the game open on this process."""
-        return sorted({s.seat for s in self._subscribers.get(game_id, ()) if s.seat is not None and s.version >= 0})
+        return sorted({s.seat for s in self._players.get(game_id, ()) if s.seat is not None and s.version >= 0})
 
-    async def send_state(self, subscriber: Subscriber, since: int) -> None:
-        """Send ``subscriber`` the current state with the log entries after ``since``."""
+    # -- shared reads -------------------------------------------------------------------------
+
+    async def snapshot(self, game_id: int) -> GameSnapshot:
+        """The game as sockets are greeted with it: the cached snapshot unless the fan-out told of a
+        newer version, else one database read shared by everyone asking meanwhile.
+
+        May lag by a notice that was lost between processes; :meth:`resync` sends the socket the
+        newer version within ``resync_seconds``.  Raises ``AppError(not_found)`` for an unknown
+        table or one whose game has not started.
+        """
+        snapshot = self._ctx.cache.current(game_id)
+        if snapshot is not None:
+            return snapshot
+        return await self._load(game_id)
+
+    async def _load(self, game_id: int) -> GameSnapshot:
+        # The cache's epoch in the key: after a seating change nobody joins a read begun before it.
+        key = ("snapshot", game_id, self._ctx.cache.epoch())
+        return await self._reads.run(key, lambda: games.load_snapshot(self._ctx, game_id))
+
+    async def _log_rows(self, snapshot: GameSnapshot) -> LogRows:
+        rows = self._logs.rows(snapshot)
+        if rows is not None:
+            return rows
+        game_id, version = snapshot.game_id, snapshot.version
+        rows = await self._reads.run(("log", game_id, version), lambda: games.read_log_rows(self._ctx, game_id, 0, version))
+        if [row_version for row_version, _ in rows] == list(range(1, version + 1)):
+            self._logs.keep(game_id, rows)
+        return rows
+
+    async def _current_logins(self, logins: set[Login]) -> set[Login]:
+        async with self.read_slots, self._ctx.sessions() as session:
+            return await accounts.current_logins(session, logins)
+
+    # -- greeting -----------------------------------------------------------------------------
+
+    async def send_state(self, subscriber: Subscriber, since: int, snapshot: GameSnapshot | None = None) -> None:
+        """Send ``subscriber`` the current state (``snapshot`` if given) with the log entries after ``since``."""
         game_id = subscriber.game_id
         before = self.online(game_id)
-        snapshot = await games.load_snapshot(self._ctx, game_id)
-        ruleset = self._ctx.registry.get(snapshot.ruleset)
-        entries = await games.read_log(self._ctx, game_id, since, subscriber.seat, snapshot.names,
-                                       until=snapshot.version)
+        snapshot = snapshot or await self.snapshot(game_id)
+        rows = await self._log_rows(snapshot)
         async with subscriber.send_lock:
             subscriber.version = snapshot.version
-            payload = self._encode(ruleset, snapshot, subscriber.seat, entries)
-            await subscriber.websocket.send_text(payload.decode())
-        if self.online(game_id) != before:
+            online = tuple(self.online(game_id))
+            sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows, online))
+        if sent and self.online(game_id) != before:
             await self._broadcast_presence(game_id)
         # A move committed (here or on another process) while this socket was being greeted was
-        # announced while it was still at -1: catch up from the database, not only this process's cache.
-        latest = await games.load_snapshot(self._ctx, game_id)
-        if latest.version > subscriber.version:
-            await self.on_version(game_id, latest.version)
+        # announced while it was still at -1: the news was noted (GameCache.heard), catch up now.
+        newest = self._ctx.cache.newest_version(game_id)
+        if sent and newest > subscriber.version:
+            await self.on_version(game_id, newest)
+
+    def _payload(self, snapshot: GameSnapshot, seat: int | None, since: int, rows: LogRows,
+                 online: tuple[int, ...]) -> bytes:
+        """The encoded ``state`` frame of ``snapshot`` for ``seat`` with the entries after ``since``
+        and the seats ``online``, built once per game, snapshot, seat, ``since`` and presence."""
+        key = (seat, min(max(since, 0), snapshot.version), online)
+        held = self._payloads.get(snapshot.game_id)
+        if held is None or held[0] is not snapshot:
+            held = (snapshot, {})
+            if snapshot.game_id in self._subscribers:
+                self._payloads[snapshot.game_id] = held
+        payload = held[1].get(key)
+        if payload is None:
+            ruleset = self._ctx.registry.get(snapshot.ruleset)
+            newer = [row for row in rows if key[1] < row[0] <= snapshot.version]
+            state = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names))
+            state["online"] = list(online)
+            payload = held[1][key] = encode(state)
+        return payload
+
+    # -- pushing ------------------------------------------------------------------------------
+
+    def _hear(self, game_id: int, version: int):
+        """Fan-out listener: note the news at once (so a greeting that starts now knows of it), then
+        push it (a coroutine the fan-out runs as a task)."""
+        if version == LOGGED_OUT:  # game_id is an account id here
+            return self._quietly(self.disconnect_account(game_id), f"closing the sockets of account {game_id}")
+        if version >= 0:
+            self._ctx.cache.heard(game_id, version)
+        return self.on_version(game_id, version)
+
+    async def on_version(self, game_id: int, version: int) -> None:
+        """Push ``version`` of ``game_id`` to every local socket behind it; never raises.
+
+        ``SEATING_CHANGED`` (the seats changed, not the game) resends the current state to all.
+        """
+        await self._quietly(self._push_version(game_id, version), f"fan-out of game {game_id}")
+
+    async def _push_version(self, game_id: int, version: int) -> None:
+        force = version == SEATING_CHANGED
+        # Sockets still at -1 are being greeted by send_state, which catches up afterwards.
+        watchers = [s for s in self._subscribers.get(game_id, ()) if s.version >= 0 and (force or s.version < version)]
+        if not watchers:
+            return
+        snapshot = self._ctx.cache.current(game_id)
+        if snapshot is None or snapshot.version < version:
+            snapshot = await self._load(game_id)
+            if snapshot.version < version:  # joined a read that began before that commit: read again
+                snapshot = await self._load(game_id)
+        rows = await self._log_rows(snapshot)
+        online = tuple(self.online(game_id))
+        await asyncio.gather(*(self._push(subscriber, snapshot, rows, online, force) for subscriber in watchers))
+
+    async def _push(self, subscriber: Subscriber, snapshot: GameSnapshot, rows: LogRows, online: tuple[int, ...],
+                    force: bool) -> None:
+        async with subscriber.send_lock:
+            if subscriber.version > snapshot.version or (subscriber.version == snapshot.version and not force):
+                return
+            # Built here, under the lock, from what this socket was really sent last (issue 17, item 4).
+            payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows, online)
+            subscriber.version = snapshot.version
+            await self._send(subscriber, payload)
+
+    async def _send(self, subscriber: Subscriber, payload: bytes) -> bool:
+        """Send under the caller's send lock; a socket that takes no frame for ``ws_send_timeout_seconds``
+        (its peer stopped reading) is closed, so it holds up nobody.  Whether the frame went out."""
+        try:
+            async with asyncio.timeout(self._send_timeout):
+                await subscriber.websocket.send_text(payload.decode())
+            return True
+        except TimeoutError:
+            log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
+                        self._send_timeout)
+            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.websocket.close(code=1013, reason="too slow"),
+                                                                 self._send_timeout), "closing a slow socket"))
+        except Exception:  # the socket is closing; its handler removes it
+            pass
+        return False
+
+    async def _broadcast_presence(self, game_id: int) -> None:
+        frame = orjson.dumps(frames.presence(self.online(game_id)))
+        await asyncio.gather(*(self._send_raw(s, frame) for s in self._subscribers.get(game_id, ()) if s.version >= 0))
+
+    async def _send_raw(self, subscriber: Subscriber, frame: bytes) -> None:
+        async with subscriber.send_lock:
+            await self._send(subscriber, frame)
+
+    async def _close_logins(self, ended: set[Login]) -> int:
+        sockets = [s for s in self._sockets if s.login in ended]
+        for subscriber in sockets:
+            try:
+                await asyncio.wait_for(subscriber.websocket.close(code=4401, reason="logged out"), self._send_timeout)
+            except Exception:  # already closing
+                pass
+        return len(sockets)
+
+    @staticmethod
+    async def _quietly(work, what: str) -> None:
+        """Await ``work``; log (never raise) what goes wrong, so no task's exception goes unretrieved."""
+        try:
+            await work
+        except Exception:
+            log.exception("%s failed", what)
+
+    # -- resync -------------------------------------------------------------------------------
 
     async def resync_forever(self, interval_seconds: float) -> None:
         """Every ``interval_seconds``, :meth:`resync` (until cancelled): the fan-out's notices between
@@ -133,76 +315,23 @@ class Hub:
 
     async def resync(self) -> None:
         """Push the current state to every greeted socket whose game is further on in the database
-        than the socket was told (one query for all watched games)."""
+        than the socket was told (one query for all watched games), and close the sockets whose
+        login session has ended (one query for all logins: a logout's notice can be lost too).
+
+        The pushes run as one task per game that this call does not wait for: a socket whose peer
+        stopped reading must not hold up the other games (issue 17, item 5).  A game whose last
+        catch-up still runs is left to the next call.
+        """
+        logins = {s.login for s in self._sockets if s.login is not None}
+        if logins:
+            await self._close_logins(logins - await self._current_logins(logins))
         told = {game_id: min(s.version for s in watchers if s.version >= 0)
                 for game_id, watchers in self._subscribers.items() if any(s.version >= 0 for s in watchers)}
         if not told:
             return
         for game_id, version in (await games.current_versions(self._ctx, list(told))).items():
-            if version > told[game_id]:
-                await self.on_version(game_id, version)
-
-    async def on_version(self, game_id: int, version: int) -> None:
-        """Fan-out listener: push ``version`` of ``game_id`` to every local socket behind it.
-
-        ``SEATING_CHANGED`` (the seats changed, not the game) resends the current state to all;
-        ``LOGGED_OUT`` closes the sockets of the account ``game_id`` names.
-        """
-        if version == LOGGED_OUT:  # game_id is an account id here
-            await self.disconnect_account(game_id)
-            return
-        force = version == SEATING_CHANGED
-        # Sockets still at -1 are being greeted by send_state, which catches up afterwards.
-        watchers = [s for s in self._subscribers.get(game_id, ()) if s.version >= 0 and (force or s.version < version)]
-        if not watchers:
-            return
-        snapshot = self._ctx.cache.get(game_id)
-        if snapshot is None or snapshot.version != version:  # another process moved, or a seating change
-            try:
-                snapshot = await games.load_snapshot(self._ctx, game_id)
-            except Exception:
-                log.exception("could not load game %s for fan-out", game_id)
-                return
-        ruleset = self._ctx.registry.get(snapshot.ruleset)
-        oldest = min(s.version for s in watchers)
-        known = {row_version for row_version, _ in snapshot.recent}
-        if set(range(oldest + 1, snapshot.version + 1)) <= known:
-            rows = list(snapshot.recent)  # the usual case: everyone is one move behind, no database read
-        else:
-            rows = await games.read_log_rows(self._ctx, game_id, oldest, snapshot.version)
-        payloads: dict[tuple[int | None, int], bytes] = {}
-        sends = []
-        for subscriber in watchers:
-            key = (subscriber.seat, subscriber.version)
-            if key not in payloads:
-                newer = [(seq, events) for seq, events in rows if seq > subscriber.version]
-                entries = log_entries(newer, subscriber.seat, snapshot.names)
-                payloads[key] = self._encode(ruleset, snapshot, subscriber.seat, entries)
-            sends.append(self._push(subscriber, snapshot.version, payloads[key], force))
-        await asyncio.gather(*sends)
-
-    def _encode(self, ruleset, snapshot, seat: int | None, entries: list[dict[str, Any]]) -> bytes:
-        payload = state_payload(ruleset, snapshot, seat, entries)
-        payload["online"] = self.online(snapshot.game_id)
-        return encode(payload)
-
-    async def _broadcast_presence(self, game_id: int) -> None:
-        frame = orjson.dumps(frames.presence(self.online(game_id)))
-        await asyncio.gather(*(self._send_raw(s, frame) for s in self._subscribers.get(game_id, ()) if s.version >= 0))
-
-    async def _send_raw(self, subscriber: Subscriber, frame: bytes) -> None:
-        async with subscriber.send_lock:
-            try:
-                await subscriber.websocket.send_text(frame.decode())
-            except Exception:  # the socket is closing; its handler removes it
-                pass
-
-    async def _push(self, subscriber: Subscriber, version: int, payload: bytes, force: bool = False) -> None:
-        async with subscriber.send_lock:
-            if subscriber.version > version or (subscriber.version == version and not force):
-                return
-            subscriber.version = version
-            try:
-                await subscriber.websocket.send_text(payload.decode())
-            except Exception:  # the socket is closing; its handler removes it
-                pass
+            if version > told[game_id] and game_id not in self._catching_up:
+                self._ctx.cache.heard(game_id, version)
+                task = asyncio.ensure_future(self.on_version(game_id, version))
+                self._catching_up[game_id] = task
+                task.add_done_callback(lambda _done, game_id=game_id: self._catching_up.pop(game_id, None))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import weakref
 
 import orjson
@@ -22,6 +23,7 @@ from sqlalchemy import select
 from app.db.models import Table
 from app.realtime import frames
 from app.realtime.hub import Hub, Subscriber
+from app.realtime.reads import SharedReads
 from app.services import chat
 from app.services.context import Context
 from app.services.rematch import REMATCH_STARTED
@@ -37,19 +39,45 @@ class TableNotices:
         self._hub = hub
         self._chat_seen: weakref.WeakKeyDictionary[Subscriber, int] = weakref.WeakKeyDictionary()
         self._rematch_told: weakref.WeakSet[Subscriber] = weakref.WeakSet()
+        self._reads = SharedReads(hub.read_slots)
+        self._recent_news: dict[int, tuple[float, tuple[int, int | None] | None]] = {}  # game -> (read at, news)
         ctx.fanout.subscribe(self.on_version)
 
     async def greet(self, subscriber: Subscriber) -> None:
-        """Start the socket's chat cursor (first ``hello`` only); tell it of a rematch that already started."""
-        async with self._ctx.sessions() as session:
-            latest = await chat.latest_message_id(session, subscriber.game_id)
-            rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == subscriber.game_id))
+        """Start the socket's chat cursor (first ``hello`` only); tell it of a rematch that already started.
+
+        One read per game serves every socket greeted meanwhile (issue 17, item 1)."""
+        latest, rematch_id = await self._news(subscriber.game_id)
         self._chat_seen.setdefault(subscriber, latest)
         if rematch_id is not None:
             await self._tell_rematch(subscriber, rematch_id)
 
+    async def _news(self, game_id: int) -> tuple[int, int | None]:
+        """``(newest chat message id, rematch id)`` of the game: read once for every socket greeted
+        meanwhile, then kept until the game's next chat or rematch notice, or ``resync_seconds`` (a
+        notice from another process may be lost; then a greeting is at most that late)."""
+        held = self._recent_news.get(game_id)
+        if held is not None and held[1] is not None and time.monotonic() - held[0] < self._ctx.settings.resync_seconds:
+            return held[1]
+        stamp = time.monotonic()
+        news = await self._reads.run(game_id, lambda: self._read_news(game_id))
+        held = self._recent_news.get(game_id)
+        if held is None or held[0] < stamp:  # kept unless a notice came after this read began
+            self._recent_news[game_id] = (stamp, news)
+            while len(self._recent_news) > 4096:
+                self._recent_news.pop(next(iter(self._recent_news)))
+        return news
+
+    async def _read_news(self, game_id: int) -> tuple[int, int | None]:
+        async with self._ctx.sessions() as session:
+            latest = await chat.latest_message_id(session, game_id)
+            rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == game_id))
+        return latest, rematch_id
+
     async def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: act on ``CHAT_POSTED`` and ``REMATCH_STARTED``, ignore game versions."""
+        if version in (chat.CHAT_POSTED, REMATCH_STARTED):
+            self._recent_news[game_id] = (time.monotonic(), None)  # stale; and so is any read begun before
         try:
             if version == chat.CHAT_POSTED:
                 await self._push_chat(game_id)

@@ -5,13 +5,17 @@ from __future__ import annotations
 import asyncio
 import re
 import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.login_sessions import current_login_sql
 from app.db.models import Account
 from app.services.errors import AppError
 
@@ -89,14 +93,50 @@ async def login(session: AsyncSession, name: str, password: str) -> Account:
     return account
 
 
+@dataclass(frozen=True)
+class Login:
+    """Who a request or socket speaks for: an account and the login session its cookie carries
+    (the account's ``session_epoch`` when it logged in)."""
+
+    account_id: int
+    session: int = 0
+
+
+def login_of(cookie: Mapping[str, Any]) -> Login | None:
+    """The login a signed session cookie claims (not yet checked against the database), or None."""
+    account_id = cookie.get("account_id")
+    if not isinstance(account_id, int):
+        return None
+    session = cookie.get("epoch")
+    return Login(account_id, session if isinstance(session, int) else 0)
+
+
 async def get_account(session: AsyncSession, account_id: int | None, epoch: int | None = 0) -> Account | None:
     """The account with that id whose sessions of ``epoch`` are still valid, or ``None``."""
     if account_id is None:
         return None
-    account = await session.get(Account, account_id)
-    if account is None or account.session_epoch != (epoch or 0):
-        return None
-    return account
+    return await session.scalar(select(Account).where(
+        Account.id == account_id,
+        text(current_login_sql(":account", ":session")).bindparams(account=account_id, session=epoch or 0)))
+
+
+_LOGINS_PER_QUERY = 400  # two bound parameters each: far below SQLite's and Postgres's limits
+
+
+async def current_logins(session: AsyncSession, logins: Iterable[Login]) -> set[Login]:
+    """Those of ``logins`` whose session has not ended (``app/db/login_sessions.py``), in one query
+    per 400 logins."""
+    wanted = sorted(set(logins), key=lambda login: (login.account_id, login.session))
+    current: set[Login] = set()
+    for start in range(0, len(wanted), _LOGINS_PER_QUERY):
+        chunk = wanted[start:start + _LOGINS_PER_QUERY]
+        values = ", ".join(f"(CAST(:a{index} AS INTEGER), CAST(:s{index} AS INTEGER))" for index in range(len(chunk)))
+        statement = text(f"WITH logins(account, session) AS (VALUES {values}) SELECT account, session FROM logins "
+                         f"WHERE {current_login_sql('logins.account', 'logins.session')}").bindparams(
+            *(bindparam(f"a{index}", login.account_id) for index, login in enumerate(chunk)),
+            *(bindparam(f"s{index}", login.session) for index, login in enumerate(chunk)))
+        current.update(Login(account, login_session) for account, login_session in await session.execute(statement))
+    return current
 
 
 async def end_sessions(session: AsyncSession, account_id: int) -> None:

@@ -30,6 +30,7 @@ class GameSnapshot:
     move_seconds: int | None = None
     recent: tuple[tuple[int, list[dict[str, Any]]], ...] = ()
     """The log rows ``(version, events)`` of the move that made this version, when known."""
+    creator_id: int | None = None
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -48,12 +49,18 @@ class GameCache:
     A snapshot read from the database can be overtaken by a seating change that commits while it
     is being read (same version, older seats).  Readers therefore take an :meth:`epoch` before they
     read and hand it to :meth:`put`; a snapshot read before any :meth:`forget` since is dropped.
+
+    The fan-out's news of each commit is noted with :meth:`heard`: :meth:`current` hands out only a
+    snapshot at least as new as the newest version heard of, so a reader that may lag by a lost
+    notice (the sockets' greeting, which the hub's resync poll corrects within seconds) needs no
+    database read at all (issue 17, item 1).
     """
 
     def __init__(self, capacity: int = 2048) -> None:
         self._entries: OrderedDict[int, GameSnapshot] = OrderedDict()
         self._capacity = capacity
         self._epoch = 0  # counts forget() calls; seating changes are rare, so one counter for all games
+        self._heard: OrderedDict[int, int] = OrderedDict()
 
     def epoch(self) -> int:
         """A token to pass to :meth:`put` for a snapshot whose reading starts now."""
@@ -78,6 +85,26 @@ class GameCache:
         self._entries.move_to_end(snapshot.game_id)
         while len(self._entries) > self._capacity:
             self._entries.popitem(last=False)
+
+    def heard(self, game_id: int, version: int) -> None:
+        """Note that ``game_id`` reached ``version`` somewhere (a fan-out notice, a resync)."""
+        if version > self._heard.get(game_id, -1):
+            self._heard[game_id] = version
+        self._heard.move_to_end(game_id)
+        while len(self._heard) > 2 * self._capacity:
+            self._heard.popitem(last=False)
+
+    def newest_version(self, game_id: int) -> int:
+        """The newest version of ``game_id`` this process holds or has heard of (-1: none)."""
+        entry = self._entries.get(game_id)
+        return max(entry.version if entry is not None else -1, self._heard.get(game_id, -1))
+
+    def current(self, game_id: int) -> GameSnapshot | None:
+        """The held snapshot of ``game_id`` unless a newer version has been heard of, else ``None``."""
+        entry = self.get(game_id)
+        if entry is None or entry.version < self._heard.get(game_id, -1):
+            return None
+        return entry
 
     def forget(self, game_id: int) -> None:
         """Drop ``game_id`` (its table changed outside the move pipeline) and refuse snapshots read before now."""

@@ -9,6 +9,7 @@ only if the game is still at the version the move was made for (``_apply_in_one_
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,12 +23,13 @@ from app.db.models import Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import replays
+from app.services import accounts, replays
+from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.seating import SeatInfo
-from app.services.tables import check_access, load_table
+from app.services.tables import check_access, load_table, seats_of
 from app.services.views import log_entries
 
 SERVER_MOVE_ID_PREFIXES = ("bot:", "timeout:")
@@ -50,26 +52,28 @@ def timeout_move_id(game_id: int, version: int, seat: int) -> str:
 def snapshot_of(table: Table, seats: tuple[SeatInfo, ...]) -> GameSnapshot:
     """The snapshot of a loaded table row and its seats."""
     return GameSnapshot(table.id, table.ruleset, table.status, table.version, table.state, seats,
-                        table.private, table.invite_code, table.move_seconds)
+                        table.private, table.invite_code, table.move_seconds, creator_id=table.creator_id)
 
 
-async def submit_move(ctx: Context, account_id: int | None, game_id: int, client_move_id: str,
+async def submit_move(ctx: Context, login: Login | None, game_id: int, client_move_id: str,
                       version: int, raw_move: Any) -> int:
-    """Run one move through the pipeline; returns the game's version after it.
+    """Run one move of the person ``login`` speaks for through the pipeline; returns the game's
+    version after it.
 
-    Raises ``AppError`` with ``unauthorized``, ``not_found``, ``not_seated``, ``bad_request``
+    Raises ``AppError`` with ``unauthorized`` (no login, or its session ended before the move was
+    committed: issue 17, item 2), ``not_found``, ``not_seated``, ``bad_request``
     (malformed move, a move id already used for another move, or one of the server's
     (``SERVER_MOVE_ID_PREFIXES``)), ``not_your_turn``,
     ``stale_version``, ``illegal_move``; nothing changes then.  A move whose
     ``client_move_id`` was already committed returns that move's version.  Stale versions are
     accepted in a simultaneous step while the seat is still to act.
     """
-    if account_id is None:
+    if login is None:
         raise AppError("unauthorized", "log in to make moves")
     if client_move_id.startswith(SERVER_MOVE_ID_PREFIXES):
         raise AppError("bad_request", f"move ids starting with {' or '.join(SERVER_MOVE_ID_PREFIXES)} are the server's")
-    return await _submit(ctx, game_id, lambda info: info.account_id == account_id, client_move_id, version, raw_move,
-                         by_bot=False)
+    return await _submit(ctx, game_id, lambda info: info.account_id == login.account_id, client_move_id, version,
+                         raw_move, by_bot=False, login=login)
 
 
 async def submit_bot_move(ctx: Context, game_id: int, seat: int, client_move_id: str, version: int,
@@ -93,16 +97,17 @@ async def submit_timeout_move(ctx: Context, game_id: int, seat: int, version: in
 
 
 async def _submit(ctx: Context, game_id: int, is_mover: Callable[[SeatInfo], bool], client_move_id: str,
-                  version: int, raw_move: Any, by_bot: bool) -> int:
+                  version: int, raw_move: Any, by_bot: bool, login: Login | None = None) -> int:
     received = time.perf_counter()
     epoch = ctx.cache.epoch()
     try:
         async with ctx.game_lock(game_id):
-            outcome = await _apply_in_one_statement(ctx, is_mover, game_id, client_move_id, version, raw_move, by_bot)
+            outcome = await _apply_in_one_statement(ctx, is_mover, game_id, client_move_id, version, raw_move, by_bot,
+                                                    login)
             if outcome is None:
                 async with ctx.sessions() as session:
                     outcome = await _apply_in_transaction(ctx, session, is_mover, game_id, client_move_id, version,
-                                                          raw_move, by_bot)
+                                                          raw_move, by_bot, login, epoch)
     except AppError as exc:
         ctx.metrics.moves_refused.labels(exc.code).inc()
         raise
@@ -117,15 +122,17 @@ async def _submit(ctx: Context, game_id: int, is_mover: Callable[[SeatInfo], boo
 
 async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], bool], game_id: int,
                                   client_move_id: str, version: int, raw_move: Any,
-                                  by_bot: bool) -> GameSnapshot | None:
+                                  by_bot: bool, login: Login | None) -> GameSnapshot | None:
     """The usual move, committed in one statement (PostgreSQL, ``app/db/move_writer.py``): the new
     snapshot, or ``None`` when anything is unusual, and then :func:`_apply_in_transaction` decides.
 
     Usual means: this process's cached snapshot is at ``version`` and running without a time
     control, the mover sits at a seat that is to act and plays it themself, the move parses and
     is legal, and the database is still at ``version`` (the statement's ``WHERE version``, which
-    replaces the row lock) with the move id unused.  Every refusal and retry is left to the
-    locking path, so both paths give the same answers; a refused move is checked twice.
+    replaces the row lock) with the move id unused, the seat still played by the mover (a person in
+    person, or a bot) and the person's login session not ended; the cache's seats only choose
+    the path, the statement decides (issue 17, items 2 and 3).  Every refusal and retry is left to
+    the locking path, so both paths give the same answers; a refused move is checked twice.
     """
     cached = ctx.cache.get(game_id)
     if (ctx.move_writer is None or cached is None or cached.version != version or cached.status != "running"
@@ -146,8 +153,9 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     status = "finished" if ruleset.result(new_state) is not None else "running"
     event_rows = [event.model_dump(mode="json") for event in events]
     try:
-        committed = await ctx.move_writer.append(game_id, new_version, mover.seat, new_state, status,
-                                                 ruleset.dump_move(move), event_rows, client_move_id)
+        committed = await ctx.move_writer.append(
+            game_id, new_version, mover.seat, new_state, status, ruleset.dump_move(move), event_rows, client_move_id,
+            account_id=None if by_bot else login.account_id, session=None if by_bot else login.session)
     except DuplicateMoveId:
         return None
     if not committed:
@@ -157,22 +165,31 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
 
 async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: Callable[[SeatInfo], bool],
                                 game_id: int, client_move_id: str, version: int,
-                                raw_move: Any, by_bot: bool) -> GameSnapshot | int:
+                                raw_move: Any, by_bot: bool, login: Login | None, epoch: int) -> GameSnapshot | int:
     """The new snapshot once committed, or the version of the already committed move with this id.
 
-    A person whose seat a bot has taken over cannot move until they take it back (``hello``).
+    A person whose seat a bot has taken over cannot move until they take it back (``hello``), nor
+    anyone whose login session has ended (``unauthorized``).
 
-    The row lock reads only the small columns; the state and seats come from the process's
-    cache when it holds this very version (the usual case), else from the database.
+    The row lock reads only the small columns; the state comes from the process's cache when it
+    holds this very version (the usual case), else from the database.  The seats and the session
+    are always read under the lock: the cache may not have heard yet of a leave, a return or a
+    logout committed by another process (issue 17, items 2 and 3); ``epoch`` (``GameCache.epoch``,
+    taken before) lets the seats read here correct the cache.
     """
     row = (await session.execute(
         select(Table.version, Table.status, Table.private, Table.move_seconds).where(Table.id == game_id)
         .with_for_update())).first()
     if row is None:
         raise AppError("not_found", f"no game {game_id}")
+    if login is not None and not await accounts.current_logins(session, [login]):
+        raise AppError("unauthorized", "your session has ended (logged out); log in again to move")
     cached = ctx.cache.get(game_id)
     if cached is not None and cached.version == row.version and cached.status == row.status and cached.seats:
-        snapshot = cached
+        seats = tuple((await seats_of(session, [game_id]))[game_id])
+        snapshot = cached if seats == cached.seats else replace(cached, seats=seats)
+        if snapshot is not cached:
+            ctx.cache.put(snapshot, epoch)  # committed seats this process had not heard of yet
     else:
         info = await load_table(session, game_id)
         snapshot = snapshot_of(info.table, tuple(info.seats))
@@ -307,6 +324,20 @@ async def viewer_seat(ctx: Context, game_id: int, account_id: int | None, invite
         info = await load_table(session, game_id)
     check_access(info, account_id, invite_code)
     return info.seat_of(account_id)
+
+
+def seat_in_snapshot(snapshot: GameSnapshot, account_id: int | None, invite_code: str | None) -> int | None:
+    """:func:`viewer_seat` of a started game, from its snapshot (no database read).
+
+    The same rule as ``tables.check_access``: a private table shows itself only to its creator,
+    its seated players and holders of the invite code.  Raises ``AppError(not_found)``.
+    """
+    seat = next((info.seat for info in snapshot.seats if account_id is not None and info.account_id == account_id),
+                None)
+    if snapshot.private and seat is None and (account_id is None or account_id != snapshot.creator_id):
+        if not (invite_code and secrets.compare_digest(invite_code.encode(), (snapshot.invite_code or "").encode())):
+            raise AppError("not_found", f"no table {snapshot.game_id}")
+    return seat
 
 
 async def read_log_rows(ctx: Context, game_id: int, since: int,

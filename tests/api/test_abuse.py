@@ -54,6 +54,30 @@ def test_logout_closes_the_accounts_open_sockets(client):
     assert refused.json()["error"]["code"] == "unauthorized"
 
 
+@pytest.mark.timeout(60)  # before the fix the socket stayed open and acknowledged the move
+def test_logout_closes_a_socket_that_never_said_hello_and_its_move_is_refused(client, database_url):
+    """Issue 17 item 2: a socket that never said ``hello`` kept the account of its connect, was not
+    among the sockets a logout closes, and a move sent on it 30 s after the logout was committed."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from tests.reliability.support import query
+
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200  # Bo is to act
+    with bo.websocket(table_id) as socket:
+        assert bo.post("/api/auth/logout").status_code == 200
+        socket.send_json({"type": "move", "id": "after-logout", "version": 1, "move": {"type": "add", "amount": 1}})
+        frames = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                frames.append(socket.receive_json())
+        assert closed.value.code == 4401
+    assert not any(frame["type"] == "ack" for frame in frames), frames
+    stored = query(database_url, "SELECT client_move_id FROM moves WHERE table_id = $1", table_id)
+    assert [row["client_move_id"] for row in stored] != [] and "after-logout" not in {row["client_move_id"] for row in stored}
+
+
 def test_names_cannot_pass_for_a_bot_a_seat_or_a_registered_look_alike(client):
     for name in ("Ada (bot)", "Carol (seat 3)", "eve (BOT) ", "Mal (ｂｏｔ)"):
         refused = client.post("/api/auth/guest", json={"name": name})
@@ -146,6 +170,51 @@ def test_a_database_out_of_connections_answers_503_not_500():
     assert _database_busy(too_many) and _database_busy(wrapped)
     assert _database_busy(sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 5 reached"))
     assert not _database_busy(ValueError("a bug"))
+
+
+def test_a_socket_when_the_database_is_out_of_connections_gets_unavailable_not_a_500(client, monkeypatch):
+    """Issue 17 item 1: in reconnect storms the handshake answered HTTP 500 (the session was read
+    before the socket was accepted) and ``Hub.on_version`` raised "Task exception was never
+    retrieved".  docs/api.md promises ``unavailable``: an error frame, then 1013 (try again later)."""
+    import sqlalchemy.exc
+    from starlette.websockets import WebSocketDisconnect
+
+    from app.services import games
+
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    hub = client.app.state.hub
+
+    async def out_of_connections(*_args, **_kwargs):
+        raise sqlalchemy.exc.TimeoutError("QueuePool limit of size 5 overflow 5 reached, connection timed out")
+
+    monkeypatch.setattr(games, "load_snapshot", out_of_connections)
+    monkeypatch.setattr(games, "viewer_seat", out_of_connections)
+    monkeypatch.setattr(games, "read_log_rows", out_of_connections)
+    client.app.state.ctx.cache.forget(table_id)  # nothing to serve from memory
+    with bo.websocket(table_id) as socket:
+        frame = socket.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "unavailable", frame
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1013
+    # A push that cannot read the game logs and returns; it raises nothing into the fan-out's task.
+    async def push():
+        from app.realtime.hub import Subscriber
+
+        class Quiet:
+            async def send_text(self, _text):
+                return None
+
+        watcher = Subscriber(Quiet(), table_id, None)
+        watcher.version = 0
+        hub.add(watcher)
+        try:
+            await hub.on_version(table_id, 5)
+        finally:
+            await hub.remove(watcher)
+
+    assert client.portal.call(push) is None  # raised TimeoutError before the fix
 
 
 @pytest.mark.postgres

@@ -126,3 +126,19 @@ def test_private_game_socket_needs_invite(client):
     with client.websocket_connect(f"/ws/games/{table_id}?invite_code={code}") as ws:
         ws.send_json({"type": "hello", "since": 0})
         assert ws.receive_json()["type"] == "state"
+
+
+def test_a_socket_for_a_malformed_or_out_of_range_id_gets_not_found_and_4404(client):
+    """Issue 17 item 6: ``/ws/games/0``, ``-1``, ``abc`` and ids past the largest were refused at the
+    handshake (HTTP 403, from the path's validation); docs/api.md promises an ``error`` frame and 4404
+    for a table that does not exist, and no such id can name one."""
+    import pytest
+    from starlette.websockets import WebSocketDisconnect
+
+    for game_id in ("0", "-1", "abc", "1.5", str(2**31), "99999999999999999999"):
+        with client.websocket_connect(f"/ws/games/{game_id}") as ws:
+            frame = ws.receive_json()
+            assert frame["type"] == "error" and frame["code"] == "not_found", (game_id, frame)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4404, game_id

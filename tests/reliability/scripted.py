@@ -7,6 +7,9 @@ socket sends ``hello`` with the last version it saw, the first frame back must b
 ``state``, and a move that was never acknowledged is sent again with the *same* id and version
 (the server must answer with an ``ack`` either way: a retry of a committed move is idempotent).
 
+Seats whose guest is ``None`` are played by bots (a bot seat, or a person's seat a bot took over):
+the client has no socket there and waits for the bots' moves when only they are to act.
+
 Everything it saw is kept for the checks: acknowledged move ids and versions, every version
 seen in a state frame, each seat's log entries as received, the number of reconnects and
 retries, and any anomaly in ``failures``.
@@ -28,7 +31,7 @@ DISCONNECTS = (ConnectionClosed, InvalidHandshake, InvalidStatus, OSError)
 
 
 class ScriptedGame(threading.Thread):
-    def __init__(self, guests: list[RemoteGuest], game_id: int, seed: int, max_moves: int,
+    def __init__(self, guests: list[RemoteGuest | None], game_id: int, seed: int, max_moves: int,
                  think_seconds: float = 0.0, deadline_seconds: float = 120.0, server_down=None) -> None:
         super().__init__(name=f"game-{game_id}", daemon=True)
         self.guests = guests
@@ -40,7 +43,8 @@ class ScriptedGame(threading.Thread):
         self.server_down = server_down or threading.Event()  # set by the killer while no server runs
         self.sockets: dict[int, object] = {}
         self.latest: dict[int, dict] = {}
-        self.logs: dict[int, list[dict]] = {seat: [] for seat in range(len(guests))}
+        self.logs: dict[int, list[dict]] = {seat: [] for seat, guest in enumerate(guests) if guest is not None}
+        self.with_bots = None in guests
         self.acks: dict[str, int] = {}
         self.seen_versions: set[int] = set()
         self.pending: tuple[int, dict] | None = None
@@ -89,6 +93,8 @@ class ScriptedGame(threading.Thread):
     def _connect_all(self) -> None:
         self.stats["connect_attempts"] += 1
         for seat, guest in enumerate(self.guests):
+            if guest is None:
+                continue
             ws = guest.socket(self.game_id)
             self.sockets[seat] = ws
             since = self.latest[seat]["version"] if seat in self.latest else 0
@@ -118,7 +124,8 @@ class ScriptedGame(threading.Thread):
             self.failures.append(f"move {message} answered {answer}")
             self.pending = None
             raise ConnectionResetError("refused move")  # resynchronise from scratch
-        if answer["version"] != message["version"] + 1:
+        # With bots a simultaneous step may have moved on meanwhile (their moves do not make ours stale).
+        if answer["version"] != message["version"] + 1 and not (self.with_bots and answer["version"] > message["version"]):
             self.failures.append(f"move for version {message['version']} acknowledged at {answer['version']}")
         self.acks[message["id"]] = answer["version"]
         self.stats["acks"] += 1
@@ -140,10 +147,19 @@ class ScriptedGame(threading.Thread):
         if fresh["status"] == "finished":
             self.finished = True
             return False
-        if self.moves >= self.max_moves:
-            return False
-        seat = self.random.choice(fresh["to_act"])
+        acting = [seat for seat in fresh["to_act"] if seat in self.sockets]
+        if self.moves >= self.max_moves and (not self.with_bots or set(acting) == set(fresh["to_act"])):
+            return False  # (with bots: once they wait for us, so the last state seen is the server's)
+        if not acting or self.moves >= self.max_moves:  # bots are to act: wait for their move
+            watcher = next(iter(self.sockets))
+            while self.latest[watcher]["version"] <= fresh["version"]:
+                self._absorb(watcher, self._recv(watcher))
+            return True
+        seat = self.random.choice(acting)
         frame = self.latest[seat]
+        if frame["version"] < fresh["version"] or seat not in frame["to_act"]:
+            self._sync(fresh["version"])  # this seat's socket has not seen the newest state yet
+            return True
         message = {"type": "move", "id": str(uuid.uuid4()), "version": frame["version"],
                    "move": self.random.choice(frame["legal"])}
         self.pending = (seat, message)

@@ -87,6 +87,33 @@ def start_remote_table(guests: list[RemoteGuest], ruleset: str, options: dict | 
     return table_id
 
 
+def start_table_with_bots(guests: list[RemoteGuest], ruleset: str, bot_seats: set[int], leaving: set[int],
+                          options: dict | None = None) -> int:
+    """A started table: ``bot_seats`` hold bots, the other seats the guests in order; the guests at the
+    ``leaving`` seats leave at once after the start, so a bot plays their seats (takeover ``left``)."""
+    host = guests[0]
+    seats = len(guests) + len(bot_seats)
+    with host.http() as http:
+        created = http.post("/api/tables", json={"ruleset": ruleset, "seats": seats, "options": options or {}})
+        assert created.status_code == 201, created.text
+        table_id = created.json()["id"]
+        for seat in sorted(bot_seats):
+            assert http.post(f"/api/tables/{table_id}/bots", json={"seat": seat, "level": "random"}).status_code == 200
+    people = iter(guests[1:])
+    for seat in range(1, seats):
+        if seat not in bot_seats:
+            with next(people).http() as http:
+                assert http.post(f"/api/tables/{table_id}/join", json={"seat": seat}).status_code == 200
+    with host.http() as http:
+        assert http.post(f"/api/tables/{table_id}/start").status_code == 200
+    people = [seat for seat in range(seats) if seat not in bot_seats]
+    for seat, guest in zip(people, guests):
+        if seat in leaving:
+            with guest.http() as http:
+                assert http.post(f"/api/tables/{table_id}/leave").status_code == 200
+    return table_id
+
+
 def recv_json(ws, timeout: float = 10.0) -> dict:
     return json.loads(ws.recv(timeout=timeout))
 

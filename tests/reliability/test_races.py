@@ -265,6 +265,10 @@ def test_in_process_hub_locks_and_cache_return_to_baseline(sqlite_database):
             time.sleep(0.02)
         assert hub.count() == 0
         assert not hub._subscribers, f"empty hub entries left for games {list(hub._subscribers)}"
+        deadline = time.monotonic() + 5
+        while hub._sockets and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert not hub._sockets and not hub._payloads, "closed sockets or their payloads still held by the hub"
         gc.collect()
         assert len(ctx._locks) <= 1, f"{len(ctx._locks)} per-game locks still alive after every game ended"
         report("in-process lifecycle", games=count, sockets_opened=3 * count)

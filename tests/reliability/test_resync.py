@@ -229,19 +229,19 @@ def test_hello_racing_a_commit(postgres_database, monkeypatch, elsewhere):
         ana, bo = Player(one, "Ana"), Player(one, "Bo")
         game_id = started_table(ana, [bo])
         mover = two if elsewhere else one
-        original = games_service.read_log
+        original = games_service.read_log_rows
         armed = [True]
 
-        async def read_log_with_a_commit_in_between(context, game, since, seat, names, until=None):
+        async def read_log_with_a_commit_in_between(context, game, since, until=None):
             if armed[0] and context is ctx and game == game_id:
                 armed[0] = False
                 answer = await asyncio.to_thread(mover.post, f"/api/games/{game_id}/moves", headers=ana.headers,
                                                  json={"id": "m1", "version": 0, "move": {"type": "add", "amount": 2}})
                 assert answer.status_code == 200, answer.text
                 await asyncio.sleep(0.3)  # instance 1 hears the NOTIFY meanwhile
-            return await original(context, game, since, seat, names, until=until)
+            return await original(context, game, since, until=until)
 
-        monkeypatch.setattr(games_service, "read_log", read_log_with_a_commit_in_between)
+        monkeypatch.setattr(games_service, "read_log_rows", read_log_with_a_commit_in_between)
         with bo.websocket(game_id) as ws:
             ws.send_json({"type": "hello", "since": 0})
             first = ws.receive_json()

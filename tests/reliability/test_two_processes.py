@@ -255,3 +255,101 @@ def test_join_racing_start_or_closing_never_leaves_a_broken_table(servers):
                 assert joined.json()["error"]["code"] == "conflict" and table["status"] == "closed" and not seated
         outcomes[outcome] = outcomes.get(outcome, 0) + 1
     report("two processes, join races", trials=trial + 1, outcomes=outcomes)
+
+
+def test_players_split_across_two_processes_play_with_spectators_on_both(servers):
+    """Issue 17's suite check: each player's sockets and moves on a process of their own, spectators on
+    both.  Every socket gets every version once, in order, with each log entry once (item 4: racing
+    pushes duplicated entries with several processes), and ends with the stored game."""
+    from tests.reliability.scripted import ScriptedGame
+
+    database_url, first, second = servers
+    guests = [RemoteGuest(first, "Ana"), RemoteGuest(second, "Bo"), RemoteGuest(first, "Cy")]
+    game_id = start_remote_table(guests, "nimalia")  # simultaneous steps and private log entries
+    spectators = [guests[0].socket(game_id, server) for server in (first, second)]
+    watched: list[list[dict]] = [[], []]
+    try:
+        for ws in spectators:
+            ws.send('{"type": "hello", "since": 0}')
+        client = ScriptedGame(guests, game_id, seed=17, max_moves=scale(40, 400), deadline_seconds=scale(90, 600))
+        client.start()
+        client.join(scale(90, 600))
+        assert not client.is_alive() and not client.failures, client.failures
+        stored = read_game(database_url, game_id)
+        check_stored_game(stored)
+        for index, ws in enumerate(spectators):  # Ana's other tabs, one per process
+            while not watched[index] or watched[index][-1]["version"] < stored.version:
+                frame = recv_json(ws, timeout=20)
+                if frame["type"] == "state":
+                    watched[index].append(frame)
+    finally:
+        for ws in spectators:
+            ws.close()
+    with guests[0].http() as http:
+        truth = http.get(f"/api/games/{game_id}").json()
+    for index, frames in enumerate(watched):
+        versions = [frame["version"] for frame in frames]
+        assert versions == sorted(versions), f"process {index + 1}: versions out of order {versions}"
+        entries = [(entry["version"], entry["text"]) for frame in frames for entry in frame["log"]]
+        assert len(entries) == len(set(entries)), f"process {index + 1}: a log entry was sent twice"
+        assert [{"version": v, "text": t} for v, t in entries] == truth["log"]
+    report("two processes, players split", moves=client.moves, version=stored.version)
+
+
+@pytest.mark.parametrize("path", ["leave", "resign"])
+def test_a_move_right_after_leaving_through_the_other_process_is_never_accepted(servers, path):
+    """Issue 17 item 3 with real processes: 10 of 24 such moves after leave (2 of 24 after resign) were
+    committed, because the other process's cached seats had not heard of the leave."""
+    _, first, second = servers
+    outcomes: dict[str, int] = {}
+    for _ in range(scale(6, 24)):
+        ana, bo = RemoteGuest(first, "Ana"), RemoteGuest(first, "Bo")
+        game_id = start_remote_table([ana, bo], "toy-race")
+        with ana.http(first) as here, ana.http(second) as there:
+            assert there.get(f"/api/games/{game_id}").json()["seat"] == 0  # the other process caches the seats
+            assert here.post(f"/api/tables/{game_id}/{path}").status_code == 200
+            late = rest_move(there, game_id, 0, {"type": "add", "amount": 1})
+        assert not late["ok"], f"a move through the other process right after {path} was committed"
+        outcomes[late["code"]] = outcomes.get(late["code"], 0) + 1
+        # not_seated, or the bot (0.6 s later by default) had already moved for her
+        assert late["code"] in {"not_seated", "stale_version", "not_your_turn"}, late
+    report(f"two processes, move right after {path}", outcomes=outcomes)
+
+
+def test_logout_closes_every_socket_of_the_session_on_both_processes(servers):
+    """Issue 17 item 2 with real processes: sockets with and without ``hello``, on both processes,
+    are closed with 4401; a move sent right after the logout on a socket that never said hello is
+    never acknowledged."""
+    from websockets.exceptions import ConnectionClosed
+
+    database_url, first, second = servers
+    ana, bo = RemoteGuest(first, "Ana"), RemoteGuest(first, "Bo")
+    game_id = start_remote_table([ana, bo], "toy-race")
+    with ana.http() as http:
+        assert rest_move(http, game_id, 0, {"type": "add", "amount": 1})["ok"]  # Bo is to act
+    sockets = {(server_name, greeted): bo.socket(game_id, server)
+               for server_name, server in (("first", first), ("second", second)) for greeted in (True, False)}
+    try:
+        for (_, greeted), ws in sockets.items():
+            if greeted:
+                ws.send('{"type": "hello", "since": 0}')
+                recv_until(ws, lambda frame: frame["type"] == "state")
+        with bo.http(first) as http:
+            assert http.post("/api/auth/logout").status_code == 200
+        sockets[("second", False)].send(json.dumps({"type": "move", "id": "after-logout", "version": 1,
+                                                    "move": {"type": "add", "amount": 1}}))
+        codes = {}
+        for key, ws in sockets.items():
+            frames = []
+            try:
+                while True:
+                    frames.append(recv_json(ws, timeout=20))
+            except ConnectionClosed as closed:
+                codes[key] = closed.rcvd.code if closed.rcvd else None
+            assert not any(frame["type"] == "ack" for frame in frames), (key, frames)
+    finally:
+        for ws in sockets.values():
+            ws.close()
+    assert set(codes.values()) == {4401}, codes
+    stored = read_game(database_url, game_id)
+    assert [move["client_move_id"] for move in stored.moves if move["client_move_id"] == "after-logout"] == []

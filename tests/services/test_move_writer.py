@@ -27,13 +27,17 @@ def dsn(url: str) -> str:
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 
 
-async def running_table(connection) -> int:
-    account = await connection.fetchval("INSERT INTO accounts (name, session_epoch, created_at) VALUES ('Ana', 0, now()) "
-                                        "RETURNING id")
-    return await connection.fetchval(
+async def running_table(connection) -> tuple[int, int, int]:
+    """A running toy-race table with Ana at seat 0 and Bo at seat 1: ``(table, ana, bo)``."""
+    ana, bo = [await connection.fetchval("INSERT INTO accounts (name, session_epoch, created_at) VALUES ($1, 0, now()) "
+                                         "RETURNING id", name) for name in ("Ana", "Bo")]
+    table_id = await connection.fetchval(
         "INSERT INTO tables (ruleset, options, seat_count, private, creator_id, status, state, version, "
         "chat_spectators, created_at, updated_at) VALUES ('toy-race', '{}', 2, false, $1, 'running', "
-        "'{\"total\": 0}', 0, false, now(), now()) RETURNING id", account)
+        "'{\"total\": 0}', 0, false, now(), now()) RETURNING id", ana)
+    await connection.executemany("INSERT INTO seats (table_id, seat, account_id) VALUES ($1, $2, $3)",
+                                 [(table_id, 0, ana), (table_id, 1, bo)])
+    return table_id, ana, bo
 
 
 def test_append_writes_move_and_snapshot_only_at_the_expected_version(postgres_database):
@@ -41,19 +45,19 @@ def test_append_writes_move_and_snapshot_only_at_the_expected_version(postgres_d
         connection = await asyncpg.connect(dsn(postgres_database))
         writer = PostgresMoveWriter(postgres_database)
         try:
-            table_id = await running_table(connection)
+            table_id, ana, bo = await running_table(connection)
             first = await writer.append(table_id, 1, 0, {"total": 2}, "running", {"type": "add", "amount": 2},
-                                        [{"text": "{seat0} added 2"}], "move-a")
+                                        [{"text": "{seat0} added 2"}], "move-a", ana, 0)
             # The same version again (another process's cache was behind): nothing is written.
             stale = await writer.append(table_id, 1, 1, {"total": 9}, "running", {"type": "add", "amount": 3},
-                                        [], "move-b")
+                                        [], "move-b", bo, 0)
             with pytest.raises(DuplicateMoveId):
                 await writer.append(table_id, 2, 1, {"total": 3}, "running", {"type": "add", "amount": 1},
-                                    [], "move-a")
+                                    [], "move-a", bo, 0)
             finished = await writer.append(table_id, 2, 1, {"total": 10}, "finished", {"type": "add", "amount": 3},
-                                           [], "move-c")
+                                           [], "move-c", bo, 0)
             after_end = await writer.append(table_id, 3, 0, {"total": 11}, "running", {"type": "add", "amount": 1},
-                                            [], "move-d")
+                                            [], "move-d", ana, 0)
             table = await connection.fetchrow("SELECT state::text, version, status FROM tables WHERE id = $1", table_id)
             moves = await connection.fetch("SELECT seq, seat, client_move_id, move::text FROM moves WHERE table_id = $1 "
                                            "ORDER BY seq", table_id)
@@ -67,6 +71,38 @@ def test_append_writes_move_and_snapshot_only_at_the_expected_version(postgres_d
     assert (table["state"], table["version"], table["status"]) == ('{"total":10}', 2, "finished")
     assert [(row["seq"], row["seat"], row["client_move_id"]) for row in moves] == [(1, 0, "move-a"), (2, 1, "move-c")]
     assert moves[0]["move"] == '{"type":"add","amount":2}'
+
+
+def test_append_writes_only_for_the_person_or_bot_who_plays_the_seat_now(postgres_database):
+    """Issue 17, items 2 and 3: the statement itself checks the mover against the seat row and the
+    login session, whatever the calling process's cache believes."""
+    async def scenario():
+        connection = await asyncpg.connect(dsn(postgres_database))
+        writer = PostgresMoveWriter(postgres_database)
+        outcomes = {}
+
+        async def attempt(name, account_id, session):
+            outcomes[name] = await writer.append(table_id, 1, 0, {"total": 1}, "running", {"type": "add", "amount": 1},
+                                                 [], name, account_id, session)
+
+        try:
+            table_id, ana, bo = await running_table(connection)
+            await attempt("by another account", bo, 0)
+            await attempt("by a bot at a person's seat", None, None)
+            await attempt("after a logout", ana, 1)
+            await connection.execute("UPDATE seats SET takeover = 'left' WHERE table_id = $1 AND seat = 0", table_id)
+            await attempt("after leaving", ana, 0)
+            await attempt("by the bot after the leave", None, None)
+            version = await connection.fetchval("SELECT version FROM tables WHERE id = $1", table_id)
+            return outcomes, version
+        finally:
+            await writer.close()
+            await connection.close()
+
+    outcomes, version = run_coroutine(scenario)
+    assert outcomes == {"by another account": False, "by a bot at a person's seat": False, "after a logout": False,
+                        "after leaving": False, "by the bot after the leave": True}
+    assert version == 1
 
 
 def test_the_fan_out_sends_commits_in_batches_after_they_happen(postgres_database):

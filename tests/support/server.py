@@ -45,7 +45,7 @@ class ServerProcess:
     def ws_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> "ServerProcess":
+    def start(self, timeout: float = 60.0) -> "ServerProcess":
         """Start the process and wait until ``/healthz`` answers 200; raises ``RuntimeError``."""
         env = {**os.environ, "CARAVANSERAI_DATABASE_URL": self.database_url, "CARAVANSERAI_SECRET_KEY": "test-secret",
                "CARAVANSERAI_EXTRA_RULESETS": json.dumps(self.extra_rulesets), "PYTHONUNBUFFERED": "1",

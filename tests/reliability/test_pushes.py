@@ -1,0 +1,116 @@
+"""Pushing ``state`` frames: racing pushes and the resync poll (issue 17, items 4 and 5).
+
+Deterministic forms of what the chaos run saw with several processes: the test holds a socket's
+send lock (as a slow send does) while versions pile up behind it, or parks a socket whose send
+never completes (a peer that stopped reading), and checks what the other sockets get.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.realtime.hub import Subscriber
+from tests.conftest import make_settings
+from tests.support.players import Player, hello, started_table
+
+
+def poll(condition, timeout: float = 20.0, what: str = "condition") -> None:
+    """Wait until ``condition()`` holds (checked every 20 ms), or fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} did not happen within {timeout} s"
+        time.sleep(0.02)
+
+
+def frames_until_pong(ws) -> list[dict]:
+    """Every frame up to the answer of a ``ping`` (frames are queued in order: pushes sent before come first)."""
+    ws.send_json({"type": "ping"})
+    frames = []
+    while (frame := ws.receive_json())["type"] != "pong":
+        frames.append(frame)
+    return frames
+
+
+def test_two_racing_pushes_never_send_a_log_entry_twice(client):
+    """Item 4: ``Hub.on_version`` built the log part from ``subscriber.version`` before taking the send
+    lock, so a push for version 2 queued behind one for version 1 resent version 1's entries."""
+    hub = client.app.state.hub
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    game_id = started_table(ana, [bo])
+    with bo.websocket(game_id) as ws:
+        assert hello(ws)["version"] == 0
+        subscriber = next(s for s in hub.watchers(game_id) if s.seat == 1)
+        lock = subscriber.send_lock
+        client.portal.call(lock.acquire)  # a slow send in progress
+        try:
+            assert ana.move(game_id, 0, {"type": "add", "amount": 1}).status_code == 200
+            poll(lambda: len(lock._waiters or ()) == 1, what="the push of version 1 waiting")
+            assert bo.move(game_id, 1, {"type": "add", "amount": 2}).status_code == 200
+            poll(lambda: len(lock._waiters or ()) == 2, what="the push of version 2 waiting")
+        finally:
+            client.portal.call(lock.release)
+        frames = frames_until_pong(ws)
+    entries = [(entry["version"], entry["text"]) for frame in frames if frame["type"] == "state"
+               for entry in frame["log"]]
+    assert len(entries) == len(set(entries)), f"a log entry was sent twice: {entries}"
+    assert {version for version, _ in entries} == {1, 2}
+    assert max(frame["version"] for frame in frames if frame["type"] == "state") == 2
+
+
+class _PeerThatStoppedReading:
+    """A socket whose sends never complete (its peer's buffers are full), until it is closed."""
+
+    def __init__(self) -> None:
+        self.closed_with: int | None = None
+        self._closed = asyncio.Event()
+
+    async def send_text(self, _text: str) -> None:
+        await self._closed.wait()
+        raise RuntimeError("closed")
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed_with = code
+        self._closed.set()
+
+
+@pytest.mark.postgres
+@pytest.mark.timeout(120)
+def test_a_socket_that_stopped_reading_does_not_hold_up_the_resync_of_other_games(postgres_database):
+    """Item 5: sockets two versions behind a finished game for over 20 s after a crash.  The moves'
+    notices died with the process that committed them, so only the resync poll could bring them up
+    to date, and the poll pushed game after game, waiting for each send: one socket whose peer had
+    stopped reading (its send never completes until the heartbeat closes it, 20-40 s) held up the
+    resync of every other game on the process."""
+    settings = make_settings(postgres_database, resync_seconds=0.2)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        async def lose(_news):
+            return None
+
+        two.app.state.ctx.fanout._send = lose  # what instance two commits, instance one never hears
+        hub = one.app.state.hub
+        ana, bo = Player(one, "Ana"), Player(one, "Bo")
+        stuck_game = started_table(ana, [bo])
+        finished_game = started_table(ana, [bo])
+        stuck = Subscriber(_PeerThatStoppedReading(), stuck_game, None)
+        stuck.version = 0
+        hub.add(stuck)  # first in the resync's order
+        with bo.websocket(finished_game) as ws:
+            assert hello(ws)["version"] == 0
+            assert two.post(f"/api/games/{stuck_game}/moves", headers=ana.headers,
+                            json={"id": "s1", "version": 0, "move": {"type": "add", "amount": 1}}).status_code == 200
+            for version, (player, amount) in enumerate([(ana, 3), (bo, 3), (ana, 3), (bo, 1)]):
+                answer = two.post(f"/api/games/{finished_game}/moves", headers=player.headers,
+                                  json={"id": f"f{version}", "version": version, "move": {"type": "add", "amount": amount}})
+                assert answer.status_code == 200, answer.text
+            deadline = time.monotonic() + 20
+            latest = 0
+            while latest < 4 and time.monotonic() < deadline:
+                time.sleep(0.3)
+                latest = max([latest] + [frame["version"] for frame in frames_until_pong(ws)
+                                         if frame["type"] == "state"])
+        assert latest == 4, "the finished game's socket stayed behind while another game's socket was stuck"
