@@ -12,7 +12,7 @@ import pytest
 
 from app.rulesets.base import IllegalMove
 from app.rulesets.heroes import compass
-from app.rulesets.heroes.battles import enemy_losses, take_enemy_losses
+from app.rulesets.heroes.enemy import enemy_losses, take_enemy_losses
 from app.rulesets.heroes.deck import draw
 from app.rulesets.heroes.moves import March, MoveNomad, PlaceNomad, Recruit, Skip, Tactic, Tax
 from app.rulesets.heroes.solo import nomad_moves, result
