@@ -8,7 +8,7 @@ best opponent's (in solo: the Enemy's); an eliminated seat is worth -100.
 from __future__ import annotations
 
 from app.rulesets.base import Seat
-from app.rulesets.heroes.pieces import ENEMY, is_solo, natural_strength
+from app.rulesets.heroes.pieces import natural_strength
 from app.rulesets.heroes.scoring import breakdown
 from app.rulesets.heroes.state import HeroesState
 
@@ -26,6 +26,5 @@ def worth(state: HeroesState, seat: Seat) -> float:
 
 def evaluate(state: HeroesState, seat: Seat) -> float:
     """The seat's worth minus the best opponent's."""
-    rivals = [ENEMY] if is_solo(state) else range(state["n_players"])
-    others = [worth(state, other) for other in rivals if other != seat]
+    others = [worth(state, other) for other in range(len(state["players"])) if other != seat]  # solo: the Enemy
     return worth(state, seat) - (max(others) if others else 0.0)

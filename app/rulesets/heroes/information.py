@@ -13,7 +13,6 @@ from typing import Any, cast
 from app.rulesets.base import Rng, Seat, copy_state
 from app.rulesets.heroes import deck
 from app.rulesets.heroes.battles import tactic_choice, tactic_options
-from app.rulesets.heroes.pieces import is_enemy
 from app.rulesets.heroes.state import HeroesState, TacticChoice
 
 STATIC_KEYS = ("map", "tactic_cards", "costs", "enemy_cards")
@@ -40,8 +39,8 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
     if pending is not None and "chosen" in pending:
         choices: dict[str, TacticChoice] = {}
         for other, chosen in pending["chosen"].items():
-            if not chosen or is_enemy(state, int(other)):
-                continue
+            if not chosen or not state["players"][int(other)]["tactics"]:
+                continue  # still to choose, or (the solo Enemy) no tactic hand: it draws at the reveal
             if int(other) == seat and mine is not None:
                 choices[other] = mine
             else:

@@ -36,13 +36,9 @@ def log_name(state: HeroesState, seat: Seat | None, start: bool = False) -> str:
 
 
 def is_solo(state: HeroesState) -> bool:
-    """Whether this is a solo game against the Enemy (spec 1.12): one seat, ``state["solo"]`` set."""
+    """Whether this is a solo game against the Enemy (spec 1.12): one seat, ``state["solo"]`` set.
+    Asked in one place, ``Heroes.setting``; the rules differ through ``rivals.Rivals``."""
     return state.get("solo") is not None
-
-
-def is_enemy(state: HeroesState, seat: Seat | None) -> bool:
-    """Whether ``seat`` is the solo Enemy (spec 1.12) rather than a player."""
-    return seat == ENEMY and is_solo(state)
 
 
 def turn_seat(state: HeroesState) -> Seat:
