@@ -21,12 +21,12 @@ captured Nomad already on the slot).  Decisions where the spec is open:
 from __future__ import annotations
 
 from app.rulesets.base import MoveModel, Seat
-from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
 from app.rulesets.heroes.moves import Build, CapitalAction, Recruit, Tax, Worker
 from app.rulesets.heroes.pieces import add_units, can_pay, courtyard, gain, pay, take_units, towers_of, units_at
+from app.rulesets.heroes.state import HeroesState
 
 CAPITAL_SLOTS = ("recruit", "build", "tax")
 """Spec 2.2: the followable Capital Action slots enabled in Tier 1."""

@@ -52,7 +52,9 @@ from app.rulesets.heroes.pieces import (
     add_units, destroy_units, log_name, natural_strength, pending_step, size, take_units, towers_of, units_at,
 )
 from app.rulesets.heroes.rivals import Rivals
-from app.rulesets.heroes.state import Battle, BattleSummary, CardRecord, Counts, HeroesState, Side, TacticChoice, Then
+from app.rulesets.heroes.state import (
+    Battle, BattleSummary, CardRecord, Counts, HeroesState, Side, TacticChoice, Then,
+)
 
 SIDES: tuple[Side, Side] = ("attacker", "defender")
 SIDE_PAIRS: tuple[tuple[Side, Side], ...] = (("attacker", "defender"), ("defender", "attacker"))
@@ -416,7 +418,8 @@ def take_casualties(state: HeroesState, move: Casualties, events: list[Event]) -
         destroy_units(state, region, seat, move.units)
         lost.append(describe_units(move.units))
     survivors = units_at(state, region, seat)
-    text = f"{log_name(state, seat, start=True)} takes {pending['damage']} damage: loses {' and '.join(lost) or 'nothing'}"
+    text = (f"{log_name(state, seat, start=True)} takes {pending['damage']} damage: "
+            f"loses {' and '.join(lost) or 'nothing'}")
     if size(survivors):
         if move.retreat is None:
             raise ValueError("survivors need a place to retreat to (casualty_options names one)")

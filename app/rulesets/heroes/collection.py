@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 from app.rulesets.base import Event, Seat
-from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
 from app.rulesets.heroes.nomads import return_from_bar, yield_penalty
 from app.rulesets.heroes.pieces import add_units, clockwise_from, controller, log_name, units_at
+from app.rulesets.heroes.state import HeroesState
 
 
 def region_yield(state: HeroesState, board: Board, seat: Seat, region: str) -> int:

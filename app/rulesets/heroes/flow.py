@@ -192,7 +192,8 @@ def require(condition: bool, message: str) -> None:
 
 def place_nomad(state: HeroesState, setting: Setting, seat: Seat, move: PlaceNomad, events: list[Event]) -> None:
     """NW-1..NW-9 (solo: NS-2/NS-3); then the round goes on (``rivals.nomad_placed``)."""
-    require(move.region in nomads.placements(state, setting.board), f"NW-2/NW-3/NW-8: a Nomad may not go on {move.region}")
+    require(move.region in nomads.placements(state, setting.board),
+            f"NW-2/NW-3/NW-8: a Nomad may not go on {move.region}")
     nomads.place(state, move.region, events)
     touch(state, move.region)
     state["phase"] = "action"

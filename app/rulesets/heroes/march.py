@@ -22,12 +22,12 @@ from collections import deque
 from collections.abc import Iterator
 
 from app.rulesets.base import Seat
-from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, UNIT_KINDS
 from app.rulesets.heroes.moves import March
 from app.rulesets.heroes.nomads import may_enter
 from app.rulesets.heroes.pieces import natural_strength, size, towers_of, units_at
+from app.rulesets.heroes.state import HeroesState
 
 ARMY_LIMIT = HOUSE.army_limit
 """Spec 1.7: 1-5 units march together; 1.2: at most 5 of one player in a region outside capitals."""

@@ -29,10 +29,10 @@ of the kind ``"mercenary"`` (NM-5).
 from __future__ import annotations
 
 from app.rulesets.base import Event, Seat
-from app.rulesets.heroes.state import HeroesState, MercenaryCard
 from app.rulesets.heroes.board import region_name
 from app.rulesets.heroes.houses import HOUSE, describe_resources, plural
 from app.rulesets.heroes.pieces import add_units, can_pay, pay, take_units
+from app.rulesets.heroes.state import HeroesState, MercenaryCard
 
 
 def enabled(state: HeroesState) -> bool:

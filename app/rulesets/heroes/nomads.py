@@ -20,10 +20,10 @@
 from __future__ import annotations
 
 from app.rulesets.base import Event, Seat
-from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE
 from app.rulesets.heroes.pieces import board_nomads, capital_owner
+from app.rulesets.heroes.state import HeroesState
 
 
 def is_empty(state: HeroesState, region: str) -> bool:

@@ -10,8 +10,8 @@ not 0, so games without the Mercenary Nomads variant keep the three-key shape.
 from __future__ import annotations
 
 from app.rulesets.base import Seat
-from app.rulesets.heroes.state import HeroesState, Pending
 from app.rulesets.heroes.houses import HOUSE, UNIT_KINDS
+from app.rulesets.heroes.state import HeroesState, Pending
 
 NO_UNITS = {"serf": 0, "warrior": 0, "hero": 0}
 """The stored shape of a seat's counts in a region (``mercenary`` is added only when not 0)."""

@@ -11,14 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.base import Event, Result, Rng, Seat
-from app.rulesets.heroes.options import Options
-from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Player, Region, Side, TableOptions
 from app.rulesets.heroes import mercenaries, nomads
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
+from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import clockwise_from, turn_seat
 from app.rulesets.heroes.scoring import check_objectives, exterminate, final_result, game_over_after_round
+from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Player, Region, Side, TableOptions
 
 BAR_SLOTS = ("recruit", "build", "tax", "march_1", "march_2", "research", "sail", "fly", "cast")
 DISABLED_SLOTS = ("research", "sail", "fly", "cast")

@@ -18,9 +18,9 @@
 from __future__ import annotations
 
 from app.rulesets.base import Event, Result, Seat, rank_by_score
-from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.houses import HOUSE
 from app.rulesets.heroes.pieces import active_seats, controller, log_name, towers_of
+from app.rulesets.heroes.state import HeroesState
 
 CATEGORIES = ("score", "hall", "towers", "warriors", "hero", "capital", "regions")
 

@@ -42,19 +42,19 @@ import math
 from typing import Any
 
 from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
-from app.rulesets.heroes.options import Options
-from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Side
 from app.rulesets.heroes import actions, battles, compass, deck, enemy, nomads
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
 from app.rulesets.heroes.moves import MoveNomad
+from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import (
     ENEMY, board_nomads, capital_owner, log_name, natural_strength, occupants, units_at,
 )
 from app.rulesets.heroes.rounds import finish, new_player, new_state
 from app.rulesets.heroes.scoring import REASONS, breakdown, check_objectives, finished_by, game_over_after_round
+from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Side
 
 PLAYER = 0
 FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build"}
