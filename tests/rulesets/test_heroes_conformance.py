@@ -9,7 +9,7 @@ import pytest
 
 from app.bots import make_bot
 from app.rulesets.base import Rng
-from app.rulesets.heroes.battles import choice_token, tactic_options
+from app.rulesets.heroes.battles import choice_secret, tactic_choice, tactic_options
 from app.rulesets.heroes.moves import March, Tactic
 from app.rulesets.testing import canonical, check_legal_moves_complete, check_ruleset
 from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, resources
@@ -78,7 +78,7 @@ def test_an_unrevealed_choice_changes_no_other_view_and_no_shared_log_entry():
         after, events = RULES.apply(state, A, option)
         views.add((canonical(RULES.view(after, B)), canonical(RULES.view(after, None))))
         logs.add(tuple(event.text for event in events if event.visible_to(B)))
-        assert choice_token(A, option) in RULES.secrets(after, A)
+        assert choice_secret(A, tactic_choice(option)) in RULES.secrets(after, A)
         assert RULES.view(after, A)["pending"]["mine"] == dict(option.__dict__)
         assert "move" not in RULES.view(after, B)["last"]
     assert len(views) == 1 and logs == {("{seat0} has chosen a tactic card",)}
@@ -96,11 +96,12 @@ def test_no_unrevealed_choice_leaks_in_random_games():
             move = chooser.choice(RULES.legal_moves(state, seat))
             state, _ = RULES.apply(state, seat, move)
             if state["phase"] == "tactics" and state["pending"]["choices"]:
-                (owner, token), = state["pending"]["choices"].items()
+                (owner, choice), = state["pending"]["choices"].items()
+                token = choice_secret(int(owner), choice)
                 others = [None, *(s for s in range(state["n_players"]) if s != int(owner))]
                 for viewer in others:
                     assert token not in canonical(RULES.view(state, viewer))
-                    assert "hidden-tactic" not in canonical(RULES.view(state, viewer))
+                    assert '"choices"' not in canonical(RULES.view(state, viewer))
                 checked += 1
     assert checked > 0
 
@@ -113,7 +114,7 @@ def test_determinize_keeps_the_view_and_samples_the_hidden_choice():
     samples = [RULES.determinize(view, B, rng) for _ in range(20)]
     for world in samples:
         assert canonical(RULES.view(world, B)) == canonical(view)
-    cards = {world["pending"]["choices"]["0"].split("/")[2] for world in samples}
+    cards = {world["pending"]["choices"]["0"]["card"] for world in samples}
     assert len(cards) > 1  # sampled, not read from the real state
     own = RULES.determinize(RULES.view(state, A), A, rng)
     assert own["pending"]["choices"] == state["pending"]["choices"]

@@ -12,7 +12,7 @@ import pytest
 
 from app.rulesets.base import IllegalMove
 from app.rulesets.heroes import compass
-from app.rulesets.heroes.battles import enemy_losses, take_enemy_losses
+from app.rulesets.heroes.enemy import enemy_losses, take_enemy_losses
 from app.rulesets.heroes.deck import draw
 from app.rulesets.heroes.moves import March, MoveNomad, PlaceNomad, Recruit, Skip, Tactic, Tax
 from app.rulesets.heroes.solo import nomad_moves, result
@@ -598,3 +598,32 @@ def test_the_nomad_move_says_when_it_falls_back_to_clockwise():
     move = RULES.legal_moves(state, A)[0]
     ahead = compass.in_direction(BOARD, move.origin, [move.destination], arrow) is not None
     assert state["pending"] == {"seat": A, "arrow": arrow, "clockwise": not ahead}
+
+
+# -- the Enemy as the player's rival (rivals.py: solo.Enemy) -------------------------------------------
+
+def test_destroying_the_enemys_capital_names_it_in_words_and_ends_the_game_at_once():
+    """Spec 1.8.8 with 1.12: the Enemy is no seat, so the log names it in words; a destroyed capital
+    ends the solo game at once (no eXterminate round), and the result says who destroyed whose."""
+    state = solo_position(deck=[3, 4, 5, 6, 7, 8, 2])
+    for hero, region in ((1, "E_mountain"), (2, "E_forest"), (3, "E_meadow")):
+        move_hero(state, hero, region)
+    put(state, "E_plains", A, warrior=4)
+    state, events = play(state, (A, March(slot="march_1", origin="E_plains", destination="E_capital", warrior=4)),
+                         (A, Tactic(card="hold")))
+    lines = texts(events)
+    assert "{seat0} attacks the capital of the Enemy at East Capital (+1 VP)" in lines
+    assert "{seat0} destroys the capital of the Enemy (+5 VP): the Enemy is eliminated" in lines
+    assert not any("{seat1}" in line or "eXterminate" in line for line in lines)
+    assert state["phase"] == "over" and state["end"]["objective"] == "last_standing"
+    assert RULES.result(state).reason.endswith(": {seat0} destroyed the Enemy's capital")
+
+
+def test_an_objective_the_enemy_meets_names_it_in_words():
+    state = solo_position(nomads="none")
+    state["players"][ENEMY]["supply"]["tower"] = 0
+    state, events = play(state, (A, Tax(resource="food")))
+    assert "The Enemy meets eXploit: this round and one more are played" in texts(events)
+    state["end"]["finished"], state["phase"] = "eXploit", "over"
+    assert RULES.result(state).reason.endswith(": the Enemy met eXploit (all Towers in play); "
+                                               "the round and one more were played")

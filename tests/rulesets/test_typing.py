@@ -16,7 +16,7 @@ mypy_api = pytest.importorskip("mypy.api")
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "app" / "rulesets"
 PACKAGES = sorted(path.name for path in RULESETS.iterdir() if (path / "__init__.py").exists())
-NOT_YET_TYPED = {"heroes"}
+NOT_YET_TYPED: set[str] = set()
 """Games whose ``state.py`` has not landed yet; each leaves this set with its typed state."""
 
 

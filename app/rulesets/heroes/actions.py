@@ -20,12 +20,13 @@ captured Nomad already on the slot).  Decisions where the spec is open:
 
 from __future__ import annotations
 
-from app.rulesets.base import MoveModel, Seat, State
+from app.rulesets.base import MoveModel, Seat
 from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
-from app.rulesets.heroes.moves import Build, Recruit, Tax
+from app.rulesets.heroes.moves import Build, CapitalAction, Recruit, Tax, Worker
 from app.rulesets.heroes.pieces import add_units, can_pay, courtyard, gain, pay, take_units, towers_of, units_at
+from app.rulesets.heroes.state import HeroesState
 
 CAPITAL_SLOTS = ("recruit", "build", "tax")
 """Spec 2.2: the followable Capital Action slots enabled in Tier 1."""
@@ -37,7 +38,7 @@ RECRUITS = {"serf": {"serf": 1}, "serf_pair": {"serf": 2}, "warrior": {"warrior"
 
 # -- Recruit ---------------------------------------------------------------------------------
 
-def can_recruit(state: State, seat: Seat, unit: str) -> bool:
+def can_recruit(state: HeroesState, seat: Seat, unit: str) -> bool:
     """Spec 1.7 Recruit: affordable, the pieces are in supply, and a Hero needs the Hall
     (the Nomad Mercenary: NM-1..NM-4)."""
     if unit == "mercenary":
@@ -51,7 +52,7 @@ def can_recruit(state: State, seat: Seat, unit: str) -> bool:
     return can_pay(state, seat, HOUSE.recruit_cost(unit))
 
 
-def recruit(state: State, seat: Seat, move: Recruit) -> str:
+def recruit(state: HeroesState, seat: Seat, move: Recruit) -> str:
     """Pay and put the new unit(s) in the Courtyard; returns the log text."""
     if move.unit == "mercenary":
         return mercenaries.recruit(state, seat)
@@ -67,13 +68,13 @@ def recruit(state: State, seat: Seat, move: Recruit) -> str:
 
 # -- Build ---------------------------------------------------------------------------------
 
-def tower_cost(board: Board, state: State, seat: Seat, region: str) -> dict[str, int]:
+def tower_cost(board: Board, state: HeroesState, seat: Seat, region: str) -> dict[str, int]:
     """Spec 1.7 Build a Tower: 1 Ore per land region of distance from the seat's capital."""
     distance = board.land_distances(state["players"][seat]["capital"])[region]
     return {"ore": distance * HOUSE.tower["cost_ore_per_land_distance"]}
 
 
-def tower_sites(board: Board, state: State, seat: Seat) -> list[str]:
+def tower_sites(board: Board, state: HeroesState, seat: Seat) -> list[str]:
     """Regions where ``seat`` may build a Tower now (limits of spec 1.3 included)."""
     player = state["players"][seat]
     mine = towers_of(state, seat)
@@ -94,19 +95,19 @@ def tower_sites(board: Board, state: State, seat: Seat) -> list[str]:
     return sites
 
 
-def can_build_hall(state: State, seat: Seat) -> bool:
+def can_build_hall(state: HeroesState, seat: Seat) -> bool:
     """Spec 1.7 Build a Building: not built yet, 3 Ore, a Serf in the Courtyard to lock on it."""
     player = state["players"][seat]
     return not player["hall"] and courtyard(state, seat)["serf"] >= 1 and can_pay(state, seat, HOUSE.hall_cost)
 
 
-def can_upgrade(state: State, seat: Seat) -> bool:
+def can_upgrade(state: HeroesState, seat: Seat) -> bool:
     """Spec 1.7 Upgrade the C.C.: a next level exists and its cost can be paid."""
     cost = HOUSE.upgrade_cost(state["players"][seat]["cc_level"] + 1)
     return cost is not None and can_pay(state, seat, cost)
 
 
-def builds(board: Board, state: State, seat: Seat, worker: str) -> list[Build]:
+def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Build]:
     """Every legal Build for ``seat`` (the worker already off the Courtyard)."""
     result = []
     if can_build_hall(state, seat):
@@ -117,7 +118,7 @@ def builds(board: Board, state: State, seat: Seat, worker: str) -> list[Build]:
     return result
 
 
-def build(board: Board, state: State, seat: Seat, move: Build) -> str:
+def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> str:
     """Perform a legal Build; returns the log text."""
     player = state["players"][seat]
     if move.what == "hall":
@@ -126,10 +127,14 @@ def build(board: Board, state: State, seat: Seat, move: Build) -> str:
         player["hall"] = True
         return f"builds the Hall for {describe_resources(HOUSE.hall_cost)}, locking a Serf on it"
     if move.what == "capital":
-        cost = HOUSE.upgrade_cost(player["cc_level"] + 1)
-        pay(state, seat, cost)
+        upgrade = HOUSE.upgrade_cost(player["cc_level"] + 1)
+        if upgrade is None:
+            raise ValueError("the Capital City is at its top level (can_upgrade says so)")
+        pay(state, seat, upgrade)
         player["cc_level"] += 1
-        return f"raises the Capital City to level {player['cc_level']} for {describe_resources(cost)}"
+        return f"raises the Capital City to level {player['cc_level']} for {describe_resources(upgrade)}"
+    if move.region is None:
+        raise ValueError("a Tower is built in a region (tower_sites names them)")
     cost = tower_cost(board, state, seat, move.region)
     pay(state, seat, cost)
     player["supply"]["tower"] -= 1
@@ -139,12 +144,12 @@ def build(board: Board, state: State, seat: Seat, move: Build) -> str:
 
 # -- Tax ------------------------------------------------------------------------------------
 
-def tax_slot(state: State, resource: str) -> str:
+def tax_slot(state: HeroesState, resource: str) -> str:
     """The tax-track slot (``"4"``, ``"3"``, ``"2"``) holding ``resource``."""
     return next(slot for slot, held in state["tax_track"].items() if held == resource)
 
 
-def tax(state: State, seat: Seat, move: Tax) -> str:
+def tax(state: HeroesState, seat: Seat, move: Tax) -> str:
     """Gain the amount of the resource's slot (cap 10); the track does not rotate here."""
     slot = tax_slot(state, move.resource)
     gained = gain(state, seat, move.resource, int(slot))
@@ -152,7 +157,7 @@ def tax(state: State, seat: Seat, move: Tax) -> str:
     return f"taxes {move.resource.capitalize()}: +{gained}{capped}"
 
 
-def rotate_tax_track(state: State) -> None:
+def rotate_tax_track(state: HeroesState) -> None:
     """Spec 1.7 Tax: each marker moves up one slot (2 to 3, 3 to 4) and the one on the top slot
     drops to the bottom (4 to 2)."""
     slots = [str(value) for value in HOUSE.tax_values]  # highest first
@@ -162,19 +167,19 @@ def rotate_tax_track(state: State) -> None:
 
 # -- all Capital Actions ---------------------------------------------------------------------
 
-def capital_actions(board: Board, state: State, seat: Seat, slot: str, worker: str) -> list:
+def capital_actions(board: Board, state: HeroesState, seat: Seat, slot: str, worker: Worker) -> list[CapitalAction]:
     """Every legal action of ``slot`` for ``seat`` paid by ``worker`` (the worker has already
     left the Courtyard when it is a Serf)."""
     if slot == "recruit":
         return [Recruit(unit=unit, worker=worker) for unit in (*RECRUITS, "mercenary") if can_recruit(state, seat, unit)]
     if slot == "build":
-        return builds(board, state, seat, worker)
+        return [*builds(board, state, seat, worker)]
     return [Tax(resource=resource, worker=worker) for resource in RESOURCES]
 
 
-def workers(state: State, seat: Seat) -> list[str]:
+def workers(state: HeroesState, seat: Seat) -> list[Worker]:
     """NC-1/NC-7: what can pay a Follow or Muster: a Courtyard Serf and/or a captured Nomad."""
-    result = []
+    result: list[Worker] = []
     if courtyard(state, seat)["serf"] > 0:
         result.append("serf")
     if state["players"][seat]["nomads"] > 0:
@@ -182,12 +187,12 @@ def workers(state: State, seat: Seat) -> list[str]:
     return result
 
 
-def follow_moves(state: State, board: Board, seat: Seat, slot: str) -> list[MoveModel]:
+def follow_moves(state: HeroesState, board: Board, seat: Seat, slot: str) -> list[MoveModel]:
     """The seat's legal Follows of ``slot`` (the worker leaves the Courtyard first, so the Hall
     then needs a second Courtyard Serf)."""
     if state["players"][seat]["bar"][slot] is not None:
         return []
-    result = []
+    result: list[MoveModel] = []
     for worker in workers(state, seat):
         for move in capital_actions(board, state, seat, slot, worker):
             if worker == "serf" and isinstance(move, Build) and move.what == "hall" and courtyard(state, seat)["serf"] < 2:
@@ -196,7 +201,7 @@ def follow_moves(state: State, board: Board, seat: Seat, slot: str) -> list[Move
     return result
 
 
-def perform(board: Board, state: State, seat: Seat, move) -> str:
+def perform(board: Board, state: HeroesState, seat: Seat, move: CapitalAction) -> str:
     """Do a Capital Action move; returns the log text (without the seat name)."""
     if isinstance(move, Recruit):
         return recruit(state, seat, move)
@@ -204,7 +209,3 @@ def perform(board: Board, state: State, seat: Seat, move) -> str:
         return build(board, state, seat, move)
     return tax(state, seat, move)
 
-
-def slot_of(move) -> str:
-    """The Action Bar slot a Capital Action move fills."""
-    return move.type

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from app.rulesets.base import Event, Seat, State
+from app.rulesets.base import Event, Seat
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
 from app.rulesets.heroes.nomads import return_from_bar, yield_penalty
-from app.rulesets.heroes.pieces import add_units, clockwise_from, controller, units_at
+from app.rulesets.heroes.pieces import add_units, clockwise_from, controller, log_name, units_at
+from app.rulesets.heroes.state import HeroesState
 
 
-def region_yield(state: State, board: Board, seat: Seat, region: str) -> int:
+def region_yield(state: HeroesState, board: Board, seat: Seat, region: str) -> int:
     """What ``region`` gives ``seat`` at Collection (0 if it is not a resource region it controls)."""
     info = board.regions[region]
     if info.resource is None or controller(state, region) != seat:
@@ -35,17 +36,18 @@ def region_yield(state: State, board: Board, seat: Seat, region: str) -> int:
     return max(0, amount)
 
 
-def income(state: State, board: Board, seat: Seat) -> dict[str, int]:
+def income(state: HeroesState, board: Board, seat: Seat) -> dict[str, int]:
     """The seat's Collection before the cap, by resource."""
     total: dict[str, int] = defaultdict(int)
     for region in board.land:
         amount = region_yield(state, board, seat, region)
-        if amount:
-            total[board.regions[region].resource] += amount
+        resource = board.regions[region].resource
+        if amount and resource is not None:  # only resource regions yield (``region_yield``)
+            total[resource] += amount
     return {resource: total[resource] for resource in RESOURCES}
 
 
-def collect(state: State, board: Board, events: list[Event]) -> None:
+def collect(state: HeroesState, board: Board, events: list[Event]) -> None:
     """Spec 1.9: everyone at once gains their income, capped at 10."""
     for seat, player in enumerate(state["players"]):
         if player["eliminated"]:
@@ -55,10 +57,10 @@ def collect(state: State, board: Board, events: list[Event]) -> None:
             before = player["resources"][resource]
             player["resources"][resource] = min(HOUSE.resource_cap, before + amount)
             gained[resource] = player["resources"][resource] - before
-        events.append(Event(text=f"{{seat{seat}}} collects {describe_resources(gained)}"))
+        events.append(Event(text=f"{log_name(state, seat, start=True)} collects {describe_resources(gained)}"))
 
 
-def round_end(state: State, events: list[Event]) -> None:
+def round_end(state: HeroesState, events: list[Event]) -> None:
     """Spec 1.10/NC-3: clear the Action Bars, return tokens, pass the first-player token."""
     for seat, player in enumerate(state["players"]):
         if player["eliminated"]:
@@ -68,7 +70,7 @@ def round_end(state: State, events: list[Event]) -> None:
         if serfs:
             add_units(state, player["capital"], seat, {"serf": serfs})
         if nomads:
-            events.append(Event(text=f"{nomads} Nomad{'s' if nomads != 1 else ''} of {{seat{seat}}} "
+            events.append(Event(text=f"{nomads} Nomad{'s' if nomads != 1 else ''} of {log_name(state, seat)} "
                                      "go back to the Nomad supply (NC-3)"))
         player["bar"] = {slot: ("disabled" if held == "disabled" else None) for slot, held in player["bar"].items()}
         player["tokens"] = HOUSE.start["action_tokens"]

@@ -14,7 +14,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from app.rulesets.base import Rng, State
+from app.rulesets.base import Rng
+from app.rulesets.heroes.state import HeroesState
 
 
 @dataclass(frozen=True)
@@ -62,7 +63,15 @@ def new_deck(rng: Rng) -> list[int]:
     return deck
 
 
-def draw(state: State) -> int:
+def in_slot(state: HeroesState, slot: int) -> int:
+    """The card in Hero slot ``slot`` (1-4); raises ``ValueError`` while the slot is empty."""
+    card = state["solo"]["slots"][slot - 1]
+    if card is None:
+        raise ValueError(f"the Enemy's slot {slot} holds no card yet")
+    return card
+
+
+def draw(state: HeroesState) -> int:
     """Take the top card of the Enemy deck (the caller puts it in a slot or the discard); then
     reshuffle if only 1 card is left (spec 1.12)."""
     solo = state["solo"]
@@ -72,7 +81,7 @@ def draw(state: State) -> int:
     return card
 
 
-def reshuffle(state: State) -> None:
+def reshuffle(state: HeroesState) -> None:
     """The deck and the discards, shuffled into a new deck (the Hero slots keep their cards)."""
     solo = state["solo"]
     rng = Rng(state["rng"])

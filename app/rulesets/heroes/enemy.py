@@ -30,18 +30,17 @@ one log line that names the card, the Hero slot and the rule.  Decisions where t
 
 from __future__ import annotations
 
-from typing import Any
-
-from app.rulesets.base import Event, State
+from app.rulesets.base import Event
 from app.rulesets.heroes import actions, battles, compass, deck
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.deck import EnemyCard, solo_data
-from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources, describe_units
+from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, describe_resources, describe_units
 from app.rulesets.heroes.march import ARMY_LIMIT, Terrain
 from app.rulesets.heroes.pieces import (
-    ENEMY, add_units, board_nomads, can_pay, capital_owner, gain, natural_strength, occupants, pay, size,
-    take_units, units_at,
+    ENEMY, add_units, board_nomads, can_pay, capital_owner, destroy_units, gain, natural_strength, occupants, pay,
+    size, take_units, units_at,
 )
+from app.rulesets.heroes.state import Battle, CardRecord, Counts, HeroesState, Side
 
 PLAYER = 0
 """The one seat of a solo table."""
@@ -52,7 +51,7 @@ def say(events: list[Event], slot: int, card_id: int, text: str) -> None:
     events.append(Event(text=f"The Enemy (Hero {hero_index(slot) + 1}, {deck.describe(card_id)}) {text}"))
 
 
-def capital(state: State) -> str:
+def capital(state: HeroesState) -> str:
     """The Enemy's capital region (its Courtyard)."""
     return state["players"][ENEMY]["capital"]
 
@@ -63,12 +62,12 @@ def hero_index(slot: int) -> int:
     return min(slot, 3) - 1
 
 
-def hero_region(state: State, slot: int) -> str:
+def hero_region(state: HeroesState, slot: int) -> str:
     """Where the Hero acting for slot ``slot`` stands."""
     return state["solo"]["heroes"][hero_index(slot)]
 
 
-def army_of(state: State, slot: int) -> dict[str, int]:
+def army_of(state: HeroesState, slot: int) -> dict[str, int]:
     """The acting Hero's army (module docstring): everything in its region, or from the Courtyard
     the Hero with up to 4 units, Warriors first but at least 1 Serf when there is one."""
     region = hero_region(state, slot)
@@ -84,7 +83,7 @@ def army_of(state: State, slot: int) -> dict[str, int]:
 
 # -- the actions --------------------------------------------------------------------------------
 
-def recruit(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
+def recruit(state: HeroesState, slot: int, card_id: int, events: list[Event]) -> bool:
     """Spec 1.12 Recruit: Warrior before Serf, one unit, to the Hero's region, or to the capital
     when the Hero is in the Courtyard or its region holds 5 units."""
     enemy = state["players"][ENEMY]
@@ -103,7 +102,7 @@ def recruit(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
     return False
 
 
-def tax(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
+def tax(state: HeroesState, slot: int, card_id: int, events: list[Event]) -> bool:
     """Spec 2.6 Enemy Tax: the resource on the 4-slot; the track rotates after any follower."""
     resource = state["tax_track"][str(HOUSE.tax_values[0])]
     gained = gain(state, ENEMY, resource, HOUSE.tax_values[0])
@@ -113,7 +112,7 @@ def tax(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
     return True
 
 
-def tower(state: State, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
+def tower(state: HeroesState, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
     """Spec 1.12 Build Towers: a Tower in the Hero's region, if the rules allow one there."""
     region = hero_region(state, slot)
     if region not in actions.tower_sites(board, state, ENEMY):
@@ -131,7 +130,7 @@ def level_of(steps: int) -> int:
     return min(HOUSE.max_capital_level, 1 + steps // 2)
 
 
-def track(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
+def track(state: HeroesState, slot: int, card_id: int, events: list[Event]) -> bool:
     """Spec 2.6 C.C. track: pay 3 of the most plentiful resource, +2 VP, one step; step 6 sets
     the game end (this round and one more)."""
     rules = solo_data()["track"]
@@ -153,13 +152,12 @@ def track(state: State, slot: int, card_id: int, events: list[Event]) -> bool:
 
 # -- moving and attacking ------------------------------------------------------------------------
 
-def defence(state: State, region: str) -> int:
+def defence(state: HeroesState, region: str) -> int:
     """The natural strength of the player's defence in ``region`` (units, Tower, capital)."""
-    fight = {"defender": PLAYER, "region": region, "capital": capital_owner(state, region) == PLAYER}
-    return battles.natural(state, fight, "defender")
+    return battles.defending_strength(state, PLAYER, region, capital_owner(state, region) == PLAYER)
 
 
-def attack_targets(state: State, board: Board, slot: int) -> tuple[list[str], int]:
+def attack_targets(state: HeroesState, board: Board, slot: int) -> tuple[list[str], int]:
     """Spec 1.12 Attack: the weakest qualifying targets, best first (the arrow's direction, then
     clockwise), and their strength; ``([], 0)`` when none qualifies."""
     origin = hero_region(state, slot)
@@ -173,11 +171,11 @@ def attack_targets(state: State, board: Board, slot: int) -> tuple[list[str], in
         return [], 0
     weakest = min(qualifying.values())
     tied = [region for region, value in qualifying.items() if value == weakest]
-    arrow = deck.cards()[state["solo"]["slots"][slot - 1]].arrow
+    arrow = deck.cards()[deck.in_slot(state, slot)].arrow
     return compass.rank(board, origin, tied, arrow), weakest
 
 
-def attack(state: State, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
+def attack(state: HeroesState, board: Board, slot: int, card_id: int, events: list[Event]) -> bool:
     """Spec 1.12 Attack: the army moves up to 2 regions to the chosen target and fights it."""
     targets, weakest = attack_targets(state, board, slot)
     if not targets:
@@ -190,7 +188,7 @@ def attack(state: State, board: Board, slot: int, card_id: int, events: list[Eve
     return True
 
 
-def step_candidates(state: State, board: Board, slot: int) -> list[str]:
+def step_candidates(state: HeroesState, board: Board, slot: int) -> list[str]:
     """The regions the failed action's move may enter (module docstring)."""
     origin = hero_region(state, slot)
     army = army_of(state, slot)
@@ -207,7 +205,7 @@ def step_candidates(state: State, board: Board, slot: int) -> list[str]:
     return result
 
 
-def failed_move(state: State, board: Board, slot: int, card_id: int, why: str, events: list[Event]) -> None:
+def failed_move(state: HeroesState, board: Board, slot: int, card_id: int, why: str, events: list[Event]) -> None:
     """Spec 1.12 "Failed action -> move": 1 region in the arrow's direction, else clockwise."""
     card = deck.cards()[card_id]
     origin = hero_region(state, slot)
@@ -223,7 +221,7 @@ def failed_move(state: State, board: Board, slot: int, card_id: int, why: str, e
     enter(state, board, slot, target, solo_data()["move_gain"], events)
 
 
-def enter(state: State, board: Board, slot: int, target: str, amount: int, events: list[Event]) -> None:
+def enter(state: HeroesState, board: Board, slot: int, target: str, amount: int, events: list[Event]) -> None:
     """Move the acting Hero's army into ``target``: a battle against the player's pieces there,
     a Nomad battle (NS-17), or a plain move; the resource gain waits for the battle (``gain``)."""
     origin = hero_region(state, slot)
@@ -246,10 +244,10 @@ def enter(state: State, board: Board, slot: int, target: str, amount: int, event
                                  f"{region_name(target)}, gains {HOUSE.vp('start_battle')} VP and captures it (NS-17)"))
 
 
-def collect_gain(state: State, board: Board, events: list[Event]) -> None:
+def collect_gain(state: HeroesState, board: Board, events: list[Event]) -> None:
     """After a move or Attack (and its battle): 1 (Attack: 2) of the region's resource, if the
     Enemy still holds the region."""
-    pending: dict[str, Any] | None = state["solo"].pop("gain", None)
+    pending = state["solo"].pop("gain", None)
     if not pending:
         return
     region = pending["region"]
@@ -269,7 +267,7 @@ FAILURES = {"recruit": "recruit (nothing it can pay in its supply)", "tax": "tax
                       "Enemy army's)"}
 
 
-def perform(state: State, board: Board, slot: int, card: EnemyCard, events: list[Event]) -> bool:
+def perform(state: HeroesState, board: Board, slot: int, card: EnemyCard, events: list[Event]) -> bool:
     """Resolve ``card`` with the Hero of ``slot``; returns whether the action itself succeeded
     (a failed action has made its move instead, which may have started a battle)."""
     if card.action == "recruit":
@@ -289,3 +287,68 @@ def perform(state: State, board: Board, slot: int, card: EnemyCard, events: list
     if not done:
         failed_move(state, board, slot, card.id, FAILURES[card.action], events)
     return done
+
+
+# -- in battle (spec 1.12 "Battles with the Enemy") --------------------------------------------
+
+def battle_card(state: HeroesState, battle: Battle, side: Side, events: list[Event]) -> CardRecord:
+    """Spec 1.12 "Battles with the Enemy", after the player has chosen: the Enemy draws 1 card; its
+    strength value is added and the tactic it names for this side (attack or defence) adds no
+    strength of its own but interacts with the player's card as the house set says (Shield Wall
+    cancels a Charge, and then the added strength too; Charge +3 against First Strike); the Enemy
+    scores the tactic's VP (FAQ) unless it is cancelled.  The card goes to the discard."""
+    card_id = deck.draw(state)
+    state["solo"]["discard"].append(card_id)
+    card = deck.cards()[card_id]
+    tactic = card.attack_tactic if side == "attacker" else card.defence_tactic
+    battle["enemy_card"] = card_id
+    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} for the battle: it adds {card.strength} "
+                             f"strength and plays {HOUSE.tactics[tactic].name} for free (the tactic's own strength "
+                             "does not count, its effects on your card and its VP do)"))
+    return {"card": tactic, "void": False, "cancelled": False, "bonus": 0, "vp": 0, "drawn_strength": card.strength,
+            "paid": {r: 0 for r in RESOURCES}, "sacrifice": {k: 0 for k in UNIT_KINDS}}
+
+
+def enemy_losses(units: Counts, damage: int) -> Counts:
+    """Spec 1.12: the Enemy loses units weakest first (Serf, Warrior, Hero), each taking damage
+    fully before the next, until ``damage`` is covered (all of them if it cannot be)."""
+    lost = {kind: 0 for kind in UNIT_KINDS}
+    left = damage
+    for kind in sorted(UNIT_KINDS, key=HOUSE.strength):
+        while left > 0 and lost[kind] < units.get(kind, 0):
+            lost[kind] += 1
+            left -= HOUSE.strength(kind)
+    return lost
+
+
+def take_enemy_losses(state: HeroesState, region: str, damage: int, events: list[Event]) -> None:
+    """Spec 1.12 / NS-12: the Enemy's Tower in ``region`` takes damage first (3), then its units
+    weakest first; the survivors go to its Courtyard, and a destroyed Hero reappears there at once."""
+    seat = ENEMY
+    capital = state["players"][seat]["capital"]
+    rest = damage
+    lost_words = []
+    if state["regions"][region]["tower"] == seat and damage > 0:
+        state["regions"][region]["tower"] = None
+        state["players"][seat]["supply"]["tower"] += 1
+        rest -= HOUSE.tower["strength"]
+        lost_words.append("its Tower")
+    units = units_at(state, region, seat)
+    lost = enemy_losses(units, max(0, rest))
+    heroes = lost["hero"]
+    killed = {**lost, "hero": 0}
+    if size(killed):
+        destroy_units(state, region, seat, killed)
+        lost_words.append(describe_units(killed))
+    if heroes:
+        lost_words.append(f"{describe_units({'hero': heroes})}, who reappears in its Courtyard at once")
+    survivors = units_at(state, region, seat)
+    text = f"The Enemy takes {damage} damage, weakest first: loses {' and '.join(lost_words) or 'nothing'}"
+    if size(survivors) and region != capital:
+        take_units(state, region, seat, survivors)
+        add_units(state, capital, seat, survivors)
+        verb = "goes" if size(survivors) == 1 else "go"
+        text += f"; {describe_units(survivors)} {verb} back to its Courtyard"
+        battles.note_region(state, capital)
+    state["solo"]["heroes"] = [capital if where == region else where for where in state["solo"]["heroes"]]
+    events.append(Event(text=text))

@@ -22,25 +22,29 @@ Decisions where the spec is open:
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Seat, State
+from collections.abc import Callable
+from typing import Any
+
+from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
 from app.rulesets.heroes import actions, battles, mercenaries, nomads, solo
 from app.rulesets.heroes.actions import CAPITAL_SLOTS, MARCH_SLOTS, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
-    Casualties, Conscript, FireMercenary, March, MoveNomad, Pass, PlaceNomad, Skip, Tactic, Tax,
+    CapitalAction, Casualties, Conscript, FireMercenary, March, MoveNomad, Pass, PlaceNomad, Skip, Tactic, Tax,
 )
 from app.rulesets.heroes.pieces import (
-    active_seats, add_units, capital_owner, clockwise_from, is_solo, occupants, take_units,
+    active_seats, add_units, capital_owner, clockwise_from, occupants, pending_step, take_units, turn_seat,
 )
-from app.rulesets.heroes.rounds import end_turn as end_table_turn
+from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.rounds import finish
 from app.rulesets.heroes.scoring import check_objectives
+from app.rulesets.heroes.state import HeroesState, Last, Then
 
 # -- who acts, what is legal -----------------------------------------------------------------
 
-def to_act(state: State) -> set[Seat]:
+def to_act(state: HeroesState) -> set[Seat]:
     """The seats that must act now (two during the secret tactic choice)."""
     phase = state["phase"]
     if phase == "over":
@@ -48,34 +52,35 @@ def to_act(state: State) -> set[Seat]:
     if phase == "nomad":
         return {state["first_player"]}
     if phase == "action":
-        return {state["turn"]["seat"]}
+        return {turn_seat(state)}
+    pending = pending_step(state)
     if phase == "follow":
-        return {state["pending"]["queue"][0]}
+        return {pending["queue"][0]}
     if phase == "tactics":
-        return {int(seat) for seat, chosen in state["pending"]["chosen"].items() if not chosen}
-    return {state["pending"]["seat"]}
+        return {int(seat) for seat, chosen in pending["chosen"].items() if not chosen}
+    return {pending["seat"]}
 
 
-def open_march_slot(state: State, seat: Seat) -> str | None:
+def open_march_slot(state: HeroesState, seat: Seat) -> str | None:
     """The first open March slot of the seat, or ``None``."""
     bar = state["players"][seat]["bar"]
     return next((slot for slot in MARCH_SLOTS if bar[slot] is None), None)
 
 
-def action_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def action_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
     """Spec 1.6: one Action Token on an open slot; ``pass`` only if nothing is legal."""
     bar = state["players"][seat]["bar"]
     result: list[MoveModel] = []
-    for slot in CAPITAL_SLOTS:
-        if bar[slot] is None:
-            result.extend(actions.capital_actions(board, state, seat, slot, "token"))
+    for capital_slot in CAPITAL_SLOTS:
+        if bar[capital_slot] is None:
+            result.extend(actions.capital_actions(board, state, seat, capital_slot, "token"))
     slot = open_march_slot(state, seat)
     if slot:
         result.extend(marches(state, board, seat, slot, "token"))
     return result or [Pass()]
 
 
-def muster_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def muster_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
     """Spec 1.7 Muster: a March into the other open March slot, paid by a Serf or Nomad."""
     slot = open_march_slot(state, seat)
     if slot is None:
@@ -86,40 +91,48 @@ def muster_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
     return result
 
 
-def can_muster(state: State, board: Board, seat: Seat) -> bool:
+def can_muster(state: HeroesState, board: Board, seat: Seat) -> bool:
     """Whether a Muster is possible now (without listing every March)."""
     slot = open_march_slot(state, seat)
     return slot is not None and any(can_march(state, board, seat, slot, worker) for worker in workers(state, seat))
 
 
-def legal_moves(state: State, board: Board, seat: Seat) -> list[MoveModel]:
+def legal_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
     """Every legal move of ``seat`` now (empty when it is not to act)."""
     if seat not in to_act(state):
         return []
-    phase, pending = state["phase"], state["pending"]
+    phase = state["phase"]
     if phase == "nomad":
         return [PlaceNomad(region=region) for region in nomads.placements(state, board)]
     if phase == "nomad_move":
         return list(solo.nomad_moves(state, board))
     if phase == "action":
         return [*action_moves(state, board, seat), *fire_moves(state, seat)]
+    pending = pending_step(state)
     if phase == "follow":
-        return [*follow_moves(state, board, seat, pending["action"]["type"]), Skip(), *fire_moves(state, seat)]
+        return [*follow_moves(state, board, seat, followed_slot(state)), Skip(), *fire_moves(state, seat)]
     if phase == "muster":
         return [*muster_moves(state, board, seat), Skip()]
     if phase == "tactics":
-        return battles.tactic_options(state, pending["battle"], seat)
+        return [*battles.tactic_options(state, pending["battle"], seat)]
     if phase == "conscripts":
         return [*battles.conscript_options(state, board, pending["battle"], seat), Skip()]
     if phase == "casualties":
-        battle = pending["battle"]
-        return battles.casualty_options(state, battle, seat, pending["damage"])
+        return [*battles.casualty_options(state, pending["battle"], seat, pending["damage"])]
     return []
 
 
-def fire_moves(state: State, seat: Seat) -> list[MoveModel]:
+def fire_moves(state: HeroesState, seat: Seat) -> list[MoveModel]:
     """NM-8: the holder of the Nomad Mercenary may fire it (in the phases ``legal_moves`` asks)."""
     return [FireMercenary()] if mercenaries.can_fire(state, seat) else []
+
+
+def followed_slot(state: HeroesState) -> str:
+    """The Action Bar slot of the action the Follow window is open for (phase ``follow``)."""
+    slot = pending_step(state)["action"]["type"]
+    if not isinstance(slot, str):
+        raise ValueError(f"the followed action has no type: {slot!r}")
+    return slot
 
 
 # -- applying moves --------------------------------------------------------------------------
@@ -128,8 +141,9 @@ REGION_FIELDS = ("region", "origin", "destination", "retreat")
 """The move fields that name a region (checked against the regions in play: solo has no South)."""
 
 
-def apply(state: State, board: Board, seat: Seat, move: MoveModel) -> list[Event]:
-    """Play ``move`` on ``state`` in place (the caller copies); raises :class:`IllegalMove`."""
+def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> list[Event]:
+    """Play ``move`` on ``state`` in place (the caller copies) in ``setting`` (the map in play and
+    the player's rivals); raises :class:`IllegalMove`."""
     phase = state["phase"]
     if phase == "over":
         raise IllegalMove("the game is over")
@@ -140,24 +154,34 @@ def apply(state: State, board: Board, seat: Seat, move: MoveModel) -> list[Event
         if region is not None and region not in state["regions"]:
             raise IllegalMove(f"there is no region {region!r} in this game")
     events: list[Event] = []
-    if is_solo(state) and state["solo"].get("opening"):  # round 1's first Enemy steps, run at setup
-        events.extend(Event(text=text) for text in state["solo"].pop("opening"))
-    handler = HANDLERS.get((phase, move.type))
+    setting.rivals.opening(state, events)
+    kind = getattr(move, "type", None)
+    handler = HANDLERS.get((phase, str(kind)))
     if handler is None:
-        raise IllegalMove(f"a {move.type} move is not possible in the {phase} phase")
-    state["last"] = {"seat": seat, "type": move.type, "regions": [], "slots": [], "battle": None}
+        raise IllegalMove(f"a {kind} move is not possible in the {phase} phase")
+    last: Last = {"seat": seat, "type": str(kind), "regions": [], "slots": [], "battle": None}
     if not isinstance(move, Tactic):  # a tactic card stays secret until the reveal
-        state["last"]["move"] = dict(move.__dict__)
-    handler(state, board, seat, move, events)
+        last["move"] = dict(move.__dict__)
+    state["last"] = last
+    handler(state, setting, seat, move, events)
     check_objectives(state, events)
     return events
 
 
-def touch(state: State, *regions: str | None) -> None:
+def last_move(state: HeroesState) -> Last:
+    """What the move being applied touched (``apply`` sets it first)."""
+    last = state["last"]
+    if last is None:
+        raise ValueError("no move is being applied")
+    return last
+
+
+def touch(state: HeroesState, *regions: str | None) -> None:
     """Note regions the move touched in ``last.regions`` (for the renderer's highlight)."""
+    touched = last_move(state)["regions"]
     for region in regions:
-        if region and region not in state["last"]["regions"]:
-            state["last"]["regions"].append(region)
+        if region and region not in touched:
+            touched.append(region)
 
 
 def require(condition: bool, message: str) -> None:
@@ -166,41 +190,38 @@ def require(condition: bool, message: str) -> None:
         raise IllegalMove(message)
 
 
-def place_nomad(state: State, board: Board, seat: Seat, move: PlaceNomad, events: list[Event]) -> None:
-    """NW-1..NW-9."""
-    require(move.region in nomads.placements(state, board), f"NW-2/NW-3/NW-8: a Nomad may not go on {move.region}")
+def place_nomad(state: HeroesState, setting: Setting, seat: Seat, move: PlaceNomad, events: list[Event]) -> None:
+    """NW-1..NW-9 (solo: NS-2/NS-3); then the round goes on (``rivals.nomad_placed``)."""
+    require(move.region in nomads.placements(state, setting.board),
+            f"NW-2/NW-3/NW-8: a Nomad may not go on {move.region}")
     nomads.place(state, move.region, events)
     touch(state, move.region)
     state["phase"] = "action"
-    if is_solo(state):
-        solo.run(state, board, events)
+    setting.rivals.nomad_placed(state, setting.board, events)
 
 
-def move_nomad(state: State, board: Board, seat: Seat, move: MoveNomad, events: list[Event]) -> None:
+def move_nomad(state: HeroesState, setting: Setting, seat: Seat, move: MoveNomad, events: list[Event]) -> None:
     """NS-4/NS-5 (solo): the Nomad move before the Enemy's first card is resolved."""
-    solo.move_nomad(state, board, move, events)
+    solo.move_nomad(state, setting.board, move, events)
 
 
-def end_turn(state: State, board: Board, events: list[Event]) -> None:
-    """The player's turn or decision is over: in solo the Enemy's round goes on (``solo.run``),
-    else the next seat's turn (``rounds.end_turn``)."""
-    if is_solo(state):
-        state["pending"] = None
-        solo.run(state, board, events)
-    else:
-        end_table_turn(state, board, events)
+def end_turn(state: HeroesState, setting: Setting, events: list[Event]) -> None:
+    """The player's turn or decision is over: the rivals go on (the next seat's turn, or in solo
+    the Enemy's round)."""
+    setting.rivals.decision_over(state, setting.board, events)
 
 
-def take_action(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+def take_action(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
     """An Action Token on a Capital slot: do it, then the Follow window opens."""
     require(move.worker == "token", "on your own turn the action is taken with an Action Token")
     slot = move.type
+    board = setting.board
     player = state["players"][seat]
     require(player["bar"][slot] is None, f"spec 1.6: your {slot} slot is already filled this round")
     require(move in actions.capital_actions(board, state, seat, slot, "token"), f"spec 1.7: {move} is not possible now")
     player["bar"][slot] = "token"
     player["tokens"] -= 1
-    state["last"]["slots"].append([seat, slot])
+    last_move(state)["slots"].append([seat, slot])
     touch(state, getattr(move, "region", None))
     events.append(Event(text=f"{{seat{seat}}} {actions.perform(board, state, seat, move)}"))
     track_slot = actions.tax_slot(state, move.resource) if isinstance(move, Tax) else None
@@ -210,31 +231,30 @@ def take_action(state: State, board: Board, seat: Seat, move: MoveModel, events:
         state["phase"] = "follow"
         state["pending"] = {"leader": seat, "action": dict(move.__dict__), "queue": queue, "tax_slot": track_slot}
         return
-    close_follow(state, board, slot, events)
+    close_follow(state, setting, slot, events)
 
 
-def close_follow(state: State, board: Board, slot: str, events: list[Event]) -> None:
+def close_follow(state: HeroesState, setting: Setting, slot: str, events: list[Event]) -> None:
     """After the last follower: a Tax rotates the track once (spec 1.7 Tax FAQ); the turn ends."""
     if slot == "tax":
         actions.rotate_tax_track(state)
-    end_turn(state, board, events)
+    end_turn(state, setting, events)
 
 
-def follow(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+def follow(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
     """Spec 1.7 Follow / NC-1: a Serf or captured Nomad on the matching slot, then the action."""
-    pending = state["pending"]
-    slot = pending["action"]["type"]
+    slot = followed_slot(state)
     require(move.type == slot, f"spec 1.7: only the {slot} action can be followed now")
-    require(move in follow_moves(state, board, seat, slot), f"spec 1.7 Follow: {move} is not possible now")
+    require(move in follow_moves(state, setting.board, seat, slot), f"spec 1.7 Follow: {move} is not possible now")
     place_worker(state, seat, slot, move.worker)
     touch(state, getattr(move, "region", None))
     what = "a Serf" if move.worker == "serf" else "a captured Nomad"
     events.append(Event(text=f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: "
-                             f"{actions.perform(board, state, seat, move)}"))
-    next_follower(state, board, events)
+                             f"{actions.perform(setting.board, state, seat, move)}"))
+    next_follower(state, setting, events)
 
 
-def place_worker(state: State, seat: Seat, slot: str, worker: str) -> None:
+def place_worker(state: HeroesState, seat: Seat, slot: str, worker: str) -> None:
     """A Serf leaves the Courtyard, or a captured Nomad is used, to fill ``slot``."""
     player = state["players"][seat]
     if worker == "serf":
@@ -242,48 +262,48 @@ def place_worker(state: State, seat: Seat, slot: str, worker: str) -> None:
     else:
         player["nomads"] -= 1
     player["bar"][slot] = worker
-    state["last"]["slots"].append([seat, slot])
+    last_move(state)["slots"].append([seat, slot])
 
 
-def skip_follow(state: State, board: Board, seat: Seat, move: Skip, events: list[Event]) -> None:
+def skip_follow(state: HeroesState, setting: Setting, seat: Seat, move: Skip, events: list[Event]) -> None:
     """A seat declines to follow; its slot stays open."""
     events.append(Event(text=f"{{seat{seat}}} does not follow"))
-    next_follower(state, board, events)
+    next_follower(state, setting, events)
 
 
-def next_follower(state: State, board: Board, events: list[Event]) -> None:
+def next_follower(state: HeroesState, setting: Setting, events: list[Event]) -> None:
     """The next follower decides, or the Follow window closes."""
-    pending = state["pending"]
-    pending["queue"].pop(0)
-    if not pending["queue"]:
-        close_follow(state, board, pending["action"]["type"], events)
+    queue = pending_step(state)["queue"]
+    queue.pop(0)
+    if not queue:
+        close_follow(state, setting, followed_slot(state), events)
 
 
-def take_march(state: State, board: Board, seat: Seat, move: March, events: list[Event]) -> None:
+def take_march(state: HeroesState, setting: Setting, seat: Seat, move: March, events: list[Event]) -> None:
     """A March with an Action Token (then the Muster window)."""
     require(move.worker == "token", "on your own turn the March is taken with an Action Token")
     require(move.slot == open_march_slot(state, seat), "spec 1.7: march into your first open March slot")
-    require(march_end(state, board, seat, move) is not None, f"spec 1.7 March: {move} is not possible")
+    require(march_end(state, setting.board, seat, move) is not None, f"spec 1.7 March: {move} is not possible")
     player = state["players"][seat]
     player["bar"][move.slot] = "token"
     player["tokens"] -= 1
-    state["last"]["slots"].append([seat, move.slot])
-    do_march(state, board, seat, move, "muster", events)
+    last_move(state)["slots"].append([seat, move.slot])
+    do_march(state, setting, seat, move, "muster", events)
 
 
-def muster(state: State, board: Board, seat: Seat, move: March, events: list[Event]) -> None:
+def muster(state: HeroesState, setting: Setting, seat: Seat, move: March, events: list[Event]) -> None:
     """Spec 1.7 Muster: once, into the other March slot, with a Serf or captured Nomad."""
     require(move.worker in workers(state, seat), "spec 1.7 Muster: a Courtyard Serf or captured Nomad pays it")
     require(move.slot == open_march_slot(state, seat), "spec 1.7 Muster: the other March slot must be open")
     place_worker(state, seat, move.slot, move.worker)
-    if march_end(state, board, seat, move) is None:
+    if march_end(state, setting.board, seat, move) is None:
         raise IllegalMove(f"spec 1.7 March: {move} is not possible")
-    do_march(state, board, seat, move, "end_turn", events)
+    do_march(state, setting, seat, move, "end_turn", events)
 
 
-def do_march(state: State, board: Board, seat: Seat, move: March, then: str, events: list[Event]) -> None:
+def do_march(state: HeroesState, setting: Setting, seat: Seat, move: March, then: Then, events: list[Event]) -> None:
     """Move the army; a Nomad region means capture (NB-1..NB-6), a hostile one a battle."""
-    end = march_end(state, board, seat, move)
+    end = march_end(state, setting.board, seat, move)
     take_units(state, move.origin, seat, move.units)
     add_units(state, move.destination, seat, move.units)
     touch(state, move.origin, move.destination)
@@ -296,95 +316,102 @@ def do_march(state: State, board: Board, seat: Seat, move: March, then: str, eve
         owner = capital_owner(state, region)
         others = [other for other in occupants(state, region) if other != seat]
         defender = others[0] if others else (owner if owner is not None else state["regions"][region]["tower"])
+        if defender is None:
+            raise ValueError(f"a march into {region} ends in a battle against nobody")
         battles.start(state, seat, defender, region, owner == defender, then, events)
         return
-    after_march(state, board, seat, then, events)
+    after_march(state, setting, seat, then, events)
 
 
-def after_march(state: State, board: Board, seat: Seat, then: str, events: list[Event]) -> None:
+def after_march(state: HeroesState, setting: Setting, seat: Seat, then: Then, events: list[Event]) -> None:
     """Open the Muster window after a token March (if a Muster is possible), else end the turn."""
     if len(active_seats(state)) < 2:
         finish(state, "last_standing", events)
         return
-    if then == "muster" and can_muster(state, board, seat):
+    if then == "muster" and can_muster(state, setting.board, seat):
         state["phase"] = "muster"
         state["pending"] = {"seat": seat}
         return
-    end_turn(state, board, events)
+    end_turn(state, setting, events)
 
 
-def skip_muster(state: State, board: Board, seat: Seat, move: Skip, events: list[Event]) -> None:
+def skip_muster(state: HeroesState, setting: Setting, seat: Seat, move: Skip, events: list[Event]) -> None:
     """The active seat declines to muster; its turn ends."""
     events.append(Event(text=f"{{seat{seat}}} does not muster"))
-    end_turn(state, board, events)
+    end_turn(state, setting, events)
 
 
-def pass_turn(state: State, board: Board, seat: Seat, move: Pass, events: list[Event]) -> None:
+def pass_turn(state: HeroesState, setting: Setting, seat: Seat, move: Pass, events: list[Event]) -> None:
     """[D] With no legal action the token is placed nowhere and the turn ends."""
-    require(action_moves(state, board, seat) == [Pass()], "pass only when no action is possible")
+    require(action_moves(state, setting.board, seat) == [Pass()], "pass only when no action is possible")
     state["players"][seat]["tokens"] -= 1
     events.append(Event(text=f"{{seat{seat}}} cannot act and passes"))
-    end_turn(state, board, events)
+    end_turn(state, setting, events)
 
 
-def fire_mercenary(state: State, board: Board, seat: Seat, move: FireMercenary, events: list[Event]) -> None:
+def fire_mercenary(state: HeroesState, setting: Setting, seat: Seat, move: FireMercenary, events: list[Event]) -> None:
     """NM-8: the card and every living figure go back to the supply; the seat acts again."""
     require(mercenaries.can_fire(state, seat), "NM-8: only the holder of the Nomad Mercenary can fire it")
     touch(state, *mercenaries.fire(state, seat, events))
 
 
-def choose_tactic(state: State, board: Board, seat: Seat, move: Tactic, events: list[Event]) -> None:
+def choose_tactic(state: HeroesState, setting: Setting, seat: Seat, move: Tactic, events: list[Event]) -> None:
     """Spec 1.8.3: the secret choice; the reveal follows when both sides have chosen."""
-    battle = state["pending"]["battle"]
+    battle = pending_step(state)["battle"]
     require(move in battles.tactic_options(state, battle, seat),
             f"spec 1.8.3-1.8.4: {move} is not a legal choice (pay exactly, if you can you must)")
     if battles.choose(state, seat, move, events):
-        battles.reveal(state, events)
-        state["pending"] = {"battle": battle, "queue": battles.conscript_queue(battle), "seat": None}
-        advance_battle(state, board, events)
+        battles.reveal(state, setting.rivals, events)
+        state["pending"] = {"battle": battle, "queue": battles.conscript_queue(battle)}
+        advance_battle(state, setting, events)
 
 
-def advance_battle(state: State, board: Board, events: list[Event]) -> None:
+def advance_battle(state: HeroesState, setting: Setting, events: list[Event]) -> None:
     """Conscripts in order (defender first), then the result."""
-    pending = state["pending"]
+    pending = pending_step(state)
     battle = pending["battle"]
     while pending["queue"]:
         seat = pending["queue"][0]
-        if battles.conscript_options(state, board, battle, seat):
+        if battles.conscript_options(state, setting.board, battle, seat):
             state["phase"] = "conscripts"
             pending["seat"] = seat
             return
         pending["queue"].pop(0)
-    battles.resolve(state, board, events)
+    battles.resolve(state, setting.rivals, events)
     if state["pending"] is None:
-        after_march(state, board, battle["attacker"], battle["then"], events)
+        after_march(state, setting, battle["attacker"], battle["then"], events)
 
 
-def conscript(state: State, board: Board, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+def conscript(state: HeroesState, setting: Setting, seat: Seat, move: Conscript | Skip, events: list[Event]) -> None:
     """House Conscripts: bring units in, or ``skip``."""
-    pending = state["pending"]
+    pending = pending_step(state)
     if isinstance(move, Conscript):
-        require(move in battles.conscript_options(state, board, pending["battle"], seat),
+        require(move in battles.conscript_options(state, setting.board, pending["battle"], seat),
                 f"Conscripts: {move} is not possible")
         battles.conscript(state, pending["battle"], seat, move, events)
         touch(state, move.origin, pending["battle"]["region"])
     else:
         events.append(Event(text=f"{{seat{seat}}} conscripts nobody"))
     pending["queue"].pop(0)
-    advance_battle(state, board, events)
+    advance_battle(state, setting, events)
 
 
-def casualties(state: State, board: Board, seat: Seat, move: Casualties, events: list[Event]) -> None:
+def casualties(state: HeroesState, setting: Setting, seat: Seat, move: Casualties, events: list[Event]) -> None:
     """Spec 1.8.5: the loser's losses and retreat; then the turn goes on."""
-    pending = state["pending"]
+    pending = pending_step(state)
     battle = pending["battle"]
     require(move in battles.casualty_options(state, battle, seat, pending["damage"]),
             f"spec 1.8.5: {move} does not take the damage of {pending['damage']} as the rules say")
     battles.take_casualties(state, move, events)
-    after_march(state, board, battle["attacker"], battle["then"], events)
+    after_march(state, setting, battle["attacker"], battle["then"], events)
 
 
-HANDLERS = {
+Handler = Callable[[HeroesState, Setting, Seat, Any, list[Event]], None]
+"""A move's handler.  Its move parameter is ``Any`` because the table below pairs each (phase,
+``type``) with the handler of that one move class, which a dict's type cannot say; ``apply`` passes
+the move whose ``type`` is the key's."""
+
+HANDLERS: dict[tuple[str, str], Handler] = {
     ("nomad", "place_nomad"): place_nomad,
     ("nomad_move", "move_nomad"): move_nomad,
     ("action", "recruit"): take_action,

@@ -21,18 +21,19 @@ import itertools
 from collections import deque
 from collections.abc import Iterator
 
-from app.rulesets.base import Seat, State
+from app.rulesets.base import Seat
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, UNIT_KINDS
 from app.rulesets.heroes.moves import March
 from app.rulesets.heroes.nomads import may_enter
 from app.rulesets.heroes.pieces import natural_strength, size, towers_of, units_at
+from app.rulesets.heroes.state import HeroesState
 
 ARMY_LIMIT = HOUSE.army_limit
 """Spec 1.7: 1-5 units march together; 1.2: at most 5 of one player in a region outside capitals."""
 
 
-def neighbours(state: State, board: Board, seat: Seat, region: str) -> set[str]:
+def neighbours(state: HeroesState, board: Board, seat: Seat, region: str) -> set[str]:
     """Land neighbours of ``region`` for ``seat``'s marches: the map's adjacency plus the
     Tower<->Capital link of the seat's own Towers (spec 1.2)."""
     result = set(board.adjacent[region])
@@ -54,7 +55,7 @@ class Terrain:
     """What a march of ``seat`` meets, read once from the state: the seat's graph (with its
     Tower<->Capital link), the hostile regions and the Nomad regions."""
 
-    def __init__(self, state: State, board: Board, seat: Seat) -> None:
+    def __init__(self, state: HeroesState, board: Board, seat: Seat) -> None:
         self.board = board
         capital = state["players"][seat]["capital"]
         towers = towers_of(state, seat)
@@ -99,7 +100,7 @@ class Terrain:
         return ends
 
 
-def reachable(state: State, board: Board, seat: Seat, origin: str, reach: int) -> dict[str, str]:
+def reachable(state: HeroesState, board: Board, seat: Seat, origin: str, reach: int) -> dict[str, str]:
     """Every region the seat's army can end in within ``reach`` steps, mapped to how the march
     ends there: ``"move"``, ``"battle"`` (hostile, stops) or ``"nomad"`` (a board Nomad, stops;
     the strength test is the caller's).  Deserts stop the march but are ``"move"``."""
@@ -123,7 +124,7 @@ def armies(counts: dict[str, int]) -> list[dict[str, int]]:
     return result
 
 
-def fits(state: State, board: Board, seat: Seat, destination: str, army: dict[str, int]) -> bool:
+def fits(state: HeroesState, board: Board, seat: Seat, destination: str, army: dict[str, int]) -> bool:
     """Spec 1.2: after the move at most 5 of the seat's units in ``destination`` unless it is a
     capital region."""
     if board.is_capital_region(destination):
@@ -131,7 +132,7 @@ def fits(state: State, board: Board, seat: Seat, destination: str, army: dict[st
     return size(units_at(state, destination, seat)) + size(army) <= ARMY_LIMIT
 
 
-def iter_marches(state: State, board: Board, seat: Seat, slot: str, worker: str) -> Iterator[March]:
+def iter_marches(state: HeroesState, board: Board, seat: Seat, slot: str, worker: str) -> Iterator[March]:
     """Every legal March of ``seat`` into ``slot`` paid by ``worker``, one by one.
 
     With ``worker="serf"`` (a Muster) the Serf leaves the Courtyard first, so it cannot also march.
@@ -164,17 +165,17 @@ def iter_marches(state: State, board: Board, seat: Seat, slot: str, worker: str)
                                  army["mercenary"], worker)
 
 
-def marches(state: State, board: Board, seat: Seat, slot: str, worker: str) -> list[March]:
+def marches(state: HeroesState, board: Board, seat: Seat, slot: str, worker: str) -> list[March]:
     """Every legal March of ``seat`` into ``slot`` paid by ``worker`` (see :func:`iter_marches`)."""
     return list(iter_marches(state, board, seat, slot, worker))
 
 
-def can_march(state: State, board: Board, seat: Seat, slot: str, worker: str) -> bool:
+def can_march(state: HeroesState, board: Board, seat: Seat, slot: str, worker: str) -> bool:
     """Whether at least one March is legal (without listing them all)."""
     return next(iter_marches(state, board, seat, slot, worker), None) is not None
 
 
-def march_end(state: State, board: Board, seat: Seat, move: March) -> str | None:
+def march_end(state: HeroesState, board: Board, seat: Seat, move: March) -> str | None:
     """How ``move`` ends (``"move"``, ``"battle"``, ``"nomad"``), or ``None`` if it is not a legal
     march for the pieces on the board (the caller has taken any mustering Serf already)."""
     army = move.units

@@ -28,36 +28,45 @@ of the kind ``"mercenary"`` (NM-5).
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Seat, State
+from app.rulesets.base import Event, Seat
 from app.rulesets.heroes.board import region_name
 from app.rulesets.heroes.houses import HOUSE, describe_resources, plural
 from app.rulesets.heroes.pieces import add_units, can_pay, pay, take_units
+from app.rulesets.heroes.state import HeroesState, MercenaryCard
 
 
-def enabled(state: State) -> bool:
+def enabled(state: HeroesState) -> bool:
     """NS0-1/NS0-3: the table plays the Mercenary Nomads variant."""
     return state["options"]["nomads"] == "mercenary"
 
 
-def new_card() -> dict[str, int | None]:
+def new_card() -> MercenaryCard:
     """NS0-3: the card in the general supply, no figure in play."""
     return {"owner": None, "alive": 0}
 
 
-def holder(state: State) -> Seat | None:
+def card(state: HeroesState) -> MercenaryCard:
+    """The Nomad Mercenary card of a game of the variant; raises ``ValueError`` in a game without it."""
+    held = state["mercenary"]
+    if held is None:
+        raise ValueError("this game does not play the Mercenary Nomads variant")
+    return held
+
+
+def holder(state: HeroesState) -> Seat | None:
     """The seat holding the Nomad Mercenary card (``None``: it is in the supply, or the variant is off)."""
-    card = state.get("mercenary")
-    return card["owner"] if card else None
+    held = state["mercenary"]
+    return held["owner"] if held else None
 
 
-def can_recruit(state: State, seat: Seat) -> bool:
+def can_recruit(state: HeroesState, seat: Seat) -> bool:
     """NM-1..NM-4: the card is in the supply, the seat has no mercenary in play, and it can pay."""
     if not enabled(state) or holder(state) is not None:
         return False  # NM-3: held by someone (the supply holds no other mercenary)
     return can_pay(state, seat, HOUSE.recruit_cost("mercenary"))
 
 
-def recruit(state: State, seat: Seat) -> str:
+def recruit(state: HeroesState, seat: Seat) -> str:
     """NM-2: pay, take the card, and put all 3 figures in the Courtyard; returns the log text."""
     cost = HOUSE.recruit_cost("mercenary")
     pay(state, seat, cost)
@@ -67,25 +76,25 @@ def recruit(state: State, seat: Seat) -> str:
     return f"recruits the Nomad Mercenary ({figures} Nomad figures in the Courtyard) for {describe_resources(cost)}"
 
 
-def figures(state: State, seat: Seat) -> dict[str, int]:
+def figures(state: HeroesState, seat: Seat) -> dict[str, int]:
     """Where the seat's living figures stand: region -> count."""
     mine = str(seat)
     return {region: entry["units"][mine]["mercenary"] for region, entry in sorted(state["regions"].items())
             if entry["units"].get(mine, {}).get("mercenary", 0)}
 
 
-def can_fire(state: State, seat: Seat) -> bool:
+def can_fire(state: HeroesState, seat: Seat) -> bool:
     """NM-8: only the holder can fire its mercenary."""
     return holder(state) == seat
 
 
-def fire(state: State, seat: Seat, events: list[Event]) -> list[str]:
+def fire(state: HeroesState, seat: Seat, events: list[Event]) -> list[str]:
     """NM-8: every living figure leaves the board and the card goes back to the supply, at once;
     returns the regions the figures left."""
     places = figures(state, seat)
     for region, count in places.items():
         take_units(state, region, seat, {"mercenary": count})
-    alive = state["mercenary"]["alive"]
+    alive = card(state)["alive"]
     state["mercenary"] = new_card()
     where = ", ".join(region_name(region) for region in places) or "nowhere"
     events.append(Event(text=f"{{seat{seat}}} fires the Nomad Mercenary: {plural(alive, 'mercenary')} "
@@ -93,24 +102,24 @@ def fire(state: State, seat: Seat, events: list[Event]) -> list[str]:
     return list(places)
 
 
-def lose(state: State, count: int, events: list[Event]) -> None:
+def lose(state: HeroesState, count: int, events: list[Event]) -> None:
     """NM-6/NM-7/A-M2: ``count`` figures were killed or sacrificed (already off the board); the card
     goes back to the supply only with the last one."""
     if not count:
         return
-    card = state["mercenary"]
-    card["alive"] -= count
-    seat = card["owner"]
-    if card["alive"] > 0:
+    held = card(state)
+    held["alive"] -= count
+    seat = held["owner"]
+    if held["alive"] > 0:
         events.append(Event(text=f"{{seat{seat}}} keeps the Nomad Mercenary with "
-                                 f"{plural(card['alive'], 'mercenary')} left (NM-7)"))
+                                 f"{plural(held['alive'], 'mercenary')} left (NM-7)"))
         return
     state["mercenary"] = new_card()
     events.append(Event(text=f"The last Nomad Mercenary of {{seat{seat}}} is dead: the card goes back "
                              "to the supply (NM-6)"))
 
 
-def release(state: State, seat: Seat, events: list[Event]) -> None:
+def release(state: HeroesState, seat: Seat, events: list[Event]) -> None:
     """A-M4: an eliminated seat's card (its figures were removed with its other pieces) goes back
     to the supply."""
     if holder(state) != seat:

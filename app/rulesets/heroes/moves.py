@@ -232,6 +232,9 @@ class Casualties(MoveModel):
         return f"lose {lost}{where}"
 
 
+CapitalAction = Recruit | Build | Tax
+"""The moves of the followable Capital Action slots (spec 1.7); ``type`` names the slot."""
+
 Move = Annotated[
     PlaceNomad | Recruit | Build | Tax | March | Pass | Skip | Tactic | Conscript | Casualties | FireMercenary
     | MoveNomad,

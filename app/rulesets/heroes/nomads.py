@@ -19,19 +19,20 @@
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Seat, State
+from app.rulesets.base import Event, Seat
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE
 from app.rulesets.heroes.pieces import board_nomads, capital_owner
+from app.rulesets.heroes.state import HeroesState
 
 
-def is_empty(state: State, region: str) -> bool:
+def is_empty(state: HeroesState, region: str) -> bool:
     """NW-5 / A-W8: no units of any player, no Tower, no standing Capital, no Nomad."""
     entry = state["regions"][region]
     return not entry["units"] and entry["tower"] is None and not entry["nomad"] and capital_owner(state, region) is None
 
 
-def placements(state: State, board: Board) -> list[str]:
+def placements(state: HeroesState, board: Board) -> list[str]:
     """The regions where the next Nomad may go (NW-2, NW-3, NW-8), sorted; empty when none.
 
     Our reading of NW-8's second sentence: "no empty Desert, then any empty land region" holds
@@ -54,24 +55,24 @@ def placements(state: State, board: Board) -> list[str]:
     return sorted(region for region in board.land if is_empty(state, region))
 
 
-def must_place(state: State, board: Board) -> bool:
+def must_place(state: HeroesState, board: Board) -> bool:
     """NW-1/A-W6: the variant is on, the supply is not empty and some region is legal."""
     return state["options"]["nomads"] == "wandering" and state["nomad_supply"] > 0 and bool(placements(state, board))
 
 
-def place(state: State, region: str, events: list[Event]) -> None:
+def place(state: HeroesState, region: str, events: list[Event]) -> None:
     """Put a Nomad from the supply on ``region`` (legality checked by the caller)."""
     state["regions"][region]["nomad"] = True
     state["nomad_supply"] -= 1
     events.append(Event(text=f"{{seat{state['first_player']}}} places a Nomad on {region_name(region)} (NW-1)"))
 
 
-def penalised(state: State, board: Board, region: str) -> bool:
+def penalised(state: HeroesState, board: Board, region: str) -> bool:
     """NW-10/NW-12: ``region`` is adjacent (ferries included) to at least one board Nomad."""
     return any(state["regions"][neighbour]["nomad"] for neighbour in board.adjacent[region])
 
 
-def yield_penalty(state: State, board: Board, region: str) -> int:
+def yield_penalty(state: HeroesState, board: Board, region: str) -> int:
     """NW-10/A-W4: 1 in total if any board Nomad is adjacent (``penalty_stacks`` false), else 0;
     with stacking on, 1 per adjacent Nomad."""
     if HOUSE.nomads["penalty_stacks"]:
@@ -79,13 +80,13 @@ def yield_penalty(state: State, board: Board, region: str) -> int:
     return HOUSE.nomads["yield_penalty"] if penalised(state, board, region) else 0
 
 
-def may_enter(army_strength: int, state: State) -> bool:
+def may_enter(army_strength: int, state: HeroesState) -> bool:
     """NB-1/A-B1: an army may enter a Nomad region only with strength strictly greater than ``N``
     (A-B4: ``N`` counts the attacked Nomad itself)."""
     return army_strength > board_nomads(state)
 
 
-def capture(state: State, seat: Seat, region: str, events: list[Event]) -> None:
+def capture(state: HeroesState, seat: Seat, region: str, events: list[Event]) -> None:
     """NB-3..NB-5: the entering player gains 1 VP; the Nomad goes to its Courtyard; no tactics,
     no losses."""
     state["regions"][region]["nomad"] = False
@@ -96,7 +97,7 @@ def capture(state: State, seat: Seat, region: str, events: list[Event]) -> None:
                              f"(+{HOUSE.vp('start_battle')} VP) and captures it (NB-3, NB-5)"))
 
 
-def return_from_bar(state: State, seat: Seat) -> int:
+def return_from_bar(state: HeroesState, seat: Seat) -> int:
     """NC-3: Nomads on the seat's Action Bar go to the Nomad supply; returns how many."""
     bar = state["players"][seat]["bar"]
     returned = 0
@@ -107,7 +108,7 @@ def return_from_bar(state: State, seat: Seat) -> int:
     return returned
 
 
-def release_all(state: State, seat: Seat) -> int:
+def release_all(state: HeroesState, seat: Seat) -> int:
     """A-C2 / spec 1.8.8: an eliminated player's captured Nomads (Courtyard and Action Bar) go back
     to the Nomad supply; returns how many."""
     player = state["players"][seat]

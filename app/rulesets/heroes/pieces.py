@@ -9,8 +9,9 @@ not 0, so games without the Mercenary Nomads variant keep the three-key shape.
 
 from __future__ import annotations
 
-from app.rulesets.base import Seat, State
+from app.rulesets.base import Seat
 from app.rulesets.heroes.houses import HOUSE, UNIT_KINDS
+from app.rulesets.heroes.state import HeroesState, Pending
 
 NO_UNITS = {"serf": 0, "warrior": 0, "hero": 0}
 """The stored shape of a seat's counts in a region (``mercenary`` is added only when not 0)."""
@@ -25,17 +26,38 @@ PLAYER_KINDS = ("serf", "warrior", "hero")
 figure belongs to the general supply: ``mercenaries.py``)."""
 
 
-def is_solo(state: State) -> bool:
-    """Whether this is a solo game against the Enemy (spec 1.12): one seat, ``state["solo"]`` set."""
+def log_name(state: HeroesState, seat: Seat | None, start: bool = False) -> str:
+    """How a log entry names ``seat``: ``"{seat2}"`` (the platform writes the player's name in),
+    or for the solo Enemy, no seat of the table, words: ``"the Enemy"`` (``start``: ``"The Enemy"``,
+    at the start of a sentence)."""
+    if seat is not None and state["players"][seat].get("enemy"):
+        return "The Enemy" if start else "the Enemy"
+    return f"{{seat{seat}}}"
+
+
+def is_solo(state: HeroesState) -> bool:
+    """Whether this is a solo game against the Enemy (spec 1.12): one seat, ``state["solo"]`` set.
+    Asked in one place, ``Heroes.setting``; the rules differ through ``rivals.Rivals``."""
     return state.get("solo") is not None
 
 
-def is_enemy(state: State, seat: Seat | None) -> bool:
-    """Whether ``seat`` is the solo Enemy (spec 1.12) rather than a player."""
-    return seat == ENEMY and is_solo(state)
+def turn_seat(state: HeroesState) -> Seat:
+    """The seat whose token turn it is; raises ``ValueError`` once the game is over (no turn)."""
+    seat = state["turn"]["seat"]
+    if seat is None:
+        raise ValueError("the game is over: it is nobody's turn")
+    return seat
 
 
-def units_at(state: State, region: str, seat: Seat) -> dict[str, int]:
+def pending_step(state: HeroesState) -> Pending:
+    """The open decision (``state.Pending``); raises ``ValueError`` when none is open."""
+    pending = state["pending"]
+    if pending is None:
+        raise ValueError(f"no decision is open in the {state['phase']} phase")
+    return pending
+
+
+def units_at(state: HeroesState, region: str, seat: Seat) -> dict[str, int]:
     """The counts of ``seat``'s units in ``region``, every kind of :data:`UNIT_KINDS` (a fresh
     dict; zeros when none)."""
     return {**ZERO, **state["regions"][region]["units"].get(str(seat), NO_UNITS)}
@@ -51,7 +73,7 @@ def natural_strength(counts: dict[str, int]) -> int:
     return sum(counts.get(kind, 0) * STRENGTH[kind] for kind in UNIT_KINDS)
 
 
-def add_units(state: State, region: str, seat: Seat, counts: dict[str, int]) -> None:
+def add_units(state: HeroesState, region: str, seat: Seat, counts: dict[str, int]) -> None:
     """Put ``counts`` of ``seat``'s units into ``region`` (they come from elsewhere)."""
     here = state["regions"][region]["units"].setdefault(str(seat), dict(NO_UNITS))
     for kind in UNIT_KINDS:
@@ -60,7 +82,7 @@ def add_units(state: State, region: str, seat: Seat, counts: dict[str, int]) -> 
     tidy(state, region, seat)
 
 
-def take_units(state: State, region: str, seat: Seat, counts: dict[str, int]) -> None:
+def take_units(state: HeroesState, region: str, seat: Seat, counts: dict[str, int]) -> None:
     """Lift ``counts`` of ``seat``'s units out of ``region``; raises ``ValueError`` if they are not there."""
     here = state["regions"][region]["units"].get(str(seat))
     for kind in UNIT_KINDS:
@@ -74,7 +96,7 @@ def take_units(state: State, region: str, seat: Seat, counts: dict[str, int]) ->
     tidy(state, region, seat)
 
 
-def tidy(state: State, region: str, seat: Seat) -> None:
+def tidy(state: HeroesState, region: str, seat: Seat) -> None:
     """Keep the stored shape: no ``mercenary`` key at 0, no entry for a seat without units."""
     units = state["regions"][region]["units"]
     here = units[str(seat)]
@@ -84,7 +106,7 @@ def tidy(state: State, region: str, seat: Seat) -> None:
         del units[str(seat)]
 
 
-def destroy_units(state: State, region: str, seat: Seat, counts: dict[str, int]) -> None:
+def destroy_units(state: HeroesState, region: str, seat: Seat, counts: dict[str, int]) -> None:
     """Remove units from the map back to their owner's supply (spec 1.8.5: "goes back to supply");
     Nomad Mercenary figures are only taken off here (``mercenaries.lose`` does the rest)."""
     take_units(state, region, seat, counts)
@@ -93,12 +115,12 @@ def destroy_units(state: State, region: str, seat: Seat, counts: dict[str, int])
         supply[kind] += counts.get(kind, 0)
 
 
-def occupants(state: State, region: str) -> list[Seat]:
+def occupants(state: HeroesState, region: str) -> list[Seat]:
     """The seats with units in ``region``."""
     return sorted(int(seat) for seat in state["regions"][region]["units"])
 
 
-def capital_owner(state: State, region: str) -> Seat | None:
+def capital_owner(state: HeroesState, region: str) -> Seat | None:
     """The seat whose standing Capital City is in ``region`` (``None`` if none, or eliminated)."""
     for seat, player in enumerate(state["players"]):
         if player["capital"] == region and not player["eliminated"]:
@@ -106,7 +128,7 @@ def capital_owner(state: State, region: str) -> Seat | None:
     return None
 
 
-def controller(state: State, region: str) -> Seat | None:
+def controller(state: HeroesState, region: str) -> Seat | None:
     """Spec 1.9: the seat with at least 1 Unit or Structure in ``region``; [D] a standing capital
     is a Structure, so the capital region is controlled by its owner."""
     holders = occupants(state, region)
@@ -118,27 +140,27 @@ def controller(state: State, region: str) -> Seat | None:
     return capital_owner(state, region)
 
 
-def courtyard(state: State, seat: Seat) -> dict[str, int]:
+def courtyard(state: HeroesState, seat: Seat) -> dict[str, int]:
     """The seat's Courtyard units (= its units in its capital region, spec 1.2)."""
     return units_at(state, state["players"][seat]["capital"], seat)
 
 
-def board_nomads(state: State) -> int:
+def board_nomads(state: HeroesState) -> int:
     """``N`` of spec 3: the number of Nomads standing in regions of the board."""
     return sum(1 for entry in state["regions"].values() if entry["nomad"])
 
 
-def towers_of(state: State, seat: Seat) -> list[str]:
+def towers_of(state: HeroesState, seat: Seat) -> list[str]:
     """The regions holding one of ``seat``'s Towers."""
     return [region for region, entry in state["regions"].items() if entry["tower"] == seat]
 
 
-def active_seats(state: State) -> list[Seat]:
+def active_seats(state: HeroesState) -> list[Seat]:
     """Seats not eliminated, in seat order."""
     return [seat for seat, player in enumerate(state["players"]) if not player["eliminated"]]
 
 
-def clockwise_from(state: State, start: Seat, include_start: bool = True) -> list[Seat]:
+def clockwise_from(state: HeroesState, start: Seat, include_start: bool = True) -> list[Seat]:
     """Seats not eliminated in clockwise (seat) order beginning at ``start`` (or after it)."""
     n = state["n_players"]
     order = [(start + step) % n for step in range(n)]
@@ -147,20 +169,20 @@ def clockwise_from(state: State, start: Seat, include_start: bool = True) -> lis
     return [seat for seat in order if not state["players"][seat]["eliminated"]]
 
 
-def pay(state: State, seat: Seat, cost: dict[str, int]) -> None:
+def pay(state: HeroesState, seat: Seat, cost: dict[str, int]) -> None:
     """Take ``cost`` from the seat's resources (callers check affordability first)."""
     resources = state["players"][seat]["resources"]
     for resource, amount in cost.items():
         resources[resource] -= amount
 
 
-def can_pay(state: State, seat: Seat, cost: dict[str, int]) -> bool:
+def can_pay(state: HeroesState, seat: Seat, cost: dict[str, int]) -> bool:
     """Whether the seat holds at least ``cost``."""
     resources = state["players"][seat]["resources"]
     return all(resources[resource] >= amount for resource, amount in cost.items())
 
 
-def gain(state: State, seat: Seat, resource: str, amount: int) -> int:
+def gain(state: HeroesState, seat: Seat, resource: str, amount: int) -> int:
     """Add ``amount`` of ``resource`` up to the cap of 10 (spec 1.4); returns what was gained."""
     resources = state["players"][seat]["resources"]
     before = resources[resource]

@@ -8,15 +8,17 @@ Collection, Round End, the end-of-game check and the next round.  Eliminated sea
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from typing import Any
 
-from app.rulesets.base import Event, Rng, State
+from app.rulesets.base import Event, Result, Rng, Seat
 from app.rulesets.heroes import mercenaries, nomads
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
-from app.rulesets.heroes.pieces import clockwise_from
-from app.rulesets.heroes.scoring import check_objectives, game_over_after_round
+from app.rulesets.heroes.options import Options
+from app.rulesets.heroes.pieces import clockwise_from, turn_seat
+from app.rulesets.heroes.scoring import check_objectives, exterminate, final_result, game_over_after_round
+from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Player, Region, Side, TableOptions
 
 BAR_SLOTS = ("recruit", "build", "tax", "march_1", "march_2", "research", "sail", "fly", "cast")
 DISABLED_SLOTS = ("research", "sail", "fly", "cast")
@@ -25,7 +27,7 @@ DISABLED_SLOTS = ("research", "sail", "fly", "cast")
 
 # -- setup -----------------------------------------------------------------------------------
 
-def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> State:
+def new_game(board: Board, n_players: int, options: Options, seed: int) -> HeroesState:
     """Spec 1.5 / 2.4: continents by player count, Courtyards of 2 Serfs + 1 Warrior, resources
     2/2/2, the tax track shuffled, the first player (random or the host), then round 1 begins;
     NS0-2/NS0-3: 10 Nomads in the supply (wandering) or the Nomad Mercenary card (mercenary)."""
@@ -36,15 +38,15 @@ def new_game(board: Board, n_players: int, options: BaseModel, seed: int) -> Sta
     return state
 
 
-def new_state(board: Board, continents: tuple[str, ...], options: BaseModel, rng: Rng, first: int) -> State:
+def new_state(board: Board, continents: tuple[str, ...], options: Options, rng: Rng, first: int) -> HeroesState:
     """The table before round 1: one player per continent of ``continents`` (in seat order), the
     tax track shuffled with ``rng``, the Nomad supply or the Nomad Mercenary card."""
     markers = list(RESOURCES)
     rng.shuffle(markers)
-    regions = {region: {"units": {}, "tower": None, "nomad": False} for region in board.land}
+    regions: dict[str, Region] = {region: {"units": {}, "tower": None, "nomad": False} for region in board.land}
     players = [new_player(board, regions, seat, continent) for seat, continent in enumerate(continents)]
     return {
-        "n_players": len(continents), "options": options.model_dump(), "rng": rng.state,
+        "n_players": len(continents), "options": stored_options(options), "rng": rng.state,
         "round": 1, "phase": "action", "first_player": first,
         "turn": {"seat": first, "lap": 1, "order": []},
         "tax_track": dict(zip(map(str, HOUSE.tax_values), markers)),
@@ -55,7 +57,13 @@ def new_state(board: Board, continents: tuple[str, ...], options: BaseModel, rng
     }
 
 
-def new_player(board: Board, regions: dict, seat: int, continent: str, start: dict | None = None) -> dict:
+def stored_options(options: Options) -> TableOptions:
+    """The options as the state keeps them."""
+    return {"nomads": options.nomads, "round_limit": options.round_limit, "first_player": options.first_player}
+
+
+def new_player(board: Board, regions: dict[str, Region], seat: int, continent: str,
+               start: dict[str, Any] | None = None) -> Player:
     """Spec 1.5: a player's board, its Courtyard put into ``regions`` (``start``: the house
     start values, by default ``HOUSE.start``)."""
     start = start or HOUSE.start
@@ -74,7 +82,7 @@ def new_player(board: Board, regions: dict, seat: int, continent: str, start: di
 
 # -- rounds and turns ------------------------------------------------------------------------
 
-def start_round(state: State, board: Board, events: list[Event]) -> None:
+def start_round(state: HeroesState, board: Board, events: list[Event]) -> None:
     """NW-1: the Nomad placement first (if any), then Action Selection."""
     order = clockwise_from(state, state["first_player"])
     state["turn"] = {"seat": order[0], "lap": 1, "order": order}
@@ -88,24 +96,24 @@ def start_round(state: State, board: Board, events: list[Event]) -> None:
     state["phase"] = "action"
 
 
-def end_turn(state: State, board: Board, events: list[Event]) -> None:
+def end_turn(state: HeroesState, board: Board, events: list[Event]) -> None:
     """The next seat of this lap, or the second lap, or Collection and Round End."""
     turn = state["turn"]
     state["pending"] = None
     state["phase"] = "action"
     order = turn["order"]
-    later = [seat for seat in order[order.index(turn["seat"]) + 1:] if not state["players"][seat]["eliminated"]]
+    later = [seat for seat in order[order.index(turn_seat(state)) + 1:] if not state["players"][seat]["eliminated"]]
     if later:
         turn["seat"] = later[0]
         return
     if turn["lap"] == 1:
         remaining = [seat for seat in order if not state["players"][seat]["eliminated"]]
-        turn.update(seat=remaining[0], lap=2)
+        turn["seat"], turn["lap"] = remaining[0], 2
         return
     finish_round(state, board, events)
 
 
-def finish_round(state: State, board: Board, events: list[Event]) -> None:
+def finish_round(state: HeroesState, board: Board, events: list[Event]) -> None:
     """Spec 1.9, 1.10, 1.11: Collection, Round End, then the game ends or the next round starts
     (an objective met by the round's last action is noted first, in this round)."""
     check_objectives(state, events)
@@ -120,12 +128,45 @@ def finish_round(state: State, board: Board, events: list[Event]) -> None:
     start_round(state, board, events)
 
 
-def finish(state: State, why: str, events: list[Event]) -> None:
+def finish(state: HeroesState, why: str, events: list[Event]) -> None:
     """The game is over: ``end.finished`` says why (an objective, ``round_limit``, ``last_standing``)."""
-    if state["end"] is None:
-        state["end"] = {"objective": why, "by": None, "round": state["round"], "last_round": state["round"]}
-    state["end"]["finished"] = why
+    end = state["end"]
+    if end is None:
+        end = state["end"] = {"objective": why, "by": None, "round": state["round"], "last_round": state["round"]}
+    end["finished"] = why
     state["phase"] = "over"
     state["pending"] = None
     state["turn"]["seat"] = None
     events.append(Event(text="The game is over"))
+
+
+# -- the rivals at a table ---------------------------------------------------------------------
+
+class OtherSeats:
+    """The rivals of a table of 2-4 (``rivals.Rivals``): every seat decides for itself, in turn."""
+
+    def opening(self, state: HeroesState, events: list[Event]) -> None:
+        """Setup logs nothing."""
+
+    def nomad_placed(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """The first player's token turn follows the placement (phase ``action``, set by the flow)."""
+
+    def decision_over(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """The next seat's turn (:func:`end_turn`)."""
+        end_turn(state, board, events)
+
+    def drawn_card(self, state: HeroesState, battle: Battle, side: Side, events: list[Event]) -> CardRecord:
+        """Never asked: every seat holds the tactic cards and chooses one (spec 1.8.3)."""
+        raise ValueError(f"the {side} of a table battle chooses its own card")
+
+    def takes_losses(self, state: HeroesState, battle: Battle, seat: Seat, damage: int, events: list[Event]) -> bool:
+        """A losing seat chooses its casualties (spec 1.8.5)."""
+        return False
+
+    def capital_destroyed(self, state: HeroesState, attacker: Seat, events: list[Event]) -> None:
+        """Spec 1.11 eXterminate: the attacker meets the objective (``scoring.exterminate``)."""
+        exterminate(state, attacker, events)
+
+    def result(self, state: HeroesState) -> Result:
+        """Spec 1.11: every seat's final score and place (``scoring.final_result``)."""
+        return final_result(state)

@@ -2,10 +2,11 @@
 (rules reference: ``reference.md``).
 
 The ruleset class comes first; its methods are the contract and call the modules of this package:
-``rounds`` (setup, rounds, turns), ``flow`` (who acts, legal moves, Follow, Muster, the dispatcher), ``actions`` (Recruit, Build,
-Tax), ``march``, ``battles``, ``nomads``, ``mercenaries``, ``collection``, ``scoring``, ``view``, ``bots``,
-and for a 1-seat table ``solo`` (with ``enemy``, ``deck``, ``compass``).
-The state's shape is documented in ``docs/heroes.md``.
+``rounds`` (setup, rounds, turns), ``flow`` (who acts, legal moves, Follow, Muster, the dispatcher),
+``actions`` (Recruit, Build, Tax), ``march``, ``battles``, ``nomads``, ``mercenaries``, ``collection``,
+``scoring``, ``view``, ``information`` and ``evaluation`` (the bots' hooks), and for a 1-seat table
+``solo`` (with ``enemy``, ``deck``, ``compass``); ``rivals`` is the seam between the two.  The
+state's layout is typed in ``state.py``; the wire contract is ``docs/heroes.md``.
 """
 
 from __future__ import annotations
@@ -14,17 +15,19 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, MoveModel, Result, Rng, Ruleset, Seat, State
-from app.rulesets.heroes import bots, flow, rounds, solo
+from app.rulesets.base import Event, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.heroes import evaluation, flow, information, rounds, solo
+from app.rulesets.heroes.battles import choice_secret
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.moves import Move
 from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import is_solo
-from app.rulesets.heroes.scoring import final_result
-from app.rulesets.heroes.view import build_view, copy_state
+from app.rulesets.heroes.rivals import Setting
+from app.rulesets.heroes.state import HeroesState
+from app.rulesets.heroes.view import build_view
 
 
-class Heroes(Ruleset):
+class Heroes(Ruleset[HeroesState]):
     """Heroes of Land, Air & Sea (Tier 1 core + Wandering or Mercenary Nomads) for 2-4 players on
     "four-isles-v1", or solo: 1 player against the Enemy on three of its continents (spec 1.12,
     2.6, NS-1..NS-18; ``solo.py``).
@@ -48,12 +51,16 @@ class Heroes(Ruleset):
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else Board.four_isles()
         self.solo_board = self.board.without_continents(tuple(solo.continents()["out_of_play"]))
+        self.table_setting = Setting(self.board, rounds.OtherSeats())
+        self.solo_setting = Setting(self.solo_board, solo.Enemy())
 
-    def board_of(self, state: State) -> Board:
-        """The map of this game: the whole board, or in solo the board without South (A-S1)."""
-        return self.solo_board if is_solo(state) else self.board
+    def setting(self, state: HeroesState) -> Setting:
+        """The map in play and the player's rivals (``rivals.py``): the whole board and the other
+        seats, or in solo the board without South (A-S1) and the Enemy (spec 1.12).  The one place
+        that tells a solo game from a table's."""
+        return self.solo_setting if is_solo(state) else self.table_setting
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> State:
+    def setup(self, n_players: int, options: BaseModel, seed: int) -> HeroesState:
         """Spec 1.5 and 2.4; round 1 starts with the Nomad placement (NW-1) when Nomads wander.
         One player: the solo game against the Enemy (spec 1.12, ``solo.new_game``)."""
         options = Options.model_validate(options.model_dump())
@@ -61,48 +68,43 @@ class Heroes(Ruleset):
             return solo.new_game(self.solo_board, options, seed)
         return rounds.new_game(self.board, n_players, options, seed)
 
-    def to_act(self, state: State) -> set[Seat]:
+    def to_act(self, state: HeroesState) -> set[Seat]:
         """The seat whose turn or decision it is; both battle sides during the tactic choice
         (never the solo Enemy: the server plays it inside ``apply``)."""
         return flow.to_act(state)
 
-    def legal_moves(self, state: State, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: HeroesState, seat: Seat) -> list[MoveModel]:
         """Every legal move of ``seat`` (empty when it is not to act)."""
-        return flow.legal_moves(state, self.board_of(state), seat)
+        return flow.legal_moves(state, self.setting(state).board, seat)
 
-    def apply(self, state: State, seat: Seat, move: MoveModel) -> tuple[State, list[Event]]:
+    def apply(self, state: HeroesState, seat: Seat, move: MoveModel) -> tuple[HeroesState, list[Event]]:
         """Play ``move``; raises :class:`IllegalMove` naming the broken rule. Never mutates ``state``."""
         state = copy_state(state)
-        events = flow.apply(state, self.board_of(state), seat, move)
-        if is_solo(state):
-            events = [Event(text=solo.enemy_words(event.text), seats=event.seats) for event in events]
-        return state, events
+        return state, flow.apply(state, self.setting(state), seat, move)
 
-    def view(self, state: State, seat: Seat | None) -> dict[str, Any]:
+    def view(self, state: HeroesState, seat: Seat | None) -> dict[str, Any]:
         """The state minus ``rng``, unrevealed tactic choices and the Enemy's deck order (``view.py``)."""
-        return build_view(state, self.board_of(state), seat)
+        return build_view(state, self.setting(state).board, seat)
 
-    def result(self, state: State) -> Result | None:
+    def result(self, state: HeroesState) -> Result | None:
         """Spec 1.11 final scoring once the game is over (solo: against the Enemy), else ``None``."""
         if state["phase"] != "over":
             return None
-        return solo.result(state) if is_solo(state) else final_result(state)
+        return self.setting(state).rivals.result(state)
 
-    def secrets(self, state: State, seat: Seat) -> set[str]:
-        """The seat's chosen but unrevealed tactic card, as its state token
-        (``"hidden-tactic/1/charge/0/6/0/0/0/0/0"``)."""
+    def secrets(self, state: HeroesState, seat: Seat) -> set[str]:
+        """The seat's chosen but unrevealed tactic card, as it reads in the state's JSON
+        (``battles.choice_secret``)."""
         pending = state["pending"]
-        if pending is None or "choices" not in pending:
-            return set()
-        token = pending["choices"].get(str(seat))
-        return {token} if token else set()
+        choice = pending.get("choices", {}).get(str(seat)) if pending is not None else None
+        return {choice_secret(seat, choice)} if choice is not None else set()
 
-    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> State:
-        """The view with a fresh PRNG and the other side's hidden tactic choice sampled (``bots.py``)."""
-        return bots.determinize(view, seat, rng)
+    def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
+        """The view with a fresh PRNG and the other side's hidden tactic choice sampled (``information.py``)."""
+        return information.determinize(view, seat, rng)
 
-    def evaluate(self, state: State, seat: Seat) -> float:
-        """Projected score + material + resources, minus the best opponent's (``bots.py``)."""
+    def evaluate(self, state: HeroesState, seat: Seat) -> float:
+        """Projected score + material + resources, minus the best opponent's (``evaluation.py``)."""
         if state["phase"] == "over":
             return super().evaluate(state, seat) * 10.0
-        return bots.evaluate(state, seat)
+        return evaluation.evaluate(state, seat)

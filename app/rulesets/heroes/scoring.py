@@ -1,7 +1,8 @@
 """X-objectives, the end of the game and final scoring (spec 1.11, 2.2).
 
 * eXpand: all of one player's Serfs and Warriors are in play (its supply of both is empty);
-  eXploit: all 3 of its Towers are in play; eXterminate: it destroyed a capital (``battles.py``).
+  eXploit: all 3 of its Towers are in play; eXterminate: it destroyed a capital (``exterminate``,
+  after ``battles.destroy_capital``; not in solo, where a destroyed capital ends the game at once).
   eXplore needs exploration tokens (out of Tier 1).  The first objective met sets ``end``:
   the current round is finished, then one more full round is played; it cannot be undone.
 * ``round_limit`` (our option): the game also ends after that round, whatever ``end`` says.
@@ -16,14 +17,15 @@
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Result, Seat, State, rank_by_score
+from app.rulesets.base import Event, Result, Seat, rank_by_score
 from app.rulesets.heroes.houses import HOUSE
-from app.rulesets.heroes.pieces import active_seats, controller, towers_of
+from app.rulesets.heroes.pieces import active_seats, controller, log_name, towers_of
+from app.rulesets.heroes.state import HeroesState
 
 CATEGORIES = ("score", "hall", "towers", "warriors", "hero", "capital", "regions")
 
 
-def check_objectives(state: State, events: list[Event]) -> None:
+def check_objectives(state: HeroesState, events: list[Event]) -> None:
     """Set ``end`` the first time a player meets eXpand or eXploit (eXterminate is set where a
     capital falls)."""
     if state["end"] is not None:
@@ -38,11 +40,20 @@ def check_objectives(state: State, events: list[Event]) -> None:
         if objective:
             state["end"] = {"objective": objective, "by": seat, "round": state["round"],
                             "last_round": state["round"] + 1}
-            events.append(Event(text=f"{{seat{seat}}} meets {objective}: this round and one more are played"))
+            events.append(Event(text=f"{log_name(state, seat, start=True)} meets {objective}: "
+                                     "this round and one more are played"))
             return
 
 
-def game_over_after_round(state: State) -> str | None:
+def exterminate(state: HeroesState, attacker: Seat, events: list[Event]) -> None:
+    """Spec 1.11 eXterminate: ``attacker`` destroyed a capital; the first objective met sets the end."""
+    if state["end"] is None:
+        state["end"] = {"objective": "eXterminate", "by": attacker, "round": state["round"],
+                        "last_round": state["round"] + 1}
+        events.append(Event(text=f"{{seat{attacker}}} meets eXterminate: this round and one more are played"))
+
+
+def game_over_after_round(state: HeroesState) -> str | None:
     """Why the game ends with the round just finished, or ``None`` if another round follows."""
     if state["end"] is not None and state["round"] >= state["end"]["last_round"]:
         return state["end"]["objective"]
@@ -51,7 +62,7 @@ def game_over_after_round(state: State) -> str | None:
     return None
 
 
-def breakdown(state: State, seat: Seat) -> dict[str, int]:
+def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
     """The seat's final score by category (all 0 once eliminated)."""
     player = state["players"][seat]
     if player["eliminated"]:
@@ -75,20 +86,27 @@ def breakdown(state: State, seat: Seat) -> dict[str, int]:
 
 
 REASONS = {
-    "eXpand": "{seat%s} met eXpand (all Serfs and Warriors in play)",
-    "eXploit": "{seat%s} met eXploit (all Towers in play)",
-    "eXterminate": "{seat%s} met eXterminate (destroyed a capital)",
+    "eXpand": "{who} met eXpand (all Serfs and Warriors in play)",
+    "eXploit": "{who} met eXploit (all Towers in play)",
+    "eXterminate": "{who} met eXterminate (destroyed a capital)",
 }
+"""Why the game ended, by the objective met (``who``: the log name of the seat that met it)."""
 
 
-def final_result(state: State) -> Result:
+def finished_by(state: HeroesState) -> str | None:
+    """Why the game ended (``end.finished``, else the objective met; ``None`` without an end)."""
+    end = state["end"]
+    return None if end is None else end.get("finished", end["objective"])
+
+
+def final_result(state: HeroesState) -> Result:
     """Spec 1.11: the final scores, ranks (ties share) and breakdowns."""
     parts = [breakdown(state, seat) for seat in range(state["n_players"])]
     scores = [sum(part.values()) for part in parts]
-    end = state["end"] or {}
-    finished = end.get("finished", end.get("objective"))
-    if finished in REASONS:
-        reason = REASONS[finished] % end["by"] + "; the round and one more were played"
+    end = state["end"]
+    finished = finished_by(state)
+    if end is not None and finished in REASONS:
+        reason = REASONS[finished].format(who=log_name(state, end["by"])) + "; the round and one more were played"
     elif finished == "last_standing":
         reason = "only one player is left"
     else:

@@ -41,20 +41,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from pydantic import BaseModel
-
-from app.rulesets.base import Event, IllegalMove, Result, Rng, State, rank_by_score
+from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
 from app.rulesets.heroes import actions, battles, compass, deck, enemy, nomads
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
 from app.rulesets.heroes.moves import MoveNomad
+from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import (
-    ENEMY, board_nomads, capital_owner, natural_strength, occupants, units_at,
+    ENEMY, board_nomads, capital_owner, log_name, natural_strength, occupants, units_at,
 )
 from app.rulesets.heroes.rounds import finish, new_player, new_state
-from app.rulesets.heroes.scoring import REASONS, breakdown, check_objectives, game_over_after_round
+from app.rulesets.heroes.scoring import REASONS, breakdown, check_objectives, finished_by, game_over_after_round
+from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Side
 
 PLAYER = 0
 FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build"}
@@ -68,7 +68,7 @@ def continents() -> dict[str, Any]:
     return solo_data()["continents"]
 
 
-def new_game(board: Board, options: BaseModel, seed: int) -> State:
+def new_game(board: Board, options: Options, seed: int) -> HeroesState:
     """Spec 1.12 setup: the player as in 1.5; the Enemy on the continent next to it with its 3
     Heroes in the Courtyard, no Serfs, no Warrior, 3/3/3, its track on Start, no spells, no
     tactic hand; the 8 cards shuffled.  Then round 1 runs up to the player's first decision."""
@@ -79,8 +79,8 @@ def new_game(board: Board, options: BaseModel, seed: int) -> State:
     enemy_capital = board.capitals[places["enemy"]]
     regions[enemy_capital]["units"].pop(str(ENEMY))
     rival = new_player(board, regions, ENEMY, places["enemy"], start={**HOUSE.start, **solo_data()["start"]})
-    rival.update(enemy=True, tokens=0, tactics=[],
-                 bar={slot: "disabled" for slot in rival["bar"]})
+    rival["bar"] = {slot: "disabled" for slot in rival["bar"]}
+    rival["tokens"], rival["tactics"], rival["enemy"] = 0, [], True
     state["players"][ENEMY] = rival
     state["n_players"] = 1
     state["solo"] = {
@@ -97,7 +97,7 @@ def new_game(board: Board, options: BaseModel, seed: int) -> State:
 
 # -- the round ---------------------------------------------------------------------------------------
 
-def run(state: State, board: Board, events: list[Event]) -> None:
+def run(state: HeroesState, board: Board, events: list[Event]) -> None:
     """Play the Enemy's steps of the round until the player must decide or the game is over."""
     solo = state["solo"]
     while state["phase"] != "over" and solo["next"] is not None:
@@ -108,15 +108,15 @@ def run(state: State, board: Board, events: list[Event]) -> None:
             return
 
 
-def wandering(state: State) -> bool:
+def wandering(state: HeroesState) -> bool:
     """Whether the Wandering Nomads variant is on."""
     return state["options"]["nomads"] == "wandering"
 
 
-def step_round(state: State, board: Board, events: list[Event]) -> bool:
+def step_round(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """Start of a round: the Nomad placement (NS-1 by itself, NS-2/NS-3 by the player)."""
     solo = state["solo"]
-    solo.update(slots=[None, None, None, None], slot=1, arrow=None, next="card")
+    solo["slots"], solo["slot"], solo["arrow"], solo["next"] = [None, None, None, None], 1, None, "card"
     state["turn"] = {"seat": PLAYER, "lap": 1, "order": [PLAYER]}
     state["pending"] = None
     if not wandering(state) or state["nomad_supply"] <= 0:
@@ -133,7 +133,7 @@ def step_round(state: State, board: Board, events: list[Event]) -> bool:
     return False
 
 
-def step_card(state: State, board: Board, events: list[Event]) -> bool:
+def step_card(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """Draw the Enemy card of the current slot; the first card's arrow moves a Nomad (NS-4)."""
     solo = state["solo"]
     slot = solo["slot"]
@@ -144,24 +144,24 @@ def step_card(state: State, board: Board, events: list[Event]) -> bool:
     events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} {whose}"))
     if slot != 1 or not wandering(state):
         return False
-    solo["arrow"] = deck.cards()[card_id].arrow
+    arrow = solo["arrow"] = deck.cards()[card_id].arrow
     moves = nomad_moves(state, board)
     if moves:
         state["phase"] = "nomad_move"
-        clockwise = compass.in_direction(board, moves[0].origin, [moves[0].destination], solo["arrow"]) is None
-        state["pending"] = {"seat": PLAYER, "arrow": solo["arrow"], "clockwise": clockwise}
+        clockwise = compass.in_direction(board, moves[0].origin, [moves[0].destination], arrow) is None
+        state["pending"] = {"seat": PLAYER, "arrow": arrow, "clockwise": clockwise}
         return True
     if board_nomads(state):
         events.append(Event(text="No Nomad can move this round (NS-6)"))
     return False
 
 
-def step_resolve(state: State, board: Board, events: list[Event]) -> bool:
+def step_resolve(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """The Enemy resolves its card (``enemy.perform``); a battle or a Follow window waits for the
     player."""
     solo = state["solo"]
     slot = solo["slot"]
-    card = deck.cards()[solo["slots"][slot - 1]]
+    card = deck.cards()[deck.in_slot(state, slot)]
     state["phase"] = "enemy"
     state["pending"] = None
     done = enemy.perform(state, board, slot, card, events)
@@ -179,14 +179,14 @@ def step_resolve(state: State, board: Board, events: list[Event]) -> bool:
     return False
 
 
-def step_gain(state: State, board: Board, events: list[Event]) -> bool:
+def step_gain(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """The Enemy's resource for the region its army entered (``enemy.collect_gain``)."""
     enemy.collect_gain(state, board, events)
     state["solo"]["next"] = "after"
     return False
 
 
-def step_after(state: State, board: Board, events: list[Event]) -> bool:
+def step_after(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """After Enemy card 1 or 2 the player acts; after card 3 a 4th card (NS-14) or the round's end."""
     solo = state["solo"]
     slot = solo["slot"]
@@ -205,7 +205,7 @@ def step_after(state: State, board: Board, events: list[Event]) -> bool:
     return False
 
 
-def step_player(state: State, board: Board, events: list[Event]) -> bool:
+def step_player(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """The player's action 1 or 2 (spec 1.12: Enemy card, your action, ...)."""
     solo = state["solo"]
     state["phase"] = "action"
@@ -216,7 +216,7 @@ def step_player(state: State, board: Board, events: list[Event]) -> bool:
     return True
 
 
-def step_end_round(state: State, board: Board, events: list[Event]) -> bool:
+def step_end_round(state: HeroesState, board: Board, events: list[Event]) -> bool:
     """Collection, the Enemy's discards, Round End, then the end or the next round."""
     solo = state["solo"]
     state["phase"] = "enemy"
@@ -243,7 +243,15 @@ STEPS = {"round": step_round, "card": step_card, "resolve": step_resolve, "gain"
 
 # -- the solo Nomads (NS-4..NS-12) -------------------------------------------------------------------
 
-def nomad_targets(state: State, board: Board, origin: str) -> list[str]:
+def round_arrow(state: HeroesState) -> str:
+    """This round's arrow (the first Enemy card's); raises ``ValueError`` before that card is drawn."""
+    arrow = state["solo"]["arrow"]
+    if arrow is None:
+        raise ValueError("no Enemy card has been drawn this round")
+    return arrow
+
+
+def nomad_targets(state: HeroesState, board: Board, origin: str) -> list[str]:
     """A-S4: where a board Nomad may be moved: a land neighbour (ferries count) with no Tower, no
     standing capital and no Nomad; units are allowed (NS-7)."""
     return sorted(region for region in board.adjacent[origin]
@@ -251,10 +259,10 @@ def nomad_targets(state: State, board: Board, origin: str) -> list[str]:
                   and not state["regions"][region]["nomad"])
 
 
-def nomad_moves(state: State, board: Board) -> list[MoveNomad]:
+def nomad_moves(state: HeroesState, board: Board) -> list[MoveNomad]:
     """NS-4/NS-5: each board Nomad's move along this round's arrow; if none has one, each Nomad's
     first legal region clockwise from the arrow; ``[]`` when no Nomad can move (NS-6)."""
-    arrow = state["solo"]["arrow"]
+    arrow = round_arrow(state)
     origins = sorted(region for region, entry in state["regions"].items() if entry["nomad"])
     ahead = []
     for origin in origins:
@@ -271,7 +279,7 @@ def nomad_moves(state: State, board: Board) -> list[MoveNomad]:
     return around
 
 
-def move_nomad(state: State, board: Board, move: MoveNomad, events: list[Event]) -> None:
+def move_nomad(state: HeroesState, board: Board, move: MoveNomad, events: list[Event]) -> None:
     """NS-4/NS-5: move the Nomad; into units it fights them (``nomad_battle``); then the Enemy
     resolves its first card (NS-13)."""
     legal = nomad_moves(state, board)
@@ -283,9 +291,10 @@ def move_nomad(state: State, board: Board, move: MoveNomad, events: list[Event])
     state["regions"][move.destination]["nomad"] = True
     battles.note_region(state, move.origin)
     battles.note_region(state, move.destination)
+    arrow = round_arrow(state)
     ahead = compass.in_direction(board, move.origin, nomad_targets(state, board, move.origin) + [move.destination],
-                                 state["solo"]["arrow"]) == move.destination
-    rule = f"NS-4: arrow {state['solo']['arrow']}" if ahead else "NS-5: the first legal way clockwise"
+                                 arrow) == move.destination
+    rule = f"NS-4: arrow {arrow}" if ahead else "NS-5: the first legal way clockwise"
     events.append(Event(text=f"{{seat0}} moves the Nomad from {region_name(move.origin)} to "
                              f"{region_name(move.destination)} ({rule})"))
     holders = occupants(state, move.destination)
@@ -294,7 +303,7 @@ def move_nomad(state: State, board: Board, move: MoveNomad, events: list[Event])
     run(state, board, events)
 
 
-def nomad_battle(state: State, board: Board, seat: int, region: str, events: list[Event]) -> bool:
+def nomad_battle(state: HeroesState, board: Board, seat: int, region: str, events: list[Event]) -> bool:
     """NS-7..NS-12: the army in ``region`` wins only with strength strictly greater than ``N``
     (A-S3: the Nomad wins ties); nobody gains VP for starting it.  Returns whether the player
     must now choose its casualties (phase ``casualties``)."""
@@ -313,11 +322,11 @@ def nomad_battle(state: State, board: Board, seat: int, region: str, events: lis
     damage = math.ceil(strength / 2)
     if seat == ENEMY:
         events.append(Event(text="The Nomad wins and stays (NS-12)"))
-        battles.take_enemy_losses(state, region, damage, events)
+        enemy.take_enemy_losses(state, region, damage, events)
         return False
     events.append(Event(text=f"The Nomad wins and stays; {{seat0}} takes {damage} damage and retreats (NS-9)"))
-    fight = {"region": region, "attacker": PLAYER, "defender": PLAYER, "capital": False, "then": "solo",
-             "nomad": True, "cards": None}
+    fight: Battle = {"region": region, "attacker": PLAYER, "defender": PLAYER, "capital": False, "then": "solo",
+                     "nomad": True, "cards": None}
     options = battles.casualty_options(state, fight, PLAYER, damage)
     state["phase"] = "casualties"
     state["pending"] = {"battle": fight, "seat": PLAYER, "damage": damage,
@@ -331,7 +340,7 @@ def nomad_battle(state: State, board: Board, seat: int, region: str, events: lis
 
 # -- the end -----------------------------------------------------------------------------------------
 
-def enemy_breakdown(state: State) -> dict[str, int]:
+def enemy_breakdown(state: HeroesState) -> dict[str, int]:
     """The Enemy's VP by category (module docstring: no Hero VP, no C.C. level VP)."""
     parts = breakdown(state, ENEMY)
     parts["hero"] = 0
@@ -339,21 +348,20 @@ def enemy_breakdown(state: State) -> dict[str, int]:
     return parts
 
 
-def result(state: State) -> Result:
+def result(state: HeroesState) -> Result:
     """The solo result: the player's score and breakdown (spec 1.11), its place against the
     Enemy (1: won or tied, 2: lost), the Enemy's score in ``reason``."""
     parts = breakdown(state, PLAYER)
     mine, theirs = sum(parts.values()), sum(enemy_breakdown(state).values())
     place = rank_by_score([mine, theirs])[0]
-    end = state["end"] or {}
-    finished = end.get("finished", end.get("objective"))
+    end, finished = state["end"], finished_by(state)
     if finished == "last_standing":
         why = ("the Enemy destroyed the capital of {seat0}" if state["players"][PLAYER]["eliminated"]
                else "{seat0} destroyed the Enemy's capital")
     elif finished == "track":
         why = "the Enemy reached the end of its C.C. track; the round and one more were played"
-    elif finished in REASONS:  # eXpand or eXploit (a destroyed capital ends the game at once)
-        why = enemy_words(REASONS[finished] % end["by"], sentence=False) + "; the round and one more were played"
+    elif end is not None and finished in REASONS:  # eXpand or eXploit (a destroyed capital ends the game at once)
+        why = REASONS[finished].format(who=log_name(state, end["by"])) + "; the round and one more were played"
     else:
         why = f"the round limit ({state['options']['round_limit']}) was reached"
     verdict = {1: "beats" if mine > theirs else "ties with", 2: "loses to"}[place]
@@ -361,12 +369,40 @@ def result(state: State) -> Result:
     return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason)
 
 
-def enemy_words(text: str, sentence: bool = True) -> str:
-    """Log texts of the shared rules name seats as ``{seatN}``; the Enemy is no seat of the table,
-    so its placeholder becomes words: ``"{seat1} wins 6 to 4" -> "The Enemy wins 6 to 4"``
-    (``sentence=False``: a clause inside a sentence, "the Enemy" throughout)."""
-    placeholder = "{seat%d}" % ENEMY
-    if sentence and text.startswith(placeholder):
-        text = "The Enemy" + text[len(placeholder):]
-    return text.replace(placeholder, "the Enemy")
+# -- the Enemy as the player's rival -----------------------------------------------------------------
 
+class Enemy:
+    """The rival of a solo game (``rivals.Rivals``): the Enemy of spec 1.12, played by the rules
+    inside ``apply`` right after the player move that hands it the turn."""
+
+    def opening(self, state: HeroesState, events: list[Event]) -> None:
+        """Round 1's first Enemy steps ran at setup (``new_game``): they are logged with the first move."""
+        if state["solo"].get("opening"):
+            events.extend(Event(text=text) for text in state["solo"].pop("opening"))
+
+    def nomad_placed(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """NS-2/NS-3 done: the Enemy draws its first card of the round (:func:`run`)."""
+        run(state, board, events)
+
+    def decision_over(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """The Enemy's round goes on (:func:`run`)."""
+        state["pending"] = None
+        run(state, board, events)
+
+    def drawn_card(self, state: HeroesState, battle: Battle, side: Side, events: list[Event]) -> CardRecord:
+        """The Enemy draws its battle card (``enemy.battle_card``)."""
+        return enemy.battle_card(state, battle, side, events)
+
+    def takes_losses(self, state: HeroesState, battle: Battle, seat: Seat, damage: int, events: list[Event]) -> bool:
+        """The Enemy loses weakest first, with no choice (``enemy.take_enemy_losses``); the player chooses."""
+        if seat != ENEMY:
+            return False
+        enemy.take_enemy_losses(state, battle["region"], damage, events)
+        return True
+
+    def capital_destroyed(self, state: HeroesState, attacker: Seat, events: list[Event]) -> None:
+        """No eXterminate: a destroyed capital ends the solo game at once (module docstring)."""
+
+    def result(self, state: HeroesState) -> Result:
+        """The player's score against the Enemy's (:func:`result`)."""
+        return result(state)

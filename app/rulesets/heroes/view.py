@@ -1,9 +1,11 @@
 """What one seat (or a spectator) sees of a Heroes game (docs/heroes.md, "State").
 
-The view is the state without its secrets: no ``rng``, during the secret tactic choice no
-``pending.choices`` (only the ``chosen`` flags), and in solo no order of the Enemy's deck
-(``solo.deck_size`` instead of ``solo.deck``).  A seated viewer who has chosen also finds its
-own card and payment under ``pending.mine`` (a ``tactic`` move in its wire form).  Three static
+The view is an allow-list: it names every field of the state it shows (the ``*_FIELDS`` tuples
+below, record by record), so a field added to the state is private until it is named here
+(issue 22).  Left out: the ``rng``, during the secret tactic choice ``pending.choices`` (only the
+``chosen`` flags are shown), and in solo the order of the Enemy's deck (``solo.deck_size``
+instead of ``solo.deck``).  A seated viewer who has chosen also finds its own card and payment
+under ``pending.mine`` (a ``tactic`` move in its wire form).  Three static
 keys serve the renderer (``static/js/renderers/heroes.js``): ``map`` (the land regions
 with terrain, coordinates, adjacency and yield, and the ferry routes), ``tactic_cards`` (the
 house tactic set by id) and ``costs`` (Recruit and Build costs from the house data).
@@ -12,15 +14,14 @@ house tactic set by id) and ``costs`` (Recruit and Build costs from the house da
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from typing import Any
 
-import orjson
-
-from app.rulesets.base import Seat, State
+from app.rulesets.base import Seat, copy_state
 from app.rulesets.heroes import deck
-from app.rulesets.heroes.battles import parse_choice
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
+from app.rulesets.heroes.state import Battle, HeroesState, Pending, Solo
 
 TEXTS = {
     "hold": "No cost, no bonus.",
@@ -32,11 +33,6 @@ TEXTS = {
     "conscripts": "Bring up to 2 of your units from one adjacent region into the battle (defender first).",
 }
 ONLY = {"attacker_only": "attacker", "defender_only": "defender"}
-
-
-def copy_state(state: State) -> State:
-    """A deep copy of a JSON-compatible state (orjson round trip: faster than ``copy.deepcopy``)."""
-    return orjson.loads(orjson.dumps(state))
 
 
 @functools.cache
@@ -52,11 +48,11 @@ def static_parts(board: Board, solo: bool) -> dict[str, Any]:
                   "vp": card.vp, "only": ONLY.get(card.restriction or ""), "text": TEXTS.get(card.id, "")}
         for card in HOUSE.tactics.values()
     }
-    costs = {unit: HOUSE.recruit_cost(unit) for unit in ("serf", "serf_pair", "warrior", "hero", "mercenary")}
+    costs: dict[str, Any] = {unit: HOUSE.recruit_cost(unit) for unit in ("serf", "serf_pair", "warrior", "hero", "mercenary")}
     costs["hall"] = HOUSE.hall_cost
     costs["capital"] = {str(level): HOUSE.upgrade_cost(level) for level in range(2, HOUSE.max_capital_level + 1)}
     costs["tower_ore_per_distance"] = HOUSE.tower["cost_ore_per_land_distance"]
-    parts = {
+    parts: dict[str, Any] = {
         "map": {"id": raw["id"], "regions": land,
                 "ferry_routes": [{"a": route["a"], "b": route["b"]} for route in raw["ferry_routes"]]},
         "tactic_cards": cards,
@@ -68,21 +64,82 @@ def static_parts(board: Board, solo: bool) -> dict[str, Any]:
     return parts
 
 
-def build_view(state: State, board: Board, seat: Seat | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator) of a game on ``board``."""
-    view = dict(state)
-    view.pop("rng", None)
-    pending = state["pending"]
-    if pending is not None and "choices" in pending:
-        visible = {key: value for key, value in pending.items() if key != "choices"}
-        token = pending["choices"].get(str(seat)) if seat is not None else None
-        if token is not None:
-            visible["mine"] = dict(parse_choice(token).__dict__)
-        view["pending"] = visible
+TOP_FIELDS = ("n_players", "options", "round", "phase", "first_player", "tax_track", "nomad_supply")
+"""The top-level fields shown as they are; the records (``turn``, ``end``, ``regions``, ``players``,
+``mercenary``, ``pending``, ``last``, ``solo``) are shown field by field."""
+TURN_FIELDS = ("seat", "lap", "order")
+END_FIELDS = ("objective", "by", "round", "last_round", "finished")
+MERCENARY_FIELDS = ("owner", "alive")
+REGION_FIELDS = ("units", "tower", "nomad")
+PLAYER_FIELDS = ("continent", "capital", "eliminated", "resources", "score", "cc_level", "hall", "nomads", "bar",
+                 "tokens", "supply", "tactics", "enemy")
+PENDING_FIELDS = ("leader", "action", "queue", "tax_slot", "seat", "arrow", "clockwise", "chosen", "damage",
+                  "retreat")
+"""Every field of an open decision but ``battle`` (its own record) and the secret ``choices``."""
+BATTLE_FIELDS = ("attacker", "defender", "region", "capital", "then", "strength", "totals", "winner", "damage",
+                 "enemy_card", "nomad")
+CARD_FIELDS = ("card", "void", "cancelled", "bonus", "vp", "paid", "sacrifice", "drawn_strength")
+LAST_FIELDS = ("seat", "type", "regions", "slots", "battle", "move")
+SUMMARY_FIELDS = ("region", "attacker", "defender", "capital", "cards", "effective", "natural", "strength", "winner",
+                  "damage")
+"""The public outcome of the battle the last move resolved (``last.battle``)."""
+SOLO_FIELDS = ("discard", "slots", "heroes", "track", "slot", "arrow", "next", "free", "gain", "opening")
+"""Every field of the solo record but the secret order of the Enemy's ``deck``."""
+
+
+def pick(record: Mapping[str, object], names: tuple[str, ...]) -> dict[str, Any]:
+    """The fields ``names`` of ``record`` that it has, in that order."""
+    return {name: record[name] for name in names if name in record}
+
+
+def optional(record: Mapping[str, object] | None, names: tuple[str, ...]) -> dict[str, Any] | None:
+    """:func:`pick` of a record that may be ``None``."""
+    return None if record is None else pick(record, names)
+
+
+def battle_view(battle: Battle) -> dict[str, Any]:
+    """A battle in progress: its public fields and its revealed cards."""
+    shown = pick(battle, BATTLE_FIELDS)
+    cards = battle["cards"]
+    shown["cards"] = None if cards is None else {side: pick(record, CARD_FIELDS) for side, record in cards.items()}
+    return shown
+
+
+def pending_view(pending: Pending, seat: Seat | None) -> dict[str, Any]:
+    """The open decision; a seat that has chosen its tactic card sees it under ``mine``."""
+    shown = pick(pending, PENDING_FIELDS)
+    if "battle" in pending:
+        shown["battle"] = battle_view(pending["battle"])
+    own = pending.get("choices", {}).get(str(seat)) if seat is not None else None
+    if own is not None:
+        shown["mine"] = own
+    return shown
+
+
+def solo_view(solo: Solo) -> dict[str, Any]:
+    """The solo record with the size of the Enemy's deck instead of its order."""
+    return {**pick(solo, SOLO_FIELDS), "deck_size": len(solo["deck"])}
+
+
+def build_view(state: HeroesState, board: Board, seat: Seat | None) -> dict[str, Any]:
+    """The view of ``seat`` (``None``: a spectator) of a game on ``board`` (module docstring);
+    a copy: changing it changes nothing in the state."""
+    view = pick(state, TOP_FIELDS)
+    view["turn"] = pick(state["turn"], TURN_FIELDS)
+    view["end"] = optional(state["end"], END_FIELDS)
+    view["mercenary"] = optional(state["mercenary"], MERCENARY_FIELDS)
+    view["regions"] = {region: pick(entry, REGION_FIELDS) for region, entry in state["regions"].items()}
+    view["players"] = [pick(player, PLAYER_FIELDS) for player in state["players"]]
+    pending, last = state["pending"], state["last"]
+    view["pending"] = None if pending is None else pending_view(pending, seat)
+    if last is None:
+        view["last"] = None
+    else:
+        view["last"] = pick(last, LAST_FIELDS)
+        view["last"]["battle"] = optional(last["battle"], SUMMARY_FIELDS)
     solo = state.get("solo")
-    if solo is not None:  # the Enemy's deck order is secret: only its size is shown
-        view["solo"] = {key: value for key, value in solo.items() if key != "deck"}
-        view["solo"]["deck_size"] = len(solo["deck"])
+    if solo is not None:
+        view["solo"] = solo_view(solo)
     view = copy_state(view)
     view.update(copy_state(static_parts(board, solo is not None)))
     return view

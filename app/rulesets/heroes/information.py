@@ -1,0 +1,50 @@
+"""What a seat does not know, sampled: the state behind a view, for searching bots
+(``Ruleset.determinize``; ``app/bots`` calls it, the rules never call the bots).
+
+The view holds everything but the PRNG, the other side's unrevealed tactic choice and, in solo,
+the order of the Enemy's deck (``view.py``); those are drawn from the bot's ``rng``: the choice
+uniformly among that seat's legal tactic moves, the deck as the unseen cards shuffled.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from app.rulesets.base import Rng, Seat, copy_state
+from app.rulesets.heroes import deck
+from app.rulesets.heroes.battles import tactic_choice, tactic_options
+from app.rulesets.heroes.state import HeroesState, TacticChoice
+
+STATIC_KEYS = ("map", "tactic_cards", "costs", "enemy_cards")
+"""The view's keys for the renderer (``view.static_parts``), not part of a state."""
+
+
+def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
+    """A full state behind ``seat``'s view (see the module docstring)."""
+    world = copy_state(view)
+    for static in STATIC_KEYS:
+        world.pop(static, None)
+    if world.get("solo") is not None:
+        world["solo"].pop("deck_size", None)  # the view's stand-in for the deck, drawn below
+    mine: TacticChoice | None = world["pending"].pop("mine", None) if world["pending"] is not None else None
+    # The view is the state's JSON minus its secrets (view.py): typed again as they come back.
+    state = cast(HeroesState, world)
+    state["rng"] = rng.next64()
+    solo = state.get("solo")
+    if solo is not None:  # the Enemy's deck: every card not in a Hero slot or the discard, shuffled
+        seen = set(solo["discard"]) | {card for card in solo["slots"] if card is not None}
+        solo["deck"] = [card for card in sorted(deck.cards()) if card not in seen]
+        rng.shuffle(solo["deck"])
+    pending = state["pending"]
+    if pending is not None and "chosen" in pending:
+        choices: dict[str, TacticChoice] = {}
+        for other, chosen in pending["chosen"].items():
+            if not chosen or not state["players"][int(other)]["tactics"]:
+                continue  # still to choose, or (the solo Enemy) no tactic hand: it draws at the reveal
+            if int(other) == seat and mine is not None:
+                choices[other] = mine
+            else:
+                options = tactic_options(state, pending["battle"], int(other))
+                choices[other] = tactic_choice(rng.choice(options))
+        pending["choices"] = choices
+    return state

@@ -1,0 +1,118 @@
+"""Golden games of Heroes: the proof that a refactoring keeps the behaviour (issue 22, item 1).
+
+Recorded once with the code from before the typed state (``python -m tests.rulesets.heroes_golden``
+writes ``tests/rulesets/data/heroes_golden.json``): seeded random games for every player count
+(1 = solo against the Enemy, 2, 3, 4) and every Nomads variant, each move drawn by first drawing a
+kind of move, then one of that kind (so Follows, Musters and firings are played, not mostly
+marches), each game stored as its setup arguments,
+its wire moves, and per ply short hashes of the canonical JSON of
+
+* ``s``: the state,
+* ``v``: the views of the spectator and of every seat (in that order),
+* ``l``: the legal moves (wire form) of every acting seat, in seat order,
+* ``e``: the events of the move that led here (text and readers),
+
+and at the end the hash of the result.  ``test_heroes_golden.py`` replays every game from its wire
+moves and compares every hash, so the stored state, the wire form of views and moves, and the log
+texts stay exactly as they were.
+
+The one intended change of the stored layout (issue 22, item 6): an unrevealed tactic choice was a
+slash-encoded string (``"hidden-tactic/0/charge/0/6/0/0/0/0/0"``) and is now the ``tactic`` move's
+wire form.  :func:`comparable_state` writes an old token in the new form before hashing, so the
+hashes recorded with the old code hold for both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from app.rulesets.base import Event
+from app.rulesets.heroes import Heroes
+
+GOLDEN_FILE = Path(__file__).parent / "data" / "heroes_golden.json"
+CHOICE_FIELDS = ("ore", "mana", "food", "serf", "warrior", "hero", "mercenary")
+"""The numbers of an old slash-encoded tactic choice, in order (after ``hidden-tactic/<seat>/<card>``)."""
+SHORT = {"round_limit": 5, "first_player": "host"}
+GAMES = [
+    {"n_players": n_players, "options": {"nomads": nomads, **(SHORT if index % 2 else {})},
+     "seed": 100 * n_players + 10 * index + len(nomads)}
+    for n_players in (1, 2, 3, 4)
+    for nomads in ("wandering", "mercenary", "none")
+    for index in range(6 if n_players == 1 else 2)
+]
+"""Setup arguments of the golden games: two per player count and Nomads variant (six in solo, whose
+games are short), every other one with the shortest round limit and the host first."""
+
+
+def digest(value: Any) -> str:
+    """A short hash (12 hex digits) of the canonical JSON of ``value``."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def comparable_state(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with an unrevealed tactic choice in the ``tactic`` move's wire form (see the module
+    docstring); every other key as it is."""
+    pending = state.get("pending")
+    if not isinstance(pending, dict) or not pending.get("choices"):
+        return state
+    choices = {}
+    for seat, choice in pending["choices"].items():
+        if isinstance(choice, str):
+            _, _, card, *values = choice.split("/")
+            choice = {"type": "tactic", "card": card, **dict(zip(CHOICE_FIELDS, map(int, values)))}
+        choices[seat] = choice
+    return {**state, "pending": {**pending, "choices": choices}}
+
+
+def ply_hashes(rules: Heroes, state: dict[str, Any], events: list[Event]) -> dict[str, str]:
+    """The hashes of one position (module docstring)."""
+    seats = range(state["n_players"])
+    acting = sorted(rules.to_act(state))
+    return {
+        "s": digest(comparable_state(state)),
+        "v": digest([rules.view(state, viewer) for viewer in (None, *seats)]),
+        "l": digest([rules.dump_moves(rules.legal_moves(state, seat)) for seat in acting]),
+        "e": digest([[event.text, event.seats] for event in events]),
+    }
+
+
+def result_hash(rules: Heroes, state: dict[str, Any]) -> str:
+    """The hash of the game's result (``None`` while it runs)."""
+    result = rules.result(state)
+    return digest(result.model_dump() if result is not None else None)
+
+
+def record(rules: Heroes, n_players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Play one seeded random game and record it (module docstring)."""
+    chooser = random.Random(seed)
+    state = rules.setup(n_players, rules.parse_options(options), seed)
+    game: dict[str, Any] = {"n_players": n_players, "options": options, "seed": seed, "moves": [],
+                            "plies": [ply_hashes(rules, state, [])]}
+    while rules.to_act(state):
+        seat = chooser.choice(sorted(rules.to_act(state)))
+        legal = rules.legal_moves(state, seat)
+        kind = chooser.choice(sorted({move.type for move in legal}))  # every kind of move, not mostly marches
+        move = chooser.choice([move for move in legal if move.type == kind])
+        state, events = rules.apply(state, seat, move)
+        game["moves"].append([seat, rules.dump_move(move)])
+        game["plies"].append(ply_hashes(rules, state, events))
+    game["result"] = result_hash(rules, state)
+    return game
+
+
+def main() -> None:
+    """Write the golden file (run only with the code whose behaviour is the reference)."""
+    rules = Heroes()
+    games = [record(rules, **setup) for setup in GAMES]
+    GOLDEN_FILE.write_text(json.dumps({"games": games}, separators=(",", ":")) + "\n")
+    plies = sum(len(game["moves"]) for game in games)
+    print(f"{len(games)} games, {plies} moves, {GOLDEN_FILE.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()
