@@ -11,7 +11,8 @@ from concurrent.futures import ThreadPoolExecutor
 from alembic import command
 from fastapi.testclient import TestClient
 
-from app.db.migrate import PROJECT_ROOT, alembic_config, upgrade_to_head
+from app.db.migrate import alembic_config, upgrade_to_head
+from app.paths import MIGRATIONS_DIR
 from app.db.models import Table
 from app.main import create_app
 from app.rulesets.testing import canonical
@@ -19,7 +20,7 @@ from tests.conftest import make_settings
 from tests.services.test_backup import replayed, stored_games
 from tests.support.players import Player, started_table
 
-MIGRATION = PROJECT_ROOT / "migrations" / "versions" / "0007_ts_heroes_tactic_choices.py"
+MIGRATION = MIGRATIONS_DIR / "versions" / "0007_ts_heroes_tactic_choices.py"
 
 
 def load_migration():
