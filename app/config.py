@@ -8,7 +8,7 @@ from pathlib import Path
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./caravanserai.db"
@@ -63,6 +63,30 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
+    # "Your turn" notices (issue 16, item 5; app/services/notifier.py)
+    public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
+                            "for the links in e-mails; default http://HOST:PORT")
+    vapid_private_key: SecretStr = Field(default=SecretStr(""), description="Web Push (VAPID) private key, PEM; "
+                                         "when empty, one is generated once and kept in vapid_private_key_file")
+    vapid_private_key_file: Path | None = Field(default=None, description="where the generated VAPID key is kept; "
+                                                "default .caravanserai-vapid.pem next to secret_key_file")
+    vapid_subject: str = Field(default="", description="contact in the VAPID claims (mailto: or https:); default "
+                               "public_url if it is https, else mailto:smtp_from")
+    push_allow_private_endpoints: bool = Field(default=False, description="accept http:// push endpoints and ones on "
+                                               "loopback or private addresses (tests and development only)")
+    smtp_host: str = Field(default="", description="SMTP server for turn e-mails; empty: no e-mail")
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str = ""
+    smtp_password: SecretStr = SecretStr("")
+    smtp_from: str = Field(default="", description="sender address of the e-mails, e.g. Caravanserai <games@example.org>")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(default="starttls", description="starttls (port 587), tls "
+                                                         "(implicit TLS, port 465) or none (a relay on localhost)")
+    notify_digest_minutes: float = Field(default=60, gt=0, description="when several games wait for a person: at "
+                                         "most one digest notice per this many minutes")
+    notify_check_seconds: float = Field(default=30, gt=0, description="how often notices held back (digest, open "
+                                        "tab) are looked at again")
+    notify_send_timeout_seconds: float = Field(default=10, gt=0, description="a push service or SMTP server slower "
+                                               "than this fails that one notice")
 
     @property
     def async_database_url(self) -> str:
@@ -79,6 +103,21 @@ class Settings(BaseSettings):
     def is_sqlite(self) -> bool:
         """Whether the store is SQLite (one process, in-process fan-out)."""
         return self.async_database_url.startswith("sqlite")
+
+    @property
+    def site_url(self) -> str:
+        """The site's address for links sent outside the browser (e-mails), without a trailing slash."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
+    def smtp_configured(self) -> bool:
+        """Whether the host set up e-mail (an SMTP server and a sender)."""
+        return bool(self.smtp_host and self.smtp_from)
+
+    @property
+    def vapid_key_path(self) -> Path:
+        """Where the generated VAPID key is kept: the setting, else next to the session key file."""
+        return self.vapid_private_key_file or self.secret_key_file.with_name(".caravanserai-vapid.pem")
 
     @cached_property
     def session_secret(self) -> str:

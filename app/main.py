@@ -18,7 +18,7 @@ from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.api import auth, chat, games, players, rulesets, tables
+from app.api import auth, chat, games, notifications, players, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.config import Settings
@@ -34,6 +34,7 @@ from app.services.bot_driver import BotDriver
 from app.services.clock import DeadlineWatcher
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.notify import kit as notify_kit
 from app.services.takeover import SEATING_CHANGED
 
 log = logging.getLogger(__name__)
@@ -64,9 +65,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.table_notices = TableNotices(ctx, app.state.hub)
         bots = BotDriver(ctx, settings.bot_delay_seconds)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds)
+        # Turn notices (issue 16, item 5).  Wiring point for the lead: is_leader= (the Leadership's
+        # is_leader) and is_present= (presence across processes) replace these one-process defaults.
+        app.state.notify = notify_kit.build(ctx, is_present=notify_kit.presence_from(app.state.hub.online))
         await fanout.start()
         await bots.resume()
         await watcher.start()
+        await app.state.notify.start()
         # Several processes on one database: a notice another process lost still reaches our sockets.
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         try:
@@ -75,6 +80,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if resync is not None:
                 resync.cancel()
                 await asyncio.gather(resync, return_exceptions=True)
+            await app.state.notify.stop()
             await watcher.stop()
             await bots.stop()
             await fanout.stop()
@@ -87,7 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   endpoint.router):
+                   notifications.router, endpoint.router):
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)

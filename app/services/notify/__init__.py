@@ -1,0 +1,10 @@
+""""Your turn" notices (issue 16, item 5): what they say, who wants them, and the channels that carry them.
+
+* ``messages``: the words of a notice (one turn, or a digest of the games that wait).
+* ``turns``: which turns of which people are owed a notice, kept in the database (``notify_turns``).
+* ``preferences``: a person's choices: e-mail address and switch, browsers' push subscriptions.
+* ``vapid``, ``push``: Web Push (RFC 8030/8291/8292) through pywebpush and py-vapid.
+* ``mail``: e-mail through aiosmtplib; ``tokens``: the signed links in e-mails.
+
+``app/services/notifier.py`` ties them to the fan-out.
+"""

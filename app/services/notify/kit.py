@@ -1,0 +1,62 @@
+"""The notice machinery of one process, built in the app's lifespan: keys, mailer, push sender,
+channels and the :class:`~app.services.notifier.Notifier`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from py_vapid import Vapid
+
+from app.services.context import Context
+from app.services.notifier import Notifier, Presence
+from app.services.notify import vapid
+from app.services.notify.channels import MailChannel, PushChannel
+from app.services.notify.mail import Mailer
+from app.services.notify.push import PushSender
+from app.services.notify.tokens import Tokens
+
+
+@dataclass
+class NotifyKit:
+    """What the notification API and the notifier share: the mailer, the link tokens, the VAPID
+    key (and its public half, for browsers), the push sender and the notifier."""
+
+    mailer: Mailer
+    tokens: Tokens
+    vapid: Vapid
+    public_key: str
+    sender: PushSender
+    notifier: Notifier
+
+    async def start(self) -> None:
+        """Open the push sender's HTTP session and start the notifier."""
+        await self.sender.start()
+        await self.notifier.start()
+
+    async def stop(self) -> None:
+        """Stop the notifier (notices under way finish), then close the HTTP session."""
+        await self.notifier.stop()
+        await self.sender.close()
+
+
+def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = lambda: True) -> NotifyKit:
+    """The kit for ``ctx``; generates the VAPID key on the first start (``vapid.load_or_create_key``)."""
+    settings = ctx.settings
+    key = vapid.load_or_create_key(settings)
+    mailer = Mailer(settings)
+    tokens = Tokens(settings.session_secret)
+    sender = PushSender(key, vapid.subject(settings), settings.notify_send_timeout_seconds,
+                        settings.push_allow_private_endpoints)
+    notifier = Notifier(ctx, [PushChannel(ctx, sender), MailChannel(ctx, mailer, tokens)], is_present=is_present,
+                        is_leader=is_leader)
+    return NotifyKit(mailer, tokens, key, vapid.public_key(key), sender, notifier)
+
+
+def presence_from(online: Callable[[int], list[int]]) -> Presence:
+    """``is_present`` from a function giving the seats that have a game open (``Hub.online``: this process only)."""
+
+    async def is_present(game_id: int, seat: int) -> bool:
+        return seat in online(game_id)
+
+    return is_present

@@ -1,0 +1,174 @@
+"""Web Push (RFC 8030) of notices to browsers: checking a subscription, and sending to it.
+
+The payload is encrypted for the subscription's keys (RFC 8291, ``aes128gcm``) by pywebpush and
+signed with the server's VAPID key (RFC 8292) by py-vapid; the request itself is one aiohttp POST
+with a time limit and without redirects.  A push endpoint is a URL a browser hands us, so the
+server never posts to this machine or its private network (unless
+``push_allow_private_endpoints``, for tests): such URLs are refused when subscribing, and host
+names are resolved to public addresses only when sending.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import ipaddress
+import json
+import socket
+import time
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
+from cryptography.hazmat.primitives.asymmetric import ec
+from py_vapid import Vapid
+from pywebpush import WebPusher
+
+from app.services.errors import AppError
+from app.services.notify.messages import Notice
+
+MAX_ENDPOINT_LENGTH = 1000
+MAX_PAYLOAD_BYTES = 3000
+"""Push services take 4096 bytes of encrypted payload; the plaintext stays well below."""
+TTL_SECONDS = 4 * 86400
+"""How long a push service keeps a notice for a browser that is offline (a laptop closed over a weekend)."""
+GONE = (404, 410)
+"""Push service answers meaning the subscription is no more (RFC 8030 section 7.3): drop it."""
+
+
+@dataclass(frozen=True)
+class Subscription:
+    """What a browser's ``PushSubscription.toJSON()`` gives: the endpoint and its two keys (base64url)."""
+
+    endpoint: str
+    p256dh: str
+    auth: str
+
+
+def check_subscription(subscription: Subscription, allow_private: bool) -> Subscription:
+    """The subscription if a browser could have made it; raises ``AppError(bad_request)`` otherwise.
+
+    The endpoint is an absolute https URL (http too when ``allow_private``) of at most
+    ``MAX_ENDPOINT_LENGTH`` characters, naming no user, and (unless ``allow_private``) no
+    loopback, private or link-local host; ``p256dh`` is a point on P-256 (65 bytes, uncompressed)
+    and ``auth`` 16 bytes (RFC 8291 section 3).
+    """
+    endpoint = subscription.endpoint
+    if len(endpoint) > MAX_ENDPOINT_LENGTH or any(ord(char) <= 32 or ord(char) >= 127 for char in endpoint):
+        raise AppError("bad_request", f"a push endpoint is a URL of at most {MAX_ENDPOINT_LENGTH} printable characters")
+    parts = urlsplit(endpoint)
+    schemes = ("https", "http") if allow_private else ("https",)
+    if parts.scheme not in schemes or not parts.hostname or parts.username or parts.password:
+        raise AppError("bad_request", "a push endpoint is an https:// URL")
+    if not allow_private and not _public_host(parts.hostname):
+        raise AppError("bad_request", "a push endpoint may not name this server or a private network")
+    try:
+        point = _b64url(subscription.p256dh)
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
+        if len(point) != 65:
+            raise ValueError("not an uncompressed point")
+    except ValueError:
+        raise AppError("bad_request", "keys.p256dh is not a P-256 public key (65 bytes, base64url)") from None
+    try:
+        if len(_b64url(subscription.auth)) != 16:
+            raise ValueError("not 16 bytes")
+    except ValueError:
+        raise AppError("bad_request", "keys.auth is not a 16-byte secret (base64url)") from None
+    return subscription
+
+
+def payload(notice: Notice) -> bytes:
+    """The JSON the service worker shows (``static/sw.js``): ``{title, body, url, tag}``, within
+    ``MAX_PAYLOAD_BYTES`` (a long digest names its first games and counts the rest)."""
+    lines = list(notice.lines)
+    while True:
+        shown = lines if len(lines) == len(notice.lines) else [*lines, f"and {len(notice.lines) - len(lines)} more"]
+        data = json.dumps({"title": notice.title, "body": "\n".join(shown), "url": notice.path, "tag": notice.tag},
+                          ensure_ascii=False).encode()
+        if len(data) <= MAX_PAYLOAD_BYTES or not lines:
+            return data
+        lines.pop()
+
+
+class PushSender:
+    """Sends encrypted, VAPID-signed push messages over one aiohttp session (open it with :meth:`start`).
+
+    ``timeout_seconds`` bounds each request as a whole (connect, send, answer).
+    """
+
+    def __init__(self, vapid: Vapid, subject: str, timeout_seconds: float, allow_private: bool) -> None:
+        self._vapid = vapid
+        self._subject = subject
+        self._timeout = timeout_seconds
+        self._allow_private = allow_private
+        self._session: aiohttp.ClientSession | None = None
+
+    async def start(self) -> None:
+        """Open the HTTP session (inside the running event loop)."""
+        resolver = None if self._allow_private else PublicOnlyResolver()
+        self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(resolver=resolver, limit=50),
+                                              timeout=aiohttp.ClientTimeout(total=self._timeout))
+
+    async def close(self) -> None:
+        """Close the HTTP session."""
+        if self._session is not None:
+            await self._session.close()
+
+    async def send(self, subscription: Subscription, data: bytes, topic: str) -> int:
+        """POST ``data`` to the subscription's push service; returns the HTTP status it answered.
+
+        Raises ``TimeoutError`` past the time limit and ``aiohttp.ClientError``/``OSError`` when the
+        service cannot be reached.  ``topic`` lets the service replace an older undelivered notice.
+        """
+        if self._session is None:
+            raise RuntimeError("PushSender.start() was not called")
+        pusher = WebPusher({"endpoint": subscription.endpoint,
+                            "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}})
+        body = pusher.encode(data, "aes128gcm")["body"]
+        parts = urlsplit(subscription.endpoint)
+        claims = {"sub": self._subject, "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600}
+        headers = {**self._vapid.sign(claims), "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream",
+                   "TTL": str(TTL_SECONDS), "Urgency": "normal", "Topic": topic}
+        async with self._session.post(subscription.endpoint, data=body, headers=headers, allow_redirects=False) as answer:
+            await answer.read()
+            return answer.status
+
+
+class PublicOnlyResolver(AbstractResolver):
+    """aiohttp's resolver, keeping only public addresses: a push endpoint's host name that points
+    at this machine or a private network is never connected to."""
+
+    def __init__(self) -> None:
+        self._inner = aiohttp.ThreadedResolver()
+
+    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
+        found = [result for result in await self._inner.resolve(host, port, family)
+                 if ipaddress.ip_address(result["host"]).is_global]
+        if not found:
+            raise OSError(f"push endpoint host {host!r} has no public address")
+        return found
+
+    async def close(self) -> None:
+        await self._inner.close()
+
+
+def _public_host(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost") or "." not in host.strip("[]") and ":" not in host:
+        return False
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_global
+    except ValueError:
+        return True  # a name: checked again when it is resolved (PublicOnlyResolver)
+
+
+def _b64url(text: str) -> bytes:
+    if not text or any(char not in _B64URL for char in text.rstrip("=")):
+        raise ValueError("not base64url")
+    try:
+        return base64.urlsafe_b64decode(text.rstrip("=") + "=" * (-len(text.rstrip("=")) % 4))
+    except binascii.Error as exc:
+        raise ValueError(str(exc)) from None
+
+
+_B64URL = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
