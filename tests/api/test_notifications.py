@@ -48,10 +48,10 @@ class Registered(Player):
 
 
 class Clock:
-    """The notifier's clock, moved by hand."""
+    """The notifier's clock, moved by hand (from the real time: move deadlines are real times)."""
 
     def __init__(self) -> None:
-        self.now = datetime(2027, 1, 10, 9, 0, tzinfo=timezone.utc)
+        self.now = datetime.now(timezone.utc)
 
     def __call__(self) -> datetime:
         return self.now
