@@ -27,6 +27,9 @@ class Settings(BaseSettings):
       that must stay below the server's ``max_connections`` (100 by default: 4 workers at most).
       The move writer's 10 let Postgres commit more moves per WAL flush than 5 did (G = 100:
       1,426 and 1,510 moves/s against 1,403 and 1,188, interleaved runs).
+    * Turn notices (issue 16, item 5; docs/hosting.md): ``public_url`` for links in mails, the
+      VAPID key (generated once into ``vapid_key_path`` like the session key), ``smtp_*`` (no
+      e-mail without ``smtp_host`` and ``smtp_from``), and the pace ``notify_*``.
     """
 
     model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
