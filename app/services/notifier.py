@@ -61,7 +61,7 @@ class Notifier:
         self._is_present = is_present
         self._is_leader = is_leader
         self.clock = clock
-        self._marked: set[int] = set()
+        self._marked: dict[int, int] = {}  # game -> newest version heard (SEATING_CHANGED: the seats changed)
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -74,7 +74,7 @@ class Notifier:
         """Fan-out listener: mark the game for a look (a move, a start, a change of seats); returns at once."""
         if (version < 0 and version != SEATING_CHANGED) or self._stopping.is_set():
             return
-        self._marked.add(game_id)
+        self._marked[game_id] = max(version, self._marked.get(game_id, version))
         self._wake.set()
 
     async def start(self) -> None:
@@ -112,7 +112,8 @@ class Notifier:
         becoming the leader)."""
         async with self._ctx.sessions() as session:
             game_ids = await preferences.running_games_of_wanting(session, self._ctx.settings.smtp_configured)
-        self._marked |= game_ids
+        for game_id in game_ids:
+            self._marked.setdefault(game_id, SEATING_CHANGED)
         self._wake.set()
 
     async def _run(self) -> None:
@@ -149,21 +150,23 @@ class Notifier:
 
     async def _look_at_marked(self) -> None:
         while self._marked and not self._stopping.is_set():
-            game_id = self._marked.pop()
+            game_id, version = self._marked.popitem()
             try:
-                owed = await self._look(game_id)
+                owed = await self._look(game_id, version)
             except Exception:
                 log.exception("turn notices: could not look at game %s", game_id)
                 continue
             for account_id in owed:
                 await self._tell(account_id)
 
-    async def _look(self, game_id: int) -> set[int]:
-        """Note the game's turns; the accounts newly owed a notice."""
-        try:
-            snapshot = await games.load_snapshot(self._ctx, game_id)
-        except AppError:  # not started, or gone
-            return set()
+    async def _look(self, game_id: int, version: int) -> set[int]:
+        """Note the game's turns at ``version`` or later; the accounts newly owed a notice."""
+        snapshot = self._ctx.cache.get(game_id)  # the usual case on the process that made the move
+        if snapshot is None or version < 0 or snapshot.version < version:
+            try:
+                snapshot = await games.load_snapshot(self._ctx, game_id)
+            except AppError:  # not started, or gone
+                return set()
         async with self._ctx.sessions() as session:
             if snapshot.status != "running":
                 await turns.forget_game(session, game_id)
@@ -174,6 +177,8 @@ class Notifier:
                       and info.played_by_bot is None}
             wanting = await preferences.accounts_wanting(session, set(acting.values()),
                                                          self._ctx.settings.smtp_configured)
+            if not wanting:  # nobody here asked for notices (rows of ended turns go when next looked at)
+                return set()
             return await turns.note(session, game_id, snapshot.version, acting, wanting, self.clock())
 
     async def _tell(self, account_id: int) -> None:
