@@ -44,22 +44,25 @@ from app.tasks import wind_down
 log = logging.getLogger(__name__)
 
 Presence = Callable[[int, int], Awaitable[bool]]
+LEADER_POLL_SECONDS = 2.0
 
 
 class Notifier:
     """Tells people their turn through ``channels``.
 
-    ``is_leader``: whether this process sends notices now (checked at every look).
+    ``is_leader``: whether this process sends notices now (checked at every look, and at least
+    every ``LEADER_POLL_SECONDS`` while it is not: a new leader catches up at once).
     ``is_present``: async, whether ``seat``'s person has ``game_id`` open.
     ``clock``: the current time (UTC, aware); tests move it to cross digest intervals.
+    All three are public attributes, to be wired after construction too.
     """
 
     def __init__(self, ctx: Context, channels: list[Channel], is_present: Presence,
                  is_leader: Callable[[], bool] = lambda: True, clock: Callable[[], datetime] = utcnow) -> None:
         self._ctx = ctx
         self._channels = channels
-        self._is_present = is_present
-        self._is_leader = is_leader
+        self.is_present = is_present
+        self.is_leader = is_leader
         self.clock = clock
         self._marked: dict[int, int] = {}  # game -> newest version heard (SEATING_CHANGED: the seats changed)
         self._wake = asyncio.Event()
@@ -90,6 +93,10 @@ class Notifier:
             await wind_down([self._task])
         await wind_down(list(self._sends))
 
+    def nudge(self) -> None:
+        """Look now (e.g. right after this process became the leader) instead of at the next tick."""
+        self._wake.set()
+
     async def settle(self) -> None:
         """Wait until every marked game has been looked at and every notice sent (tests)."""
         while self._marked or self._busy or self._sends:
@@ -100,7 +107,7 @@ class Notifier:
 
     async def check(self) -> None:
         """Look again at every turn not yet told: the person left the table, a digest came due."""
-        if not self._is_leader():
+        if not self.is_leader():
             return
         async with self._ctx.sessions() as session:
             accounts = await turns.accounts_owed(session)
@@ -123,7 +130,7 @@ class Notifier:
         while not self._stopping.is_set():
             try:
                 self._busy = True
-                if self._is_leader():
+                if self.is_leader():
                     if not leading:
                         leading = True
                         await self.catch_up()
@@ -143,8 +150,9 @@ class Notifier:
             if self._marked:
                 continue
             self._wake.clear()
+            pause = max(0.0, next_check - asyncio.get_running_loop().time())
             try:
-                await asyncio.wait_for(self._wake.wait(), max(0.0, next_check - asyncio.get_running_loop().time()))
+                await asyncio.wait_for(self._wake.wait(), pause if leading else min(pause, LEADER_POLL_SECONDS))
             except TimeoutError:
                 pass
 
@@ -207,7 +215,7 @@ class Notifier:
                     waiting.append((turn, game))
             await session.commit()
             owed = [(turn, game) for turn, game in waiting
-                    if turn.notified_at is None and not await self._is_present(turn.table_id, turn.seat)]
+                    if turn.notified_at is None and not await self.is_present(turn.table_id, turn.seat)]
             if not owed:
                 return None
             if len(waiting) == 1:

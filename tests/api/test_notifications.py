@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import SESSION_COOKIE, create_app
+from app.services.notify import turns
 from tests.conftest import make_settings
 from tests.support.mailbox import Mailbox, link, text_of
 from tests.support.players import Player, hello, receive_until, started_table
@@ -477,3 +478,61 @@ def test_notification_choices_need_a_login(client):
         answer = client.request(method, path, json={} if method in ("POST", "PUT") else None)
         assert answer.status_code in (400, 401), (method, path, answer.text)
     assert client.get("/api/notifications").json()["error"]["code"] == "unauthorized"
+
+
+def test_only_the_leader_tells_and_a_new_leader_catches_up(client, push_service):
+    notifier = client.app.state.notify.notifier
+    notifier.is_leader = lambda: False
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    subscribe(ana, push_service, "ana")
+    started_table(ana, [bo])
+    settle(client)
+    check(client)
+    assert push_service.received("ana") == []  # another process leads: it tells
+    notifier.is_leader = lambda: True  # this process took the lead over
+    notifier.nudge()
+    push_service.wait_for("ana")
+    settle(client)
+    assert len(push_service.received("ana")) == 1
+
+
+@pytest.mark.postgres
+def test_two_processes_on_one_database_tell_each_turn_once(postgres_database, mailbox, push_service):
+    """Before the lead wires the leadership, every process is a leader: the claims in the database
+    still let one notice leave per turn."""
+    settings = notify_settings(postgres_database, mailbox)
+    with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:
+        ana, bo = Player(one, "Ana"), Player(two, "Bo")
+        subscribe(ana, push_service, "ana")
+        subscribe(bo, push_service, "bo")
+        created = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()
+        table_id = created["id"]
+        assert bo.post(f"/api/tables/{table_id}/join", {}).status_code == 200
+        assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+        for version in range(6):  # Ana on one process, Bo on the other
+            mover = (ana, bo)[version % 2]
+            push_service.wait_for(("ana", "bo")[version % 2], version // 2 + 1)
+            assert mover.move(table_id, version, {"type": "add", "amount": 1}).status_code == 200
+        push_service.wait_for("ana", 4)
+        for client in (one, two):
+            settle(client)
+            check(client)
+        assert len(push_service.received("ana")) == 4 and len(push_service.received("bo")) == 3
+
+
+def test_a_turn_is_claimed_once_however_many_processes_try(client, push_service, clock):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    subscribe(ana, push_service, "ana")
+    started_table(ana, [bo])
+    push_service.wait_for("ana")
+    settle(client)
+    ctx = client.app.state.ctx
+
+    async def claim_again():
+        async with ctx.sessions() as session:
+            [turn] = await turns.of_account(session, ana.id)
+            assert turn.notified_at is not None
+            owed_again = turns.Turn(turn.account_id, turn.table_id, turn.seat, turn.turn_version, None)
+            return await turns.claim(session, owed_again, clock())
+
+    assert client.portal.call(claim_again) is False  # a second process that read the turn as owed
