@@ -132,8 +132,8 @@ class Notifier:
                 self._busy = True
                 if self.is_leader():
                     if not leading:
-                        leading = True
                         await self.catch_up()
+                        leading = True  # (a catch-up that failed is tried again)
                     await self._look_at_marked()
                     if asyncio.get_running_loop().time() >= next_check:
                         next_check = asyncio.get_running_loop().time() + interval
