@@ -193,3 +193,26 @@ def test_an_address_is_added_confirmed_from_the_mail_turned_off_and_removed(chro
     page.click('dialog [data-dialog="ok"]')
     expect(page.locator("#notify-email-status")).to_have_attribute("data-state", "none")
     assert urlsplit(page.url).path.startswith("/players/")
+
+
+def test_logging_out_turns_this_browsers_notices_off(chromium, server, services):
+    _, push = services
+    context = chromium.new_context()
+    context.set_default_timeout(10_000)
+    context.grant_permissions(["notifications"], origin=server)
+    subscription = BrowserKeys().subscription(push.endpoint("dana-browser"))
+    context.add_init_script(STAND_IN_SUBSCRIPTION % {"endpoint": json.dumps(subscription["endpoint"]),
+                                                     "keys": json.dumps(subscription["keys"])})
+    page = context.new_page()
+    page.goto(f"{server}/")
+    credentials = {"name": "Dana", "password": "correct horse"}
+    assert page.request.post(f"{server}/api/auth/register", data=credentials).ok
+    page.reload()
+    open_panel(page)
+    page.click("#notify-push-on")
+    expect(page.locator("#notify-push-status")).to_have_attribute("data-state", "on")
+    page.click("#logout")
+    expect(page.locator("#guest-name")).to_be_visible()
+    assert page.request.post(f"{server}/api/auth/login", data=credentials).ok
+    assert page.request.get(f"{server}/api/notifications").json()["push"]["subscriptions"] == []
+    assert page.evaluate("localStorage.getItem('test.pushSubscription')") is None  # unsubscribed in the browser too
