@@ -274,8 +274,7 @@ export function mountNotifications(container, account) {
       await refresh();
       if (done) showMessage(message, done, "ok");
     } catch (error) {
-      showMessage(message, error.message);
-      await refresh().catch(() => {});
+      // A refused request changed nothing: the panel stays as it is (with what was typed), and says why.
       showMessage(message, error.message);
     }
   }

@@ -17,11 +17,10 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.e2e.conftest import SERVER_START_SECONDS
+from tests.e2e.conftest import running_server
 from tests.e2e.pages import sign_in
 from tests.support.mailbox import Mailbox, link
 from tests.support.push_service import BrowserKeys, PushService
-from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
 
@@ -56,19 +55,14 @@ def services():
 @pytest.fixture(scope="module")
 def server(tmp_path_factory, services):
     mailbox, _ = services
-    workdir = tmp_path_factory.mktemp("notify-server")
-    process = ServerProcess(f"sqlite+aiosqlite:///{workdir}/e2e.db", log_path=workdir / "server.log", workdir=workdir)
-    process.env = {"CARAVANSERAI_SMTP_HOST": "127.0.0.1", "CARAVANSERAI_SMTP_PORT": str(mailbox.port),
-                   "CARAVANSERAI_SMTP_FROM": "Caravanserai <games@example.org>", "CARAVANSERAI_SMTP_TLS": "none",
-                   "CARAVANSERAI_PUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "CARAVANSERAI_PUBLIC_URL": process.base_url}
-    try:
-        process.start(timeout=SERVER_START_SECONDS)
-    except RuntimeError as exc:
-        pytest.fail(str(exc))
-    try:
-        yield process.base_url
-    finally:
-        process.stop()
+
+    def settings(base_url):
+        return {"CARAVANSERAI_SMTP_HOST": "127.0.0.1", "CARAVANSERAI_SMTP_PORT": str(mailbox.port),
+                "CARAVANSERAI_SMTP_FROM": "Caravanserai <games@example.org>", "CARAVANSERAI_SMTP_TLS": "none",
+                "CARAVANSERAI_PUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "CARAVANSERAI_PUBLIC_URL": base_url}
+
+    with running_server(tmp_path_factory.mktemp("notify-server"), settings) as base_url:
+        yield base_url
 
 
 def open_panel(page):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import email
 import email.policy
 import re
-import time
 from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
 
+from tests.support.polling import wait_for_count
 from tests.support.server import free_port
 
 
@@ -44,13 +44,7 @@ class Mailbox:
 
     def wait_for(self, address: str, count: int = 1, seconds: float = 20.0) -> list[EmailMessage]:
         """The mails for ``address`` once there are at least ``count`` (polls; fails after ``seconds``)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = self.to(address)
-            if len(found) >= count:
-                return found
-            time.sleep(0.02)
-        raise AssertionError(f"{address} got {len(self.to(address))} mails, expected {count}")
+        return wait_for_count(lambda: self.to(address), count, f"mails to {address}", seconds)
 
 
 def text_of(message: EmailMessage) -> str:

@@ -13,7 +13,6 @@ import base64
 import json
 import os
 import threading
-import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -21,6 +20,8 @@ import http_ece
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from py_vapid import Vapid
+
+from tests.support.polling import wait_for_count
 
 TEST_VAPID_KEY = ec.generate_private_key(ec.SECP256R1()).private_bytes(
     serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
@@ -121,13 +122,7 @@ class PushService:
 
     def wait_for(self, name: str, count: int = 1, seconds: float = 20.0) -> list[PushRequest]:
         """The requests to ``name`` once there are at least ``count`` (polls; fails after ``seconds``)."""
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = self.received(name)
-            if len(found) >= count:
-                return found
-            time.sleep(0.02)
-        raise AssertionError(f"endpoint {name!r} got {len(self.received(name))} requests, expected {count}")
+        return wait_for_count(lambda: self.received(name), count, f"push requests to {name!r}", seconds)
 
 
 def check_vapid(request: PushRequest, public_key: str, audience: str) -> dict:

@@ -3,7 +3,7 @@
 * ``messages``: the words of a notice (one turn, or a digest of the games that wait).
 * ``turns``: which turns of which people are owed a notice, kept in the database (``notify_turns``).
 * ``preferences``: a person's choices: e-mail address and switch, browsers' push subscriptions.
-* ``vapid``, ``push``: Web Push (RFC 8030/8291/8292) through pywebpush and py-vapid.
+* ``vapid``, ``push``: Web Push (RFC 8030/8291/8292) through http_ece, py-vapid and aiohttp.
 * ``mail``: e-mail through aiosmtplib; ``tokens``: the signed links in e-mails.
 
 ``app/services/notifier.py`` ties them to the fan-out.

@@ -1,8 +1,9 @@
 """Web Push (RFC 8030) of notices to browsers: checking a subscription, and sending to it.
 
-The payload is encrypted for the subscription's keys (RFC 8291, ``aes128gcm``) by pywebpush and
-signed with the server's VAPID key (RFC 8292) by py-vapid; the request itself is one aiohttp POST
-with a time limit and without redirects.  A push endpoint is a URL a browser hands us, so the
+The payload is encrypted for the subscription's keys (RFC 8291, ``aes128gcm``) by http_ece and
+the request signed with the server's VAPID key (RFC 8292) by py-vapid, as pywebpush does it (whose
+``requests`` client we do not need); the request itself is one aiohttp POST with a time limit and
+without redirects.  A push endpoint is a URL a browser hands us, so the
 server never posts to this machine or its private network (unless
 ``push_allow_private_endpoints``, for tests): such URLs are refused when subscribing, and host
 names are resolved to public addresses only when sending.
@@ -22,8 +23,8 @@ from urllib.parse import urlsplit
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 from cryptography.hazmat.primitives.asymmetric import ec
+import http_ece
 from py_vapid import Vapid
-from pywebpush import WebPusher
 
 from app.services.errors import AppError
 from app.services.notify.messages import Notice
@@ -123,9 +124,7 @@ class PushSender:
         """
         if self._session is None:
             raise RuntimeError("PushSender.start() was not called")
-        pusher = WebPusher({"endpoint": subscription.endpoint,
-                            "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth}})
-        body = pusher.encode(data, "aes128gcm")["body"]
+        body = encrypt(subscription, data)
         parts = urlsplit(subscription.endpoint)
         claims = {"sub": self._subject, "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600}
         headers = {**self._vapid.sign(claims), "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream",
@@ -133,6 +132,13 @@ class PushSender:
         async with self._session.post(subscription.endpoint, data=body, headers=headers, allow_redirects=False) as answer:
             await answer.read()
             return answer.status
+
+
+def encrypt(subscription: Subscription, data: bytes) -> bytes:
+    """``data`` encrypted for the subscription (RFC 8291): a new sender key pair per message, the
+    record's salt random, ``aes128gcm`` (RFC 8188) with the sender's public key in its header."""
+    return http_ece.encrypt(data, private_key=ec.generate_private_key(ec.SECP256R1()),
+                            dh=_b64url(subscription.p256dh), auth_secret=_b64url(subscription.auth), version="aes128gcm")
 
 
 class PublicOnlyResolver(AbstractResolver):
