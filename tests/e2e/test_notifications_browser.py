@@ -84,14 +84,15 @@ def deliver_to_service_worker(page, base: str, data: dict) -> list:
             break
         page.wait_for_timeout(50)  # lets Playwright hand over the protocol's events
     [registration] = [entry for entry in registrations if entry["scopeURL"] == f"{base}/"]
-    cdp.send("ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registration["registrationId"],
-                                                  "data": json.dumps(data)})
-    for _ in range(200):  # the worker shows it a moment later
-        shown = page.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
-                              ".then(found => found.map(n => [n.title, n.body, n.data]))")
-        if shown:
-            return shown
-        page.wait_for_timeout(50)
+    message = {"origin": base, "registrationId": registration["registrationId"], "data": json.dumps(data)}
+    for _ in range(3):  # a message handed over while a busy machine (re)starts the worker can be lost: again
+        cdp.send("ServiceWorker.deliverPushMessage", message)
+        for _ in range(200):  # the worker shows it a moment later
+            shown = page.evaluate("navigator.serviceWorker.ready.then(r => r.getNotifications())"
+                                  ".then(found => found.map(n => [n.title, n.body, n.data]))")
+            if shown:
+                return shown
+            page.wait_for_timeout(50)
     return []
 
 
