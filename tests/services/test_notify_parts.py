@@ -16,7 +16,8 @@ from app.config import Settings
 from app.services.errors import AppError
 from app.services.notify import vapid
 from app.services.notify.messages import WaitingGame, digest_notice, due_text, turn_notice
-from app.services.notify.push import MAX_PAYLOAD_BYTES, PublicOnlyResolver, Subscription, check_subscription, payload
+from app.services.notify.push import MAX_PAYLOAD_BYTES, Subscription, check_subscription, payload
+from app.services.notify.transport import PublicOnlyResolver
 from app.services.notify.tokens import Tokens
 from tests.support.push_service import BrowserKeys
 

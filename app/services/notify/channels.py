@@ -8,11 +8,12 @@ bounded by ``notify_send_timeout_seconds``) costs that notice only.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 from typing import Protocol
 
-import aiohttp
 import aiosmtplib
+from py_vapid import Vapid
 from sqlalchemy import select
 
 from app.db.models import Account, NotifyAccount, PushSubscription
@@ -20,7 +21,7 @@ from app.services.context import Context
 from app.services.notify import preferences
 from app.services.notify.mail import Mailer, turn_mail
 from app.services.notify.messages import Notice
-from app.services.notify.push import GONE, PushSender, Subscription, payload
+from app.services.notify.push import GONE, Subscription, payload
 from app.services.notify.tokens import Tokens
 
 log = logging.getLogger(__name__)
@@ -36,12 +37,38 @@ class Channel(Protocol):
 
 
 class PushChannel:
-    """Web Push to every browser the account subscribed; a subscription its service calls gone is dropped."""
+    """Web Push to every browser the account subscribed; a subscription its service calls gone is dropped.
+
+    Its HTTP client (``transport.PushSender``) is loaded in a worker thread once the server runs
+    (:meth:`start`), so the server answers before aiohttp is imported.
+    """
 
     name = "push"
 
-    def __init__(self, ctx: Context, sender: PushSender) -> None:
+    def __init__(self, ctx: Context, vapid: Vapid, subject: str) -> None:
         self._ctx = ctx
+        self._vapid = vapid
+        self._subject = subject
+        self._sender = None
+        self._opening: asyncio.Task | None = None
+
+    async def start(self) -> None:
+        """Begin loading and opening the HTTP client in the background."""
+        self._opening = asyncio.create_task(self._open())
+
+    async def close(self) -> None:
+        """Close the HTTP client (after it finished opening)."""
+        if self._opening is not None:
+            await asyncio.gather(self._opening, return_exceptions=True)
+        if self._sender is not None:
+            await self._sender.close()
+
+    async def _open(self) -> None:
+        transport = await asyncio.to_thread(importlib.import_module, "app.services.notify.transport")
+        settings = self._ctx.settings
+        sender = transport.PushSender(self._vapid, self._subject, settings.notify_send_timeout_seconds,
+                                      settings.push_allow_private_endpoints)
+        await sender.start()
         self._sender = sender
 
     async def deliver(self, account_id: int, notice: Notice) -> None:
@@ -49,6 +76,15 @@ class PushChannel:
             rows = (await session.execute(select(PushSubscription.endpoint, PushSubscription.p256dh,
                                                  PushSubscription.auth)
                                           .where(PushSubscription.account_id == account_id))).all()
+        if not rows:
+            return
+        if self._opening is not None:
+            try:
+                await self._opening
+            except Exception:
+                self._ctx.metrics.notifications_failed.labels(self.name, "unreachable").inc(len(rows))
+                log.exception("the push client could not be opened")
+                return
         data = payload(notice)
         await asyncio.gather(*(self._one(Subscription(*row), data, notice.tag) for row in rows))
 
@@ -61,7 +97,7 @@ class PushChannel:
             metrics.notifications_failed.labels(self.name, "timeout").inc()
             log.warning("push service at %s did not answer in time", _host(subscription.endpoint))
             return
-        except (aiohttp.ClientError, OSError) as exc:
+        except OSError as exc:  # (PushUnreachable too)
             metrics.notifications_failed.labels(self.name, "unreachable").inc()
             log.warning("push service at %s unreachable: %s", _host(subscription.endpoint), exc)
             return

@@ -13,31 +13,30 @@ from app.services.notifier import Notifier, Presence
 from app.services.notify import vapid
 from app.services.notify.channels import MailChannel, PushChannel
 from app.services.notify.mail import Mailer
-from app.services.notify.push import PushSender
 from app.services.notify.tokens import Tokens
 
 
 @dataclass
 class NotifyKit:
     """What the notification API and the notifier share: the mailer, the link tokens, the VAPID
-    key (and its public half, for browsers), the push sender and the notifier."""
+    key (and its public half, for browsers), the push channel and the notifier."""
 
     mailer: Mailer
     tokens: Tokens
     vapid: Vapid
     public_key: str
-    sender: PushSender
+    push: PushChannel
     notifier: Notifier
 
     async def start(self) -> None:
-        """Open the push sender's HTTP session and start the notifier."""
-        await self.sender.start()
+        """Start opening the push channel's HTTP client, and the notifier."""
+        await self.push.start()
         await self.notifier.start()
 
     async def stop(self) -> None:
-        """Stop the notifier (notices under way finish), then close the HTTP session."""
+        """Stop the notifier (notices under way finish), then close the HTTP client."""
         await self.notifier.stop()
-        await self.sender.close()
+        await self.push.close()
 
 
 def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = lambda: True) -> NotifyKit:
@@ -46,11 +45,9 @@ def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = la
     key = vapid.load_or_create_key(settings)
     mailer = Mailer(settings)
     tokens = Tokens(settings.session_secret)
-    sender = PushSender(key, vapid.subject(settings), settings.notify_send_timeout_seconds,
-                        settings.push_allow_private_endpoints)
-    notifier = Notifier(ctx, [PushChannel(ctx, sender), MailChannel(ctx, mailer, tokens)], is_present=is_present,
-                        is_leader=is_leader)
-    return NotifyKit(mailer, tokens, key, vapid.public_key(key), sender, notifier)
+    push = PushChannel(ctx, key, vapid.subject(settings))
+    notifier = Notifier(ctx, [push, MailChannel(ctx, mailer, tokens)], is_present=is_present, is_leader=is_leader)
+    return NotifyKit(mailer, tokens, key, vapid.public_key(key), push, notifier)
 
 
 def presence_from(online: Callable[[int], list[int]]) -> Presence:

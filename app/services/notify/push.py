@@ -3,7 +3,7 @@
 The payload is encrypted for the subscription's keys (RFC 8291, ``aes128gcm``) by http_ece and
 the request signed with the server's VAPID key (RFC 8292) by py-vapid, as pywebpush does it (whose
 ``requests`` client we do not need); the request itself is one aiohttp POST with a time limit and
-without redirects.  A push endpoint is a URL a browser hands us, so the
+without redirects (``transport.py``, imported only once the server runs: aiohttp takes a while to load).  A push endpoint is a URL a browser hands us, so the
 server never posts to this machine or its private network (unless
 ``push_allow_private_endpoints``, for tests): such URLs are refused when subscribing, and host
 names are resolved to public addresses only when sending.
@@ -15,16 +15,11 @@ import base64
 import binascii
 import ipaddress
 import json
-import socket
-import time
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-import aiohttp
-from aiohttp.abc import AbstractResolver, ResolveResult
-from cryptography.hazmat.primitives.asymmetric import ec
 import http_ece
-from py_vapid import Vapid
+from cryptography.hazmat.primitives.asymmetric import ec
 
 from app.services.errors import AppError
 from app.services.notify.messages import Notice
@@ -36,6 +31,10 @@ TTL_SECONDS = 4 * 86400
 """How long a push service keeps a notice for a browser that is offline (a laptop closed over a weekend)."""
 GONE = (404, 410)
 """Push service answers meaning the subscription is no more (RFC 8030 section 7.3): drop it."""
+
+
+class PushUnreachable(OSError):
+    """The push service could not be reached or broke off the exchange."""
 
 
 @dataclass(frozen=True)
@@ -92,71 +91,11 @@ def payload(notice: Notice) -> bytes:
         lines.pop()
 
 
-class PushSender:
-    """Sends encrypted, VAPID-signed push messages over one aiohttp session (open it with :meth:`start`).
-
-    ``timeout_seconds`` bounds each request as a whole (connect, send, answer).
-    """
-
-    def __init__(self, vapid: Vapid, subject: str, timeout_seconds: float, allow_private: bool) -> None:
-        self._vapid = vapid
-        self._subject = subject
-        self._timeout = timeout_seconds
-        self._allow_private = allow_private
-        self._session: aiohttp.ClientSession | None = None
-
-    async def start(self) -> None:
-        """Open the HTTP session (inside the running event loop)."""
-        resolver = None if self._allow_private else PublicOnlyResolver()
-        self._session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(resolver=resolver, limit=50),
-                                              timeout=aiohttp.ClientTimeout(total=self._timeout))
-
-    async def close(self) -> None:
-        """Close the HTTP session."""
-        if self._session is not None:
-            await self._session.close()
-
-    async def send(self, subscription: Subscription, data: bytes, topic: str) -> int:
-        """POST ``data`` to the subscription's push service; returns the HTTP status it answered.
-
-        Raises ``TimeoutError`` past the time limit and ``aiohttp.ClientError``/``OSError`` when the
-        service cannot be reached.  ``topic`` lets the service replace an older undelivered notice.
-        """
-        if self._session is None:
-            raise RuntimeError("PushSender.start() was not called")
-        body = encrypt(subscription, data)
-        parts = urlsplit(subscription.endpoint)
-        claims = {"sub": self._subject, "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600}
-        headers = {**self._vapid.sign(claims), "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream",
-                   "TTL": str(TTL_SECONDS), "Urgency": "normal", "Topic": topic}
-        async with self._session.post(subscription.endpoint, data=body, headers=headers, allow_redirects=False) as answer:
-            await answer.read()
-            return answer.status
-
-
 def encrypt(subscription: Subscription, data: bytes) -> bytes:
     """``data`` encrypted for the subscription (RFC 8291): a new sender key pair per message, the
     record's salt random, ``aes128gcm`` (RFC 8188) with the sender's public key in its header."""
     return http_ece.encrypt(data, private_key=ec.generate_private_key(ec.SECP256R1()),
                             dh=_b64url(subscription.p256dh), auth_secret=_b64url(subscription.auth), version="aes128gcm")
-
-
-class PublicOnlyResolver(AbstractResolver):
-    """aiohttp's resolver, keeping only public addresses: a push endpoint's host name that points
-    at this machine or a private network is never connected to."""
-
-    def __init__(self) -> None:
-        self._inner = aiohttp.ThreadedResolver()
-
-    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
-        found = [result for result in await self._inner.resolve(host, port, family)
-                 if ipaddress.ip_address(result["host"]).is_global]
-        if not found:
-            raise OSError(f"push endpoint host {host!r} has no public address")
-        return found
-
-    async def close(self) -> None:
-        await self._inner.close()
 
 
 def _public_host(host: str) -> bool:
@@ -165,7 +104,7 @@ def _public_host(host: str) -> bool:
     try:
         return ipaddress.ip_address(host.strip("[]")).is_global
     except ValueError:
-        return True  # a name: checked again when it is resolved (PublicOnlyResolver)
+        return True  # a name: checked again when it is resolved (transport.PublicOnlyResolver)
 
 
 def _b64url(text: str) -> bytes:
