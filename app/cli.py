@@ -15,6 +15,7 @@ from app import __version__
 from app.config import Settings
 from app.db.backup import backup, restore
 from app.db.migrate import upgrade_to_head
+from app.services.notify.vapid import load_or_create_key
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,7 +53,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not args.no_migrate:
         upgrade_to_head(settings.async_database_url)
-    settings.session_secret  # create the key file once, before any worker starts
+    settings.session_secret  # create the key files once, before any worker starts
+    load_or_create_key(settings)
     uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host, port=args.port or settings.port,
                 workers=args.workers or settings.workers, ws_max_size=settings.max_payload_bytes,
                 ws_ping_interval=settings.ws_ping_interval_seconds, ws_ping_timeout=settings.ws_ping_timeout_seconds,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -47,6 +47,9 @@ class Settings(BaseSettings):
       ``abandon_after_days`` when a game whose every person is away is marked abandoned.
       The move writer's 10 let Postgres commit more moves per WAL flush than 5 did (G = 100:
       1,426 and 1,510 moves/s against 1,403 and 1,188, interleaved runs).
+    * Turn notices (issue 16, item 5; docs/hosting.md): ``public_url`` for links in mails, the
+      VAPID key (generated once into ``vapid_key_path`` like the session key), ``smtp_*`` (no
+      e-mail without ``smtp_host`` and ``smtp_from``), and the pace ``notify_*``.
     """
 
     model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
@@ -85,6 +88,31 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
+    # "Your turn" notices (issue 16, item 5; app/services/notifier.py)
+    public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
+                            "for the links in e-mails; default http://HOST:PORT")
+    vapid_private_key: SecretStr = Field(default=SecretStr(""), description="Web Push (VAPID) private key, PEM; "
+                                         "when empty, one is generated once and kept in vapid_private_key_file")
+    vapid_private_key_file: Path | None = Field(default=None, description="where the generated VAPID key is kept; "
+                                                "default .caravanserai-vapid.pem next to secret_key_file")
+    vapid_subject: str = Field(default="", description="contact in the VAPID claims (mailto: or https:); default "
+                               "public_url if it is https, else mailto:smtp_from")
+    push_allow_private_endpoints: bool = Field(default=False, description="accept http:// push endpoints and ones on "
+                                               "loopback or private addresses (tests and development only)")
+    smtp_host: str = Field(default="", description="SMTP server for turn e-mails; empty: no e-mail")
+    smtp_port: int = Field(default=587, ge=1, le=65535)
+    smtp_username: str = ""
+    smtp_password: SecretStr = SecretStr("")
+    smtp_from: str = Field(default="", description="sender address of the e-mails, e.g. Caravanserai <games@example.org>")
+    smtp_tls: Literal["starttls", "tls", "none"] = Field(default="starttls", description="starttls (port 587), tls "
+                                                         "(implicit TLS, port 465) or none (a relay on localhost)")
+    notify_digest_minutes: float = Field(default=60, gt=0, description="when several games wait for a person: at "
+                                         "most one digest notice per this many minutes")
+    notify_check_seconds: float = Field(default=30, gt=0, description="how often notices held back (digest, open "
+                                        "tab) are looked at again")
+    notify_send_timeout_seconds: float = Field(default=10, gt=0, description="a push service or SMTP server slower "
+                                               "than this fails that one notice")
+
     absent_after_seconds: float = Field(
         default=120, gt=0, description="live tables: a person with no open socket for this long is away; on an "
                                        "untimed live table the bot takes the seat to act over the same time later")
@@ -133,6 +161,21 @@ class Settings(BaseSettings):
     def is_sqlite(self) -> bool:
         """Whether the store is SQLite (one process, in-process fan-out)."""
         return self.async_database_url.startswith("sqlite")
+
+    @property
+    def site_url(self) -> str:
+        """The site's address for links sent outside the browser (e-mails), without a trailing slash."""
+        return (self.public_url or f"http://{self.host}:{self.port}").rstrip("/")
+
+    @property
+    def smtp_configured(self) -> bool:
+        """Whether the host set up e-mail (an SMTP server and a sender)."""
+        return bool(self.smtp_host and self.smtp_from)
+
+    @property
+    def vapid_key_path(self) -> Path:
+        """Where the generated VAPID key is kept: the setting, else next to the session key file."""
+        return self.vapid_private_key_file or self.secret_key_file.with_name(".caravanserai-vapid.pem")
 
     @cached_property
     def session_secret(self) -> str:

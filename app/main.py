@@ -15,7 +15,7 @@ from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.api import auth, chat, games, players, rules_pages, rulesets, tables
+from app.api import auth, chat, games, notifications, players, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
@@ -35,6 +35,7 @@ from app.services.context import Context
 from app.services.leadership import Leadership
 from app.services.presence import Presence
 from app.services.errors import AppError
+from app.services.notify import kit as notify_kit
 from app.services.takeover import SEATING_CHANGED
 
 log = logging.getLogger(__name__)
@@ -70,10 +71,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         leadership.on_gain(bots.resume)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
         presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)
+        # Turn notices (issue 16, item 5): sent by the leader only, never to a seat open on any process.
+        app.state.notify = notify_kit.build(ctx, is_present=notify_kit.presence_across_processes(ctx),
+                                            is_leader=lambda: leadership.is_leader)
+        leadership.on_gain(app.state.notify.notifier.nudge)
         await fanout.start()
         await leadership.start()
         await watcher.start()
         await presence.start()
+        await app.state.notify.start()
         # Several processes on one database: a notice another process lost still reaches our sockets.
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         try:
@@ -82,6 +88,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if resync is not None:
                 resync.cancel()
                 await asyncio.gather(resync, return_exceptions=True)
+            await app.state.notify.stop()
             await presence.stop()
             await watcher.stop()
             await bots.stop()
@@ -96,7 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   endpoint.router, rules_pages.router):
+                   notifications.router, endpoint.router, rules_pages.router):
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)

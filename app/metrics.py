@@ -34,6 +34,12 @@ class Metrics:
                             registry=self.registry)
         self.db_pool_in_use = Gauge("caravanserai_db_pool_connections_in_use",
                                     "Database connections checked out of this process's pool", registry=self.registry)
+        self.notifications_sent = Counter("caravanserai_notifications_sent", "Turn notices handed to a push service "
+                                          "or the SMTP server, by channel (push, email)", ["channel"], registry=self.registry)
+        self.notifications_failed = Counter(
+            "caravanserai_notifications_failed", "Turn notices not delivered, by channel and reason (gone: the push "
+            "subscription expired and was dropped; refused; timeout; unreachable)", ["channel", "reason"],
+            registry=self.registry)
 
         self.db_checkouts = Counter("caravanserai_db_checkouts", "Database connections taken from this process's pool "
                                     "(about one per database session)", registry=self.registry)

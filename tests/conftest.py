@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.main import create_app
+from tests.support.push_service import TEST_VAPID_KEY
 
 ADMIN_URL = os.environ.get("CARAVANSERAI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
 REQUIRE_POSTGRES = os.environ.get("CARAVANSERAI_REQUIRE_POSTGRES") == "1"
@@ -121,6 +122,7 @@ def make_settings(database_url: str, **overrides) -> Settings:
     for rule in ("rate_limit_auth", "rate_limit_tables", "rate_limit_replays"):
         overrides.setdefault(rule, "100000/minute")
     overrides.setdefault("rate_limit_moves", "100000/second")
+    overrides.setdefault("vapid_private_key", TEST_VAPID_KEY)  # never a key file in the working directory
     return Settings(database_url=database_url, secret_key="test-secret", extra_rulesets=TOY_RULESETS,
                     _env_file=None, **overrides)
 

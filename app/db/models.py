@@ -1,4 +1,5 @@
-"""ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages.
+"""ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
+and the "your turn" notices (e-mail choice, push subscriptions, turns told).
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -8,7 +9,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false,
+                        true)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -149,3 +151,57 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class NotifyAccount(Base):
+    """A person's "your turn" e-mail choice and digest pacing (issue 16, item 5).
+
+    ``email`` is the address the account's owner entered (registered accounts only); no turn mail
+    goes to it before ``email_confirmed`` (the owner followed the link mailed to it) and while
+    ``email_enabled`` is off (the panel's switch, or the unsubscribe link).  ``last_digest_at``: when
+    the last digest left, so the next waits ``notify_digest_minutes``.
+    """
+
+    __tablename__ = "notify_accounts"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    email: Mapped[str | None] = mapped_column(String(254))
+    email_confirmed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    email_enabled: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    email_confirm_sent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_digest_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class PushSubscription(Base):
+    """One browser's Web Push subscription (``PushSubscription.toJSON()``: endpoint and keys) of an account.
+
+    ``endpoint`` is unique: one browser's subscription tells one account's turns.
+    """
+
+    __tablename__ = "push_subscriptions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    endpoint: Mapped[str] = mapped_column(String(1000), unique=True)
+    p256dh: Mapped[str] = mapped_column(String(100))
+    auth: Mapped[str] = mapped_column(String(50))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class NotifyTurn(Base):
+    """A turn of a person who wants notices: ``account_id`` is to act at ``table_id`` since ``turn_version``.
+
+    ``notified_at`` null: not yet told (held back while the person has the table open, or for the
+    next digest); set: told (or seen moving in it), so never again for this turn (the row outlives
+    a restart).  The row
+    goes when the turn ends.
+    """
+
+    __tablename__ = "notify_turns"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True, index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    turn_version: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    notified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

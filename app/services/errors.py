@@ -15,6 +15,7 @@ STATUS_BY_CODE = {
     "conflict": 409,
     "payload_too_large": 413,
     "rate_limited": 429,
+    "unavailable": 503,
 }
 
 

@@ -1,8 +1,10 @@
-// A player's profile page (/players/{id}): their games, running and finished, with results.
+// A player's profile page (/players/{id}): their games, running and finished, with results; on
+// one's own page, the notification choices (notifications.js).
 
 import { api } from "./api.js";
 import { h, replaceChildren, showMessage } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
+import { mountNotifications } from "./notifications.js";
 import { mountSession } from "./session.js";
 
 const elements = {
@@ -11,6 +13,8 @@ const elements = {
   message: document.getElementById("player-message"),
   games: document.getElementById("player-games"),
   session: document.getElementById("session"),
+  notifySection: document.getElementById("notify-section"),
+  notifyPanel: document.getElementById("notify-panel"),
 };
 const playerId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 
@@ -71,4 +75,15 @@ async function load() {
   }
 }
 
-mountSession(elements.session, load);
+// One's own page also holds the notification choices (issue 16).
+function showNotifications(account) {
+  const own = Boolean(account) && String(account.id) === playerId;
+  elements.notifySection.hidden = !own;
+  if (own) mountNotifications(elements.notifyPanel, account);
+  else elements.notifyPanel.replaceChildren();
+}
+
+mountSession(elements.session, (account) => {
+  load();
+  showNotifications(account);
+});

@@ -4,6 +4,7 @@
 import { api, currentAccount } from "./api.js";
 import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { playerPath } from "./links.js";
+import { forgetThisBrowser } from "./notifications.js";
 
 const GUEST_LOGOUT_TEXT = "As a guest you will lose access to your seats and games. Log out anyway?";
 
@@ -52,7 +53,11 @@ export async function mountSession(container, onChange) {
         if (!sure) return;
       }
       try {
-        await whileBusy(logout, () => api("POST", "/api/auth/logout"), "Logging out…");
+        // This browser stops telling the account's turns: the next person here is not told them.
+        await whileBusy(logout, async () => {
+          await forgetThisBrowser();
+          await api("POST", "/api/auth/logout");
+        }, "Logging out…");
         signedIn(null);
       } catch (error) {
         showMessage(message, error.message);

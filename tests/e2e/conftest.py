@@ -8,6 +8,8 @@ Playwright's own browser download is not used: we launch the system Chromium.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -27,11 +29,12 @@ CHROMIUM_ARGS = [
 SERVER_START_SECONDS = 30
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory) -> str:
-    """The base URL of a freshly started server with its own empty SQLite database."""
-    workdir = tmp_path_factory.mktemp("e2e-server")
+@contextmanager
+def running_server(workdir: Path, env_for: Callable[[str], dict[str, str]] = lambda base_url: {}) -> Iterator[str]:
+    """A server process on a new SQLite file in ``workdir``, with the settings ``env_for(base_url)``;
+    yields its base URL (the test fails if it does not start)."""
     server = ServerProcess(f"sqlite+aiosqlite:///{workdir}/e2e.db", log_path=workdir / "server.log", workdir=workdir)
+    server.env = env_for(server.base_url)
     try:
         server.start(timeout=SERVER_START_SECONDS)
     except RuntimeError as exc:
@@ -40,6 +43,13 @@ def live_server(tmp_path_factory) -> str:
         yield server.base_url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> str:
+    """The base URL of a freshly started server with its own empty SQLite database."""
+    with running_server(tmp_path_factory.mktemp("e2e-server")) as base_url:
+        yield base_url
 
 
 class QuietBrowser:

@@ -26,7 +26,7 @@ from hypothesis.errors import Unsatisfiable
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from app.db.models import Account, Move, Seat, Table
+from app.db.models import Account, Move, NotifyAccount, PushSubscription, Seat, Table
 from app.main import SESSION_COOKIE, create_app
 from tests.conftest import make_settings
 from tests.reliability.support import LeakScanner, report, scale
@@ -54,11 +54,16 @@ def fingerprint(client: TestClient) -> tuple[str, LeakScanner]:
             moves = (await session.execute(select(Move.table_id, Move.seq, Move.client_move_id)
                                            .order_by(Move.table_id, Move.seq))).all()
             randomness = (await session.execute(select(Table.seed, Table.state))).all()
+            notices = (await session.execute(select(NotifyAccount.account_id, NotifyAccount.email,
+                                                    NotifyAccount.email_enabled).order_by(NotifyAccount.account_id))).all()
+            browsers = (await session.execute(select(PushSubscription.id, PushSubscription.account_id,
+                                                     PushSubscription.endpoint).order_by(PushSubscription.id))).all()
         scanner = LeakScanner(None, 0)
         for seed, state in randomness:
             scanner.add_number(seed)
             scanner.add_number((state or {}).get("rng"))
-        text = json.dumps([[list(row) for row in rows] for rows in (accounts, tables, seats, moves)], default=str)
+        text = json.dumps([[list(row) for row in rows] for rows in (accounts, tables, seats, moves, notices, browsers)],
+                          default=str)
         return text, scanner
 
     return client.portal.call(read)

@@ -1,4 +1,5 @@
-"""Waiting for the server to do something, without depending on how fast it is."""
+"""Waiting for the server (or a test's stand-in for a mail or push service) to do something: poll,
+never sleep a guess, never depend on how fast it is."""
 
 from __future__ import annotations
 
@@ -18,3 +19,12 @@ def poll(read: Callable[[], T], predicate: Callable[[T], bool], seconds: float =
         if predicate(value) or time.monotonic() > deadline:
             return value
         time.sleep(interval)
+
+
+def wait_for_count(found: Callable[[], list[T]], count: int, what: str, seconds: float = 20.0) -> list[T]:
+    """``found()`` once it holds at least ``count`` items (polled every 20 ms); fails after ``seconds``
+    naming ``what``."""
+    items = poll(found, lambda items: len(items) >= count, seconds, interval=0.02)
+    if len(items) < count:
+        raise AssertionError(f"{what} got {len(items)}, expected {count}")
+    return items

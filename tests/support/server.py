@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from tests.support.push_service import TEST_VAPID_KEY
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -52,6 +54,7 @@ class ServerProcess:
                # Tests and benchmarks sign many people in from one address.
                "CARAVANSERAI_RATE_LIMIT_AUTH": "100000/minute", "CARAVANSERAI_RATE_LIMIT_TABLES": "100000/minute",
                "CARAVANSERAI_RATE_LIMIT_MOVES": "100000/second", "CARAVANSERAI_RATE_LIMIT_REPLAYS": "100000/minute",
+               "CARAVANSERAI_VAPID_PRIVATE_KEY": TEST_VAPID_KEY,
                "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])), **self.env}
         output = open(self.log_path, "ab") if self.log_path else subprocess.DEVNULL
         self.process = subprocess.Popen(

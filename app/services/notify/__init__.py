@@ -1,0 +1,11 @@
+""""Your turn" notices (issue 16, item 5): what they say, who wants them, and the channels that carry them.
+
+* ``messages``: the words of a notice (one turn, or a digest of the games that wait).
+* ``turns``: which turns of which people are owed a notice, kept in the database (``notify_turns``).
+* ``preferences``: a person's choices: e-mail address and switch, browsers' push subscriptions.
+* ``vapid``, ``push``, ``transport``: Web Push (RFC 8030/8291/8292) through http_ece, py-vapid and aiohttp.
+* ``mail``: e-mail through aiosmtplib; ``tokens``: the signed links in e-mails.
+* ``channels``: push and mail delivering one notice to one account; ``kit``: all of it for one process.
+
+``app/services/notifier.py`` ties them to the fan-out.
+"""

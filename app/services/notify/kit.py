@@ -1,0 +1,65 @@
+"""The notice machinery of one process, built in the app's lifespan: keys, mailer, push sender,
+channels and the :class:`~app.services.notifier.Notifier`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from py_vapid import Vapid
+
+from app.services import presence
+from app.services.context import Context
+from app.services.errors import AppError
+from app.services.notifier import Notifier, Presence
+from app.services.notify import vapid
+from app.services.notify.channels import MailChannel, PushChannel
+from app.services.notify.mail import Mailer
+from app.services.notify.tokens import Tokens
+
+
+@dataclass
+class NotifyKit:
+    """What the notification API and the notifier share: the mailer, the link tokens, the VAPID
+    key (and its public half, for browsers), the push channel and the notifier."""
+
+    mailer: Mailer
+    tokens: Tokens
+    vapid: Vapid
+    public_key: str
+    push: PushChannel
+    notifier: Notifier
+
+    async def start(self) -> None:
+        """Start opening the push channel's HTTP client, and the notifier."""
+        await self.push.start()
+        await self.notifier.start()
+
+    async def stop(self) -> None:
+        """Stop the notifier (notices under way finish), then close the HTTP client."""
+        await self.notifier.stop()
+        await self.push.close()
+
+
+def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = lambda: True) -> NotifyKit:
+    """The kit for ``ctx``; generates the VAPID key on the first start (``vapid.load_or_create_key``)."""
+    settings = ctx.settings
+    key = vapid.load_or_create_key(settings)
+    mailer = Mailer(settings)
+    tokens = Tokens(settings.session_secret)
+    push = PushChannel(ctx, key, vapid.subject(settings))
+    notifier = Notifier(ctx, [push, MailChannel(ctx, mailer, tokens)], is_present=is_present, is_leader=is_leader)
+    return NotifyKit(mailer, tokens, key, vapid.public_key(key), push, notifier)
+
+
+def presence_across_processes(ctx: Context) -> Presence:
+    """``is_present`` for the notifier: a socket of the seat's person is open on any process
+    (``app/services/presence.py``); a seat no person plays is never present."""
+
+    async def is_present(game_id: int, seat: int) -> bool:
+        try:
+            return await presence.is_present(ctx, game_id, seat)
+        except AppError:  # a bot's seat, or no such seat
+            return False
+
+    return is_present

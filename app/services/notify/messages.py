@@ -1,0 +1,79 @@
+"""The words of a "your turn" notice, the same for every channel (issue 16, item 5).
+
+One turn: "Your turn in Nimalia (table 12)", leading to the table.  Several games waiting: a
+digest, "Your turn in 3 games", naming each, leading to the person's games.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+
+@dataclass(frozen=True)
+class WaitingGame:
+    """A game waiting for the person: its table, the game's title, the move's deadline (or None),
+    and whether this notice is the first to tell of this turn."""
+
+    table_id: int
+    title: str
+    deadline: datetime | None = None
+    new: bool = True
+
+    @property
+    def name(self) -> str:
+        """``"Nimalia (table 12)"``."""
+        return f"{self.title} (table {self.table_id})"
+
+    @property
+    def path(self) -> str:
+        """The table's page."""
+        return f"/tables/{self.table_id}"
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One message to one person: ``title`` (the push title, the mail subject), ``lines`` (the body,
+    one line per game), ``path`` (where a click leads, on this site), ``tag`` (a later notice with
+    the same tag replaces this one on the device), and the games it names."""
+
+    title: str
+    lines: tuple[str, ...]
+    path: str
+    tag: str
+    games: tuple[WaitingGame, ...]
+
+
+def turn_notice(game: WaitingGame, now: datetime) -> Notice:
+    """The notice of one turn."""
+    due = due_text(game.deadline, now)
+    line = f"It is your move{f', {due}' if due else ''}."
+    return Notice(title=f"Your turn in {game.name}", lines=(line,), path=game.path, tag=f"turn-{game.table_id}",
+                  games=(game,))
+
+
+def digest_notice(games: list[WaitingGame], my_games_path: str, now: datetime) -> Notice:
+    """The digest of every game that waits, the newly waiting ones first."""
+    ordered = sorted(games, key=lambda game: (not game.new, game.table_id))
+    lines = []
+    for game in ordered:
+        due = due_text(game.deadline, now)
+        lines.append(f"{game.name}{f', {due}' if due else ''}")
+    return Notice(title=f"Your turn in {len(games)} games", lines=tuple(lines), path=my_games_path, tag="digest",
+                  games=tuple(ordered))
+
+
+def due_text(deadline: datetime | None, now: datetime) -> str:
+    """``"due in 3 days"``, ``"due in 5 hours"``, ``"due in 12 minutes"``, ``"overdue"``; empty without a deadline."""
+    if deadline is None:
+        return ""
+    if deadline.tzinfo is None:  # SQLite hands back naive UTC
+        deadline = deadline.replace(tzinfo=timezone.utc)
+    seconds = (deadline - now).total_seconds()
+    if seconds <= 0:
+        return "overdue"
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"due in {count} {unit}{'' if count == 1 else 's'}"
+    return "due in less than a minute"

@@ -1,0 +1,71 @@
+"""Issue 16's "Done when" for turn notices: three people start a turn-based Through the Desert game
+(a day per move) with their tabs closed, and each is told by push and by e-mail whenever it is
+their turn, once per turn, until the game ends.
+
+The game is played at once: move deadlines are real times kept by the server (issue 16's pace and
+time-outs are another branch's), so the notifier's clock stays with them here; the digest test in
+``test_notifications.py`` is the one that moves it."""
+
+from __future__ import annotations
+
+import random
+import re
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.api.test_notifications import Clock, Registered, confirm_address, notify_settings, settle, subscribe
+from tests.support.mailbox import Mailbox, text_of
+from tests.support.push_service import PushService
+
+DAY = 86400
+
+
+def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_ends(sqlite_database):
+    clock = Clock()
+    with Mailbox() as mailbox, PushService() as push:
+        app = create_app(notify_settings(sqlite_database, mailbox))
+        with TestClient(app) as client:
+            app.state.notify.notifier.clock = clock
+            players = [Registered(client, name) for name in ("Ana", "Bo", "Cy")]
+            keys, addresses = [], []
+            for player in players:
+                addresses.append(f"{player.name.lower()}@example.org")
+                confirm_address(player, mailbox, addresses[-1])
+                keys.append(subscribe(player, push, player.name))
+            created = players[0].post("/api/tables", {"ruleset": "through-the-desert", "seats": 3,
+                                                       "move_seconds": DAY}).json()
+            table_id = created["id"]
+            for player in players[1:]:
+                assert player.post(f"/api/tables/{table_id}/join", {}).status_code == 200
+
+            # They have closed their tabs when the host starts the game.
+            assert players[0].post(f"/api/tables/{table_id}/start").status_code == 200
+            game = players[0].get(f"/api/games/{table_id}").json()
+
+            rng = random.Random(16)
+            told = [0, 0, 0]
+            last_mover = None
+            while game["status"] == "running":
+                [seat] = game["to_act"]
+                if seat != last_mover:  # a new turn (two camels by the same seat are one turn)
+                    told[seat] += 1
+                    [*_, request] = push.wait_for(players[seat].name, told[seat])
+                    notice = keys[seat].decrypt(request.body)
+                    assert notice["title"] == f"Your turn in Through the Desert (table {table_id})"
+                    assert notice["url"] == f"/tables/{table_id}"
+                    [*_, mail] = mailbox.wait_for(addresses[seat], 1 + told[seat])
+                    assert mail["Subject"] == notice["title"]
+                    assert re.search(r"It is your move, due in (1 day|23 hours)\.", text_of(mail))  # a day per move
+                mover = players[seat]
+                legal = mover.get(f"/api/games/{table_id}").json()["legal"]
+                answer = mover.move(table_id, game["version"], rng.choice(legal))
+                assert answer.status_code == 200, answer.text
+                last_mover = seat
+                game = players[0].get(f"/api/games/{table_id}").json()
+            settle(client)
+
+            assert game["result"] is not None
+            assert min(told) >= 3
+            for seat, player in enumerate(players):  # once per turn on each channel, nothing after the end
+                assert len(push.received(player.name)) == told[seat]
+                assert len(mailbox.to(addresses[seat])) == 1 + told[seat]

@@ -1,0 +1,138 @@
+"""The parts of the turn notices that need no server: which push endpoints are taken, the words of
+a notice, the link tokens and the VAPID key file (issue 16, item 5)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from app.config import Settings
+from app.services.errors import AppError
+from app.services.notify import vapid
+from app.services.notify.messages import WaitingGame, digest_notice, due_text, turn_notice
+from app.services.notify.push import MAX_PAYLOAD_BYTES, Subscription, check_subscription, payload
+from app.services.notify.transport import PublicOnlyResolver
+from app.services.notify.tokens import Tokens
+from tests.support.push_service import BrowserKeys
+
+NOW = datetime(2027, 1, 10, 9, 0, tzinfo=timezone.utc)
+
+
+def subscription(endpoint: str) -> Subscription:
+    keys = BrowserKeys().subscription(endpoint)["keys"]
+    return Subscription(endpoint, keys["p256dh"], keys["auth"])
+
+
+@pytest.mark.parametrize("endpoint", [
+    "https://fcm.googleapis.com/fcm/send/abc:def",
+    "https://updates.push.services.mozilla.com/wpush/v2/gAAAA",
+    "https://web.push.apple.com/QGx",
+    "https://[2001:4860:4860::8888]/push",
+])
+def test_endpoints_of_public_push_services_are_taken(endpoint):
+    assert check_subscription(subscription(endpoint), allow_private=False).endpoint == endpoint
+
+
+@pytest.mark.parametrize("endpoint", [
+    "http://fcm.googleapis.com/fcm/send/abc",  # not https
+    "https://localhost/push", "https://push.localhost/x", "https://intranet/push",
+    "https://127.0.0.1/push", "https://10.0.0.5/push", "https://192.168.1.1/push", "https://169.254.169.254/latest",
+    "https://[::1]/push", "https://[fd00::1]/push", "https://0.0.0.0/push",
+    "https://user@fcm.googleapis.com/x", "https://fcm.googleapis.com/\u00e9", "https://fcm.googleapis.com/a b",
+])
+def test_endpoints_on_this_machine_or_a_private_network_or_not_https_are_refused(endpoint):
+    with pytest.raises(AppError) as refused:
+        check_subscription(subscription(endpoint), allow_private=False)
+    assert refused.value.code == "bad_request"
+
+
+def test_loopback_http_endpoints_only_when_the_host_allows_them():
+    check_subscription(subscription("http://127.0.0.1:8123/push/x"), allow_private=True)
+    with pytest.raises(AppError):
+        check_subscription(subscription("http://127.0.0.1:8123/push/x"), allow_private=False)
+
+
+def test_a_name_that_resolves_to_a_private_address_is_never_connected_to():
+    async def resolve():
+        resolver = PublicOnlyResolver()
+        try:
+            return await resolver.resolve("localhost", 443)
+        finally:
+            await resolver.close()
+
+    with pytest.raises(OSError, match="no public address"):
+        asyncio.run(resolve())
+
+
+def test_a_turn_notice_names_the_game_and_table_and_says_when_the_move_is_due():
+    game = WaitingGame(12, "Nimalia", NOW + timedelta(days=2, hours=5))
+    notice = turn_notice(game, NOW)
+    assert notice.title == "Your turn in Nimalia (table 12)"
+    assert notice.lines == ("It is your move, due in 2 days.",) and notice.path == "/tables/12"
+    assert turn_notice(WaitingGame(12, "Nimalia"), NOW).lines == ("It is your move.",)
+
+
+def test_due_text_in_words():
+    assert due_text(None, NOW) == ""
+    assert due_text(NOW - timedelta(seconds=1), NOW) == "overdue"
+    assert due_text(NOW + timedelta(hours=1, minutes=59), NOW) == "due in 1 hour"
+    assert due_text(NOW + timedelta(minutes=2), NOW) == "due in 2 minutes"
+    assert due_text(NOW + timedelta(seconds=30), NOW) == "due in less than a minute"
+    assert due_text((NOW + timedelta(days=1)).replace(tzinfo=None), NOW) == "due in 1 day"  # SQLite's naive UTC
+
+
+def test_a_digest_lists_the_new_turns_first_and_a_long_one_fits_a_push_message():
+    games = [WaitingGame(table, "Through the Desert", None, new=table == 7) for table in range(1, 10)]
+    notice = digest_notice(games, "/players/3", NOW)
+    assert notice.title == "Your turn in 9 games" and notice.path == "/players/3"
+    assert notice.lines[0] == "Through the Desert (table 7)"
+    many = digest_notice([WaitingGame(table, "T" * 200) for table in range(1, 60)], "/players/3", NOW)
+    data = payload(many)
+    assert len(data) <= MAX_PAYLOAD_BYTES
+    body = json.loads(data)["body"].split("\n")
+    assert body[-1].startswith("and ") and body[-1].endswith(" more")
+    assert len(body) - 1 + int(body[-1].split()[1]) == 59
+
+
+def test_link_tokens_name_account_and_address_and_cannot_be_forged_or_swapped():
+    tokens = Tokens("one secret")
+    assert tokens.read_unsubscribe(tokens.unsubscribe(5, "a@example.org")) == (5, "a@example.org")
+    assert tokens.read_confirm(tokens.confirm(5, "a@example.org")) == (5, "a@example.org")
+    for bad in (Tokens("another secret").unsubscribe(5, "a@example.org"),  # another server's
+                tokens.confirm(5, "a@example.org"),  # a confirmation token is no unsubscribe token
+                "garbage"):
+        with pytest.raises(AppError):
+            tokens.read_unsubscribe(bad)
+
+
+def test_the_vapid_key_is_made_once_kept_private_and_read_back(tmp_path):
+    settings = Settings(secret_key_file=tmp_path / ".caravanserai-secret", _env_file=None)
+    assert settings.vapid_key_path == tmp_path / ".caravanserai-vapid.pem"
+    with ThreadPoolExecutor(4) as workers:  # several worker processes starting at once
+        keys = list(workers.map(lambda _: vapid.public_key(vapid.load_or_create_key(settings)), range(4)))
+    assert len(set(keys)) == 1
+    assert stat.S_IMODE(os.stat(settings.vapid_key_path).st_mode) == 0o600
+    assert vapid.public_key(vapid.load_or_create_key(settings)) == keys[0]
+    assert len(keys[0]) == 87  # 65 bytes, base64url without padding
+
+
+def test_a_vapid_key_that_is_not_p256_is_refused(tmp_path):
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    other = ec.generate_private_key(ec.SECP384R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+    with pytest.raises(ValueError, match="P-256"):
+        vapid.load_or_create_key(Settings(vapid_private_key=other, _env_file=None))
+
+
+def test_the_vapid_subject_defaults_to_the_https_site_or_the_sender():
+    assert vapid.subject(Settings(public_url="https://games.example.org", _env_file=None)) == "https://games.example.org"
+    assert vapid.subject(Settings(smtp_from="Caravanserai <games@example.org>", _env_file=None)) == \
+        "mailto:games@example.org"
+    assert vapid.subject(Settings(vapid_subject="mailto:me@example.org", _env_file=None)) == "mailto:me@example.org"
