@@ -98,8 +98,9 @@ class Seat(Base):
     """One seat of a table: a person (``account_id``), a bot (``bot_level``), or empty (both null).
 
     ``takeover`` (timeout/left/resigned/away): the default bot plays a person's seat.  ``deadline``:
-    when the seat's current move is due (tables with a time control only).  ``seen_at``: when a
-    socket of the seat's person was last seen open on any process (``app/services/presence.py``);
+    when the seat's current move is due (tables with a time control only).  ``seen_at``: when the
+    seat's person was last seen (a socket of theirs open on any process, a REST move, the start);
+    ``connected_at``: when a socket of theirs was last seen open (``app/services/presence.py``);
     ``away_since``: when the leader found the person away (null while they are around);
     ``away_deadline``: on an untimed live table, when the bot takes the seat over if they stay away.
     """
@@ -114,6 +115,7 @@ class Seat(Base):
     takeover: Mapped[str | None] = mapped_column(String(16))
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
     seen_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    connected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 

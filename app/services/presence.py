@@ -1,9 +1,12 @@
 """Presence across processes (issue 16): who has a game open, wherever their socket is.
 
 A seat is *present* while any socket of its person is open on any process.  Each process writes
-that down in the database: every ``presence_refresh_seconds`` it sets ``seats.seen_at`` to now, in
-one statement, for the seats its greeted sockets hold (and for the seats whose person made a move
-over REST since the last time, as scripts do).  A process that dies, even by kill -9, simply stops
+that down in the database: every ``presence_refresh_seconds`` it sets ``seats.connected_at`` and
+``seats.seen_at`` to now, in one statement, for the seats its greeted sockets hold.  ``seen_at``
+alone also moves for a sign of life without a socket: a move over REST (as scripts make) and the
+start of the game (nobody is away before the game could reach them); it says who is *away*, while
+``connected_at`` alone says who is *present* (a turn notice is not needed while a tab is open, but
+starting a game from a script opens no tab).  A process that dies, even by kill -9, simply stops
 writing, so its seats fall behind by themselves; nothing has to notice the death.
 
 From ``seen_at`` the leader (``app/services/absence.py``) decides who is *away*: a person not
@@ -43,7 +46,8 @@ CHUNK = 1000
 @dataclass(frozen=True)
 class SeatPresence:
     """What the database says of one seat's person: ``present`` (a socket of theirs is open on some
-    process), ``away`` (gone long enough to count as away), and the two moments behind those."""
+    process: ``connected_at`` is recent), ``away`` (not seen for long enough to count as away), and
+    the two moments behind ``away``."""
 
     present: bool
     away: bool
@@ -52,7 +56,7 @@ class SeatPresence:
 
 
 def present_window(ctx: Context) -> timedelta:
-    """How recent ``seen_at`` must be for the seat to count as present."""
+    """How recent ``connected_at`` must be for the seat to count as present."""
     return timedelta(seconds=PRESENT_REFRESHES * ctx.settings.presence_refresh_seconds)
 
 
@@ -62,12 +66,12 @@ async def seat_presence(ctx: Context, game_id: int, seat: int) -> SeatPresence:
     Raises ``AppError(not_found)`` when there is no such seat or nobody sits there (a bot, an empty seat).
     """
     async with ctx.sessions() as session:
-        row = (await session.execute(select(Seat.account_id, Seat.seen_at, Seat.away_since)
+        row = (await session.execute(select(Seat.account_id, Seat.seen_at, Seat.connected_at, Seat.away_since)
                                      .where(Seat.table_id == game_id, Seat.seat == seat))).first()
     if row is None or row.account_id is None:
         raise AppError("not_found", f"no person at seat {seat} of table {game_id}")
-    seen_at = _aware(row.seen_at)
-    present = seen_at is not None and seen_at >= utcnow() - present_window(ctx)
+    seen_at, connected_at = _aware(row.seen_at), _aware(row.connected_at)
+    present = connected_at is not None and connected_at >= utcnow() - present_window(ctx)
     return SeatPresence(present=present, away=row.away_since is not None, seen_at=seen_at,
                         away_since=_aware(row.away_since))
 
@@ -124,7 +128,8 @@ class Presence:
                 pass
 
     async def refresh(self) -> int:
-        """Set ``seen_at`` to now for every seat this process sees; returns how many seats were written.
+        """Set ``seen_at`` (and, for the seats with a socket here, ``connected_at``) to now for every
+        seat this process sees; returns how many seats were written.
 
         Rows a move's transaction holds locked right now are skipped (PostgreSQL ``SKIP LOCKED``):
         the refresh never waits for a move nor deadlocks with one, and those seats are written at
@@ -137,12 +142,13 @@ class Presence:
         now = utcnow()
         written = 0
         async with self._ctx.sessions() as session:
-            for columns, pairs in (((Seat.table_id, Seat.seat), seats), ((Seat.table_id, Seat.account_id), movers)):
+            for columns, pairs, values in (((Seat.table_id, Seat.seat), seats, {"seen_at": now, "connected_at": now}),
+                                           ((Seat.table_id, Seat.account_id), movers, {"seen_at": now})):
                 for start in range(0, len(pairs), CHUNK):
                     chosen = (select(Seat.table_id, Seat.seat).where(tuple_(*columns).in_(pairs[start:start + CHUNK]))
                               .with_for_update(skip_locked=True))
                     result = await session.execute(update(Seat).where(tuple_(Seat.table_id, Seat.seat).in_(chosen))
-                                                   .values(seen_at=now))
+                                                   .values(**values))
                     written += result.rowcount
             await session.commit()
         return written
@@ -158,8 +164,9 @@ class Presence:
                 .where(Seat.table_id == game_id, Seat.seat == seat))).first()
             if row is None or row.account_id is None:
                 return
+            now = utcnow()
             await session.execute(update(Seat).where(Seat.table_id == game_id, Seat.seat == seat)
-                                  .values(seen_at=utcnow(), away_since=None, away_deadline=None))
+                                  .values(seen_at=now, connected_at=now, away_since=None, away_deadline=None))
             revived = False
             if row.status == "abandoned":
                 # The last activity stays that of the game (updated_at is the lobby's "last move").

@@ -21,6 +21,7 @@ def upgrade() -> None:
     op.execute("UPDATE tables SET pace = 'turn_based' WHERE move_seconds >= 3600")
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True))
+        batch.add_column(sa.Column("connected_at", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("away_since", sa.DateTime(timezone=True), nullable=True))
         batch.add_column(sa.Column("away_deadline", sa.DateTime(timezone=True), nullable=True))
     # Everyone seated counts as seen at the upgrade, so nobody is away before they had the chance to return.
@@ -31,6 +32,7 @@ def downgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("away_deadline")
         batch.drop_column("away_since")
+        batch.drop_column("connected_at")
         batch.drop_column("seen_at")
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("pace")
