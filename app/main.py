@@ -21,6 +21,7 @@ from app.api import auth, chat, games, players, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
+from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
 from app.db.engine import make_engine, make_session_factory
 from app.db.move_writer import PostgresMoveWriter
@@ -56,6 +57,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       move_writer=None if settings.is_sqlite else PostgresMoveWriter(
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
+        ctx.metrics.watch_pool(engine.pool)
         app.state.rules_book = rules_pages.RulesBook(ctx.registry)
         app.state.rate_limits = RateLimits(settings)
         # First listener: a seating change makes every process drop its cached seats.
@@ -81,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if ctx.move_writer is not None:
                 await ctx.move_writer.close()
             await engine.dispose()
+            ctx.metrics.process_exited()
 
     app = FastAPI(title="Caravanserai", lifespan=lifespan)
     app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
@@ -102,9 +105,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with ctx.sessions() as session:
             running = await session.scalar(select(func.count()).select_from(Table).where(Table.status == "running"))
         ctx.metrics.games_running.set(running)
-        ctx.metrics.open_sockets.set(request.app.state.hub.count())
-        pool = ctx.engine.pool
-        ctx.metrics.db_pool_in_use.set(pool.checkedout() if hasattr(pool, "checkedout") else 0)
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     if STATIC_DIR.is_dir():
@@ -123,6 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Any id: the page itself says "no such table" in words when the API does.
         return FileResponse(STATIC_DIR / "table.html")
 
+    app.add_middleware(TrafficMetrics, status_of_error=lambda exc: 503 if _database_busy(exc) else 500)
     app.add_middleware(HeadAsGet)  # added last: outermost, so it covers every route and error page
     return app
 
@@ -147,6 +148,19 @@ def _database_busy(exc: BaseException) -> bool:
     return False
 
 
+def _database_failure(exc: BaseException) -> str | None:
+    """``busy`` (see :func:`_database_busy`), ``failed`` for any other error of the database or of
+    the way to it (anywhere in ``exc``'s causes), else None."""
+    if _database_busy(exc):
+        return "busy"
+    while exc is not None:
+        if isinstance(exc, (sqlalchemy.exc.SQLAlchemyError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                            ConnectionError)):
+            return "failed"
+        exc = exc.__cause__ or getattr(exc, "orig", None)
+    return None
+
+
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(AppError)
     async def app_error(_request: Request, exc: AppError) -> JSONResponse:
@@ -165,8 +179,11 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
         return _error(HTTP_CODES.get(exc.status_code, "bad_request"), str(exc.detail), exc.status_code)
 
     @app.exception_handler(Exception)
-    async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
-        if _database_busy(exc):
+    async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+        failure = _database_failure(exc)
+        if failure is not None:
+            request.app.state.ctx.metrics.database_errors.labels(failure).inc()
+        if failure == "busy":
             log.warning("database connections exhausted: %s", exc)
             return _error("unavailable", "the server is busy; try again in a moment (the request changed nothing)", 503)
         log.exception("unexpected error", exc_info=exc)

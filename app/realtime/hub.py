@@ -58,8 +58,11 @@ class Hub:
         ctx.fanout.subscribe(self.on_version)
 
     def add(self, subscriber: Subscriber) -> None:
-        """Start pushing ``subscriber``'s game to it."""
-        self._subscribers[subscriber.game_id].add(subscriber)
+        """Start pushing ``subscriber``'s game to it (again at each hello: counted once)."""
+        watchers = self._subscribers[subscriber.game_id]
+        if subscriber not in watchers:
+            watchers.add(subscriber)
+            self._ctx.metrics.open_sockets.inc()
 
     async def remove(self, subscriber: Subscriber) -> None:
         """Stop pushing to ``subscriber`` (idempotent); tells the others if its seat went offline."""
@@ -68,6 +71,7 @@ class Hub:
             return
         before = self.online(subscriber.game_id)
         watchers.discard(subscriber)
+        self._ctx.metrics.open_sockets.dec()
         if not watchers:
             del self._subscribers[subscriber.game_id]
         elif self.online(subscriber.game_id) != before:
