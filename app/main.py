@@ -25,6 +25,7 @@ from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
 from app.db.engine import make_engine, make_session_factory
 from app.db.move_writer import PostgresMoveWriter
+from app.db.rate_limits import DatabaseStorage, rate_limit_storage
 from app.db.models import Table
 from app.fanout import make_fanout
 from app.paths import STATIC_DIR
@@ -59,7 +60,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.ctx = ctx
         ctx.metrics.watch_pool(engine.pool)
         app.state.rules_book = rules_pages.RulesBook(ctx.registry)
-        app.state.rate_limits = RateLimits(settings)
+        storage = rate_limit_storage(settings.rate_limit_storage, engine)
+        app.state.rate_limits = RateLimits(settings, storage)
+        sweeper = storage if isinstance(storage, DatabaseStorage) else None  # deletes the expired counters
+        if sweeper is not None:
+            sweeper.start_sweeping()
         # First listener: a seating change makes every process drop its cached seats.
         fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
         app.state.hub = Hub(ctx)
@@ -77,6 +82,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if resync is not None:
                 resync.cancel()
                 await asyncio.gather(resync, return_exceptions=True)
+            if sweeper is not None:
+                await sweeper.stop_sweeping()
             await watcher.stop()
             await bots.stop()
             await fanout.stop()

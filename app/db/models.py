@@ -1,4 +1,5 @@
-"""ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages.
+"""ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
+rate-limit counters.
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -8,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -138,3 +139,15 @@ class ChatMessage(Base):
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(300))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RateLimitCounter(Base):
+    """Requests counted against one rate limit for one caller (``app/db/rate_limits.py``): ``hits``
+    since the window began, until ``expires_at`` (seconds since the Unix epoch), when the next
+    request starts a new window.  Expired rows are deleted by a sweep."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)

@@ -134,6 +134,20 @@ def test_cpu_and_memory_come_per_worker_and_summed(two_workers):
     assert sample(text, "caravanserai_workers_cpu_seconds_total") == pytest.approx(sum(cpu))
 
 
+def test_a_sign_in_limit_holds_over_both_workers(two_workers):
+    server, directory = two_workers
+    address = {"X-Forwarded-For": "203.0.113.7"}  # uvicorn trusts it from 127.0.0.1: an address of this test's own
+
+    def sign_in(index: int) -> int:
+        return httpx.post(f"{server.base_url}/api/auth/guest", json={"name": f"Guest {index}"}, headers=address,
+                          timeout=10).status_code
+
+    statuses = Counter(at_once(80, sign_in))
+    assert statuses == {200: SIGN_INS_PER_HOUR, 429: 80 - SIGN_INS_PER_HOUR}
+    refusing = per_worker(directory, "caravanserai_http_requests_total", route="/api/auth/guest", status="429")
+    assert len(refusing) == 2, f"one worker refused every sign-in over the limit: {refusing}"
+
+
 def test_open_sockets_are_counted_over_both_workers_and_a_killed_one_stops_counting(two_workers):
     server, directory = two_workers
     from websockets.sync.client import connect

@@ -1,0 +1,30 @@
+"""Rate-limit counters shared by every worker and instance (issue 18, item 4): one row per key and window.
+
+Revision ID: 0006_ops
+Revises: 0005
+Create Date: 2026-12-03
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006_ops"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "rate_limits",
+        sa.Column("key", sa.String(255), primary_key=True),
+        sa.Column("hits", sa.Integer(), nullable=False),
+        # Seconds since the Unix epoch: the same on PostgreSQL and SQLite, compared as numbers.
+        sa.Column("expires_at", sa.Float(), nullable=False),
+    )
+    op.create_index("ix_rate_limits_expires_at", "rate_limits", ["expires_at"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_rate_limits_expires_at", table_name="rate_limits")
+    op.drop_table("rate_limits")
