@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from limits.aio.storage import MemoryStorage, Storage
 from limits.storage import storage_from_string
-from sqlalchemy import case, delete, select, text
+from sqlalchemy import Float, bindparam, case, delete, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -49,7 +49,7 @@ class DatabaseStorage(Storage):
         super().__init__()
         self._engine = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._clock = clock
-        self._insert = postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert
+        self._upsert = _counting_upsert(postgresql.insert if engine.dialect.name == "postgresql" else sqlite.insert)
         self._sweeper: asyncio.Task | None = None
         self._stop = asyncio.Event()
 
@@ -61,16 +61,10 @@ class DatabaseStorage(Storage):
         """Count ``amount`` more hits of ``key``; the key's hits in its window after this one.
         A key whose window has ended starts a new one of ``expiry`` seconds."""
         now = self._clock()
-        counter = RateLimitCounter.__table__.c
-        upsert = self._insert(RateLimitCounter).values(key=key, hits=amount, expires_at=now + expiry)
-        window_over = counter.expires_at <= now
-        upsert = upsert.on_conflict_do_update(
-            index_elements=[counter.key],
-            set_={"hits": case((window_over, upsert.excluded.hits), else_=counter.hits + upsert.excluded.hits),
-                  "expires_at": case((window_over, upsert.excluded.expires_at), else_=counter.expires_at)},
-        ).returning(counter.hits)
         async with self._engine.connect() as connection:
-            return (await connection.execute(upsert)).scalar_one()
+            result = await connection.execute(self._upsert, {"key": key, "amount": amount, "now": now,
+                                                             "expires_at": now + expiry})
+            return result.scalar_one()
 
     async def get(self, key: str) -> int:
         """The hits of ``key`` in its current window (0 when it has none)."""
@@ -136,6 +130,21 @@ class DatabaseStorage(Storage):
                 await self.delete_expired()
             except SQLAlchemyError as exc:  # a busy or restarting database: the next sweep catches up
                 log.warning("could not delete expired rate-limit counters: %s", exc)
+
+
+def _counting_upsert(insert):
+    """The statement of :meth:`DatabaseStorage.incr` for the dialect's ``insert``, built once:
+    ``amount`` more hits of ``key``, or a new window until ``expires_at`` when the row's has ended
+    by ``now``; returns the hits.  One statement, so concurrent hits of one key queue on its row."""
+    counter = RateLimitCounter.__table__.c
+    upsert = insert(RateLimitCounter.__table__).values(
+        key=bindparam("key"), hits=bindparam("amount"), expires_at=bindparam("expires_at", type_=Float))
+    window_over = counter.expires_at <= bindparam("now", type_=Float)
+    return upsert.on_conflict_do_update(
+        index_elements=[counter.key],
+        set_={"hits": case((window_over, upsert.excluded.hits), else_=counter.hits + upsert.excluded.hits),
+              "expires_at": case((window_over, upsert.excluded.expires_at), else_=counter.expires_at)},
+    ).returning(counter.hits)
 
 
 def rate_limit_storage(setting: str, engine: AsyncEngine) -> Storage:
