@@ -21,13 +21,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import asyncpg
 import httpx
 import pytest
 from prometheus_client.multiprocess import MultiProcessCollector
 
-from tests.conftest import ADMIN_URL, REQUIRE_POSTGRES, TOY_RULESETS, _asyncpg_dsn, _database_url, run_coroutine
+from tests.conftest import TOY_RULESETS
 from tests.reliability.support import LEGACY, RemoteGuest, start_remote_table
+from tests.support.databases import scratch_postgres
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.postgres
@@ -35,38 +35,23 @@ DATABASE = f"caravanserai_two_workers_{os.getpid()}"
 SIGN_INS_PER_HOUR = 30
 
 
-async def _execute(sql: str) -> None:
-    connection = await asyncpg.connect(_asyncpg_dsn(ADMIN_URL), timeout=5)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
-
-
 @pytest.fixture(scope="module")
 def two_workers(tmp_path_factory):
     """``(server, metrics directory)``: two workers on a Postgres database of their own."""
-    try:
-        run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        run_coroutine(_execute, f'CREATE DATABASE "{DATABASE}"')
-    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
-        if REQUIRE_POSTGRES:
-            pytest.fail(f"Postgres at {ADMIN_URL} is not reachable: {exc}")
-        pytest.skip(f"Postgres at {ADMIN_URL} is not reachable: {exc}")
-    folder = tmp_path_factory.mktemp("two-workers")
-    # TMPDIR: `serve` makes its metrics directory there, where the test can read each worker's file.
-    server = ServerProcess(_database_url(DATABASE), extra_rulesets=TOY_RULESETS, log_path=folder / "server.log",
-                           env={"CARAVANSERAI_WORKERS": "2", "TMPDIR": str(folder),
-                                "CARAVANSERAI_RATE_LIMIT_AUTH": f"{SIGN_INS_PER_HOUR}/hour"})
-    try:
-        server.start(timeout=120)  # two workers importing at once on a busy machine
-        directories = list(folder.glob("caravanserai-metrics-*"))
-        assert len(directories) == 1, f"no metrics directory of its own: {directories}"
-        yield server, directories[0]
-    finally:
-        server.stop()
-        run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-    assert not directories[0].exists(), "the metrics directory outlived the server"
+    with scratch_postgres(DATABASE) as url:
+        folder = tmp_path_factory.mktemp("two-workers")
+        # TMPDIR: `serve` makes its metrics directory there, where the test can read each worker's file.
+        server = ServerProcess(url, extra_rulesets=TOY_RULESETS, log_path=folder / "server.log",
+                               env={"CARAVANSERAI_WORKERS": "2", "TMPDIR": str(folder),
+                                    "CARAVANSERAI_RATE_LIMIT_AUTH": f"{SIGN_INS_PER_HOUR}/hour"})
+        try:
+            server.start(timeout=120)  # two workers importing at once on a busy machine
+            directories = list(folder.glob("caravanserai-metrics-*"))
+            assert len(directories) == 1, f"no metrics directory of its own: {directories}"
+            yield server, directories[0]
+        finally:
+            server.stop()
+        assert not directories[0].exists(), "the metrics directory outlived the server"
 
 
 def per_worker(directory: Path, sample_name: str, **labels: str) -> dict[int, float]:

@@ -13,7 +13,7 @@ import uuid
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from app.db.engine import make_engine
 from app.db.models import RateLimitCounter
