@@ -63,7 +63,8 @@ class Metrics:
         self.websocket_connects = Counter("caravanserai_websocket_connects", "WebSocket connections accepted",
                                           registry=self.registry)
         self.websocket_disconnects = Counter(
-            "caravanserai_websocket_disconnects", "WebSocket connections ended, by who closed them (client, server)",
+            "caravanserai_websocket_disconnects", "WebSocket connections ended, by who closed them (server: the app "
+            "closed it; client: the peer left or stopped answering pings)",
             ["closed_by"], registry=self.registry)
         self.websockets_open = Gauge("caravanserai_websockets_open", "WebSocket connections open, all workers",
                                      multiprocess_mode="livesum", registry=self.registry)
