@@ -20,7 +20,9 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /wheels /tmp/wheels
 COPY constraints.txt /tmp/constraints.txt
-RUN pip install --no-cache-dir --constraint /tmp/constraints.txt /tmp/wheels/caravanserai-*.whl \
+# redis: the client of the optional Redis rate-limit store (the package's `redis` extra), so that
+# CARAVANSERAI_RATE_LIMIT_STORAGE=redis://... works without another image.
+RUN pip install --no-cache-dir --constraint /tmp/constraints.txt /tmp/wheels/caravanserai-*.whl redis \
  && rm -rf /tmp/wheels /tmp/constraints.txt
 COPY --chmod=0755 scripts/backup_schedule.sh /usr/local/bin/caravanserai-backup-schedule
 ENV PYTHONUNBUFFERED=1 \

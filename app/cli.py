@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
@@ -16,6 +21,9 @@ from app.config import Settings
 from app.db.backup import backup, restore
 from app.db.migrate import upgrade_to_head
 from app.services.notify.vapid import load_or_create_key
+from app.metrics import MULTIPROC_DIR_ENV
+
+WORKER_HEALTHCHECK_SECONDS = 30
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -55,14 +63,53 @@ def main(argv: list[str] | None = None) -> None:
         upgrade_to_head(settings.async_database_url)
     settings.session_secret  # create the key files once, before any worker starts
     load_or_create_key(settings)
-    uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host, port=args.port or settings.port,
-                workers=args.workers or settings.workers, ws_max_size=settings.max_payload_bytes,
-                ws_ping_interval=settings.ws_ping_interval_seconds, ws_ping_timeout=settings.ws_ping_timeout_seconds,
-                ws_per_message_deflate=settings.ws_per_message_deflate,
-                proxy_headers=True, log_config=log_config(settings.log_format), timeout_graceful_shutdown=10,
-                # Longer than uvicorn's 5 s: an idle HTTP connection closed by the server just as a client
-                # reuses it is a "connection reset" for that client (browsers retry; scripts may not).
-                timeout_keep_alive=settings.keep_alive_seconds)
+    workers = args.workers or settings.workers
+    with metrics_directory(workers):
+        uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
+                    port=args.port or settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
+                    ws_ping_interval=settings.ws_ping_interval_seconds,
+                    ws_ping_timeout=settings.ws_ping_timeout_seconds,
+                    ws_per_message_deflate=settings.ws_per_message_deflate,
+                    proxy_headers=True, log_config=log_config(settings.log_format), timeout_graceful_shutdown=10,
+                    # Longer than uvicorn's 5 s: an idle HTTP connection closed by the server just as a client
+                    # reuses it is a "connection reset" for that client (browsers retry; scripts may not).
+                    timeout_keep_alive=settings.keep_alive_seconds,
+                    # A new worker must answer the supervisor's ping within this; uvicorn's 5 s is too
+                    # short for one still importing on a busy small machine, which it kills and restarts
+                    # over and over (seen at a load of 20 on 2 cores). A worker that hangs later is found
+                    # just as surely, a little later.
+                    timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS)
+
+
+@contextmanager
+def metrics_directory(workers: int) -> Iterator[Path | None]:
+    """With several workers, the directory where they all write their metrics (prometheus-client's
+    multiprocess mode, ``app/metrics.py``), set as ``PROMETHEUS_MULTIPROC_DIR`` for the workers.
+
+    One per server start: the host's own ``PROMETHEUS_MULTIPROC_DIR`` if set, emptied of an earlier
+    start's files first (else they would count again); otherwise a new temporary directory, removed
+    when the server stops.  One worker without that variable keeps its metrics in memory: yields
+    None.  The workers are started fresh (uvicorn spawns them), so each one reads the variable
+    before it imports prometheus-client, as multiprocess mode needs.
+    """
+    configured = os.environ.get(MULTIPROC_DIR_ENV)
+    if configured:
+        directory = Path(configured)
+        directory.mkdir(parents=True, exist_ok=True)
+        for leftover in directory.glob("*.db"):
+            leftover.unlink()
+        yield directory
+        return
+    if workers <= 1:
+        yield None
+        return
+    directory = Path(tempfile.mkdtemp(prefix="caravanserai-metrics-"))
+    os.environ[MULTIPROC_DIR_ENV] = str(directory)
+    try:
+        yield directory
+    finally:
+        del os.environ[MULTIPROC_DIR_ENV]
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def read_settings() -> Settings:

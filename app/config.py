@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import secrets
 from functools import cached_property
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from typing import Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
@@ -18,6 +19,7 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./caravanserai.db"
 # Words of the examples a host copies (.env.example, docs/hosting.md), compared without case or punctuation.
 PLACEHOLDER_WORDS = ("changeme", "replaceme", "placeholder", "yoursecret", "longrandomstring", "password")
 MIN_SECRET_KEY_LENGTH = 32
+REDIS_SCHEMES = ("redis://", "rediss://", "redis+unix://")
 SECRET_HINT = 'make one with: python3 -c "import secrets; print(secrets.token_urlsafe(48))"'
 
 
@@ -73,6 +75,10 @@ class Settings(BaseSettings):
     rate_limit_moves: str = Field(default="30/second", description="REST moves per address and account")
     rate_limit_replays: str = Field(default="240/minute", description="replay positions asked for, per address and account")
     rate_limit_chat: str = Field(default="20/minute", description="chat messages per account")
+    rate_limit_storage: str = Field(
+        default="", description="where rate limits are counted: database (the default with PostgreSQL: shared by "
+                                "every worker and instance), memory (the default with SQLite; each process its own), "
+                                "or a redis://, rediss:// or redis+unix:// URL (needs the redis extra)")
     max_open_tables: int = Field(default=10, ge=1, description="open (not yet started) tables one account may have")
     open_table_hours: float = Field(default=24, gt=0, description="open tables nobody started close after this")
     clock_tick_seconds: float = Field(default=1.0, gt=0, description="how often overdue move deadlines are checked")
@@ -125,6 +131,20 @@ class Settings(BaseSettings):
     leader_retry_seconds: float = Field(
         default=3, gt=0, description="PostgreSQL: how often a process that is not the leader (the one that drives "
                                      "bots and clocks) tries to become it")
+
+    @field_validator("rate_limit_storage")
+    @classmethod
+    def _known_rate_limit_storage(cls, value: str) -> str:
+        """Raises ``ValueError`` for a store that is none of those named in the description, and for a
+        Redis URL without a Redis client installed."""
+        value = value.strip()
+        if value in ("", "memory", "database"):
+            return value
+        if not value.startswith(REDIS_SCHEMES):
+            raise ValueError(f"{value!r} is none of: database, memory, a redis:// URL")
+        if importlib.util.find_spec("redis") is None:
+            raise ValueError("a Redis store needs the Redis client: pip install 'caravanserai[redis]'")
+        return value
 
     @model_validator(mode="after")
     def _refuse_placeholder_secrets(self) -> "Settings":

@@ -19,9 +19,11 @@ from app.api import auth, chat, games, notifications, players, rules_pages, rule
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
+from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
-from app.db.engine import database_busy as _database_busy, make_engine, make_session_factory
+from app.db.engine import database_busy as _database_busy, database_failure as _database_failure, make_engine, make_session_factory
 from app.db.move_writer import PostgresMoveWriter
+from app.db.rate_limits import DatabaseStorage, rate_limit_storage
 from app.db.models import Table
 from app.fanout import make_fanout
 from app.paths import STATIC_DIR
@@ -57,9 +59,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                       move_writer=None if settings.is_sqlite else PostgresMoveWriter(
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
+        ctx.metrics.watch_pool(engine)
         app.state.rules_book = rules_pages.RulesBook(ctx.registry)
-        ctx.metrics.count_checkouts(engine)
-        app.state.rate_limits = RateLimits(settings)
+        storage = rate_limit_storage(settings.rate_limit_storage, engine)
+        app.state.rate_limits = RateLimits(settings, storage)
+        sweeper = storage if isinstance(storage, DatabaseStorage) else None  # deletes the expired counters
+        if sweeper is not None:
+            sweeper.start_sweeping()
         # First listener: a seating change makes every process drop its cached seats.
         fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
         app.state.hub = Hub(ctx)
@@ -75,6 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.notify = notify_kit.build(ctx, is_present=notify_kit.presence_across_processes(ctx),
                                             is_leader=lambda: leadership.is_leader)
         leadership.on_gain(app.state.notify.notifier.nudge)
+        leadership.on_gain(lambda: ctx.metrics.leader.set(1))
+        leadership.on_loss(lambda: ctx.metrics.leader.set(0))
         await fanout.start()
         await leadership.start()
         await watcher.start()
@@ -90,6 +98,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 await asyncio.gather(resync, return_exceptions=True)
             await app.state.notify.stop()
             await presence.stop()
+            if sweeper is not None:
+                await sweeper.stop_sweeping()
             await watcher.stop()
             await bots.stop()
             await leadership.stop()
@@ -97,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if ctx.move_writer is not None:
                 await ctx.move_writer.close()
             await engine.dispose()
+            ctx.metrics.process_exited()
 
     app = FastAPI(title="Caravanserai", lifespan=lifespan)
     app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
@@ -118,10 +129,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async with ctx.sessions() as session:
             running = await session.scalar(select(func.count()).select_from(Table).where(Table.status == "running"))
         ctx.metrics.games_running.set(running)
-        ctx.metrics.open_sockets.set(request.app.state.hub.count())
-        ctx.metrics.leader.set(1 if request.app.state.leadership.is_leader else 0)
-        pool = ctx.engine.pool
-        ctx.metrics.db_pool_in_use.set(pool.checkedout() if hasattr(pool, "checkedout") else 0)
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     if STATIC_DIR.is_dir():
@@ -140,6 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Any id: the page itself says "no such table" in words when the API does.
         return FileResponse(STATIC_DIR / "table.html")
 
+    app.add_middleware(TrafficMetrics, status_of_error=lambda exc: 503 if _database_busy(exc) else 500)
     app.add_middleware(HeadAsGet)  # added last: outermost, so it covers every route and error page
     return app
 
@@ -172,8 +180,11 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
         return _error(HTTP_CODES.get(exc.status_code, "bad_request"), str(exc.detail), exc.status_code)
 
     @app.exception_handler(Exception)
-    async def unexpected_error(_request: Request, exc: Exception) -> JSONResponse:
-        if _database_busy(exc):
+    async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+        failure = _database_failure(exc)
+        if failure is not None:
+            request.app.state.ctx.metrics.database_errors.labels(failure).inc()
+        if failure == "busy":
             log.warning("database connections exhausted: %s", exc)
             return _error("unavailable", "the server is busy; try again in a moment (the request changed nothing)", 503)
         log.exception("unexpected error", exc_info=exc)

@@ -74,7 +74,8 @@ async def _truncate(url: str) -> None:
         if leftovers:
             warnings.warn(f"connections left open by an earlier test: {[dict(row) for row in leftovers]}")
         await connection.execute("SET lock_timeout = '30s'")
-        await connection.execute("TRUNCATE moves, seats, tables, accounts RESTART IDENTITY CASCADE")
+        # rate_limits too: account ids start again at 1, and a count of an earlier test's account 1 would hold.
+        await connection.execute("TRUNCATE moves, seats, tables, accounts, rate_limits RESTART IDENTITY CASCADE")
     finally:
         await connection.close()
 

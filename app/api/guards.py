@@ -1,8 +1,10 @@
 """Request guards: rate limits (the ``limits`` library) and cross-site request refusal.
 
-Rate limits are counted per process in memory (one small VPS runs one or a few processes; a
-Redis storage from the same library could share them later).  Exceeding one answers 429
-``rate_limited``.  Cross-site protection: the session cookie is ``SameSite=Lax`` already; on
+Rate limits are counted in a store every worker and instance shares (``app/db/rate_limits.py``:
+the database on PostgreSQL, memory on SQLite's single process, or Redis), in fixed windows.
+Exceeding one answers 429 ``rate_limited``.  Only REST requests are limited here: moves over a
+WebSocket are held by that socket's frame budget (``app/realtime/endpoint.py``) and never wait
+for the store.  Cross-site protection: the session cookie is ``SameSite=Lax`` already; on
 top, a state-changing ``/api`` request whose ``Origin`` names another site is refused, and so
 is one whose body is not JSON (HTML forms cannot send JSON across sites without CORS).
 """
@@ -14,8 +16,8 @@ from urllib.parse import urlsplit
 
 from fastapi import Depends, Request
 from limits import parse
-from limits.aio.storage import MemoryStorage
-from limits.aio.strategies import MovingWindowRateLimiter
+from limits.aio.storage import Storage
+from limits.aio.strategies import FixedWindowRateLimiter
 
 from app.api.deps import Ctx, CurrentAccount
 from app.config import Settings
@@ -25,10 +27,15 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
 
 class RateLimits:
-    """Named limits from the settings (``"30/minute"`` syntax), counted per key."""
+    """Named limits from the settings (``"30/minute"`` syntax), counted per key in ``storage``.
 
-    def __init__(self, settings: Settings) -> None:
-        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+    Fixed windows: up to N requests from a key's first one until the period has passed (so at
+    most 2N in any span of one period); the only strategy every store offers alike.
+    """
+
+    def __init__(self, settings: Settings, storage: Storage) -> None:
+        self.storage = storage
+        self._limiter = FixedWindowRateLimiter(storage)
         self._rules = {
             "auth": parse(settings.rate_limit_auth),
             "tables": parse(settings.rate_limit_tables),

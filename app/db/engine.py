@@ -50,3 +50,16 @@ def database_busy(exc: BaseException | None) -> bool:
             return True
         exc = exc.__cause__ or getattr(exc, "orig", None)
     return False
+
+
+def database_failure(exc: BaseException | None) -> str | None:
+    """``busy`` (see :func:`database_busy`), ``failed`` for any other error of the database or of
+    the way to it (anywhere in ``exc``'s causes), else None (the ``database_errors`` metric's kinds)."""
+    if database_busy(exc):
+        return "busy"
+    while exc is not None:
+        if isinstance(exc, (sqlalchemy.exc.SQLAlchemyError, asyncpg.PostgresError, asyncpg.InterfaceError,
+                            ConnectionError)):
+            return "failed"
+        exc = exc.__cause__ or getattr(exc, "orig", None)
+    return None

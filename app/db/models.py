@@ -1,5 +1,5 @@
 """ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
-and the "your turn" notices (e-mail choice, push subscriptions, turns told).
+and the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters.
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, UniqueConstraint, false,
-                        true)
+from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint,
+                        false, true)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -207,3 +207,16 @@ class NotifyTurn(Base):
     turn_version: Mapped[int] = mapped_column(Integer)
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     notified_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class RateLimitCounter(Base):
+    """Requests counted against one rate limit for one caller (``app/db/rate_limits.py``): ``hits``
+    since the window began, until ``expires_at`` (seconds since the Unix epoch), when the next
+    request starts a new window.  Expired rows are deleted by a sweep.  On PostgreSQL the table is
+    ``UNLOGGED`` (its migration): no disk flush per count, emptied by a crash of the database server."""
+
+    __tablename__ = "rate_limits"
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    hits: Mapped[int] = mapped_column(Integer)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)

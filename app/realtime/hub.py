@@ -92,8 +92,12 @@ class Hub:
         await self.remove(subscriber)
 
     def add(self, subscriber: Subscriber) -> None:
-        """Start pushing ``subscriber``'s game to it (again after each ``hello``: its seat may have changed)."""
-        self._subscribers[subscriber.game_id].add(subscriber)
+        """Start pushing ``subscriber``'s game to it (again after each ``hello``: its seat may have changed;
+        counted once in the open sockets)."""
+        watchers = self._subscribers[subscriber.game_id]
+        if subscriber not in watchers:
+            watchers.add(subscriber)
+            self._ctx.metrics.open_sockets.inc()
         if subscriber.seat is not None:
             self._players[subscriber.game_id].add(subscriber)
         elif subscriber in self._players.get(subscriber.game_id, ()):
@@ -111,6 +115,7 @@ class Hub:
             players.discard(subscriber)
             if not players:
                 del self._players[subscriber.game_id]
+        self._ctx.metrics.open_sockets.dec()
         if not watchers:
             del self._subscribers[subscriber.game_id]
             self._payloads.pop(subscriber.game_id, None)

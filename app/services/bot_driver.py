@@ -94,6 +94,7 @@ class BotDriver:
         except asyncio.CancelledError:
             raise
         except Exception:
+            self._ctx.metrics.bot_failures.labels("crashed").inc()
             log.exception("bot driver failed in game %s", game_id)
         finally:
             self._tasks.pop(game_id, None)
@@ -129,7 +130,8 @@ class BotDriver:
             move_id = games.bot_move_id(snapshot.version, seat)
             await games.submit_bot_move(self._ctx, game_id, seat, move_id, snapshot.version, ruleset.dump_move(move))
         except AppError as exc:
-            if exc.code not in ("stale_version", "not_your_turn"):
+            if exc.code not in ("stale_version", "not_your_turn"):  # those: another process moved first
+                self._ctx.metrics.bot_failures.labels("refused").inc()
                 log.error("bot at seat %s of game %s was refused: %s", seat, game_id, exc.message)
                 return False
         return True

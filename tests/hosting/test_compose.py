@@ -44,3 +44,16 @@ def test_the_backup_service_runs_the_schedule_on_the_apps_image():
     assert backup["image"] == app["image"] and backup["command"] == ["caravanserai-backup-schedule"]
     assert backup["environment"]["CARAVANSERAI_DATABASE_URL"] == app["environment"]["CARAVANSERAI_DATABASE_URL"]
     assert "./backups:/backups" in backup["volumes"]
+
+
+def test_the_optional_prometheus_scrapes_the_app_inside_and_listens_on_loopback_only():
+    metrics = yaml.safe_load((ROOT / "docker-compose.metrics.yml").read_text())
+    prometheus = metrics["services"]["prometheus"]
+    assert all(port.startswith("127.0.0.1:") for port in prometheus["ports"])
+    options = prometheus["logging"]["options"]
+    assert prometheus["logging"]["driver"] == "json-file" and options["max-size"] and options["max-file"]
+    assert "./monitoring/prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus["volumes"]
+    config = yaml.safe_load((ROOT / "monitoring/prometheus.yml").read_text())
+    job = config["scrape_configs"][0]
+    assert job["metrics_path"] == "/metrics" and job["static_configs"][0]["targets"] == ["app:8000"]
+    assert "8000" in COMPOSE["services"]["app"]["expose"]  # the target is the app service on the compose network

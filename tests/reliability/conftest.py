@@ -11,11 +11,11 @@ from __future__ import annotations
 import os
 import threading
 
-import asyncpg
 import pytest
 
 from app.db.migrate import upgrade_to_head
-from tests.conftest import ADMIN_URL, REQUIRE_POSTGRES, TOY_RULESETS, _asyncpg_dsn, _database_url, run_coroutine
+from tests.conftest import TOY_RULESETS
+from tests.support.databases import scratch_postgres
 from tests.support.server import ServerProcess
 
 DATABASE = f"caravanserai_reliability_{os.getpid()}"
@@ -55,33 +55,16 @@ def sqlite_server(tmp_path_factory):
         server.stop()
 
 
-async def _execute(sql: str) -> None:
-    connection = await asyncpg.connect(_asyncpg_dsn(ADMIN_URL), timeout=5)
-    try:
-        await connection.execute(sql)
-    finally:
-        await connection.close()
-
-
 @pytest.fixture(scope="session")
 def postgres_servers(tmp_path_factory):
     """``(database_url, first, second)``: two processes serving one Postgres database."""
-    try:
-        run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
-        run_coroutine(_execute, f'CREATE DATABASE "{DATABASE}"')
-    except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
-        if REQUIRE_POSTGRES:
-            pytest.fail(f"Postgres at {ADMIN_URL} is not reachable: {exc}")
-        pytest.skip(f"Postgres at {ADMIN_URL} is not reachable: {exc}")
-    url = _database_url(DATABASE)
-    upgrade_to_head(url)
-    folder = tmp_path_factory.mktemp("postgres-servers")
-    first = ServerProcess(url, extra_rulesets=TOY_RULESETS, log_path=folder / "first.log")
-    second = ServerProcess(url, extra_rulesets=TOY_RULESETS, log_path=folder / "second.log")
-    start_all(first, second)
-    try:
-        yield url, first, second
-    finally:
-        first.stop()
-        second.stop()
-        run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{DATABASE}" WITH (FORCE)')
+    with scratch_postgres(DATABASE) as url:
+        folder = tmp_path_factory.mktemp("postgres-servers")
+        first = ServerProcess(url, extra_rulesets=TOY_RULESETS, log_path=folder / "first.log")
+        second = ServerProcess(url, extra_rulesets=TOY_RULESETS, log_path=folder / "second.log")
+        start_all(first, second)
+        try:
+            yield url, first, second
+        finally:
+            first.stop()
+            second.stop()
