@@ -56,7 +56,7 @@ SAMPLED_MOVES = 4
 """Listed moves tried per seat at a deep position (all of them when there are fewer)."""
 REFUSED_MOVES = 3
 """Moves not listed for a seat, tried per seat at a deep position."""
-MALFORMED = [None, "move", 7, [], {}, {"type": "no-such-move"}]
+MALFORMED: list[Any] = [None, "move", 7, [], {}, {"type": "no-such-move"}]
 """Wire values that are no move of any ruleset."""
 
 
@@ -217,6 +217,32 @@ def check_case(ruleset: Ruleset, case: Case, seeds: Iterable[int] = (1, 2), cap:
     return [check_game(ruleset, case.n_players, seed, options, cap=cap) for seed in seeds]
 
 
+def random_games(
+    ruleset: Ruleset,
+    n_players: list[int] | None = None,
+    games: int = 5,
+    seed: int = 1,
+    options: list[dict[str, Any]] | None = None,
+    max_moves: int = 5000,
+    check: bool = False,
+) -> list[PlayedGame]:
+    """``games`` whole random games per player count (default: every count) and option set, with
+    seeds ``seed * 1_000_003 + count * 1000 + index``; with ``check``, each one checked by the kit
+    (:func:`check_game`).  Without, they are for a game's own tests of its invariants."""
+    counts = n_players or list(range(ruleset.min_players, ruleset.max_players + 1))
+    played = []
+    for raw_options in options or [{}]:
+        parsed = ruleset.parse_options(raw_options)
+        for count in counts:
+            for index in range(games):
+                game_seed = seed * 1_000_003 + count * 1000 + index
+                if check:
+                    played.append(check_game(ruleset, count, game_seed, parsed, max_moves=max_moves))
+                else:
+                    played.append(play_random_game(ruleset, count, game_seed, parsed, max_moves, check=False))
+    return played
+
+
 def check_ruleset(
     ruleset: Ruleset,
     n_players: list[int] | None = None,
@@ -225,16 +251,8 @@ def check_ruleset(
     options: list[dict[str, Any]] | None = None,
     max_moves: int = 5000,
 ) -> list[PlayedGame]:
-    """The kit over whole games: ``games`` per player count (default: every count) and option set."""
-    counts = n_players or list(range(ruleset.min_players, ruleset.max_players + 1))
-    played = []
-    for raw_options in options or [{}]:
-        parsed = ruleset.parse_options(raw_options)
-        for count in counts:
-            for index in range(games):
-                played.append(check_game(ruleset, count, seed * 1_000_003 + count * 1000 + index, parsed,
-                                         max_moves=max_moves))
-    return played
+    """The kit over whole games (:func:`random_games` with ``check``)."""
+    return random_games(ruleset, n_players, games, seed, options, max_moves, check=True)
 
 
 def check_result(result: Result | None, n_players: int, where: str) -> None:
