@@ -243,18 +243,6 @@ def random_games(
     return played
 
 
-def check_ruleset(
-    ruleset: Ruleset,
-    n_players: list[int] | None = None,
-    games: int = 5,
-    seed: int = 1,
-    options: list[dict[str, Any]] | None = None,
-    max_moves: int = 5000,
-) -> list[PlayedGame]:
-    """The kit over whole games (:func:`random_games` with ``check``)."""
-    return random_games(ruleset, n_players, games, seed, options, max_moves, check=True)
-
-
 def check_result(result: Result | None, n_players: int, where: str) -> None:
     """Ranks follow scores (``Result``): one score, place and breakdown per seat; a higher score
     is never placed behind a lower one; seats sharing a place share the score; with several seats

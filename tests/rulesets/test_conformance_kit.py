@@ -11,7 +11,7 @@ import pytest
 from pydantic import Field
 
 from app.rulesets.base import IllegalMove, MoveModel, Result, Rng, Variant, _plain_moves, move_json_default, rank_by_score
-from app.rulesets.testing import Case, cases, check_case, check_result, check_ruleset, observed_facts
+from app.rulesets.testing import Case, cases, check_case, check_result, observed_facts, random_games
 from tests.support.toy_rulesets import Add, ToyRace, ToySealedBids
 
 
@@ -28,9 +28,9 @@ class DeterminizingRace(ToyRace):
 
 
 def test_correct_toy_rulesets_pass():
-    assert len(check_ruleset(ToyRace(), games=3)) == 3
-    assert len(check_ruleset(ToySealedBids(), games=3)) == 6  # 2 and 3 players
-    assert len(check_ruleset(DeterminizingRace(), games=3)) == 3
+    assert len(random_games(ToyRace(), games=3, check=True)) == 3
+    assert len(random_games(ToySealedBids(), games=3, check=True)) == 6  # 2 and 3 players
+    assert len(random_games(DeterminizingRace(), games=3, check=True)) == 3
 
 
 def test_cases_are_every_player_count_then_the_variants():
@@ -202,7 +202,7 @@ class StrayTuple(ToyRace):
 ])
 def test_kit_catches_broken_ruleset(broken):
     with pytest.raises(AssertionError):
-        check_ruleset(broken(), games=3)
+        random_games(broken(), games=3, check=True)
 
 
 def test_declared_but_never_shown_facts_are_seen():
