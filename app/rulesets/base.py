@@ -56,6 +56,7 @@ __all__ = [
     "Ruleset",
     "Seat",
     "State",
+    "Variant",
     "StateT",
     "copy_state",
     "rank_by_score",
@@ -118,7 +119,10 @@ class Result(BaseModel):
     """The end of a game as a value.
 
     ``scores[seat]`` is the final score; ``ranks[seat]`` is the 1-based place, tied seats
-    sharing a place (``[1, 1, 3]``); ``breakdown[seat]`` maps a scoring category to points;
+    sharing a place (``[1, 1, 3]``), a higher score never placed behind a lower one (a game's
+    tie-break may separate equal scores); a solo seat may be placed behind a rival that is no
+    seat (Heroes' Enemy: ``[2]``); ``breakdown[seat]`` maps a scoring category to points that
+    add up to the score;
     ``reason`` says in words why the game ended (``{seat0}``.. are filled in like event texts).
     """
 
@@ -128,6 +132,21 @@ class Result(BaseModel):
     ranks: list[int]
     breakdown: list[dict[str, int]] = []
     reason: str = ""
+
+
+class Variant(BaseModel):
+    """Table options that change the flow of play (a phase, a kind of move, how the game ends),
+    and the player counts where they do (empty: the smallest and the largest count).
+
+    A ruleset lists them in ``variants``; the conformance kit (``app/rulesets/testing.py``)
+    plays each of them besides the default options at every player count.  ``options`` is the
+    raw table options, as ``parse_options`` takes them.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    options: dict[str, Any]
+    players: tuple[int, ...] = ()
 
 
 def rank_by_score(scores: list[int]) -> list[int]:
@@ -188,6 +207,8 @@ class Ruleset(ABC, Generic[StateT]):
     * ``simultaneous``: whether ``to_act`` may hold several seats at once;
     * ``hidden_information``: whether ``secrets`` can be non-empty;
     * ``listed``: whether the lobby offers it (benchmark rulesets set ``False``);
+    * ``variants``: the table options that change the flow of play (:class:`Variant`), which
+      the conformance kit plays besides the defaults;
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -200,6 +221,7 @@ class Ruleset(ABC, Generic[StateT]):
     simultaneous: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
     listed: ClassVar[bool] = True
+    variants: ClassVar[tuple[Variant, ...]] = ()
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 
@@ -245,6 +267,11 @@ class Ruleset(ABC, Generic[StateT]):
         Bots never read the real state: a searching bot plays moves on states built here.  The
         sampled parts (other seats' hidden cards or values, deck order, the PRNG) come from
         ``rng``.  Default ``None``: the ruleset offers no search, bots fall back to a policy.
+
+        The conformance kit holds it to: ``view(world, seat)`` equals ``view`` and a spectator's
+        view of ``world`` equals one of the real state (nothing seen changes); the world has the
+        state's fields, the same seats to act and the same legal moves for ``seat``, each of which
+        ``apply`` accepts; one ``rng`` seed gives one world; ``view`` itself is left unchanged.
         """
         return None
 
@@ -267,7 +294,8 @@ class Ruleset(ABC, Generic[StateT]):
         Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode,
         issue 6).  A ruleset returns a move for a decision whose time-out the rules settle, such
         as Nomadi's unanswered offer, which is declined (spec section 5, #16 and #30); the seat
-        stays its person's.
+        stays its person's.  The move is always one of ``legal_moves(state, seat)``, so ``None``
+        for a seat that is not to act (the conformance kit checks both at every position).
         """
         return None
 

@@ -14,7 +14,7 @@ from app.rulesets.heroes.battles import tactic_options
 from app.rulesets.heroes.collection import region_yield
 from app.rulesets.heroes.moves import FireMercenary, March, Recruit, Skip, Tactic, Tax
 from app.rulesets.heroes.options import Options
-from app.rulesets.testing import canonical, check_ruleset, play_random_game, replay
+from app.rulesets.testing import canonical, play_random_game, random_games, replay
 from tests.rulesets.heroes_fixtures import A, B, C, RULES, play, position, put, resources, texts, units
 
 HOLD = Tactic(card="hold")
@@ -385,14 +385,14 @@ def test_the_new_moves_on_the_wire():
     assert str(FireMercenary()) == "fire the Nomad Mercenary"
 
 
-# -- conformance -------------------------------------------------------------------------------
+# -- random games ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def mercenary_games():
-    return check_ruleset(RULES, n_players=[2, 3, 4], games=2, options=[{"nomads": "mercenary"}])
+    return random_games(RULES, n_players=[2, 3, 4], games=2, options=[{"nomads": "mercenary"}])
 
 
-def test_conformance_kit_mercenary_variant_two_to_four_players(mercenary_games):
+def test_random_mercenary_games_hire_and_fire_the_trio(mercenary_games):
     assert sorted(game.n_players for game in mercenary_games) == [2, 2, 3, 3, 4, 4]
     hired = [move for game in mercenary_games for _, move in game.moves
              if move.type == "recruit" and move.unit == "mercenary"]
@@ -401,11 +401,11 @@ def test_conformance_kit_mercenary_variant_two_to_four_players(mercenary_games):
     assert {"fire_mercenary", "place_nomad"} & played == {"fire_mercenary"}
 
 
-@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(1, 3, False), (2, 4, True)])
+@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(48, 4, False), (6, 3, True)])
 def test_random_games_where_figures_die_keep_the_contract(seed, players, sacrifice):
     """Random players fire the trio often; in these seeds the figures die one by one until the card
-    returns (NM-7, then NM-6), in seed 2 one of them by sacrifice (the kit's checks at every step,
-    then the replay fold)."""
+    returns (NM-7, then NM-6), in seed 6 one of them by sacrifice (the kit's checks, then the
+    replay fold).  The seeds were found by playing seeds in turn until each case showed."""
     game = play_random_game(RULES, players, seed, RULES.parse_options({"nomads": "mercenary"}))
     assert canonical(replay(RULES, game)) == canonical(game.final)
     texts_ = [event.text for event in game.events]

@@ -513,7 +513,7 @@ def test_recruit_can_be_followed():
     assert Recruit(unit="serf", worker="serf") in RULES.legal_moves(state, A)
 
 
-# -- hidden information and the conformance kit -------------------------------------------------------
+# -- hidden information and random games -------------------------------------------------------------
 
 def test_the_enemys_deck_order_never_reaches_a_view():
     state = RULES.setup(1, RULES.parse_options({}), 9)
@@ -534,10 +534,10 @@ def test_a_bot_determinizes_the_deck_from_the_unseen_cards():
 
 
 @pytest.mark.parametrize("nomads", ["wandering", "none", "mercenary"])
-def test_conformance_kit_solo(nomads):
-    from app.rulesets.testing import check_ruleset
+def test_random_solo_games_name_the_enemy_in_words(nomads):
+    from app.rulesets.testing import random_games
 
-    games = check_ruleset(RULES, n_players=[1], games=6, options=[{"nomads": nomads}])
+    games = random_games(RULES, n_players=[1], games=6, options=[{"nomads": nomads}])
     assert all(game.final["phase"] == "over" for game in games)
     lines = [event.text for game in games for event in game.events]
     assert any(line.startswith("The Enemy draws card") for line in lines)

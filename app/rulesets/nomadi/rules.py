@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state
 from app.rulesets.nomadi import evaluation, information
 from app.rulesets.nomadi.bank import coins, pay_in, transfer
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, show, step
@@ -85,6 +85,11 @@ class Nomadi(Ruleset[NomadiState]):
     hidden_information = True
     Options = Options
     Move = Move
+    variants = (  # a short turn limit so that the games end
+        Variant(options={"trading": True, "hidden_coins": True, "turn_limit": 20}, players=(2, 4)),
+        Variant(options={"short_game": True, "voluntary_pass": True, "turn_limit": 20}, players=(3, 5)),
+        Variant(options={"card_placement": "players", "first_player": "host", "turn_limit": 20}, players=(2, 5)),
+    )
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()

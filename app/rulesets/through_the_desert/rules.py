@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state
 from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, show
 from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
@@ -73,6 +73,11 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     hidden_information = True
     Options = Options
     Move = Move
+    variants = (
+        Variant(options={"end_trigger": "immediate", "piles": "zman", "hide_well_values": False,
+                         "palm_placement": "choose", "leader_return": "random"}, players=(3, 5)),
+        Variant(options={"palm_placement": "choose"}, players=(2, 4)),
+    )
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
