@@ -97,6 +97,8 @@ class Settings(BaseSettings):
     # "Your turn" notices (issue 16, item 5; app/services/notifier.py)
     public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
                             "for the links in e-mails; default http://HOST:PORT")
+    password_reset_hours: float = Field(default=24, gt=0, le=24 * 30, description="how long an admin's one-time "
+                                        "password-reset link stays good")
     vapid_private_key: SecretStr = Field(default=SecretStr(""), description="Web Push (VAPID) private key, PEM; "
                                          "when empty, one is generated once and kept in vapid_private_key_file")
     vapid_private_key_file: Path | None = Field(default=None, description="where the generated VAPID key is kept; "
