@@ -10,6 +10,7 @@ its own request in again after a password change).
 from __future__ import annotations
 
 from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyAccount, NotifyTurn, PushSubscription, Seat, Table, utcnow
@@ -133,10 +134,15 @@ async def _check_password(account: Account, password: str, doing: str) -> None:
 
 
 async def _update(session: AsyncSession, account: Account, values: dict, *guard) -> None:
-    """One UPDATE of the account's row (guarded by ``guard``); raises ``AppError(conflict)`` when
-    the guard no longer holds (a second request changed it meanwhile)."""
-    done = await session.execute(update(Account).where(Account.id == account.id, Account.deleted_at.is_(None), *guard)
-                                 .values(**values))
+    """One UPDATE of the account's row (guarded by ``guard``); raises ``AppError(conflict)`` (rolled
+    back) when the guard no longer holds (a second request changed it meanwhile) or the new login
+    name is another account's."""
+    try:
+        done = await session.execute(update(Account).where(Account.id == account.id, Account.deleted_at.is_(None),
+                                                           *guard).values(**values))
+    except IntegrityError:
+        await session.rollback()
+        raise AppError("conflict", f"the name {values.get('name')!r} is already registered") from None
     if done.rowcount != 1:
         await session.rollback()
         raise AppError("conflict", "the account just changed; look again")
