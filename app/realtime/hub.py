@@ -135,13 +135,7 @@ class Hub:
 
     async def close_game(self, game_id: int) -> int:
         """Close, with 4404, every local socket of ``game_id`` (an admin deleted the table); returns how many."""
-        sockets = [s for s in self._sockets if s.game_id == game_id]
-        for subscriber in sockets:
-            try:
-                await asyncio.wait_for(subscriber.websocket.close(code=4404, reason="table deleted"), self._send_timeout)
-            except Exception:  # already closing
-                pass
-        return len(sockets)
+        return await self._close([s for s in self._sockets if s.game_id == game_id], 4404, "table deleted")
 
     def watchers(self, game_id: int) -> list[Subscriber]:
         """Every local socket subscribed to ``game_id`` (greeted or not)."""
@@ -304,10 +298,12 @@ class Hub:
             await self._send(subscriber, frame)
 
     async def _close_logins(self, ended: set[Login]) -> int:
-        sockets = [s for s in self._sockets if s.login in ended]
+        return await self._close([s for s in self._sockets if s.login in ended], 4401, "logged out")
+
+    async def _close(self, sockets: list[Subscriber], code: int, reason: str) -> int:
         for subscriber in sockets:
             try:
-                await asyncio.wait_for(subscriber.websocket.close(code=4401, reason="logged out"), self._send_timeout)
+                await asyncio.wait_for(subscriber.websocket.close(code=code, reason=reason), self._send_timeout)
             except Exception:  # already closing
                 pass
         return len(sockets)
