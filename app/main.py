@@ -113,8 +113,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
-    for router in (auth.router, account.router, admin.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   notifications.router, endpoint.router, rules_pages.router):
+    for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
+                   notifications.router, endpoint.router, rules_pages.router,
+                   account.router, admin.router):
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)
