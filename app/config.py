@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     * Turn notices (issue 16, item 5; docs/hosting.md): ``public_url`` for links in mails, the
       VAPID key (generated once into ``vapid_key_path`` like the session key), ``smtp_*`` (no
       e-mail without ``smtp_host`` and ``smtp_from``), and the pace ``notify_*``.
+    * Administration (issue 18, item 5): ``password_reset_hours``, how long a one-time reset link
+      (on ``public_url``) stays good.
     """
 
     model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
