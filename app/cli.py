@@ -1,5 +1,5 @@
 """The ``caravanserai`` command: ``serve`` (migrates, then runs uvicorn), ``migrate``, ``backup``,
-``restore`` and ``--version``."""
+``restore``, ``admin`` (``app/admin_cli.py``) and ``--version``."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import uvicorn
 from pydantic import ValidationError
 from uvicorn.config import LOGGING_CONFIG
 
-from app import __version__
+from app import __version__, admin_cli
 from app.config import Settings
 from app.db.backup import backup, restore
 from app.db.migrate import upgrade_to_head
@@ -42,11 +42,15 @@ def main(argv: list[str] | None = None) -> None:
     restore_command = commands.add_parser("restore", help="replace the database's contents by the backup FILE")
     restore_command.add_argument("file", type=Path)
     restore_command.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    admin_cli.add_parser(commands)
     args = parser.parse_args(argv)
 
     settings = read_settings()
     if args.command == "migrate":
         upgrade_to_head(settings.async_database_url)
+        return
+    if args.command == "admin":
+        admin_cli.run(args, settings)
         return
     if args.command == "backup":
         backup(settings.async_database_url, args.file)

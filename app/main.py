@@ -15,7 +15,7 @@ from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.api import auth, chat, games, notifications, players, rules_pages, rulesets, tables
+from app.api import account, admin, auth, chat, games, notifications, players, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
@@ -114,7 +114,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   notifications.router, endpoint.router, rules_pages.router):
+                   notifications.router, endpoint.router, rules_pages.router,
+                   account.router, admin.router):
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)
@@ -141,6 +142,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/players/{player_id}", include_in_schema=False)
     async def player_page(player_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "player.html")
+
+    @app.get("/reset-password", include_in_schema=False)
+    async def reset_password_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "reset.html")
 
     @app.get("/tables/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:

@@ -37,6 +37,11 @@ class Account(Base):
 
     ``session_epoch`` is written into every session cookie; logging out raises it, which ends
     every session issued before (a signed cookie cannot be taken back otherwise).
+    ``admin``: may use ``/api/admin`` (issue 18, item 5); ``banned_at``: when an admin banned the
+    account (null: not banned; a banned account cannot log in).  ``password_reset_hash``: the
+    SHA-256 (hex) of the one pending password-reset token, valid until ``password_reset_expires_at``.
+    ``deleted_at``: when its owner deleted the account (issue 21, item 3): the row stays, so their
+    games keep their seats, named "deleted player", with no login name or password.
     """
 
     __tablename__ = "accounts"
@@ -47,6 +52,11 @@ class Account(Base):
     password_hash: Mapped[str | None] = mapped_column(String(255))
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    password_reset_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    password_reset_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     @property
     def guest(self) -> bool:

@@ -63,6 +63,11 @@ def chat(message: dict[str, Any]) -> dict[str, Any]:
     return {"type": "chat", "message": message}
 
 
+def chat_removed() -> dict[str, Any]:
+    """``{"type": "chat_removed"}``: an admin deleted a message of this table's chat; read it again."""
+    return {"type": "chat_removed"}
+
+
 def rematch(table_id: int) -> dict[str, Any]:
     """``{"type": "rematch", "table_id"}``: this finished game's rematch has started at table ``table_id``."""
     return {"type": "rematch", "table_id": table_id}

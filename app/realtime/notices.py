@@ -75,7 +75,7 @@ class TableNotices:
         return latest, rematch_id
 
     async def on_version(self, game_id: int, version: int) -> None:
-        """Fan-out listener: act on ``CHAT_POSTED`` and ``REMATCH_STARTED``, ignore game versions."""
+        """Fan-out listener: act on ``CHAT_POSTED``, ``CHAT_REMOVED`` and ``REMATCH_STARTED``, ignore game versions."""
         if version in (chat.CHAT_POSTED, REMATCH_STARTED):
             self._recent_news[game_id] = (time.monotonic(), None)  # stale; and so is any read begun before
         try:
@@ -83,6 +83,8 @@ class TableNotices:
                 await self._push_chat(game_id)
             elif version == REMATCH_STARTED:
                 await self._push_rematch(game_id)
+            elif version == chat.CHAT_REMOVED:
+                await self._push_chat_removed(game_id)
         except Exception:
             log.exception("could not push the news of game %s (%s)", game_id, version)
 
@@ -105,6 +107,21 @@ class TableNotices:
                 self._chat_seen[subscriber] = message["id"]
                 if may_read:
                     await _send(subscriber, orjson.dumps(frames.chat(message)))
+
+    async def _push_chat_removed(self, game_id: int) -> None:
+        watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen]
+        if not watchers:
+            return
+        async with self._ctx.sessions() as session:
+            spectators = bool(await session.scalar(select(Table.chat_spectators).where(Table.id == game_id)))
+        frame = orjson.dumps(frames.chat_removed())
+        readers = [s for s in watchers if s.seat is not None or spectators]
+
+        async def tell(subscriber: Subscriber) -> None:
+            async with subscriber.send_lock:
+                await _send(subscriber, frame)
+
+        await asyncio.gather(*(tell(s) for s in readers))
 
     async def _push_rematch(self, game_id: int) -> None:
         watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen and s not in self._rematch_told]

@@ -11,7 +11,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import bindparam, exists, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +26,9 @@ LOGGED_OUT = -4
 ended), so every process closes that account's sockets.  The other markers (``SEATING_CHANGED``
 -1, ``CHAT_POSTED`` -2, ``REMATCH_STARTED`` -3) come with a game id; this one with an account id."""
 
+
+DELETED_NAME = "deleted player"
+"""What a deleted account is called wherever its games are shown (issue 21, item 3); nobody may take it."""
 
 _LOOKS_LIKE_A_LABEL = re.compile(r"\((bot|seat \d+)\)\s*$", re.IGNORECASE)
 """What the platform adds to names ("Ada (bot)", "Carol (seat 3)"): nobody may pass for a bot or another seat."""
@@ -42,6 +45,8 @@ def clean_name(name: str) -> str:
         raise AppError("bad_request", "a name may not contain control characters or braces")
     if _LOOKS_LIKE_A_LABEL.search(unicodedata.normalize("NFKC", name)):
         raise AppError("bad_request", "a name may not end in \"(bot)\" or \"(seat n)\"")
+    if login_key(name) == DELETED_NAME:
+        raise AppError("bad_request", f"{DELETED_NAME!r} is what deleted accounts are called; choose another name")
     return name
 
 
@@ -59,37 +64,73 @@ async def create_guest(session: AsyncSession, name: str) -> Account:
     return account
 
 
-async def register(session: AsyncSession, name: str, password: str) -> Account:
-    """A new registered account; raises ``AppError(conflict)`` if the name is taken."""
+def registered_name(name: str) -> tuple[str, str]:
+    """``(display name, login key)`` of a name to register; raises ``AppError(bad_request)`` (see
+    :func:`clean_name`; also a key over 32 characters once normalised)."""
     name = clean_name(name)
-    if not 8 <= len(password) <= 128:
-        raise AppError("bad_request", "a password has 8 to 128 characters")
     key = login_key(name)
     if len(key) > 32:
         raise AppError("bad_request", "a registered name has 1 to 32 characters once normalised")
-    account = Account(name=name, login_name=key, password_hash=await asyncio.to_thread(_hasher.hash, password))
-    session.add(account)
+    return name, key
+
+
+async def hash_password(password: str) -> str:
+    """The argon2 hash of a new password; raises ``AppError(bad_request)`` unless it has 8 to 128 characters."""
+    if not 8 <= len(password) <= 128:
+        raise AppError("bad_request", "a password has 8 to 128 characters")
+    return await asyncio.to_thread(_hasher.hash, password)  # ~50 ms of CPU: off the loop
+
+
+async def password_matches(account: Account, password: str) -> bool:
+    """Whether ``password`` is the account's (False for an account without one)."""
+    if account.password_hash is None:
+        return False
+    try:
+        return await asyncio.to_thread(_hasher.verify, account.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def first_registered(session: AsyncSession) -> bool:
+    """Whether an account registered now is the site's first (it becomes the admin, issue 18 item
+    5): no account is an admin and none other is registered."""
+    taken = exists().where(or_(Account.admin.is_(True), Account.login_name.is_not(None)))
+    return not await session.scalar(select(taken))
+
+
+async def commit_name(session: AsyncSession, name: str) -> None:
+    """Commit a change that sets a login name; raises ``AppError(conflict)`` (rolled back) when
+    another account holds it or a look-alike of it."""
     try:
         await session.commit()
     except IntegrityError:
         await session.rollback()
         raise AppError("conflict", f"the name {name!r} is already registered") from None
+
+
+async def register(session: AsyncSession, name: str, password: str) -> Account:
+    """A new registered account (the site's admin when it is the first); raises ``AppError``:
+    ``conflict`` if the name is taken, ``bad_request`` for a bad name or password."""
+    name, key = registered_name(name)
+    account = Account(name=name, login_name=key, password_hash=await hash_password(password),
+                      admin=await first_registered(session))
+    session.add(account)
+    await commit_name(session, name)
     return account
 
 
 async def login(session: AsyncSession, name: str, password: str) -> Account:
-    """The registered account with that name and password; raises ``AppError(unauthorized)``."""
+    """The registered account with that name and password; raises ``AppError``: ``unauthorized``,
+    ``forbidden`` (the right password of a banned account)."""
     try:
         login_name = login_key(clean_name(name))
     except AppError:  # no account can have such a name (and Postgres text cannot hold a NUL)
         raise AppError("unauthorized", "unknown name or wrong password") from None
     account = await session.scalar(select(Account).where(Account.login_name == login_name))
-    if account is None or account.password_hash is None:
+    if account is None or not await password_matches(account, password):
         raise AppError("unauthorized", "unknown name or wrong password")
-    try:
-        await asyncio.to_thread(_hasher.verify, account.password_hash, password)  # ~50 ms of CPU: off the loop
-    except (VerificationError, InvalidHashError):
-        raise AppError("unauthorized", "unknown name or wrong password") from None
+    if account.banned_at is not None:
+        raise AppError("forbidden", "this account is banned; ask the site's host")
     return account
 
 

@@ -30,6 +30,10 @@ CHAT_POSTED = -2
 """Fan-out version meaning "a chat message was posted at this table" (``SEATING_CHANGED`` is -1,
 ``REMATCH_STARTED`` -3): listeners read the new messages from the database."""
 
+CHAT_REMOVED = -6
+"""Fan-out version meaning "an admin deleted a message of this table's chat": open pages are told
+(``chat_removed``) to read the chat again."""
+
 # Bidirectional embeddings, overrides and isolates would let one message reorder the lines around it.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 

@@ -19,7 +19,8 @@ from app.services.tables import TableInfo, seats_of
 
 async def profile(session: AsyncSession, registry: Registry, account_id: int, viewer_id: int | None,
                   limit: int = 100) -> dict[str, Any]:
-    """``{id, name, guest, games: [table + {seat, outcome}], played, won}``, newest game first.
+    """``{id, name, guest, deleted, games: [table + {seat, outcome}], played, won}``, newest game first
+(a deleted account is named "deleted player", ``guest`` false).
 
     ``outcome`` is ``null`` while a game runs, else ``{place, score, players, shared}``: the
     player's 1-based place (tied seats share it), final score and the number of seats.
@@ -41,7 +42,9 @@ async def profile(session: AsyncSession, registry: Registry, account_id: int, vi
         games.append({**info.to_dict(registry, viewer_id), "seat": info.seat_of(account_id),
                       "outcome": _outcome(registry, table, info.seat_of(account_id))})
     finished = [game["outcome"] for game in games if game["outcome"] is not None]
-    return {"id": account.id, "name": account.name, "guest": account.login_name is None, "games": games,
+    deleted = account.deleted_at is not None
+    return {"id": account.id, "name": account.name, "guest": account.login_name is None and not deleted,
+            "deleted": deleted, "games": games,
             "played": len(finished), "won": sum(outcome["place"] == 1 for outcome in finished)}
 
 

@@ -1,6 +1,7 @@
 // A player's profile page (/players/{id}): their games, running and finished, with results; on
-// one's own page, the notification choices (notifications.js).
+// one's own page, the account settings (account.js) and the notification choices (notifications.js).
 
+import { mountAccount } from "./account.js";
 import { api } from "./api.js";
 import { h, replaceChildren, showMessage } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
@@ -13,6 +14,8 @@ const elements = {
   message: document.getElementById("player-message"),
   games: document.getElementById("player-games"),
   session: document.getElementById("session"),
+  accountSection: document.getElementById("account-section"),
+  accountPanel: document.getElementById("account-panel"),
   notifySection: document.getElementById("notify-section"),
   notifyPanel: document.getElementById("notify-panel"),
 };
@@ -66,7 +69,7 @@ async function load() {
     const profile = await api("GET", `/api/players/${encodeURIComponent(playerId)}`);
     document.title = `Caravanserai — ${profile.name}`;
     elements.name.textContent = profile.name;
-    const kind = profile.guest ? "Guest" : "Registered player";
+    const kind = profile.deleted ? "Deleted account" : profile.guest ? "Guest" : "Registered player";
     elements.summary.textContent = `${kind} · ${profile.played} finished game${profile.played === 1 ? "" : "s"}, ${profile.won} won`;
     replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, "No games yet."));
   } catch (error) {
@@ -75,15 +78,21 @@ async function load() {
   }
 }
 
-// One's own page also holds the notification choices (issue 16).
-function showNotifications(account) {
+// One's own page also holds the account settings (issue 21) and the notification choices (issue 16).
+function showOwnSettings(account) {
   const own = Boolean(account) && String(account.id) === playerId;
+  elements.accountSection.hidden = !own;
   elements.notifySection.hidden = !own;
-  if (own) mountNotifications(elements.notifyPanel, account);
-  else elements.notifyPanel.replaceChildren();
+  if (own) {
+    mountAccount(elements.accountPanel, account);
+    mountNotifications(elements.notifyPanel, account);
+  } else {
+    elements.accountPanel.replaceChildren();
+    elements.notifyPanel.replaceChildren();
+  }
 }
 
 mountSession(elements.session, (account) => {
   load();
-  showNotifications(account);
+  showOwnSettings(account);
 });

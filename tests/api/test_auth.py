@@ -25,7 +25,8 @@ def test_register_login_logout(client):
     assert client.get("/api/auth/me").status_code == 401
     assert client.post("/api/auth/login", json={"name": "bo", "password": "wrong-password"}).status_code == 401
     logged = client.post("/api/auth/login", json={"name": "bo", "password": "camel-caravan"})
-    assert logged.status_code == 200 and logged.json() == {"id": logged.json()["id"], "name": "Bo", "guest": False}
+    assert logged.status_code == 200
+    assert logged.json() == {"id": logged.json()["id"], "name": "Bo", "guest": False, "admin": True}  # the first one
 
 
 def test_register_same_name_twice_conflicts(client):
