@@ -1,5 +1,6 @@
 """ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
-and the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters.
+the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters, and
+ratings per game with every change a rated game made (issue 21).
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -61,6 +62,8 @@ class Table(Base):
     turn-based play), or null for none.  ``pace``: ``live`` (the players are there now) or
     ``turn_based`` (a game over days); it decides when an absent person counts as away (issue 16).
     ``chat_spectators``: whether people who watch may read and write the table's chat.
+    ``rated``: whether the game's end changes its people's ratings (``app/services/ratings.py``); a
+    friendly table's does not.
     ``rematch_of`` / ``rematch_id``: the finished game this one is the rematch of, and this game's
     own rematch (at most one each way).
 
@@ -88,6 +91,7 @@ class Table(Base):
     move_seconds: Mapped[int | None] = mapped_column(Integer)
     pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
     chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_of"))
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -220,3 +224,39 @@ class RateLimitCounter(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer)
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Rating(Base):
+    """A person's current rating in one game (``ruleset``): openskill's Weng-Lin ``mu`` and ``sigma``
+    after ``games`` rated games (``app/services/ratings.py``)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated game (``table_id``) did to one person's rating: their seat and place, and
+    ``mu``/``sigma`` before and after.  ``id`` grows in the order games were rated, which is the
+    order a recomputation replays them in."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("table_id", "account_id", name="uq_rating_changes_table_account"),
+                      Index("ix_rating_changes_account_ruleset", "account_id", "ruleset"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
