@@ -153,6 +153,7 @@ elements.form.addEventListener("submit", async (event) => {
     options: currentOptions ? currentOptions.read() : {},
     private: elements.private.checked,
     chat_spectators: document.getElementById("chat-spectators").checked,
+    rated: Number(elements.seats.value) >= 2 && !document.getElementById("friendly").checked,
     pace: elements.pace.value,
     move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
   };

@@ -1,10 +1,11 @@
-// A player's profile page (/players/{id}): their games, running and finished, with results; on
+// A player's profile page (/players/{id}): their games, running and finished, with results, and ratings per game; on
 // one's own page, the notification choices (notifications.js).
 
 import { api } from "./api.js";
 import { h, replaceChildren, showMessage } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
 import { mountNotifications } from "./notifications.js";
+import { ratingItem } from "./ratings.js";
 import { mountSession } from "./session.js";
 
 const elements = {
@@ -12,6 +13,8 @@ const elements = {
   summary: document.getElementById("player-summary"),
   message: document.getElementById("player-message"),
   games: document.getElementById("player-games"),
+  ratingsSection: document.getElementById("ratings-section"),
+  ratings: document.getElementById("player-ratings"),
   session: document.getElementById("session"),
   notifySection: document.getElementById("notify-section"),
   notifyPanel: document.getElementById("notify-panel"),
@@ -69,6 +72,8 @@ async function load() {
     const kind = profile.guest ? "Guest" : "Registered player";
     elements.summary.textContent = `${kind} · ${profile.played} finished game${profile.played === 1 ? "" : "s"}, ${profile.won} won`;
     replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, "No games yet."));
+    elements.ratingsSection.hidden = !(profile.ratings || []).length;
+    replaceChildren(elements.ratings, (profile.ratings || []).map(ratingItem));
   } catch (error) {
     elements.summary.textContent = "";
     showMessage(elements.message, error.status === 404 ? "There is no such player." : `Could not load this player: ${error.message}`);
