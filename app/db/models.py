@@ -1,6 +1,6 @@
 """ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
 the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters, and
-ratings per game with every change a rated game made (issue 21).
+ratings per game with every change a rated game made, follows, blocks and invitations (issue 21).
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -259,4 +259,39 @@ class RatingChange(Base):
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Follow(Base):
+    """``follower_id`` follows ``followed_id``: the followed person is on the follower's Friends list."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                             index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Block(Base):
+    """``blocker_id`` blocked ``blocked_id``: the blocker no longer sees their chat nor gets their invitations."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                            index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Invitation(Base):
+    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person)."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("table_id", "invitee_id", name="uq_invitations_table_invitee"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    inviter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
