@@ -5,6 +5,7 @@ import { api } from "./api.js";
 import { h, replaceChildren, showMessage } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
 import { mountNotifications } from "./notifications.js";
+import { relationButtons } from "./friends.js";
 import { ratingItem } from "./ratings.js";
 import { mountSession } from "./session.js";
 
@@ -16,6 +17,7 @@ const elements = {
   ratingsSection: document.getElementById("ratings-section"),
   ratings: document.getElementById("player-ratings"),
   session: document.getElementById("session"),
+  relation: document.getElementById("player-relation"),
   notifySection: document.getElementById("notify-section"),
   notifyPanel: document.getElementById("notify-panel"),
 };
@@ -72,12 +74,22 @@ async function load() {
     const kind = profile.guest ? "Guest" : "Registered player";
     elements.summary.textContent = `${kind} · ${profile.played} finished game${profile.played === 1 ? "" : "s"}, ${profile.won} won`;
     replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, "No games yet."));
+    drawRelation(profile);
     elements.ratingsSection.hidden = !(profile.ratings || []).length;
     replaceChildren(elements.ratings, (profile.ratings || []).map(ratingItem));
   } catch (error) {
     elements.summary.textContent = "";
     showMessage(elements.message, error.status === 404 ? "There is no such player." : `Could not load this player: ${error.message}`);
   }
+}
+
+let viewer = null; // the signed-in account, or null
+
+/** Follow and Block, on someone else's profile for a signed-in person. */
+function drawRelation(profile) {
+  const other = Boolean(viewer) && viewer.id !== profile.id;
+  elements.relation.hidden = !other;
+  replaceChildren(elements.relation, other ? relationButtons(profile.id, profile, (relation) => drawRelation({ ...profile, ...relation })) : null);
 }
 
 // One's own page also holds the notification choices (issue 16).
@@ -89,6 +101,7 @@ function showNotifications(account) {
 }
 
 mountSession(elements.session, (account) => {
+  viewer = account;
   load();
   showNotifications(account);
 });

@@ -8,6 +8,7 @@ import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./
 import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteLink } from "./links.js";
+import { inviteControl } from "./friends.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
@@ -57,6 +58,7 @@ let chat = null; // the table's chat panel (chat.js)
 let rematch = null; // the rematch button and link (rematch.js)
 let ratings = null; // {rated, seats} of this table (ratings.js), once loaded
 let ratingsFor = null; // the status ratings were last asked for: again when the game ends
+let inviteMounted = false; // "Invite a friend" is added to the waiting room once, for its members
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
@@ -187,6 +189,7 @@ function drawWaitingRoom() {
   if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
   info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
   if (table.private) info.push("private");
+  info.push(table.rated ? "rated" : "friendly");
   el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
 
   replaceChildren(
@@ -228,6 +231,13 @@ function drawWaitingRoom() {
   actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
   replaceChildren(el.waitingActions, actions);
   el.inviteLink.value = inviteLink(table.id, table.invite_code || inviteCode);
+  if (!inviteMounted && (mine || isCreator) && missing > 0) {
+    inviteMounted = true;
+    const seated = table.seats.map((seat) => seat.account_id).filter((id) => id !== null);
+    inviteControl(tableId, seated)
+      .then((control) => control && el.waitingActions.after(control))
+      .catch(() => {}); // no friends list, no invitations: the invite link still works
+  }
 }
 
 // The host fills an empty seat with a bot (or hands over their own seat), or takes a bot off.
