@@ -3,6 +3,8 @@ profile and leaderboard, and recomputation from the stored games."""
 
 from __future__ import annotations
 
+import concurrent.futures
+
 import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
@@ -122,6 +124,19 @@ def test_rated_games_between_four_accounts_agree_with_openskill_and_with_recompu
     assert recompute(client, write=True).differences == 1
     assert stored(client) == before and recompute(client, write=False).differences == 0
     assert client.get(f"/api/players/{ana.id}").json()["ratings"] == profile["ratings"]  # history rebuilt alike
+
+
+def test_two_games_of_the_same_people_ending_at_once_are_rated_one_after_the_other(client):
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    tables = [started_table(ana, [bo, cy], ruleset="toy-podium") for _ in range(2)]
+    for table_id in tables:
+        for version, player in enumerate((ana, bo)):
+            assert player.move(table_id, version, {"type": "score", "points": version}).status_code == 200
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:  # Cy's last moves, both at once
+        answers = list(pool.map(lambda table_id: cy.move(table_id, 2, {"type": "score", "points": 2}), tables))
+    assert [answer.status_code for answer in answers] == [200, 200]
+    assert {games for (_, _, games) in stored(client).values()} == {2}  # each rating row saw both games
+    assert recompute(client, write=False).differences == 0  # rated in an order that replays alike
 
 
 def test_bot_seats_do_not_count_and_a_seat_a_bot_took_over_counts_for_its_person(client):
