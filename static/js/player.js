@@ -1,4 +1,4 @@
-// A player's profile page (/players/{id}): their games, running and finished, with results, and ratings per game; on
+// A player's profile page (/players/{id}): their games, running and finished, with results, and ratings per game (with each game's leaderboard); on
 // one's own page, the notification choices (notifications.js).
 
 import { api } from "./api.js";

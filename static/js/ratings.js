@@ -1,8 +1,10 @@
 // Ratings per game (docs/playing.md, "Ratings"): a table's people with their ratings
-// (GET /api/tables/{id}/ratings), the change a game made, and a profile's small history chart.
+// (GET /api/tables/{id}/ratings), the change a game made, and a profile's small history chart and
+// the game's leaderboard.
 
 import { api, withInvite } from "./api.js";
 import { h, s } from "./dom.js";
+import { playerPath } from "./links.js";
 
 /** {rated, seats: [{seat, account_id, rating, games, change}]} of a table. */
 export function loadRatings(tableId, inviteCode) {
@@ -60,5 +62,25 @@ export function ratingItem(rating) {
     h("span", { class: "rating-value", "data-rating": String(rating.rating) }, String(rating.rating)),
     h("span", { class: "muted" }, ` · ${rating.games} rated game${rating.games === 1 ? "" : "s"}`, last ? ` · last ${formatDelta(last.delta)}` : ""),
     rating.history.length ? h("div", {}, ratingChart(rating.history, `${rating.title}: rating over the last ${rating.history.length} rated games, from ${rating.history[0].before} to ${rating.rating}`)) : null,
+    leaderboard(rating),
   );
+}
+
+/** The game's best players (GET /api/rulesets/{name}/leaderboard), loaded when first opened. */
+function leaderboard(rating) {
+  const list = h("ol", { class: "leaderboard", "data-leaderboard": rating.ruleset });
+  const details = h("details", { class: "leaderboard-wrap" }, h("summary", {}, `${rating.title} leaderboard`), list);
+  let loaded = false;
+  details.addEventListener("toggle", async () => {
+    if (!details.open || loaded) return;
+    loaded = true;
+    try {
+      const board = await api("GET", `/api/rulesets/${encodeURIComponent(rating.ruleset)}/leaderboard?limit=20`);
+      list.replaceChildren(...board.map((entry) => h("li", { value: String(entry.rank) }, h("a", { href: playerPath(entry.account_id) }, entry.name), ` ${entry.rating}`, h("span", { class: "muted" }, ` · ${entry.games} game${entry.games === 1 ? "" : "s"}`))));
+    } catch (error) {
+      loaded = false;
+      list.replaceChildren(h("li", { class: "muted" }, `Could not load the leaderboard: ${error.message}`));
+    }
+  });
+  return details;
 }
