@@ -1,9 +1,10 @@
 """The ``caravanserai`` command: ``serve`` (migrates, then runs uvicorn), ``migrate``, ``backup``,
-``restore``, ``admin`` (``app/admin_cli.py``) and ``--version``."""
+``restore``, ``admin`` (``app/admin_cli.py``), ``ratings recompute`` and ``--version``."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import copy
 import os
 import shutil
@@ -19,8 +20,11 @@ from uvicorn.config import LOGGING_CONFIG
 from app import __version__, admin_cli
 from app.config import Settings
 from app.db.backup import backup, restore
+from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import upgrade_to_head
+from app.rulesets.registry import Registry
 from app.services.notify.vapid import load_or_create_key
+from app.services.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV
 
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -43,6 +47,12 @@ def main(argv: list[str] | None = None) -> None:
     restore_command.add_argument("file", type=Path)
     restore_command.add_argument("--yes", action="store_true", help="do not ask for confirmation")
     admin_cli.add_parser(commands)
+    ratings_command = commands.add_parser("ratings", help="ratings per game")
+    ratings_actions = ratings_command.add_subparsers(dest="action", required=True)
+    recompute_command = ratings_actions.add_parser(
+        "recompute", help="recompute every rating from the stored games, replayed in the order they were rated")
+    recompute_command.add_argument("--check", action="store_true",
+                                   help="only compare with the stored ratings; exit 1 if any differs")
     args = parser.parse_args(argv)
 
     settings = read_settings()
@@ -62,6 +72,13 @@ def main(argv: list[str] | None = None) -> None:
         restore(settings.async_database_url, args.file)
         upgrade_to_head(settings.async_database_url)  # an older backup is brought up to this release
         print(f"database restored from {args.file}")
+        return
+    if args.command == "ratings":
+        recomputed = asyncio.run(recompute_ratings(settings, write=not args.check))
+        print(f"{recomputed.games} rated games replayed, {len(recomputed.ratings)} ratings; "
+              f"{recomputed.differences} stored numbers differed" + ("" if args.check else " and were rewritten"))
+        if args.check and recomputed.differences:
+            raise SystemExit(1)
         return
     if not args.no_migrate:
         upgrade_to_head(settings.async_database_url)
@@ -114,6 +131,16 @@ def metrics_directory(workers: int) -> Iterator[Path | None]:
     finally:
         del os.environ[MULTIPROC_DIR_ENV]
         shutil.rmtree(directory, ignore_errors=True)
+
+
+async def recompute_ratings(settings: Settings, write: bool) -> Recomputed:
+    """``caravanserai ratings recompute``: :func:`app.services.ratings.recompute` on the configured database."""
+    engine = make_engine(settings.async_database_url)
+    try:
+        async with make_session_factory(engine)() as session:
+            return await recompute(session, Registry.discover(settings.extra_rulesets), write=write)
+    finally:
+        await engine.dispose()
 
 
 def read_settings() -> Settings:

@@ -1,5 +1,6 @@
 """ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
-and the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters.
+the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters, and
+ratings per game with every change a rated game made, follows, blocks and invitations (issue 21).
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -71,6 +72,8 @@ class Table(Base):
     turn-based play), or null for none.  ``pace``: ``live`` (the players are there now) or
     ``turn_based`` (a game over days); it decides when an absent person counts as away (issue 16).
     ``chat_spectators``: whether people who watch may read and write the table's chat.
+    ``rated``: whether the game's end changes its people's ratings (``app/services/ratings.py``); a
+    friendly table's does not.
     ``rematch_of`` / ``rematch_id``: the finished game this one is the rematch of, and this game's
     own rematch (at most one each way).
 
@@ -98,6 +101,7 @@ class Table(Base):
     move_seconds: Mapped[int | None] = mapped_column(Integer)
     pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
     chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_of"))
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -230,3 +234,74 @@ class RateLimitCounter(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer)
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Rating(Base):
+    """A person's current rating in one game (``ruleset``): openskill's Weng-Lin ``mu`` and ``sigma``
+    after ``games`` rated games (``app/services/ratings.py``)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated game (``table_id``) did to one person's rating: their seat and place, and
+    ``mu``/``sigma`` before and after.  ``id`` grows in the order games were rated, which is the
+    order a recomputation replays them in."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("table_id", "account_id", name="uq_rating_changes_table_account"),
+                      Index("ix_rating_changes_account_ruleset", "account_id", "ruleset"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Follow(Base):
+    """``follower_id`` follows ``followed_id``: the followed person is on the follower's Friends list."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                             index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Block(Base):
+    """``blocker_id`` blocked ``blocked_id``: the blocker no longer sees their chat nor gets their invitations."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                            index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Invitation(Base):
+    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person)."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("table_id", "invitee_id", name="uq_invitations_table_invitee"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    inviter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

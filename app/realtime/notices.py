@@ -7,7 +7,8 @@ rematch ``REMATCH_STARTED`` for the game, and this listener reads what is new fr
 Each socket has a chat cursor: the newest message id it has been sent.  It starts at the newest
 message when the socket first says ``hello`` (the page reads the history over REST after that),
 and only moves forward, under the socket's send lock, so two posts heard at once are neither lost
-nor sent twice.  Spectators get ``chat`` frames only where the table lets spectators chat.
+nor sent twice.  Spectators get ``chat`` frames only where the table lets spectators chat, and
+nobody gets the lines of a player they blocked.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from app.db.models import Table
 from app.realtime import frames
 from app.realtime.hub import Hub, Subscriber
 from app.realtime.reads import SharedReads
-from app.services import chat
+from app.services import chat, friends
 from app.services.context import Context
 from app.services.rematch import REMATCH_STARTED
 
@@ -95,17 +96,21 @@ class TableNotices:
         oldest = min(self._chat_seen[s] for s in watchers)
         async with self._ctx.sessions() as session:
             spectators, messages = await chat.messages_after(session, game_id, oldest)
+            readers = {s.account_id for s in watchers if s.account_id is not None}
+            blocked = await friends.blocked_by(session, readers) if messages else {}
         if messages:
-            await asyncio.gather(*(self._send_chat(s, messages, spectators) for s in watchers))
+            await asyncio.gather(*(self._send_chat(s, messages, spectators, blocked.get(s.account_id, set()))
+                                   for s in watchers))
 
-    async def _send_chat(self, subscriber: Subscriber, messages: list[dict], spectators: bool) -> None:
+    async def _send_chat(self, subscriber: Subscriber, messages: list[dict], spectators: bool,
+                         blocked: set[int]) -> None:
         may_read = subscriber.seat is not None or spectators
         async with subscriber.send_lock:
             for message in messages:
                 if message["id"] <= self._chat_seen.get(subscriber, 0):
                     continue
                 self._chat_seen[subscriber] = message["id"]
-                if may_read:
+                if may_read and message["account_id"] not in blocked:
                     await _send(subscriber, orjson.dumps(frames.chat(message)))
 
     async def _push_chat_removed(self, game_id: int) -> None:

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
 import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { mountFriendsCard } from "./friends.js";
 import { optionsForm } from "./options-form.js";
 import { mountSession } from "./session.js";
 import { inviteLink, playerPath, tablePath } from "./links.js";
@@ -74,9 +75,11 @@ function choosePace() {
 const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, "Rules");
 elements.ruleset.closest(".field").after(rulesLink);
 
+const friendsCard = mountFriendsCard(document.getElementById("friends-section"));
 mountSession(elements.session, (signedIn) => {
   const changed = (account && account.id) !== (signedIn && signedIn.id);
   account = signedIn;
+  friendsCard.refresh(account);
   elements.form.hidden = !account;
   elements.hint.hidden = Boolean(account);
   elements.mineSection.hidden = !account;
@@ -153,6 +156,7 @@ elements.form.addEventListener("submit", async (event) => {
     options: currentOptions ? currentOptions.read() : {},
     private: elements.private.checked,
     chat_spectators: document.getElementById("chat-spectators").checked,
+    rated: Number(elements.seats.value) >= 2 && !document.getElementById("friendly").checked,
     pace: elements.pace.value,
     move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
   };
