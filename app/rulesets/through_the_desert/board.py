@@ -36,10 +36,20 @@ def parse_key(key: str) -> Hex:
     return int(q), int(r)
 
 
+ROW_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
 def show(key: str) -> str:
-    """A hex key as log text: ``"3,-1" -> "(3, -1)"``."""
+    """A hex as players name it, by the labels the board shows along its edges: the row's letter
+    (row ``r = 0`` is A) and the hex's number within the offset column grid (``q + r // 2 + 1``,
+    so each row's first hex of the standard board is 1 or 2): ``"3,0" -> "A4"``,
+    ``"-2,11" -> "L4"``.  A hex outside A-Z or left of column 1 (test boards only) reads
+    ``"row -2, hex 0"``.  The client draws the same labels (``renderers/through-the-desert.js``)."""
     q, r = parse_key(key)
-    return f"({q}, {r})"
+    column = q + r // 2 + 1
+    if 0 <= r < len(ROW_LETTERS) and column >= 1:
+        return f"{ROW_LETTERS[r]}{column}"
+    return f"row {r}, hex {column}"
 
 
 def _pairs(hexes: Iterable[Sequence[int]]) -> list[Hex]:
