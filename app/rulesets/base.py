@@ -106,7 +106,7 @@ class NoOptions(BaseModel):
 
 RULE_CODE = r"[A-Z]{1,3}-[A-Z]?\d+[a-z]?"
 """A rule code of a rules reference (``R-30b``, ``NS-7``, ``A-M4``): an anchor of ``/rules/<game>``."""
-_RULE_NOTE = re.compile(rf"\s*\((?:see )?({RULE_CODE})(?:\s*(?:,|/|;|and|\.\.)\s*{RULE_CODE})*\)")
+_RULE_NOTE = re.compile(rf"\s*\((?:see )?({RULE_CODE})(?:\s*(?:,|/|;|and|\.\.)\s*{RULE_CODE})*(?::\s*([^()]*))?\)")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SEAT_PLACEHOLDER = re.compile(r"seat(\d+)")
 ARG_KINDS = ("player", "piece", "place", "card", "amount", "words")
@@ -115,18 +115,17 @@ ARG_KINDS = ("player", "piece", "place", "card", "amount", "words")
 
 def split_rule(text: str) -> tuple[str, str | None]:
     """``"takes the card (R-30b)" -> ("takes the card", "R-30b")``: the words of a log text without
-    its parenthesised rule codes, and the first code (``None`` if there is none).
+    its parenthesised rule codes, and the first code (``None`` if there is none).  A note's own
+    words stay: ``"moves (NS-4: arrow SW)" -> ("moves (arrow SW)", "NS-4")``.
 
     Every event passes through it (:class:`Event`), so a code written into a sentence, or stored
     in an old game's log before events carried their rule apart, reaches players as a rule
     reference and never as words.
     """
-    rule = None
     match = _RULE_NOTE.search(text)
-    if match is not None:
-        rule = match.group(1)
-        text = _RULE_NOTE.sub("", text)
-    return text, rule
+    if match is None:
+        return text, None
+    return _RULE_NOTE.sub(lambda note: f" ({note.group(2)})" if note.group(2) else "", text), match.group(1)
 
 
 def player(seat: Seat) -> dict[str, Any]:

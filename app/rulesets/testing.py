@@ -216,5 +216,6 @@ def _check_events(ruleset: Ruleset, state: State, n_players: int, events: list[E
         for event in events:
             readers = [None, *range(n_players)]
             if any(event.visible_to(reader) and reader != owner for reader in readers):
+                shared = event.model_dump_json()  # the template, every argument and the rule
                 for token in secrets:
-                    assert token not in event.text, f"{where}: secret {token!r} of seat {owner} in a shared log entry"
+                    assert token not in shared, f"{where}: secret {token!r} of seat {owner} in a shared log entry"

@@ -66,7 +66,7 @@ export function markLastMove(container, root, version, selectors) {
   container.dataset.lastMove = String(elements.size);
 }
 
-const LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"; // no I or O (read as 1 and 0), as on a Go board
 
 /** A hex (q, r) as the board labels it and the log names it: the row's letter (r = 0 is A) and
  * the offset column q + floor(r / 2) + 1, e.g. [3, 0] -> "A4" (app/rulesets/through_the_desert/board.py, show). */
@@ -76,7 +76,7 @@ export function hexLabel([q, r]) {
 }
 
 /** A square cell [row, col] as the board labels it and the log names it: the column's letter and
- * the row's number from the top, e.g. [3, 10] -> "K4" (app/rulesets/nomadi/board.py, show). */
+ * the row's number from the top, e.g. [3, 10] -> "L4" (app/rulesets/nomadi/board.py, show). */
 export function cellLabel([row, col]) {
   return col >= 0 && col < LETTERS.length ? `${LETTERS[col]}${row + 1}` : `row ${row + 1}, column ${col + 1}`;
 }

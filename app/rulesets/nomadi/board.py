@@ -52,12 +52,13 @@ def parse_key(key: str) -> Cell:
     return int(row), int(col)
 
 
-COLUMN_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+COLUMN_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""Column names, without I and O (read as 1 and 0), as on a Go board."""
 
 
 def show(cell: Sequence[int]) -> str:
     """A cell as players name it, by the labels the board shows along its edges: the column's
-    letter (column 0 is A) and the row's number from the top (row 0 is 1): ``(3, 10) -> "K4"``.
+    letter (column 0 is A) and the row's number from the top (row 0 is 1): ``(3, 10) -> "L4"``.
     The client draws the same labels (``renderers/nomadi.js``)."""
     row, col = cell[0], cell[1]
     if 0 <= col < len(COLUMN_LETTERS):
