@@ -8,6 +8,7 @@ import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./
 import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteLink } from "./links.js";
+import { logContent, ruleLink } from "./log-text.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
@@ -282,7 +283,7 @@ async function startGame() {
   el.game.hidden = false;
   el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
   renderer = await loadRenderer(table.ruleset);
-  board = mountReplay({ tableId, inviteCode, renderer, redraw: draw, toast });
+  board = mountReplay({ tableId, inviteCode, ruleset: table.ruleset, renderer, redraw: draw, toast });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
     applyState({ type: "state", ...initial }, initial.log || []);
@@ -735,7 +736,7 @@ function drawResult() {
   el.result.hidden = !result;
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
-  el.resultReason.textContent = result.reason || "";
+  el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [" ", ruleLink(result.rule, table.ruleset)] : []));
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
   for (const breakdown of result.breakdown || []) {
@@ -786,7 +787,7 @@ function appendLog(entries) {
   }
   const pinned = list.dataset.pinned === "1";
   for (const entry of entries) {
-    list.append(h("li", { "data-version": String(entry.version) }, entry.text));
+    list.append(h("li", { "data-version": String(entry.version) }, logContent(entry, table.ruleset)));
   }
   if (pinned || entries.length > 1) list.scrollTop = list.scrollHeight;
 }
