@@ -91,7 +91,7 @@ def new_game(board: Board, options: Options, seed: int) -> HeroesState:
     state["rng"] = rng.state
     opening: list[Event] = []
     run(state, board, opening)
-    state["solo"]["opening"] = [event.text for event in opening]  # logged with the first move (``flow.apply``)
+    state["solo"]["opening"] = [event.model_dump(mode="json") for event in opening]  # logged with the first move (``flow.apply``)
     return state
 
 
@@ -378,7 +378,8 @@ class Enemy:
     def opening(self, state: HeroesState, events: list[Event]) -> None:
         """Round 1's first Enemy steps ran at setup (``new_game``): they are logged with the first move."""
         if state["solo"].get("opening"):
-            events.extend(Event(text=text) for text in state["solo"].pop("opening"))
+            events.extend(Event(text=stored) if isinstance(stored, str) else Event.model_validate(stored)
+                          for stored in state["solo"].pop("opening"))
 
     def nomad_placed(self, state: HeroesState, board: Board, events: list[Event]) -> None:
         """NS-2/NS-3 done: the Enemy draws its first card of the round (:func:`run`)."""
