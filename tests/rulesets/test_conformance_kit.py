@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.rulesets.base import Rng, rank_by_score
+from app.rulesets.base import Event, Rng, card, rank_by_score
 from app.rulesets.testing import check_ruleset
 from tests.support.toy_rulesets import ToyRace, ToySealedBids
 
@@ -49,7 +49,17 @@ class LeakyLog(ToyRace):
         return new, [*events, type(events[0])(text=f"psst {state['words'][seat]}")]
 
 
-@pytest.mark.parametrize("broken", [LeakyView, MutatingApply, ListsIllegalMove, NonDeterministicSetup, LeakyLog])
+class LeakyLogArgument(ToyRace):
+    """A public sentence without the secret whose card argument carries it (issue 20, item 3): the
+    kit reads every argument, not only the words."""
+
+    def apply(self, state, seat, move):
+        new, events = super().apply(state, seat, move)
+        return new, [*events, Event(text="{seat0} drew {card}", args={"card": card(state["words"][seat])})]
+
+
+@pytest.mark.parametrize("broken", [LeakyView, MutatingApply, ListsIllegalMove, NonDeterministicSetup, LeakyLog,
+                                    LeakyLogArgument])
 def test_kit_catches_broken_ruleset(broken):
     with pytest.raises(AssertionError):
         check_ruleset(broken(), games=3)
