@@ -43,7 +43,7 @@ from typing import Any
 
 from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
 from app.rulesets.heroes import actions, battles, compass, deck, enemy, nomads
-from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
@@ -295,8 +295,8 @@ def move_nomad(state: HeroesState, board: Board, move: MoveNomad, events: list[E
     ahead = compass.in_direction(board, move.origin, nomad_targets(state, board, move.origin) + [move.destination],
                                  arrow) == move.destination
     rule = f"NS-4: arrow {arrow}" if ahead else "NS-5: the first legal way clockwise"
-    events.append(Event(text=f"{{seat0}} moves the Nomad from {region_name(move.origin)} to "
-                             f"{region_name(move.destination)} ({rule})"))
+    events.append(Event(text=f"{{seat0}} moves the Nomad from {{origin}} to {{destination}} ({rule})",
+                        args={"origin": region_arg(move.origin), "destination": region_arg(move.destination)}))
     holders = occupants(state, move.destination)
     if holders and nomad_battle(state, board, holders[0], move.destination, events):
         return
