@@ -23,7 +23,7 @@ export function logContent(entry, ruleset) {
     }
     nodes.push(entry.template.slice(at));
   }
-  if (entry.rule) nodes.push(" ", ruleLink(entry.rule, ruleset));
+  if (entry.rule) nodes.push(ruleLink(entry.rule, ruleset));
   return nodes.filter((node) => node !== "");
 }
 
@@ -34,12 +34,9 @@ function argument(arg) {
   return h("span", attributes, String(arg.text ?? ""));
 }
 
-/** A link to the rule on the game's rules page (its anchors are the rule codes, /rules/nomadi#R-30b). */
+/** A link to the rule on the game's rules page (its anchors are the rule codes, /rules/nomadi#R-30b).
+ * Its mark "§" is drawn by CSS (app.css, .log-rule::after), so the line's text stays the sentence. */
 export function ruleLink(rule, ruleset) {
   const href = `/rules/${encodeURIComponent(ruleset || "")}#${encodeURIComponent(rule)}`;
-  return h(
-    "a",
-    { class: "log-rule", href, target: "_blank", rel: "noopener", title: `Rule ${rule}: open it on the rules page`, "aria-label": `Rule ${rule} on the rules page` },
-    "§",
-  );
+  return h("a", { class: "log-rule", href, target: "_blank", rel: "noopener", title: `Rule ${rule}: open it on the rules page`, "aria-label": `Rule ${rule} on the rules page` });
 }

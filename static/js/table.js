@@ -736,7 +736,7 @@ function drawResult() {
   el.result.hidden = !result;
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
-  el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [" ", ruleLink(result.rule, table.ruleset)] : []));
+  el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
   for (const breakdown of result.breakdown || []) {
