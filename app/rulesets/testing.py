@@ -392,8 +392,9 @@ def _check_events(ruleset: Ruleset, state: State, n_players: int, events: list[E
             continue
         for event in events:
             if any(event.visible_to(reader) and reader != owner for reader in readers):
+                shared = event.model_dump_json()  # the template, every argument and the rule
                 for token in secrets:
-                    assert token not in event.text, f"{where}: secret {token!r} of seat {owner} in a shared log entry"
+                    assert token not in shared, f"{where}: secret {token!r} of seat {owner} in a shared log entry"
 
 
 # -- the deep checks at a sample of positions -------------------------------------------------------

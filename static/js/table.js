@@ -10,6 +10,7 @@ import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, wh
 import { inviteLink } from "./links.js";
 import { inviteControl } from "./friends.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
+import { logContent, ruleLink } from "./log-text.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
@@ -295,7 +296,7 @@ async function startGame() {
   el.game.hidden = false;
   el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
   renderer = await loadRenderer(table.ruleset);
-  board = mountReplay({ tableId, inviteCode, renderer, redraw: draw, toast });
+  board = mountReplay({ tableId, inviteCode, ruleset: table.ruleset, renderer, redraw: draw, toast });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
     applyState({ type: "state", ...initial }, initial.log || []);
@@ -768,7 +769,7 @@ function drawResult() {
   el.result.hidden = !result;
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
-  el.resultReason.textContent = result.reason || "";
+  el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
   for (const breakdown of result.breakdown || []) {
@@ -823,7 +824,7 @@ function appendLog(entries) {
   }
   const pinned = list.dataset.pinned === "1";
   for (const entry of entries) {
-    list.append(h("li", { "data-version": String(entry.version) }, entry.text));
+    list.append(h("li", { "data-version": String(entry.version) }, logContent(entry, table.ruleset)));
   }
   if (pinned || entries.length > 1) list.scrollTop = list.scrollHeight;
 }

@@ -10,7 +10,7 @@ import orjson
 import pytest
 from pydantic import Field
 
-from app.rulesets.base import IllegalMove, MoveModel, Result, Rng, Variant, _plain_moves, move_json_default, rank_by_score
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Variant, _plain_moves, card, move_json_default, rank_by_score
 from app.rulesets.testing import Case, cases, check_case, check_result, observed_facts, random_games
 from tests.support.toy_rulesets import Add, ToyRace, ToySealedBids
 
@@ -195,10 +195,20 @@ class StrayTuple(ToyRace):
         return new, events
 
 
+class LeakyLogArgument(ToyRace):
+    """A public sentence without the secret whose card argument carries it (issue 20, item 3): the
+    kit reads every argument, not only the words."""
+
+    def apply(self, state, seat, move):
+        new, events = super().apply(state, seat, move)
+        return new, [*events, Event(text="{seat0} drew {card}", args={"card": card(state["words"][seat])})]
+
+
 @pytest.mark.parametrize("broken", [
     LeakyView, MutatingApply, ListsIllegalMove, NonDeterministicSetup, LeakyLog, UndeclaredSimultaneous,
     UndeclaredSecrets, IllegalTimeout, RanksAgainstScores, DeterminizeShowsOtherTotal, SpectatorSeesUndeclaredWords,
     AcceptsUnlistedMoves, RefusalChangesState, RefusalNamesASecret, WrongRefusalCode, ParsesGarbage, StrayTuple, FirstBidEndsTheLastRound,
+    LeakyLogArgument,
 ])
 def test_kit_catches_broken_ruleset(broken):
     with pytest.raises(AssertionError):

@@ -237,7 +237,7 @@ function drawObjectives(view) {
             "data-colour": objective.colour,
             style: `--obj: ${{ blue: "#2f6fd0", green: "#2e8b3e", yellow: "#c99700", red: "#c0392b" }[objective.colour]}`,
           },
-          h("strong", {}, `${COLOUR_NAMES[objective.colour]} · ${objective.label} · ${objective.title}`),
+          h("strong", {}, `${COLOUR_NAMES[objective.colour]} · ${objective.title}`),
           h("p", { class: "nim-objective-text" }, objective.text),
           h(
             "div",
@@ -428,7 +428,7 @@ function drawScores(frame, view) {
           h(
             "tr",
             { "data-history-round": String(record.round), "data-history-objective": step.label },
-            h("th", { scope: "row" }, `R${record.round} · ${step.label} (${step.colour})`, objectives[step.colour] ? h("span", { class: "muted" }, ` ${objectives[step.colour].title}`) : null),
+            h("th", { scope: "row" }, `Round ${record.round} · ${step.colour}`, objectives[step.colour] ? h("span", { class: "muted" }, ` ${objectives[step.colour].title}`) : null),
             step.points.map((points, seat) => h("td", { "data-seat": String(seat) }, points > 0 ? `+${points}` : String(points))),
           ),
         );

@@ -8,7 +8,7 @@
 //
 // Cells are [row, col], row 0 at the top (rules spec §2). The renderer brings its own styles.
 
-import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { activate, cellLabel as where, edgeLabels, keepFocus, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 
 const CELL = 10;
@@ -137,7 +137,7 @@ function drawCards(view) {
           role: "img",
           "aria-label": `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source" : ""}`,
         },
-        s("title", {}, `Face-down desert card ${card.id}${card.water ? " on a water source (2 coins)" : " (1 coin)"}`),
+        s("title", {}, `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source (2 coins)" : " (1 coin)"}`),
         s("rect", { x: c * CELL + 1.6, y: r * CELL + 1.2, width: CELL - 3.2, height: CELL - 2.4, rx: 1 }),
         s("text", { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 0.2, class: "card-mark" }, "?"),
       ),
@@ -221,13 +221,23 @@ function drawTargets(targets, onPick) {
   return group;
 }
 
+const LABEL_MARGIN = 7;
+
+/** Column letters above the board and row numbers on its left: the names the log uses (cellLabel). */
+function cellEdgeLabels(board) {
+  const labels = [];
+  for (let c = 0; c < board.width; c += 1) labels.push([where([0, c]).replace(/\d+$/, ""), c * CELL + CELL / 2, -LABEL_MARGIN / 2]);
+  for (let r = 0; r < board.height; r += 1) labels.push([String(r + 1), -LABEL_MARGIN / 2, r * CELL + CELL / 2]);
+  return edgeLabels(labels);
+}
+
 function drawBoard(frame, view, ui, movable, targets, choose, pick) {
   const board = view.board;
   const width = board.width * CELL;
   const height = board.height * CELL;
   const svg = s("svg", {
     class: "nomadi-board",
-    viewBox: `-1 -1 ${width + 2} ${height + 2}`,
+    viewBox: `-${LABEL_MARGIN} -${LABEL_MARGIN} ${width + LABEL_MARGIN + 1} ${height + LABEL_MARGIN + 1}`, // room for the edge labels
     role: "group",
     "aria-label": `Nomadi board, ${board.width} by ${board.height} cells: ${(view.stones || []).length} stones, ${(view.cards || []).length} face-down cards`,
     "data-phase": view.phase || "",
@@ -249,7 +259,7 @@ function drawBoard(frame, view, ui, movable, targets, choose, pick) {
       ),
     ),
   );
-  svg.append(drawCells(board), drawAreaLabels(board, view), drawChasm(board), drawCards(view), drawMoved(view));
+  svg.append(drawCells(board), cellEdgeLabels(board), drawAreaLabels(board, view), drawChasm(board), drawCards(view), drawMoved(view));
   if (view.offer) {
     const [r, c] = view.offer.cell;
     svg.append(s("rect", { x: c * CELL - 0.4, y: r * CELL - 0.4, width: CELL + 0.8, height: CELL + 0.8, class: "offer-ring", "data-offer-cell": key(view.offer.cell) }));
@@ -304,7 +314,7 @@ function offerText(frame, view, viewerIsOwner) {
   const owner = viewerIsOwner ? "you" : playerName(frame, offer.owner);
   const claim = offer.claim === null || offer.claim === undefined ? "without a claim" : `claiming it is worth ${signed(offer.claim)}`;
   const price = offer.price ? `, asking ${offer.price} coin${offer.price === 1 ? "" : "s"}` : "";
-  return `${mover} offers ${owner} the card ${offer.card} from ${where(offer.cell)} ${claim}${price}.`;
+  return `${mover} offers ${owner} the card from ${where(offer.cell)} ${claim}${price}.`;
 }
 
 function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
@@ -349,7 +359,7 @@ function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
     h(
       "p",
       {},
-      `The stone of ${playerName(frame, offer.owner)} landed on ${offer.card} at ${where(offer.cell)}. Only you have seen it: it is worth `,
+      `The stone of ${playerName(frame, offer.owner)} landed on the card at ${where(offer.cell)}. Only you have seen it: it is worth `,
       h("strong", { class: "inspected-value", "data-inspected": offer.inspected || "" }, signed(offer.value)),
       ". Offer it with a claim — true or not:",
     ),
@@ -472,7 +482,7 @@ function drawPanel(frame, view) {
               { class: "card-list" },
               mine.map((token) => {
                 const [id, value] = token.split(":");
-                return h("li", { class: "held-card", "data-held-card": id, title: `${id}: ${value}` }, value);
+                return h("li", { class: "held-card", "data-held-card": id, title: `A desert card worth ${value}` }, value);
               }),
             )
           : h("p", { class: "muted" }, "None yet."),

@@ -5,7 +5,7 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 
 const SIZE = 10;
@@ -94,10 +94,11 @@ function drawBoard(frame, view, highlighted, sendMove) {
   const all = [...(board.spaces || []), ...(board.mountains || [])];
   const xs = all.map((hex) => centre(hex)[0]);
   const ys = all.map((hex) => centre(hex)[1]);
-  const minX = Math.min(...xs) - SIZE * 1.1;
-  const minY = Math.min(...ys) - SIZE * 1.2;
-  const width = Math.max(...xs) - Math.min(...xs) + SIZE * 2.2;
-  const height = Math.max(...ys) - Math.min(...ys) + SIZE * 2.4;
+  // room for the row letters on the left and the column numbers on top (the log names hexes by them)
+  const minX = Math.min(...xs) - SIZE * 2.3;
+  const minY = Math.min(...ys) - SIZE * 2.4;
+  const width = Math.max(...xs) - Math.min(...xs) + SIZE * 3.4;
+  const height = Math.max(...ys) - Math.min(...ys) + SIZE * 3.6;
 
   const oases = new Set((view.oases || []).map(key));
   const camels = view.camels || [];
@@ -137,7 +138,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
       ),
     );
   }
-  svg.append(tiles);
+  svg.append(tiles, hexEdgeLabels(all));
 
   const areas = s("g", { class: "areas" });
   for (const area of view.areas || []) {
@@ -213,6 +214,20 @@ function drawBoard(frame, view, highlighted, sendMove) {
   }
   svg.append(clickable);
   return svg;
+}
+
+/** Row letters left of each row and column numbers above the board: the names the log uses (hexLabel). */
+function hexEdgeLabels(hexes) {
+  const rows = new Map();
+  const columns = new Set();
+  for (const [q, r] of hexes) {
+    rows.set(r, Math.min(rows.get(r) ?? Infinity, centre([q, r])[0]));
+    columns.add(q + Math.floor(r / 2));
+  }
+  const top = Math.min(...rows.keys());
+  const labels = [...rows].map(([r, x]) => [where([0, r]).replace(/\d+$/, ""), x - SIZE * 1.5, centre([0, r])[1]]);
+  for (const column of columns) labels.push([String(column + 1), SIZE * SQRT3 * column, centre([0, top])[1] - SIZE * 1.6]);
+  return edgeLabels(labels);
 }
 
 function palm(hex) {
