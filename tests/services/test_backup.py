@@ -41,9 +41,11 @@ def replayed(client, table_id, version):
 
 
 def cli(command, database_url, *arguments):
-    return subprocess.run([sys.executable, "-m", "app.cli", command, *arguments], cwd=ROOT, check=True,
+    done = subprocess.run([sys.executable, "-m", "app.cli", command, *arguments], cwd=ROOT,
                           env={"CARAVANSERAI_DATABASE_URL": database_url, "PATH": "/usr/bin:/bin", "HOME": "/tmp"},
                           capture_output=True, text=True)
+    assert done.returncode == 0, f"caravanserai {command} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done
 
 
 @pytest.fixture
