@@ -18,7 +18,7 @@ from sqlalchemy import MetaData, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.cli import main
-from app.db.migrate import alembic_config, known_revisions, upgrade_to_head
+from app.db.migrate import alembic_config, known_revisions
 from app.db.models import Account, Table
 from app.main import create_app
 from app.rulesets.testing import canonical
@@ -36,6 +36,16 @@ def play(ana, bo, table_id, amounts, first_version=0):
     players = [ana, bo]
     for version, amount in enumerate(amounts, start=first_version):
         assert players[version % 2].move(table_id, version, {"type": "add", "amount": amount}).status_code == 200
+
+
+def finished_and_running_games(ana, bo):
+    """Two toy races of Ana and Bo: one finished after four moves, one running at version 2 with Ana
+    to move; their ids."""
+    finished = started_table(ana, [bo])
+    play(ana, bo, finished, [3, 3, 3, 3])
+    running = started_table(ana, [bo])
+    play(ana, bo, running, [1, 2])
+    return finished, running
 
 
 def stored_games(client):
@@ -171,10 +181,7 @@ def copy_rows(source_url, target_url, tables=("accounts", "tables", "seats", "mo
 def test_backup_and_restore_keep_finished_and_running_games(database_url, new_database, tmp_path):
     with TestClient(create_app(make_settings(database_url))) as client:
         ana, bo = Player(client, "Ana"), Player(client, "Bo")
-        finished = started_table(ana, [bo])
-        play(ana, bo, finished, [3, 3, 3, 3])
-        running = started_table(ana, [bo])
-        play(ana, bo, running, [1, 2])
+        finished, running = finished_and_running_games(ana, bo)
         before = stored_games(client)
     assert before[finished][0] == "finished" and before[running][0] == "running"
 
@@ -194,10 +201,7 @@ def test_a_backup_restored_over_a_used_database_replaces_its_newer_rows(database
     dump = tmp_path / "caravanserai.backup"
     with TestClient(create_app(make_settings(database_url))) as client:
         ana, bo = Player(client, "Ana"), Player(client, "Bo")
-        finished = started_table(ana, [bo])
-        play(ana, bo, finished, [3, 3, 3, 3])
-        running = started_table(ana, [bo])
-        play(ana, bo, running, [1, 2])
+        _, running = finished_and_running_games(ana, bo)
         before = stored_games(client)
         assert caravanserai("backup", database_url, str(dump))[0] == 0
         # After the backup: a new account, its table, and two more moves of the running game.
@@ -232,10 +236,7 @@ def test_a_backup_restored_over_a_used_database_replaces_its_newer_rows(database
 def test_an_older_backup_is_migrated_to_head_after_the_restore(database_url, new_database, caravanserai, tmp_path):
     with TestClient(create_app(make_settings(database_url))) as client:
         ana, bo = Player(client, "Ana", PASSWORD), Player(client, "Bo", PASSWORD)
-        finished = started_table(ana, [bo])
-        play(ana, bo, finished, [3, 3, 3, 3])
-        running = started_table(ana, [bo])
-        play(ana, bo, running, [1, 2])
+        _, running = finished_and_running_games(ana, bo)
         before = stored_games(client)
     # The same accounts and games in a database at an older migration, and its backup.
     older = new_database("older")
