@@ -34,8 +34,7 @@ def account_out(account: Account) -> dict:
 
 def _log_in(request: Request, account: Account) -> dict:
     request.session.clear()
-    request.session["account_id"] = account.id
-    request.session["epoch"] = account.session_epoch or 0
+    request.session.update(accounts.cookie_of(account))
     return account_out(account)
 
 

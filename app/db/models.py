@@ -7,6 +7,7 @@ The schema changes only through Alembic migrations (``migrations/``); this modul
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 from typing import Any
 
@@ -29,6 +30,11 @@ def iso_utc(moment: datetime | None) -> str | None:
     return moment.isoformat()
 
 
+def new_session_key() -> str:
+    """A random account key for session cookies: 22 URL-safe characters (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
 class Base(DeclarativeBase):
     """Declarative base of every model."""
 
@@ -37,7 +43,10 @@ class Account(Base):
     """A person: a guest (``login_name`` null) or registered (unique ``login_name``, argon2 hash).
 
     ``session_epoch`` is written into every session cookie; logging out raises it, which ends
-    every session issued before (a signed cookie cannot be taken back otherwise).
+    every session issued before (a signed cookie cannot be taken back otherwise).  ``session_key``,
+    random and never changed, is written there too: ids come back after a restore, keys do not, so
+    a cookie never logs in as another account that got its id (empty for accounts made before
+    migration 0010, whose cookies carry none).
     ``admin``: may use ``/api/admin`` (issue 18, item 5); ``banned_at``: when an admin banned the
     account (null: not banned; a banned account cannot log in).  ``password_reset_hash``: the
     SHA-256 (hex) of the one pending password-reset token, valid until ``password_reset_expires_at``.
@@ -52,6 +61,7 @@ class Account(Base):
     login_name: Mapped[str | None] = mapped_column(String(32), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    session_key: Mapped[str] = mapped_column(String(32), default=new_session_key, server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))

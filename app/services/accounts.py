@@ -137,46 +137,61 @@ async def login(session: AsyncSession, name: str, password: str) -> Account:
 @dataclass(frozen=True)
 class Login:
     """Who a request or socket speaks for: an account and the login session its cookie carries
-    (the account's ``session_epoch`` when it logged in)."""
+    (the account's ``session_epoch`` when it logged in, and its ``session_key``)."""
 
     account_id: int
     session: int = 0
+    key: str = ""
 
 
 def login_of(cookie: Mapping[str, Any]) -> Login | None:
-    """The login a signed session cookie claims (not yet checked against the database), or None."""
+    """The login a signed session cookie claims (not yet checked against the database), or None.
+
+    A cookie made before accounts had keys carries none: it reads as the empty key, which only the
+    accounts made before then have (migration 0010)."""
     account_id = cookie.get("account_id")
     if not isinstance(account_id, int):
         return None
-    session = cookie.get("epoch")
-    return Login(account_id, session if isinstance(session, int) else 0)
+    session, key = cookie.get("epoch"), cookie.get("key")
+    return Login(account_id, session if isinstance(session, int) else 0, key if isinstance(key, str) else "")
 
 
-async def get_account(session: AsyncSession, account_id: int | None, epoch: int | None = 0) -> Account | None:
-    """The account with that id whose sessions of ``epoch`` are still valid, or ``None``."""
-    if account_id is None:
+def cookie_of(account: Account) -> dict[str, Any]:
+    """What a session cookie of ``account`` holds (read back by :func:`login_of`)."""
+    return {"account_id": account.id, "epoch": account.session_epoch or 0, "key": account.session_key}
+
+
+async def get_account(session: AsyncSession, login: Login | None) -> Account | None:
+    """The account of ``login`` while that login session holds, or ``None``."""
+    if login is None:
         return None
     return await session.scalar(select(Account).where(
-        Account.id == account_id,
-        text(current_login_sql(":account", ":session")).bindparams(account=account_id, session=epoch or 0)))
+        Account.id == login.account_id,
+        text(current_login_sql(":account", ":session", ":key")).bindparams(
+            account=login.account_id, session=login.session, key=login.key)))
 
 
-_LOGINS_PER_QUERY = 400  # two bound parameters each: far below SQLite's and Postgres's limits
+_LOGINS_PER_QUERY = 300  # three bound parameters each: far below SQLite's and Postgres's limits
 
 
 async def current_logins(session: AsyncSession, logins: Iterable[Login]) -> set[Login]:
     """Those of ``logins`` whose session has not ended (``app/db/login_sessions.py``), in one query
-    per 400 logins."""
-    wanted = sorted(set(logins), key=lambda login: (login.account_id, login.session))
+    per 300 logins."""
+    wanted = sorted(set(logins), key=lambda login: (login.account_id, login.session, login.key))
     current: set[Login] = set()
     for start in range(0, len(wanted), _LOGINS_PER_QUERY):
         chunk = wanted[start:start + _LOGINS_PER_QUERY]
-        values = ", ".join(f"(CAST(:a{index} AS INTEGER), CAST(:s{index} AS INTEGER))" for index in range(len(chunk)))
-        statement = text(f"WITH logins(account, session) AS (VALUES {values}) SELECT account, session FROM logins "
-                         f"WHERE {current_login_sql('logins.account', 'logins.session')}").bindparams(
+        values = ", ".join(f"(CAST(:a{index} AS INTEGER), CAST(:s{index} AS INTEGER), CAST(:k{index} AS VARCHAR))"
+                           for index in range(len(chunk)))
+        statement = text(f"WITH logins(account, session, login_key) AS (VALUES {values}) "
+                         "SELECT account, session, login_key FROM logins "
+                         f"WHERE {current_login_sql('logins.account', 'logins.session', 'logins.login_key')}"
+                         ).bindparams(
             *(bindparam(f"a{index}", login.account_id) for index, login in enumerate(chunk)),
-            *(bindparam(f"s{index}", login.session) for index, login in enumerate(chunk)))
-        current.update(Login(account, login_session) for account, login_session in await session.execute(statement))
+            *(bindparam(f"s{index}", login.session) for index, login in enumerate(chunk)),
+            *(bindparam(f"k{index}", login.key) for index, login in enumerate(chunk)))
+        current.update(Login(account, login_session, key) for account, login_session, key
+                       in await session.execute(statement))
     return current
 
 

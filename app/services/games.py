@@ -160,7 +160,8 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     try:
         committed = await ctx.move_writer.append(
             game_id, new_version, mover.seat, new_state, status, ruleset.dump_move(move), event_rows, client_move_id,
-            account_id=None if by_bot else login.account_id, session=None if by_bot else login.session)
+            account_id=None if by_bot else login.account_id, session=None if by_bot else login.session,
+            key=None if by_bot else login.key)
     except DuplicateMoveId:
         return None
     if not committed:

@@ -4,7 +4,7 @@ one-time password-reset links, deleted accounts.
 The first registered account (the lowest id with a login name) becomes the admin of an existing site.
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-02
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
