@@ -97,7 +97,7 @@ def test_a_cookie_never_logs_in_as_another_account_that_got_its_id(client, datab
     bo = Player(client, "Bo")
     assert bo.id == ana.id
     assert ana.get("/api/auth/me").status_code == 401
-    assert bo.get("/api/auth/me").json() == {"id": bo.id, "name": "Bo", "guest": True}
+    assert bo.get("/api/auth/me").json() == {"id": bo.id, "name": "Bo", "guest": True, "admin": False}
     table_id = started_table(bo, [Player(client, "Carol")])
     refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"
