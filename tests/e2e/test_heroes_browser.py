@@ -339,8 +339,9 @@ def test_a_battle_tactic_cards_chosen_in_secret_and_revealed_by_clicks(live_serv
         # Each side's page offers the 7 cards; the first to choose is seen to have chosen, not what.
         first, second = (players[battle["attacker"]], players[battle["defender"]])
         first_seat, second_seat = battle["attacker"], battle["defender"]
-        for page in players:
-            expect(page.locator("#board .hx-cards [data-card]")).to_have_count(7)
+        for page, seat in zip(players, (0, 1)):  # the cards that can work for this side (issue 20)
+            cards = {m["card"] for m in server_game(page, base, table_id)["legal"] if m["type"] == "tactic"}
+            expect(page.locator("#board .hx-cards [data-card]")).to_have_count(len(cards))
         mine = pick([m for m in server_game(first, base, table_id)["legal"] if m["type"] == "tactic"], rng, False)
         version = version_of(first)
         click_move(first, mine)

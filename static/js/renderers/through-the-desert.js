@@ -7,6 +7,7 @@
 
 import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { camelPath } from "../pieces.js";
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
@@ -256,7 +257,8 @@ function camelPiece(frame, camel) {
   } else {
     group.append(pieceShape(camel.colour, at, 5.2, { fill: FILL[camel.colour] || "#ccc", stroke: EDGE[camel.colour] || "#555", class: "piece" }));
   }
-  group.append(s("text", { x: at[0], y: at[1], class: "camel-seat" }, seatLabel(camel.seat)));
+  group.append(s("path", { d: camelPath(at[0], at[1] - 1.5, camel.leader ? 7 : 6.2), class: "camel-figure" }));
+  group.append(s("text", { x: at[0], y: at[1] + 2.3, class: "camel-seat" }, seatLabel(camel.seat)));
   return group;
 }
 
@@ -512,6 +514,6 @@ function drawLegend() {
     { class: "ttd-legend muted" },
     "Number on a piece = player seat · big ringed piece = caravan leader · ",
     h("span", { class: "legend-well" }, "●"),
-    " well (value) · hatched = enclosed area · red outline = placed this turn · red edge = the last move",
+    " well (value) · hatched = enclosed area · dashed purple ring = placed this turn · purple edge = the last move",
   );
 }
