@@ -188,6 +188,8 @@ class Ruleset(ABC, Generic[StateT]):
     * ``simultaneous``: whether ``to_act`` may hold several seats at once;
     * ``hidden_information``: whether ``secrets`` can be non-empty;
     * ``listed``: whether the lobby offers it (benchmark rulesets set ``False``);
+    * ``summary`` (one line for the lobby's game card) and ``minutes`` (the typical length of a
+      game online, ``(shortest, longest)`` in minutes; ``None``: not known);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -200,6 +202,8 @@ class Ruleset(ABC, Generic[StateT]):
     simultaneous: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
     listed: ClassVar[bool] = True
+    summary: ClassVar[str] = ""
+    minutes: ClassVar[tuple[int, int] | None] = None
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 

@@ -3,6 +3,7 @@
 * Every game's board is fully visible without scrolling it, at 1280 x 800 and on a 390 x 844
   phone: its bounding box fits the window, the page never scrolls sideways, and the phone's
   header stays on one line.
+* The lobby shows a card per game and starts a 2-player table by default.
 * Dark mode follows the system setting, the topbar toggle overrides it and is remembered
   (localStorage); the web app manifest is served with its own content type.
 * Heroes never offers a tactic card that is void for its side: the defender sees no Ambush and
@@ -57,11 +58,16 @@ def test_every_board_fits_the_window_without_scrolling_it(live_server, chromium,
         if phone:  # the header is one line: brand hidden, words shortened
             header = page.locator(".topbar").bounding_box()
             assert header["height"] <= 60, f"{ruleset}: the header is {header['height']} px high"
-    # the lobby on a phone: the "New table" form is near the top, and Nimalia is not the default game
+    # the lobby: a card per game with its rules, 2 players by default, the form on the first screen
     page.goto(f"{live_server}/")
-    expect(page.locator("#create-form")).to_be_visible()
-    if phone:
-        assert page.locator("#create-section").bounding_box()["y"] < height
+    expect(page.locator("#game-cards [data-game-card]")).to_have_count(len(BOARDS))
+    expect(page.locator('[data-game-card="nomadi"] a.game-card-rules')).to_have_attribute("href", "/rules/nomadi")
+    expect(page.locator("#seats")).to_have_value("2")
+    assert page.locator("#create-title").bounding_box()["y"] < 120
+    assert page.locator("#create-table").bounding_box()["y"] < 3 * height, "the form is near the top"
+    page.locator('[data-game-card="heroes"] button').click()
+    expect(page.locator("#ruleset")).to_have_value("heroes")
+    expect(page.locator("#seats")).to_have_value("2")  # not "1 player (solo)"
 
 
 def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(live_server, chromium):
