@@ -85,9 +85,11 @@ export function animalIcon(animal, size = 24) {
 export function camelPath(x, y, size) {
   const u = size / 24;
   const p = (px, py) => `${(x + (px - 12) * u).toFixed(2)},${(y + (py - 12) * u).toFixed(2)}`;
-  return `M${p(2, 12)} L${p(4, 9)} L${p(7, 10)} L${p(9, 5)} L${p(11, 9)} L${p(13, 6)} L${p(16, 9)} L${p(18, 9)} `
-    + `L${p(19, 5)} L${p(22, 5)} L${p(23, 7)} L${p(21, 8)} L${p(20, 13)} L${p(19, 20)} L${p(17, 20)} L${p(17, 15)} `
-    + `L${p(8, 15)} L${p(7, 20)} L${p(5, 20)} L${p(5, 14)} Z`;
+  // tail, back and hump, neck and head, chest, front legs, belly, hind legs
+  return `M${p(2.5, 11)} Q${p(4, 7.5)} ${p(7, 8)} Q${p(10, 3)} ${p(13, 8)} Q${p(15, 9.5)} ${p(16.5, 8)} `
+    + `L${p(18.5, 3.5)} L${p(21.5, 3.5)} L${p(22.5, 5.5)} L${p(20, 6)} L${p(18.8, 12)} L${p(18, 14)} `
+    + `L${p(18, 21)} L${p(16.4, 21)} L${p(16, 15)} L${p(9, 15)} L${p(8.6, 21)} L${p(7, 21)} L${p(6.6, 14)} `
+    + `Q${p(4, 13)} ${p(3.6, 11.5)} L${p(2.8, 15)} L${p(2, 14.8)} Z`;
 }
 
 /** A nomad's tent (a triangle with its door), `size` wide, standing on y + size / 2. */

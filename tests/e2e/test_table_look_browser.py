@@ -51,8 +51,12 @@ def test_every_board_fits_the_window_without_scrolling_it(live_server, chromium,
         page.goto(f"{live_server}/tables/{table_id}")
         expect(page.locator(board)).to_be_visible()
         # measured in one step: a bot's move redraws the board between two calls
-        box = page.locator(board).evaluate("e => { const r = e.getBoundingClientRect(); return {width: r.width, height: r.height}; }")
+        page.wait_for_timeout(100)  # board-fit.js sizes the board on the next animation frame
+        box = page.locator(board).evaluate(
+            "e => { const r = e.getBoundingClientRect(); return {width: r.width, height: r.height, bottom: r.bottom + scrollY}; }")
         assert box["width"] <= width and box["height"] <= height, f"{ruleset} board {box} in {width}x{height}"
+        if not phone:  # on a desktop the board shows whole below the banner and prompt, unscrolled
+            assert box["bottom"] <= height, f"{ruleset} board ends at {box['bottom']} px in {width}x{height}"
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{ruleset}: the page scrolls sideways by {overflow} px"
         if phone:  # the header is one line: brand hidden, words shortened

@@ -304,7 +304,7 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
   const width = Math.max(...xs) + pad - minX;
   const height = Math.max(...ys) + pad - minY;
   const svg = s("svg", {
-    class: "hx-map",
+    class: "hx-map game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
     "aria-label": `The map: ${land.length} land regions, ${regionsInPlay.filter((id) => view.regions[id].nomad).length} Nomads on the board`,

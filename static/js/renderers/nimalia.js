@@ -83,15 +83,18 @@ const STYLE = `
 .nim-cell.legal:hover, .nim-cell.legal:focus { box-shadow: inset 0 0 0 3px var(--legal, #2e7d32); outline: none; }
 .nim-cell.legal:focus-visible { outline: 3px solid #2a7fff; outline-offset: -3px; z-index: 2; }
 .nim-cell.legal::after { content: ""; position: absolute; left: 3px; top: 3px; width: 9px; height: 9px; border-radius: 50%; background: var(--legal, #2e7d32); }
-.nim-cell.preview, .nim-cell.pending-choice { outline: 3px solid var(--accent, #b5651d); outline-offset: -3px; z-index: 1; }
-.nim-cell.pending-choice { opacity: 0.8; }
+.nim-cell.preview { outline: 3px solid var(--accent, #b5651d); outline-offset: -3px; z-index: 1; }
+/* your chosen card waits face down inside the reserve's frame: a card back, its animals faint */
+.nim-cell.pending-choice { background: repeating-linear-gradient(45deg, #7a4b1e 0 4px, #8d5a2a 4px 8px); box-shadow: inset 0 0 0 2px #ffd9a0; }
+.nim-cell.pending-choice .animal { opacity: 0.45; }
+.nim-grid { outline: 2px solid var(--line, #e4dac8); outline-offset: 0; border-radius: 2px; }
 .nim-cell .animal { pointer-events: none; display: flex; width: 80%; height: 80%; }
 .nim-cell .animal-icon { width: 100%; height: 100%; filter: drop-shadow(0 0 1px rgba(255,255,255,0.9)); }
 .nim-reserves { display: flex; flex-wrap: wrap; gap: 14px; }
 .nim-reserve h4 { margin: 0 0 4px; font-size: 0.95em; }
 .nim-reserve.small { --cell: 22px; }
 /* your reserve fits the window: at most 44 px a space, less on a small screen */
-.nim-reserve.mine .nim-grid { --cell: min(44px, calc((100vw - 3.5rem) / var(--cols)), calc((100dvh - 3rem) / var(--rows))); }
+.nim-reserve.mine .nim-grid { --cell: min(44px, calc((100vw - 3.5rem) / var(--cols)), calc(var(--board-max-h, 100dvh) / var(--rows))); }
 .nim-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .nim-track { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
 .nim-track li { display: grid; grid-template-columns: 8em 1fr 3em; gap: 8px; align-items: center; }
@@ -149,9 +152,9 @@ function windowOf(positions) {
  * {space, kind} drawn on top (a preview or the waiting choice); `anchors` maps "r,c" to
  * {choose(how), previewed}: what a click or Enter there does, and whether the preview sits there.
  */
-function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent, seat, label }) {
+function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent, seat, label, board = false }) {
   const grid = h("div", {
-    class: "nim-grid",
+    class: board ? "nim-grid game-board" : "nim-grid",
     role: "group",
     "aria-label": label,
     "data-reserve": seat === undefined ? "" : String(seat),
@@ -374,7 +377,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
         )
       : null,
     controls,
-    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: "Your reserve" })),
+    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: "Your reserve", board: true })),
   );
 }
 

@@ -8,7 +8,7 @@
 //
 // Cells are [row, col], row 0 at the top (rules spec §2). The renderer brings its own styles.
 
-import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { activate, keepFocus, markLastMove, where, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 import { cardBack } from "../pieces.js";
 
@@ -243,7 +243,7 @@ function drawBoard(frame, view, ui, movable, targets, choose, pick) {
   const width = board.width * CELL;
   const height = board.height * CELL;
   const svg = s("svg", {
-    class: "nomadi-board",
+    class: "nomadi-board game-board",
     viewBox: `-1 -1 ${width + 2} ${height + 2}`,
     role: "group",
     "aria-label": `Nomadi board, ${board.width} by ${board.height} cells: ${(view.stones || []).length} stones, ${(view.cards || []).length} face-down cards`,
@@ -676,7 +676,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       controls,
       waiting,
       drawDice(view, ui, usableValues, interactive && !disabled, chooseDie),
-      h("div", { class: "nomadi-board-frame" }, drawBoard(frame, view, ui, movable, targets, chooseStone, pick)),
+      zoomableFrame("nomadi", "nomadi-board-frame", drawBoard(frame, view, ui, movable, targets, chooseStone, pick)),
       drawLegend(),
     ),
     drawPanel(frame, view),

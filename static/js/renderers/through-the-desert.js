@@ -5,7 +5,7 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { activate, keepFocus, markLastMove, where, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 import { camelPath } from "../pieces.js";
 
@@ -104,7 +104,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
   const camels = view.camels || [];
 
   const svg = s("svg", {
-    class: "ttd-board",
+    class: "ttd-board game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
     "aria-label": `Through the Desert board: ${camels.length} camels placed`,
@@ -498,7 +498,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       "div",
       { class: "ttd-board-column" },
       seated && frame.status !== "finished" ? drawControls(frame, view, placements, choices, state.colour, disabled, choose, sendMove) : null,
-      h("div", { class: "ttd-board-frame" }, drawBoard(frame, view, highlighted, sendMove)),
+      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove)),
       drawLegend(),
     ),
     drawPanel(frame, view),
