@@ -73,19 +73,22 @@ def shrink(path: Path) -> None:
 
 
 def photograph(browser, base: str, name: str, setup: tuple) -> None:
-    """Every size and colour scheme of one game, each on a table of its own."""
+    """One table of the game, played a little, then every size and colour scheme of its page,
+    each in a new browser context signed in as the player to act."""
     ruleset, seats, options, moves = setup
+    pages = [guest(browser, base, who) for who in ("Ana", "Bo")[:seats]]
+    table_id = pages[0].request.post(f"{base}/api/tables",
+                                     data={"ruleset": ruleset, "seats": seats, "options": options}).json()["id"]
+    for page in pages[1:]:
+        page.request.post(f"{base}/api/tables/{table_id}/join", data={})
+    pages[0].request.post(f"{base}/api/tables/{table_id}/start", data={})
+    play(pages, base, table_id, moves, random.Random(7))
+    game = pages[0].request.get(f"{base}/api/games/{table_id}").json()
+    player = pages[0] if game["legal"] or len(pages) == 1 else pages[1]
+    signed_in = player.context.storage_state()
     for size, context in SIZES.items():
         for scheme_suffix, scheme in SCHEMES.items():
-            pages = [guest(browser, base, who, color_scheme=scheme, **context) for who in ("Ana", "Bo")[:seats]]
-            table_id = pages[0].request.post(f"{base}/api/tables",
-                                             data={"ruleset": ruleset, "seats": seats, "options": options}).json()["id"]
-            for page in pages[1:]:
-                page.request.post(f"{base}/api/tables/{table_id}/join", data={})
-            pages[0].request.post(f"{base}/api/tables/{table_id}/start", data={})
-            play(pages, base, table_id, moves, random.Random(7))
-            game = pages[0].request.get(f"{base}/api/games/{table_id}").json()
-            page = pages[0] if game["legal"] or len(pages) == 1 else pages[1]
+            page = browser.new_context(storage_state=signed_in, color_scheme=scheme, **context).new_page()
             page.goto(f"{base}/tables/{table_id}")
             page.wait_for_selector('body[data-connection="live"]')
             page.wait_for_timeout(800)  # the last move's highlight settles
@@ -93,8 +96,9 @@ def photograph(browser, base: str, name: str, setup: tuple) -> None:
             page.screenshot(path=str(target))
             shrink(target)
             print(f"wrote {target.relative_to(ROOT)}")
-            for one in pages:
-                one.context.close()
+            page.context.close()
+    for page in pages:
+        page.context.close()
 
 
 def main() -> None:
@@ -102,7 +106,7 @@ def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     wanted = sys.argv[1:] or list(GAMES)
     with tempfile.TemporaryDirectory() as scratch:
-        server = ServerProcess(f"sqlite+aiosqlite:///{scratch}/shots.db", workdir=Path(scratch)).start()
+        server = ServerProcess(f"sqlite+aiosqlite:///{scratch}/shots.db", workdir=Path(scratch)).start(timeout=240)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])

@@ -14,12 +14,10 @@ Cheap by design: one signed-in page per size, tables started through the API wit
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
 from tests.e2e.pages import expect, server_game, sign_in
-from tests.e2e.test_heroes_browser import BATTLE_PHASES, MAX_STEERED_MOVES, steer_to_battle
+from tests.e2e.test_heroes_browser import steer_three_players_to_a_battle
 
 BOARDS = {  # ruleset -> the element that is the board
     "through-the-desert": "#board svg.ttd-board",
@@ -93,24 +91,7 @@ def test_the_heroes_defender_is_never_offered_a_void_card(live_server, chromium)
     base = live_server
     ana = sign_in(chromium, base, "Ana")
     bo = sign_in(chromium, base, "Bo")
-    cy = chromium.new_context().request
-    assert cy.post(f"{base}/api/auth/guest", data={"name": "Cy"}).ok
-    created = ana.request.post(f"{base}/api/tables", data={
-        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "nomads": "none"}})
-    table_id = str(created.json()["id"])
-    assert bo.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
-    assert cy.post(f"{base}/api/tables/{table_id}/join", data={}).ok
-    assert ana.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
-    requests = [ana.request, bo.request, cy]
-    enemies = {0: 1, 1: 0, 2: None}  # North and East meet over a ferry (as in test_heroes_browser)
-    for _ in range(MAX_STEERED_MOVES):
-        games = [request.get(f"{base}/api/games/{table_id}").json() for request in requests]
-        if games[0]["view"]["phase"] in BATTLE_PHASES:
-            break
-        seat = min(games[0]["to_act"])
-        answer = requests[seat].post(f"{base}/api/games/{table_id}/moves", data={
-            "id": str(uuid.uuid4()), "version": games[seat]["version"], "move": steer_to_battle(games[seat], seat, enemies[seat])})
-        assert answer.ok, answer.text()
+    table_id, games = steer_three_players_to_a_battle(chromium, base, ana, bo)
     assert games[0]["view"]["phase"] == "tactics", "the steered game reached a battle's tactic choice"
     battle = games[0]["view"]["pending"]["battle"]
     defender = [ana, bo][battle["defender"]]

@@ -401,11 +401,11 @@ def test_conformance_kit_mercenary_variant_two_to_four_players(mercenary_games):
     assert {"fire_mercenary", "place_nomad"} & played == {"fire_mercenary"}
 
 
-@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(1, 3, False), (2, 4, True)])
+@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(76, 3, False), (15, 4, True)])
 def test_random_games_where_figures_die_keep_the_contract(seed, players, sacrifice):
     """Random players fire the trio often; in these seeds the figures die one by one until the card
-    returns (NM-7, then NM-6), in seed 2 one of them by sacrifice (the kit's checks at every step,
-    then the replay fold)."""
+    returns (NM-7, then NM-6), in seed 15 one of them by sacrifice (the kit's checks at every step,
+    then the replay fold).  Seeds chosen again when void tactic cards left the legal moves (issue 20)."""
     game = play_random_game(RULES, players, seed, RULES.parse_options({"nomads": "mercenary"}))
     assert canonical(replay(RULES, game)) == canonical(game.final)
     texts_ = [event.text for event in game.events]
