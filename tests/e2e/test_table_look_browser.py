@@ -58,8 +58,8 @@ def test_every_board_fits_the_window_without_scrolling_it(live_server, chromium,
         overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
         assert overflow <= 0, f"{ruleset}: the page scrolls sideways by {overflow} px"
         if phone:  # the header is one line: brand hidden, words shortened
-            header = page.locator(".topbar").bounding_box()
-            assert header["height"] <= 60, f"{ruleset}: the header is {header['height']} px high"
+            header = page.locator(".topbar").evaluate("e => [e.getBoundingClientRect().height, e.scrollWidth - e.clientWidth]")
+            assert header[0] <= 60 and header[1] <= 0, f"{ruleset}: the header is {header[0]} px high, {header[1]} px too wide"
     # the lobby: a card per game with its rules, 2 players by default, the form on the first screen
     page.goto(f"{live_server}/")
     expect(page.locator("#game-cards [data-game-card]")).to_have_count(len(BOARDS))
