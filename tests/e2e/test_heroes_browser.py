@@ -439,7 +439,7 @@ def test_three_players_finish_a_game_with_mercenary_nomads_by_clicks(live_server
         page.goto(f"{base}/tables/{table_id}")
         expect(page.locator("body")).to_have_attribute("data-connection", "live")
     expect(players[0].locator("#board .hx-mercenary .hx-merc-card.in-supply")).to_contain_text("3 Ore + 3 Mana + 3 Food")
-    expect(players[0].locator("#board .hx-legend")).to_contain_text("M Mercenary Nomad")
+    expect(players[0].locator("#board .hx-legend")).to_contain_text("spear and tent = a figure of the Nomad Mercenary")
 
     hired = fired = marched = 0
     for _ in range(MAX_CLICKED_MOVES):

@@ -5,7 +5,7 @@
   header stays on one line.
 * The lobby shows a card per game and starts a 2-player table by default.
 * Dark mode follows the system setting, the topbar toggle overrides it and is remembered
-  (localStorage); the web app manifest is served with its own content type.
+  (localStorage). (The web app manifest is checked in tests/api/test_web_app_manifest.py.)
 * Heroes never offers a tactic card that is void for its side: the defender sees no Ambush and
   no card whose only payment is "no cost" but Hold.
 
@@ -81,10 +81,6 @@ def test_dark_mode_follows_the_system_and_the_toggle_is_remembered(live_server, 
     page.reload()
     expect(page.locator("#theme-toggle")).to_have_attribute("aria-pressed", "false")
     assert min(page.evaluate(background)) > 200, "the choice is remembered"
-    manifest = page.request.get(f"{live_server}/static/manifest.webmanifest")
-    assert manifest.ok and manifest.headers["content-type"].startswith("application/manifest+json")
-    assert manifest.json()["start_url"] == "/"
-    assert page.request.get(f"{live_server}/static/icons/icon-192.png").headers["content-type"] == "image/png"
 
 
 def test_the_heroes_defender_is_never_offered_a_void_card(live_server, chromium):
