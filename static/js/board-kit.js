@@ -79,9 +79,10 @@ const zoomScroll = new Map(); // name -> [left, top] of the enlarged board's fra
  * window by default (every space visible without scrolling); enlarged, it is drawn at twice the
  * width inside its frame, which then scrolls, so small spaces become 44 px tap targets. The
  * toggle shows only on narrow screens (CSS `.zoom-toggle`). `name` keeps the choice per game.
+ * `readOnly` (a replay, which has no controls at all): the board alone in its frame.
  */
-export function zoomableFrame(name, frameClass, board) {
-  const zoomed = zoomedBoards.has(name);
+export function zoomableFrame(name, frameClass, board, readOnly = false) {
+  const zoomed = !readOnly && zoomedBoards.has(name);
   const frame = document.createElement("div");
   frame.className = `${frameClass} board-frame${zoomed ? " zoomed" : ""}`;
   frame.append(board);
@@ -91,6 +92,7 @@ export function zoomableFrame(name, frameClass, board) {
       [frame.scrollLeft, frame.scrollTop] = zoomScroll.get(name);
     });
   }
+  if (readOnly) return frame;
   const toggle = document.createElement("button");
   toggle.type = "button";
   toggle.className = "small zoom-toggle";

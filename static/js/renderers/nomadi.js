@@ -676,7 +676,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       controls,
       waiting,
       drawDice(view, ui, usableValues, interactive && !disabled, chooseDie),
-      zoomableFrame("nomadi", "nomadi-board-frame", drawBoard(frame, view, ui, movable, targets, chooseStone, pick)),
+      zoomableFrame("nomadi", "nomadi-board-frame", drawBoard(frame, view, ui, movable, targets, chooseStone, pick), readOnly),
       drawLegend(),
     ),
     drawPanel(frame, view),

@@ -498,7 +498,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       "div",
       { class: "ttd-board-column" },
       seated && frame.status !== "finished" ? drawControls(frame, view, placements, choices, state.colour, disabled, choose, sendMove) : null,
-      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove)),
+      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove), readOnly),
       drawLegend(),
     ),
     drawPanel(frame, view),
