@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import mimetypes
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -133,6 +134,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     if STATIC_DIR.is_dir():
+        # the web app manifest's type (a system's mime.types may not know .webmanifest)
+        mimetypes.add_type("application/manifest+json", ".webmanifest")
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/", include_in_schema=False)

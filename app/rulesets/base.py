@@ -323,6 +323,8 @@ class Ruleset(ABC, Generic[StateT]):
     * ``listed``: whether the lobby offers it (benchmark rulesets set ``False``);
     * ``variants``: the table options that change the flow of play (:class:`Variant`), which
       the conformance kit plays besides the defaults;
+    * ``summary`` (one line for the lobby's game card) and ``minutes`` (the typical length of a
+      game online, ``(shortest, longest)`` in minutes; ``None``: not known);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -336,6 +338,8 @@ class Ruleset(ABC, Generic[StateT]):
     hidden_information: ClassVar[bool] = False
     listed: ClassVar[bool] = True
     variants: ClassVar[tuple[Variant, ...]] = ()
+    summary: ClassVar[str] = ""
+    minutes: ClassVar[tuple[int, int] | None] = None
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 

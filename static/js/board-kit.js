@@ -97,3 +97,46 @@ export function edgeLabels(labels) {
   }
   return group;
 }
+
+const zoomedBoards = new Set(); // the names of the boards the player enlarged (kept across redraws)
+const zoomScroll = new Map(); // name -> [left, top] of the enlarged board's frame, kept across redraws
+
+/**
+ * The board in its frame with a "Larger board" toggle for small screens: the board fits the
+ * window by default (every space visible without scrolling); enlarged, it is drawn at twice the
+ * width inside its frame, which then scrolls, so small spaces become 44 px tap targets. The
+ * toggle shows only on narrow screens (CSS `.zoom-toggle`). `name` keeps the choice per game.
+ * `readOnly` (a replay, which has no controls at all): the board alone in its frame.
+ */
+export function zoomableFrame(name, frameClass, board, readOnly = false) {
+  const zoomed = !readOnly && zoomedBoards.has(name);
+  const frame = document.createElement("div");
+  frame.className = `${frameClass} board-frame${zoomed ? " zoomed" : ""}`;
+  frame.append(board);
+  frame.addEventListener("scroll", () => zoomScroll.set(name, [frame.scrollLeft, frame.scrollTop]), { passive: true });
+  if (zoomed && zoomScroll.has(name)) {
+    requestAnimationFrame(() => {
+      [frame.scrollLeft, frame.scrollTop] = zoomScroll.get(name);
+    });
+  }
+  if (readOnly) return frame;
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "small zoom-toggle";
+  toggle.dataset.action = "zoom-board";
+  toggle.dataset.focusKey = "zoom-board";
+  toggle.setAttribute("aria-pressed", String(zoomed));
+  toggle.textContent = zoomed ? "Smaller board" : "Larger board";
+  toggle.addEventListener("click", () => {
+    if (zoomedBoards.has(name)) zoomedBoards.delete(name);
+    else zoomedBoards.add(name);
+    const now = zoomedBoards.has(name);
+    frame.classList.toggle("zoomed", now);
+    toggle.setAttribute("aria-pressed", String(now));
+    toggle.textContent = now ? "Smaller board" : "Larger board";
+  });
+  const wrap = document.createElement("div");
+  wrap.className = "zoomable";
+  wrap.append(frame, toggle);
+  return wrap;
+}

@@ -401,15 +401,16 @@ def test_random_mercenary_games_hire_and_fire_the_trio(mercenary_games):
     assert {"fire_mercenary", "place_nomad"} & played == {"fire_mercenary"}
 
 
-@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(48, 4, False), (6, 3, True)])
+@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(362, 4, False), (74, 3, True)])
 def test_random_games_where_figures_die_keep_the_contract(seed, players, sacrifice):
     """Random players fire the trio often; in these seeds the figures die one by one until the card
-    returns (NM-7, then NM-6), in seed 6 one of them by sacrifice (the kit's checks, then the
-    replay fold).  The seeds were found by playing seeds in turn until each case showed."""
+    returns (NM-7, then NM-6), in seed 74 one of them by sacrifice (the kit's checks at every step,
+    then the replay fold).  Seeds chosen again when void tactic cards left the legal moves (issue 20)
+    and the kit stopped drawing from the move chooser (issue 22): the first seeds that show each case.
     game = play_random_game(RULES, players, seed, RULES.parse_options({"nomads": "mercenary"}))
     assert canonical(replay(RULES, game)) == canonical(game.final)
-    texts_ = [event.text for event in game.events]
-    assert any("" in text for text in texts_) and any("" in text for text in texts_)
+    rules = {event.rule for event in game.events}
+    assert {"NM-7", "NM-6"} <= rules
     assert any(move.type == "tactic" and move.mercenary for _, move in game.moves) == sacrifice
 
 

@@ -359,7 +359,7 @@ def fire_mercenary(state: HeroesState, setting: Setting, seat: Seat, move: FireM
 def choose_tactic(state: HeroesState, setting: Setting, seat: Seat, move: Tactic, events: list[Event]) -> None:
     """Spec 1.8.3: the secret choice; the reveal follows when both sides have chosen."""
     battle = pending_step(state)["battle"]
-    require(move in battles.tactic_options(state, battle, seat),
+    require(move in battles.tactic_options(state, battle, seat) or battles.is_void_choice(state, battle, seat, move),
             f"spec 1.8.3-1.8.4: {move} is not a legal choice (pay exactly, if you can you must)")
     if battles.choose(state, seat, move, events):
         battles.reveal(state, setting.rivals, events)

@@ -43,6 +43,8 @@ class Heroes(Ruleset[HeroesState]):
     title = "Heroes of Land, Air & Sea"
     min_players = 1
     max_players = 4
+    summary = "Raise armies, build your capital and win battles on four isles, with friends or solo against the Enemy."
+    minutes = (60, 120)
     simultaneous = True
     hidden_information = True
     Options = Options

@@ -64,6 +64,8 @@ class Nimalia(Ruleset[NimaliaState]):
     title = "Nimalia"
     min_players = 2
     max_players = 4
+    summary = "Draft animal cards and layer them into a reserve that meets four objectives."
+    minutes = (20, 30)
     simultaneous = True
     hidden_information = True
     Options = Options

@@ -82,6 +82,8 @@ class Nomadi(Ruleset[NomadiState]):
     title = "Nomadi"
     min_players = 2
     max_players = 5
+    summary = "Roll six dice and jump one shared caravan of stones across the desert to the goal."
+    minutes = (30, 60)
     hidden_information = True
     Options = Options
     Move = Move

@@ -70,6 +70,8 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     title = "Through the Desert"
     min_players = 2
     max_players = 5
+    summary = "Grow caravans of camels to reach oases and wells and to fence off the desert."
+    minutes = (45, 60)
     hidden_information = True
     Options = Options
     Move = Move

@@ -5,8 +5,9 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove } from "../board-kit.js";
+import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { camelPath } from "../pieces.js";
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
@@ -104,7 +105,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
   const camels = view.camels || [];
 
   const svg = s("svg", {
-    class: "ttd-board",
+    class: "ttd-board game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
     "aria-label": `Through the Desert board: ${camels.length} camels placed`,
@@ -271,7 +272,8 @@ function camelPiece(frame, camel) {
   } else {
     group.append(pieceShape(camel.colour, at, 5.2, { fill: FILL[camel.colour] || "#ccc", stroke: EDGE[camel.colour] || "#555", class: "piece" }));
   }
-  group.append(s("text", { x: at[0], y: at[1], class: "camel-seat" }, seatLabel(camel.seat)));
+  group.append(s("path", { d: camelPath(at[0], at[1] - 1.5, camel.leader ? 7 : 6.2), class: "camel-figure" }));
+  group.append(s("text", { x: at[0], y: at[1] + 2.3, class: "camel-seat" }, seatLabel(camel.seat)));
   return group;
 }
 
@@ -511,7 +513,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       "div",
       { class: "ttd-board-column" },
       seated && frame.status !== "finished" ? drawControls(frame, view, placements, choices, state.colour, disabled, choose, sendMove) : null,
-      h("div", { class: "ttd-board-frame" }, drawBoard(frame, view, highlighted, sendMove)),
+      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove), readOnly),
       drawLegend(),
     ),
     drawPanel(frame, view),
@@ -527,6 +529,6 @@ function drawLegend() {
     { class: "ttd-legend muted" },
     "Number on a piece = player seat · big ringed piece = caravan leader · ",
     h("span", { class: "legend-well" }, "●"),
-    " well (value) · hatched = enclosed area · red outline = placed this turn · red edge = the last move",
+    " well (value) · hatched = enclosed area · dashed purple ring = placed this turn · purple edge = the last move",
   );
 }
