@@ -12,7 +12,9 @@ A ruleset's tests call :func:`check_ruleset`; it plays random games and asserts 
   names, no other move is;
 * folding the moves over ``setup`` rebuilds the final state bit for bit (replay);
 * no view of another seat or of a spectator, and no log event visible to them, contains a
-  token that ``secrets`` declares private to a seat; the ``rng`` value never shows in a view.
+  token that ``secrets`` declares private to a seat; the ``rng`` value never shows in a view;
+* a move that ``is_reversible`` declares reversible drew nothing (the ``rng`` is unchanged),
+  told no other seat anything privately, and did not end the game (issue 20: taking it back unlearns nothing).
 """
 
 from __future__ import annotations
@@ -79,9 +81,11 @@ def play_random_game(
                 _check_move_accepted(ruleset, state, seat, candidate, where)
         move = chooser.choice(legal)
         before = canonical(state)
+        previous = state
         state, events = ruleset.apply(state, seat, move)
         if check:
             assert canonical_after_roundtrip(state) == canonical(state), f"{where}: state does not round-trip JSON"
+            _check_reversible(ruleset, previous, seat, move, state, events, f"{where} move={move!r}")
         assert before != canonical(state) or events, f"{where}: move {move} changed nothing"
         game.moves.append((seat, move))
         game.events.extend(events)
@@ -92,6 +96,20 @@ def play_random_game(
     assert ruleset.result(state) is not None, f"{ruleset.name} seed={seed}: nobody to act but no result"
     game.final = state
     return game
+
+
+def _check_reversible(ruleset: Ruleset, before: State, seat: Seat, move: MoveModel, after: State,
+                      events: list[Event], where: str) -> None:
+    """Issue 20: a move declared reversible revealed nothing; ``is_reversible`` changes neither state."""
+    texts = canonical(before), canonical(after)
+    reversible = ruleset.is_reversible(before, seat, move, after)
+    assert (canonical(before), canonical(after)) == texts, f"{where}: is_reversible changed a state"
+    if not reversible:
+        return
+    assert before.get("rng") == after.get("rng"), f"{where}: a reversible move drew from the PRNG"
+    assert all(event.seats is None or set(event.seats) <= {seat} for event in events), (
+        f"{where}: a reversible move told another seat something privately")
+    assert ruleset.result(after) is None, f"{where}: a reversible move ended the game"
 
 
 def canonical_after_roundtrip(state: State) -> str:
