@@ -104,7 +104,7 @@ class Heroes(Ruleset[HeroesState]):
     def is_reversible(self, before: HeroesState, seat: Seat, move: MoveModel, after: HeroesState) -> bool:
         """An action that drew nothing, changed no secret and opened no battle (the class docstring)."""
         pending = after["pending"]
-        return (move.type in REVERSIBLE_MOVES and after["phase"] != "over"
+        return (getattr(move, "type", None) in REVERSIBLE_MOVES and after["phase"] != "over"
                 and (pending is None or "battle" not in pending) and before.get("solo") == after.get("solo")
                 and self.reveals_nothing(before, after, len(after["players"])))
 
