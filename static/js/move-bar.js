@@ -1,7 +1,8 @@
 // The move bar above the board (issue 20, item 2). "Confirm my moves", a setting kept in this
 // browser (on by default on touch screens), holds a chosen move until Confirm or Cancel; "Undo"
 // takes back the player's last move while the server says it may (the state frame's `undo`).
-// It decides no rule: the server judges every move and every undo.
+// A renderer that shows a move before sending it and asks itself (it exports `confirmsMoves`, like
+// Nimalia's) is not asked twice. It decides no rule: the server judges every move and every undo.
 
 import { h, replaceChildren } from "./dom.js";
 
@@ -30,9 +31,9 @@ function rememberConfirmMoves(on) {
 /**
  * Mount the bar before `board` (the live board's element). `send(move)` sends a move, `undo()`
  * asks to take back the last one, `redraw()` draws the page again, `describe(move)` words a move
- * (or null). Returns `{choose, proposal, clear, render}`.
+ * (or null); `ownConfirm`: the renderer confirms moves itself. Returns `{choose, proposal, clear, render}`.
  */
-export function mountMoveBar({ board, send, undo, redraw, describe }) {
+export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm = false }) {
   const bar = h("div", { id: "move-bar", class: "move-bar", role: "group", "aria-label": "Your move" });
   bar.hidden = true;
   board.before(bar);
@@ -71,7 +72,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe }) {
 
   /** A move chosen on the board: sent at once, or held for Confirm. */
   function choose(move) {
-    if (!confirming) {
+    if (!confirming || ownConfirm) {
       send(move);
       return;
     }

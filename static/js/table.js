@@ -291,6 +291,7 @@ async function startGame() {
     undo: sendUndo,
     redraw: draw,
     describe: (move) => (renderer.describeMove && frame ? renderer.describeMove(frame.view, move, frame.seat) : null),
+    ownConfirm: Boolean(renderer.confirmsMoves),
   });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
