@@ -88,18 +88,26 @@ def test_sealed_bid_taken_back_until_the_other_seat_bids(client):
     assert replayed["totals"] == [4, 1] and replayed["round"] == 2
 
 
+def ack_and_state(socket):
+    """The sender's ``ack`` and the next ``state`` frame, which come in either order (other frames skipped)."""
+    seen = {}
+    while len(seen) < 2:
+        frame = socket.receive_json()
+        if frame["type"] in ("ack", "state"):
+            seen[frame["type"]] = frame
+    return seen["ack"], seen["state"]
+
+
 def test_undo_over_the_socket(client):
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])
     with ana.websocket(table_id) as socket:
         hello(socket)
         socket.send_json({"type": "move", "id": "m1", "version": 0, "move": add(2)})
-        state, _ = receive_until(socket, "state")
+        _, state = ack_and_state(socket)
         assert state["undo"] is True
         socket.send_json({"type": "undo", "id": "u1", "version": 1})
-        state, seen = receive_until(socket, "state")
-        ack = next(frame for frame in seen if frame["type"] == "ack") if any(
-            frame["type"] == "ack" for frame in seen) else receive_until(socket, "ack")[0]
+        ack, state = ack_and_state(socket)
         assert ack == {"type": "ack", "id": "u1", "version": 2}
         assert (state["version"], state["view"]["total"], state["undo"]) == (2, 0, False)
         assert [entry["text"] for entry in state["log"]] == ["Ana takes back their last move"]
@@ -120,3 +128,32 @@ def test_undo_gives_back_the_deadline_counted_from_the_move_before(client):
     due = datetime.fromisoformat(players[1]["deadline"])
     # Bo's clock started with Ana's move: due 600 s after it, not 600 s after the undo
     assert abs((due - moved_at).total_seconds() - 600) < 5
+
+
+def test_both_camels_of_a_turn_are_taken_back_one_after_the_other(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], ruleset="through-the-desert", options={"first_player": "host"})
+    players = {0: ana, 1: bo}
+    last_seat = None
+    for _ in range(40):  # leaders, then camels, until a seat is to place its second camel of a turn
+        game = client.get(f"/api/games/{table_id}").json()
+        seat = game["to_act"][0]
+        if seat == last_seat and game["view"]["phase"] == "camels":
+            break
+        player = players[seat]
+        move = player.get(f"/api/games/{table_id}").json()["legal"][0]
+        assert player.move(table_id, game["version"], move).status_code == 200
+        last_seat = seat
+    player = players[seat]
+    first = client.get(f"/api/games/{table_id}").json()["version"]
+    before_turn = client.get(f"/api/games/{table_id}/replay?version={first - 1}").json()["view"]
+    player.move(table_id, first, player.get(f"/api/games/{table_id}").json()["legal"][0])
+    assert client.get(f"/api/games/{table_id}").json()["to_act"] == [1 - seat]
+    assert undo(player, table_id, first + 1).json()["version"] == first + 2
+    assert undo(player, table_id, first + 2).json()["version"] == first + 3
+    state = player.get(f"/api/games/{table_id}").json()
+    assert client.get(f"/api/games/{table_id}").json()["view"] == before_turn
+    assert (state["to_act"], state["undo"]) == ([seat], False)
+    assert code_of(undo(player, table_id, first + 3)) == "not_reversible"  # the move before was the other seat's
+    replayed = client.get(f"/api/games/{table_id}/replay?version={first + 3}").json()["view"]
+    assert replayed == before_turn
