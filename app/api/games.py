@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
 from app.api.guards import MovesLimit, ReplaysLimit
-from app.services import accounts, games
+from app.services import accounts, games, undo
 from app.services.views import log_entries, result_payload, state_payload
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -23,7 +23,7 @@ class MoveIn(BaseModel):
 
 @router.get("/{game_id}")
 async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> dict:
-    """``{version, status, seat, view, legal, to_act, result, players, log}`` for the caller."""
+    """``{version, status, seat, view, legal, to_act, undo, result, players, log}`` for the caller."""
     seat = await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
     snapshot = await games.load_snapshot(ctx, game_id)
     entries = await games.read_log(ctx, game_id, 0, seat, snapshot.names, until=snapshot.version)
@@ -39,6 +39,22 @@ async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ct
     """The move pipeline over REST: ``{id, version}`` once committed (the mover counts as present)."""
     login = accounts.login_of(request.session) if account is not None else None
     version = await games.submit_move(ctx, login, game_id, body.id, body.version, body.move)
+    request.app.state.presence.saw(game_id, account.id)
+    return {"id": body.id, "version": version}
+
+
+class UndoIn(BaseModel):
+    id: MoveId
+    version: int = Field(ge=0, le=MAX_ID)
+
+
+@router.post("/{game_id}/undo")
+async def take_back(game_id: TableId, body: UndoIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit,
+                    request: Request) -> dict:
+    """Take back the caller's last move (issue 20): ``{id, version}`` once committed; 409
+    ``not_reversible`` when it may not be taken back."""
+    login = accounts.login_of(request.session) if account is not None else None
+    version = await undo.take_back(ctx, login, game_id, body.id, body.version)
     request.app.state.presence.saw(game_id, account.id)
     return {"id": body.id, "version": version}
 

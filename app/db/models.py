@@ -35,6 +35,11 @@ def new_session_key() -> str:
     return secrets.token_urlsafe(16)
 
 
+MOVE_KIND = "move"
+UNDO_KIND = "undo"
+"""``Move.kind``: a move of the rules, or a seat taking back its last move."""
+
+
 class Base(DeclarativeBase):
     """Declarative base of every model."""
 
@@ -149,6 +154,9 @@ class Move(Base):
 
     ``events`` holds the log entries the move caused: ``[{"text", "seats"}]`` with ``seats``
     null for public entries.  ``client_move_id`` makes a retried move idempotent.
+    ``kind``: ``move`` (a move of the rules, ``move`` its wire form) or ``undo`` (the seat took back
+    its last move; ``move`` is ``{"type": "undo", "undoes": seq}``, see ``app/services/undo.py``).
+    ``reversible``: whether the ruleset let the move be taken back (``Ruleset.is_reversible``).
     """
 
     __tablename__ = "moves"
@@ -161,6 +169,8 @@ class Move(Base):
     events: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     client_move_id: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    kind: Mapped[str] = mapped_column(String(8), default=MOVE_KIND, server_default=MOVE_KIND)
+    reversible: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class ChatMessage(Base):

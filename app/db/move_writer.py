@@ -42,8 +42,8 @@ WITH bumped AS (
       AND ($9::integer IS NULL OR {current_login_sql("$9", "$10::integer", "$11::varchar")})
     RETURNING id),
 logged AS (
-    INSERT INTO moves (table_id, seq, seat, move, events, client_move_id, created_at)
-    SELECT id, $2, $5, $6::json, $7::json, $8, now() FROM bumped
+    INSERT INTO moves (table_id, seq, seat, move, events, client_move_id, created_at, reversible)
+    SELECT id, $2, $5, $6::json, $7::json, $8, now(), $12 FROM bumped
     RETURNING seq)
 SELECT seq FROM logged
 """
@@ -68,12 +68,14 @@ class PostgresMoveWriter:
 
     async def append(self, game_id: int, version: int, seat: int, state: dict[str, Any], status: str,
                      move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str,
-                     account_id: int | None, session: int | None = None, key: str | None = "") -> bool:
+                     account_id: int | None, session: int | None = None, key: str | None = "",
+                     reversible: bool = False) -> bool:
         """Commit ``move`` as version ``version`` of ``game_id`` with the new ``state`` and ``status``.
 
         ``account_id``, ``session`` and ``key`` name the person who moves and their login session
         (the epoch and the account key in their cookie); ``account_id`` None is the bot that plays
-        ``seat``.
+        ``seat``.  ``reversible``: whether the seat may take the move back (``Ruleset.is_reversible``,
+        issue 20).
 
         Returns False (and writes nothing) when the game is not running at ``version - 1``, when
         ``seat`` is not (or no longer) played by that person in person, or by a bot, and when the
@@ -85,7 +87,7 @@ class PostgresMoveWriter:
         pool = self._pool or await self._open()
         try:
             row = await pool.fetchrow(APPEND_MOVE, _json(state), version, status, game_id, seat, _json(move),
-                                      _json(events), client_move_id, account_id, session, key)
+                                      _json(events), client_move_id, account_id, session, key, reversible)
         except asyncpg.UniqueViolationError:
             raise DuplicateMoveId(client_move_id) from None
         return row is not None

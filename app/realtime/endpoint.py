@@ -19,7 +19,7 @@ from app.api.deps import MAX_ID
 from app.api.guards import same_site
 from app.realtime import frames
 from app.realtime.hub import Subscriber
-from app.services import accounts, games, takeover
+from app.services import accounts, games, takeover, undo
 from app.db.engine import database_busy
 from app.services.errors import AppError
 
@@ -47,7 +47,8 @@ class FrameBudget:
 
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | None = None) -> None:
-    """Serve one socket until it closes: ``hello`` -> ``state``; ``move`` -> ``ack``/``error``; ``ping`` -> ``pong``.
+    """Serve one socket until it closes: ``hello`` -> ``state``; ``move``, ``undo`` -> ``ack``/``error``;
+    ``ping`` -> ``pong``.
 
     The handshake itself reads nothing (issue 17, item 1): after it, any id that names no table
     (``0``, ``-1``, ``abc``) gets ``not_found`` and 4404 like an unknown table (item 6), and a
@@ -140,10 +141,13 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             await hub.remove(subscriber)
             await _give_up(subscriber, exc)
             return False
-    elif isinstance(frame, frames.MoveFrame):
+    elif isinstance(frame, (frames.MoveFrame, frames.UndoFrame)):
         login = subscriber.login if subscriber.account_id is not None else None
         try:
-            version = await games.submit_move(ctx, login, subscriber.game_id, frame.id, frame.version, frame.move)
+            if isinstance(frame, frames.UndoFrame):
+                version = await undo.take_back(ctx, login, subscriber.game_id, frame.id, frame.version)
+            else:
+                version = await games.submit_move(ctx, login, subscriber.game_id, frame.id, frame.version, frame.move)
         except AppError as exc:
             await subscriber.send(frames.error(exc.code, exc.message, frame.id))
         except Exception as exc:  # the move may or may not be committed: a retry with the same id settles it

@@ -33,14 +33,22 @@ class MoveFrame(_Frame):
     move: dict[str, Any]
 
 
+class UndoFrame(_Frame):
+    """Take back one's last move, the game being at ``version`` (issue 20); ``id`` as for a move."""
+
+    type: Literal["undo"]
+    id: str = Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")
+    version: int = Field(ge=0, le=MAX_VERSION)
+
+
 class Ping(_Frame):
     """Keep-alive; answered by ``pong``."""
 
     type: Literal["ping"]
 
 
-ClientFrame = Annotated[Hello | MoveFrame | Ping, Field(discriminator="type")]
-client_frame_adapter: TypeAdapter[Hello | MoveFrame | Ping] = TypeAdapter(ClientFrame)
+ClientFrame = Annotated[Hello | MoveFrame | UndoFrame | Ping, Field(discriminator="type")]
+client_frame_adapter: TypeAdapter[Hello | MoveFrame | UndoFrame | Ping] = TypeAdapter(ClientFrame)
 
 
 def ack(move_id: str, version: int) -> dict[str, Any]:

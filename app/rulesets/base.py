@@ -377,6 +377,29 @@ class Ruleset(ABC, Generic[StateT]):
         """
         return set()
 
+    # -- taking a move back (issue 20, item 2; app/services/undo.py) ---------------------------
+
+    def is_reversible(self, before: StateT, seat: Seat, move: MoveModel, after: StateT) -> bool:
+        """Whether ``seat`` may take ``move`` back, ``before`` -> ``after`` being what it did.
+
+        A move may be taken back only if it revealed nothing: no die rolled, no card drawn or
+        looked at, no hidden information learned by anyone (its owner included), since taking it
+        back cannot make anyone forget.  The platform adds the other conditions: the move is the
+        seat's own last one, no other seat has acted since, and the game is still running.
+        Called once per move, right after ``apply``; it must be cheap and never mutate its inputs.
+        Default ``False`` (safe): a ruleset lists its reversible moves in its docstring.
+        """
+        return False
+
+    def reveals_nothing(self, before: StateT, after: StateT, seats: int) -> bool:
+        """A building block for :meth:`is_reversible`: the PRNG (``state["rng"]``, where the state
+        has one) did not move and no seat's :meth:`secrets` changed, so no chance was drawn and no
+        hidden token appeared, moved or was revealed.  Necessary, not sufficient: a game that
+        reveals a pre-shuffled card to everyone must check that itself."""
+        if before.get("rng") != after.get("rng"):
+            return False
+        return all(self.secrets(before, seat) == self.secrets(after, seat) for seat in range(seats))
+
     # -- optional hooks for bots (app/bots) ----------------------------------------------------
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> StateT | None:

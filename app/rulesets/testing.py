@@ -15,7 +15,10 @@ At every position of every game:
 * no view of another seat or of a spectator contains a token that ``secrets`` declares private to
   a seat, and no view shows the ``rng`` value; views are JSON;
 * ``apply`` never mutates its input, changes something, and its state round-trips through JSON
-  exactly; no log event readable by another seat or a spectator holds a secret.
+  exactly; no log event readable by another seat or a spectator holds a secret;
+* a move that ``is_reversible`` declares reversible drew nothing (the ``rng`` is unchanged),
+  told no other seat anything privately, and did not end the game (issue 20: taking it back
+  unlearns nothing).
 
 At a bounded sample of positions (the first that lists each kind of move, the first simultaneous
 step, a few evenly spread, and the last), the deep checks:
@@ -169,6 +172,7 @@ def play_random_game(
             assert _text(state) == text, f"{where}: apply({move}) mutated its input"
             assert orjson.loads(new_text) == new, f"{where}: the state after {move} does not round-trip JSON"
             _check_events(ruleset, new, n_players, events, where)
+            _check_reversible(ruleset, state, seat, move, new, events, f"{where} move={move!r}")
         assert new_text != text or events, f"{where}: move {move} changed nothing"
         state, text = new, new_text
         game.moves.append((seat, move))
@@ -183,6 +187,20 @@ def play_random_game(
     if check:
         _deep_checks(ruleset, game, random.Random(seed))
     return game
+
+
+def _check_reversible(ruleset: Ruleset, before: State, seat: Seat, move: MoveModel, after: State,
+                      events: list[Event], where: str) -> None:
+    """Issue 20: a move declared reversible revealed nothing; ``is_reversible`` changes neither state."""
+    texts = canonical(before), canonical(after)
+    reversible = ruleset.is_reversible(before, seat, move, after)
+    assert (canonical(before), canonical(after)) == texts, f"{where}: is_reversible changed a state"
+    if not reversible:
+        return
+    assert before.get("rng") == after.get("rng"), f"{where}: a reversible move drew from the PRNG"
+    assert all(event.seats is None or set(event.seats) <= {seat} for event in events), (
+        f"{where}: a reversible move told another seat something privately")
+    assert ruleset.result(after) is None, f"{where}: a reversible move ended the game"
 
 
 def canonical_after_roundtrip(state: State) -> str:

@@ -31,6 +31,8 @@ class GameSnapshot:
     recent: tuple[tuple[int, list[dict[str, Any]]], ...] = ()
     """The log rows ``(version, events)`` of the move that made this version, when known."""
     creator_id: int | None = None
+    undo_seat: int | None = None
+    """The seat that may take back the last move now (``app/services/move_log.py``), or None."""
 
     @property
     def names(self) -> tuple[str, ...]:

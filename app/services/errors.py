@@ -13,6 +13,7 @@ STATUS_BY_CODE = {
     "stale_version": 409,
     "table_full": 409,
     "conflict": 409,
+    "not_reversible": 409,
     "payload_too_large": 413,
     "rate_limited": 429,
     "unavailable": 503,

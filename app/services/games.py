@@ -23,7 +23,7 @@ from app.db.models import Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import accounts, ratings, replays
+from app.services import accounts, move_log, ratings, replays
 from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
@@ -157,16 +157,18 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     new_version = version + 1
     status = "running"
     event_rows = [event.model_dump(mode="json") for event in events]
+    reversible = status == "running" and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
     try:
         committed = await ctx.move_writer.append(
             game_id, new_version, mover.seat, new_state, status, ruleset.dump_move(move), event_rows, client_move_id,
             account_id=None if by_bot else login.account_id, session=None if by_bot else login.session,
-            key=None if by_bot else login.key)
+            key=None if by_bot else login.key, reversible=reversible)
     except DuplicateMoveId:
         return None
     if not committed:
         return None
-    return replace(cached, status=status, version=new_version, state=new_state, recent=((new_version, event_rows),))
+    return replace(cached, status=status, version=new_version, state=new_state, recent=((new_version, event_rows),),
+                   undo_seat=mover.seat if reversible else None)
 
 
 async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: Callable[[SeatInfo], bool],
@@ -242,10 +244,11 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     result = ruleset.result(new_state)
     status = "finished" if result is not None else "running"
     event_rows = [event.model_dump(mode="json") for event in events]
+    reversible = status == "running" and ruleset.is_reversible(snapshot.state, seat, move, new_state)
     try:
         await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
                                                   events=event_rows, client_move_id=client_move_id,
-                                                  created_at=utcnow()))
+                                                  created_at=utcnow(), reversible=reversible))
     except IntegrityError:  # this move id is taken: a concurrent retry, or reuse for another move
         await session.rollback()
         committed = await _committed(session, game_id, client_move_id, seat, wire_move)
@@ -264,7 +267,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     if row.move_seconds:  # the deadlines moved
         seats = tuple((await load_table(session, game_id)).seats)
     return replace(snapshot, status=status, version=new_version, state=new_state, seats=seats,
-                   recent=((new_version, event_rows),))
+                   recent=((new_version, event_rows),), undo_seat=seat if reversible else None)
 
 
 async def _committed(session: AsyncSession, game_id: int, client_move_id: str, seat: int,
@@ -311,7 +314,8 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
         table = await session.scalar(select(Table).where(Table.id == game_id))
         if table.state is None:
             raise AppError("not_found", f"game {game_id} has not started yet")
-        snapshot = snapshot_of(table, tuple((await load_table(session, game_id)).seats))
+        snapshot = replace(snapshot_of(table, tuple((await load_table(session, game_id)).seats)),
+                           undo_seat=await move_log.undo_seat(session, game_id) if table.status == "running" else None)
     ctx.cache.put(snapshot, epoch)
     return snapshot
 

@@ -84,7 +84,8 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     """The ``state`` frame body for ``seat`` (None: spectator), docs/api.md.
 
     ``legal`` lists the seat's legal moves in wire form (``Ruleset.dump_moves``: read-only
-    dicts); empty for spectators and finished games.
+    dicts); empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
+    last move now (issue 20, ``app/services/undo.py``).
     """
     state = snapshot.state
     running = snapshot.status == "running"
@@ -101,6 +102,7 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
         "view": ruleset.view(state, seat),
         "legal": legal,
         "to_act": acting,
+        "undo": bool(running and played_by_person and seat == snapshot.undo_seat),
         "log": log,
         "result": result_payload(result, snapshot.names),
         "players": players(snapshot),

@@ -4,6 +4,7 @@
 
 import { api, withInvite } from "./api.js";
 import { mountChat } from "./chat.js";
+import { mountMoveBar } from "./move-bar.js";
 import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./clock.js";
 import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
@@ -63,7 +64,8 @@ let inviteMounted = false; // "Invite a friend" is added to the waiting room onc
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
-let pending = null; // {id, version, timer}: a move sent and not yet answered by a state
+let pending = null; // {id, version, timer}: a move (or undo) sent and not yet answered by a state
+let moveBar = null; // "Confirm my moves" and "Undo" above the board (move-bar.js)
 let awaitingHello = false;
 let leaving = false;
 let retries = 0; // reconnect attempts scheduled since the socket was last live
@@ -297,6 +299,14 @@ async function startGame() {
   el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
   renderer = await loadRenderer(table.ruleset);
   board = mountReplay({ tableId, inviteCode, ruleset: table.ruleset, renderer, redraw: draw, toast });
+  moveBar = mountMoveBar({
+    board: el.board,
+    send: sendMove,
+    undo: sendUndo,
+    redraw: draw,
+    describe: (move) => (renderer.describeMove && frame ? renderer.describeMove(frame.view, move, frame.seat) : null),
+    ownConfirm: Boolean(renderer.confirmsMoves),
+  });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
     applyState({ type: "state", ...initial }, initial.log || []);
@@ -363,6 +373,7 @@ function applyState(next, fullLog) {
     appendLog((next.log || []).filter((entry) => entry.version > known));
   }
   if (pending && (next.version > pending.version || awaitingHello)) settle();
+  if (moveBar && frame && next.version !== frame.version) moveBar.clear(); // a move held for Confirm answered an older position
   awaitingHello = false;
   frame = next;
   drawSoon();
@@ -393,11 +404,20 @@ function settle() {
 }
 
 function sendMove(move) {
+  sendFrame((id) => ({ type: "move", id, version: frame.version, move }), "move");
+}
+
+/** Ask to take back my last move (the server decides; the state frame says when it may). */
+function sendUndo() {
+  sendFrame((id) => ({ type: "undo", id, version: frame.version }), "undo");
+}
+
+function sendFrame(build, what) {
   if (pending || !frame || !isSeated() || myTakeover()) return;
   const id = newMoveId();
-  const sent = socket && socket.send({ type: "move", id, version: frame.version, move });
+  const sent = socket && socket.send(build(id));
   if (!sent) {
-    toast("Not connected right now; your move was not sent. Try again when the connection is back.", "offline");
+    toast(`Not connected right now; your ${what} was not sent. Try again when the connection is back.`, "offline");
     return;
   }
   const timer = setTimeout(() => {
@@ -491,7 +511,8 @@ function draw() {
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
   drawResult();
-  board.render(frame, { sendMove, disabled: !canMove });
+  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live" });
+  board.render(frame, { sendMove: moveBar.choose, disabled: !canMove || moveBar.proposal !== null, preview: moveBar.proposal });
   tick();
   refreshRatings();
 }

@@ -32,7 +32,8 @@ def phone_page(chromium, base: str, name: str):
 
 
 def tap_a_move(page, ruleset: str) -> None:
-    """One legal move by taps only, in each game's own controls."""
+    """One legal move by taps only, in each game's own controls, then *Confirm* (issue 20: a touch
+    screen confirms moves by default; Nimalia's own preview asks already)."""
     if ruleset == "through-the-desert":
         page.locator(".colour-buttons [data-colour]:not([disabled])").first.tap()
         page.locator("[data-hex].legal").first.tap()
@@ -44,6 +45,8 @@ def tap_a_move(page, ruleset: str) -> None:
         page.locator(".hx-map [data-region].legal").first.tap()  # the first player places the round's Nomad
     else:
         page.locator(".nomadi-board [data-target].legal").first.tap()
+    if ruleset != "nimalia":
+        page.locator("#confirm-move").tap()
 
 
 def assert_no_horizontal_scrolling(page, where: str) -> None:

@@ -1,8 +1,10 @@
 """Two tiny rulesets that exercise the platform without depending on a real game's rules.
 
 * ``toy-race``: 2 seats take turns adding 1-3 to a shared total; whoever reaches 10 wins.
-  Each seat holds a secret word only it may see (for the leak checks).
+  Each seat holds a secret word only it may see (for the leak checks).  Adding 1 or 2 may be
+  taken back (issue 20), adding 3 may not (as if it had rolled a die).
 * ``toy-sealed-bids``: both seats bid 1-5 at the same time, three rounds; a simultaneous step.
+  A bid may be taken back while it is sealed.
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ class ToyRace(Ruleset):
     def secrets(self, state, seat):
         return {state["words"][seat]}
 
+    def is_reversible(self, before, seat, move, after):
+        return move.amount != 3
+
 
 class Bid(MoveModel):
     type: Literal["bid"]
@@ -121,6 +126,9 @@ class ToySealedBids(Ruleset):
         return {"round": state["round"], "totals": state["totals"],
                 "bid_in": [bid is not None for bid in state["pending"]],
                 "my_bid": state["pending"][seat] if seat is not None else None}
+
+    def is_reversible(self, before, seat, move, after):
+        return after["pending"][seat] is not None
 
     def result(self, state):
         if state["round"] <= 3:

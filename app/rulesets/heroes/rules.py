@@ -26,6 +26,9 @@ from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.view import build_view
 
+REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_nomad", "march", "fire_mercenary"})
+"""The move types ``Heroes.is_reversible`` may allow (when they drew and revealed nothing)."""
+
 
 class Heroes(Ruleset[HeroesState]):
     """Heroes of Land, Air & Sea (Tier 1 core + Wandering or Mercenary Nomads) for 2-4 players on
@@ -37,6 +40,12 @@ class Heroes(Ruleset[HeroesState]):
     abilities, exploration tokens (so no eXplore), and the generic mercenary cards (not public:
     the Nomad Mercenary is the only mercenary, option ``nomads: "mercenary"``).  In solo the
     Enemy's deck order is hidden as well.
+
+    Taking a move back (issue 20, ``is_reversible``): a Recruit, Build, Tax, Nomad placement or
+    move, March or firing of the Mercenary may be taken back while no other seat has acted since,
+    if it drew nothing (the PRNG and the solo Enemy's deck are as they were), changed no secret and
+    opened no battle (a battle's tactic choice is secret, and its outcome is not to be tried out).
+    Passing, the tactic cards, Conscripts and casualties never can.
     """
 
     name = "heroes"
@@ -98,6 +107,13 @@ class Heroes(Ruleset[HeroesState]):
         if state["phase"] != "over":
             return None
         return self.setting(state).rivals.result(state)
+
+    def is_reversible(self, before: HeroesState, seat: Seat, move: MoveModel, after: HeroesState) -> bool:
+        """An action that drew nothing, changed no secret and opened no battle (the class docstring)."""
+        pending = after["pending"]
+        return (getattr(move, "type", None) in REVERSIBLE_MOVES and after["phase"] != "over"
+                and (pending is None or "battle" not in pending) and before.get("solo") == after.get("solo")
+                and self.reveals_nothing(before, after, len(after["players"])))
 
     def secrets(self, state: HeroesState, seat: Seat) -> set[str]:
         """The seat's chosen but unrevealed tactic card, as it reads in the state's JSON

@@ -33,10 +33,12 @@ class Nimalia(Ruleset[NimaliaState]):
 
     Decisions where the spec is silent (each covered by a test):
 
-    * Choosing and placing are one move (Spec D2: "chooses 1 card and places it").  A choice is
-      final: the seat leaves ``to_act`` until the step closes and cannot change it.  The browser
-      shows the card on the reserve before it is sent (rotate, click a position, confirm), which
-      is where a misclick is caught; a final choice keeps ``to_act`` meaning "who we wait for".
+    * Choosing and placing are one move (Spec D2: "chooses 1 card and places it").  The seat
+      leaves ``to_act`` until the step closes.  The browser shows the card on the reserve before
+      it is sent (rotate, click a position, confirm), which is where a misclick is caught.
+    * A choice may be taken back (issue 20, ``is_reversible``) while it is still face down: not
+      if it closed the step (the reveal and the passing show cards to others), and, the
+      platform's condition, only while no other seat has chosen since.
     * Positions are counted from a player's first card, which therefore lies at ``[0, 0]``
       (Spec P1 lets it go anywhere; only relative positions matter, P4's note).  Later cards may
       go to negative positions.
@@ -120,6 +122,11 @@ class Nimalia(Ruleset[NimaliaState]):
     def result(self, state: NimaliaState) -> Result | None:
         """Spec E1 - E4 once round 5 is scored, else ``None``."""
         return game_result(state)
+
+    def is_reversible(self, before: NimaliaState, seat: Seat, move: MoveModel, after: NimaliaState) -> bool:
+        """A choice still waiting face down (D2): the step did not close, so nothing was revealed
+        or passed; the chooser learnt nothing (the card came from their own hand)."""
+        return not after["over"] and after["picks"][seat] is not None
 
     def secrets(self, state: NimaliaState, seat: Seat) -> set[str]:
         """Spec D1, D2: the cards in the seat's hand and the card it has chosen but not yet revealed."""

@@ -76,6 +76,11 @@ class Nomadi(Ruleset[NomadiState]):
       reaches the goal sooner, so this is also what ends the conformance kit's games.
     * R-38: the values of cards still on the board never show, not even at the end.
     * R-29: a single move can be the first and the last crossing at once (+5, then -5).
+    * Taking a move back (issue 20, ``is_reversible``): laying a card unseen (R-42), placing a
+      stone (R-10), a die move (R-15) and a gift (R-41a) may be taken back while no other seat has
+      acted since, unless they showed anyone anything: no dice rolled (the PRNG moved), no card
+      taken, inspected or offered, no hidden balance changed (R-39).  A roll, an offer and its
+      answer never can.
     """
 
     name = "nomadi"
@@ -159,6 +164,12 @@ class Nomadi(Ruleset[NomadiState]):
         if state["phase"] == "answer" and pending_offer(state)["owner"] == seat:
             return Decline()
         return None
+
+    def is_reversible(self, before: NomadiState, seat: Seat, move: MoveModel, after: NomadiState) -> bool:
+        """A card laid unseen, a stone placed, a die used or a gift made that rolled nothing and
+        showed no card or hidden balance to anyone (the class docstring); never a roll or an offer."""
+        return (isinstance(move, (PlaceCard, PlaceStone, UseDie, Gift)) and after["offer"] is None
+                and after["phase"] != "over" and self.reveals_nothing(before, after, after["players"]))
 
     def secrets(self, state: NomadiState, seat: Seat) -> set[str]:
         """Spec R-38/R-39: the seat's held cards as ``"card-07:+3"``, the card it inspected and is

@@ -64,6 +64,11 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
       still on the board are public.
     * T-3's "first two players" (one with 2 players) is fixed, not an option.
     * F-5: no tie-breaker; tied players share the place.
+    * Taking a move back (issue 20; the printed rules say nothing of it): every move may be taken
+      back (``is_reversible``) as long as no other seat has acted since (the platform's condition),
+      so a player may take back the second camel of a turn, then the first, until the next player
+      places.  Nothing in this game is left to chance after setup, and the wells on the board lie
+      face up, so no move shows anyone anything new.
     """
 
     name = "through-the-desert"
@@ -122,6 +127,12 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
         if state["phase"] != "over":
             return None
         return final_result(state, state["end_reason"] or "")
+
+    def is_reversible(self, before: ThroughTheDesertState, seat: Seat, move: MoveModel,
+                      after: ThroughTheDesertState) -> bool:
+        """Every move: no chance after setup, and a taken well's value was face up on the board
+        (W-2 hides it from the others only afterwards), so taking a move back unlearns nothing."""
+        return True
 
     def secrets(self, state: ThroughTheDesertState, seat: Seat) -> set[str]:
         """Spec W-2: the seat's taken well tokens as ``"well-07:3"`` while values are hidden."""

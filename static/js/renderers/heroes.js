@@ -1172,3 +1172,6 @@ function ensureStyle() {
   if (document.getElementById("heroes-style")) return;
   document.head.append(h("style", { id: "heroes-style" }, STYLE));
 }
+
+/** One move in words, for the table's "Confirm my moves" bar (move-bar.js). */
+export { describe as describeMove };

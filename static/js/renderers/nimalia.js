@@ -543,3 +543,6 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view, seated ? frame.seat : null));
   keepFocus(container, () => replaceChildren(container, layout), ui.card ? [`card:${ui.card}`] : []);
 }
+
+/** The reserve previews a chosen card and asks "confirm" itself: the table's move bar does not ask again. */
+export const confirmsMoves = true;

@@ -1,0 +1,106 @@
+"""Confirm and undo in real Chromium (issue 20, item 2), on a two-player Nomadi table: placing a
+stone may be taken back (Spec R-10), rolling the dice may not (R-13).
+
+Alice turns "Confirm my moves" on (off by default on a desktop), cancels a held move, confirms
+one, takes it back with Undo, and finds Undo gone, and refused by the server, once Bob has placed
+and after her roll.  Bob's phone-sized touch screen has the setting on by default.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+
+from tests.e2e.pages import server_game, sign_in, version_of, wait_for_version
+
+pytestmark = pytest.mark.e2e
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+
+def undo_by_rest(page, base: str, table_id: str) -> tuple[int, str]:
+    """POST /api/games/{id}/undo as the page's user: ``(status, error code or "")``."""
+    game = server_game(page, base, table_id)
+    answer = page.request.post(f"{base}/api/games/{table_id}/undo",
+                               data={"id": str(uuid.uuid4()), "version": game["version"]})
+    return answer.status, (answer.json().get("error") or {}).get("code", "") if not answer.ok else ""
+
+
+def move_by_rest(page, base: str, table_id: str, move: dict) -> None:
+    game = server_game(page, base, table_id)
+    answer = page.request.post(f"{base}/api/games/{table_id}/moves",
+                               data={"id": str(uuid.uuid4()), "version": game["version"], "move": move})
+    assert answer.ok, answer.text()
+
+
+def test_confirm_cancel_undo_and_refusals(live_server, chromium):
+    base = live_server
+    alice = sign_in(chromium, base, "Alice", height=1000)
+    bob = sign_in(chromium, base, "Bob", width=390, height=844, touch=True, is_mobile=True)
+    alice.select_option("#ruleset", "nomadi")
+    alice.select_option("#seats", "2")
+    alice.click("#options-fieldset summary")
+    alice.select_option('[data-option="first_player"]', label="Host")
+    alice.click("#create-table")
+    alice.wait_for_url(re.compile(r"/tables/\d+$"))
+    table_id = alice.url.rsplit("/", 1)[1]
+    bob.goto(f"{base}/tables/{table_id}")
+    bob.locator('[data-action="join"]').tap()
+    alice.locator('[data-action="start"]').click()
+    wait_for_version([alice, bob], 0)
+
+    expect(bob.locator("#confirm-moves")).to_be_checked()  # a touch screen: on by default
+    setting = alice.locator("#confirm-moves")
+    expect(setting).not_to_be_checked()
+    setting.check()
+
+    # A held move: nothing is sent until Confirm; Cancel drops it.
+    target = alice.locator(".nomadi-board [data-target].legal").first
+    cell = target.get_attribute("data-target")
+    target.click()
+    expect(alice.locator("#move-bar")).to_have_attribute("data-state", "confirming")
+    alice.click("#cancel-move")
+    expect(alice.locator("#move-bar")).to_have_attribute("data-state", "idle")
+    assert version_of(alice) == 0 and server_game(alice, base, table_id)["version"] == 0
+    alice.click(f'.nomadi-board [data-target="{cell}"]')
+    alice.click("#confirm-move")
+    wait_for_version([alice, bob], 1)
+    expect(alice.locator(f'.nomadi-board [data-stone="{cell}"]')).to_have_count(1)
+
+    # Undo: the stone goes back, Alice places again; Bob never had an Undo of hers.
+    expect(bob.locator("#undo-move")).to_have_count(0)
+    alice.click("#undo-move")
+    wait_for_version([alice, bob], 2)
+    expect(alice.locator(f'.nomadi-board [data-stone="{cell}"]')).to_have_count(0)
+    expect(alice.locator("body")).to_have_attribute("data-my-turn", "true")
+    expect(alice.locator("#log li").last).to_have_text("Alice takes back their last move")
+    expect(alice.locator("#undo-move")).to_have_count(0)
+    alice.click(f'.nomadi-board [data-target="{cell}"]')
+    alice.click("#confirm-move")
+    wait_for_version([alice, bob], 3)
+    expect(alice.locator("#undo-move")).to_be_visible()
+
+    # Bob places: Alice's stone can no longer be taken back.
+    move_by_rest(bob, base, table_id, server_game(bob, base, table_id)["legal"][0])
+    wait_for_version([alice, bob], 4)
+    expect(alice.locator("#undo-move")).to_have_count(0)
+    assert undo_by_rest(alice, base, table_id) == (409, "not_reversible")
+
+    # The rest of the placement by REST, then Alice rolls: a roll is never taken back.
+    for _ in range(100):
+        games = [server_game(page, base, table_id) for page in (alice, bob)]
+        if games[0]["view"]["phase"] == "roll":
+            break
+        page, game = next((page, game) for page, game in zip((alice, bob), games) if game["legal"])
+        move_by_rest(page, base, table_id, game["legal"][0])
+    rolled = server_game(alice, base, table_id)["version"] + 1
+    setting.uncheck()  # straight from the board again
+    wait_for_version([alice], rolled - 1)
+    alice.click('[data-action="roll"]')
+    wait_for_version([alice], rolled)
+    expect(alice.locator("#move-bar")).to_have_attribute("data-state", "idle")
+    expect(alice.locator("#undo-move")).to_have_count(0)
+    assert undo_by_rest(alice, base, table_id) == (409, "not_reversible")
+    assert server_game(alice, base, table_id)["version"] == rolled
