@@ -130,9 +130,10 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
 
     def is_reversible(self, before: ThroughTheDesertState, seat: Seat, move: MoveModel,
                       after: ThroughTheDesertState) -> bool:
-        """Every move: no chance after setup, and a taken well's value was face up on the board
-        (W-2 hides it from the others only afterwards), so taking a move back unlearns nothing."""
-        return True
+        """Every move but the one that ends the game (its result is final): no chance after setup,
+        and a taken well's value was face up on the board (W-2 hides it from the others only
+        afterwards), so taking a move back unlearns nothing."""
+        return after["phase"] != "over"
 
     def secrets(self, state: ThroughTheDesertState, seat: Seat) -> set[str]:
         """Spec W-2: the seat's taken well tokens as ``"well-07:3"`` while values are hidden."""
