@@ -38,7 +38,7 @@ from app.services.leadership import Leadership
 from app.services.presence import Presence
 from app.services.errors import AppError
 from app.services.notify import kit as notify_kit
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker
 
 log = logging.getLogger(__name__)
 SESSION_COOKIE = "caravanserai_session"
@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if sweeper is not None:
             sweeper.start_sweeping()
         # First listener: a seating change makes every process drop its cached seats.
-        fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
+        fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == Marker.SEATING_CHANGED else None)
         app.state.hub = Hub(ctx)
         app.state.table_notices = TableNotices(ctx, app.state.hub)
         # One process drives bots and clocks (issue 16); a new leader first resumes every bot owed a move.

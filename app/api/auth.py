@@ -55,10 +55,9 @@ async def login(body: CredentialsIn, request: Request, db: Session, _: AuthLimit
 @router.post("/logout")
 async def logout(request: Request, account: OptionalAccount, db: Session, ctx: Ctx) -> dict:
     """End the session: this cookie and every other of the account stop working, and every process
-    closes the account's open sockets (``accounts.LOGGED_OUT``)."""
+    closes the account's open sockets (``accounts.log_out``)."""
     if account is not None:
-        await accounts.end_sessions(db, account.id)
-        await ctx.fanout.publish(account.id, accounts.LOGGED_OUT)
+        await accounts.log_out(ctx, db, account.id)
     request.session.clear()
     return {}
 

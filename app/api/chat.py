@@ -37,6 +37,4 @@ async def post(table_id: TableId, body: ChatIn, account: CurrentAccount, ctx: Ct
     Errors: ``unauthorized``, ``bad_request`` (empty after trimming, over 300 characters, control
     characters), ``not_seated``, ``not_found``, ``rate_limited``.
     """
-    message = await chat.post_chat(db, account, table_id, body.text, body.invite_code)
-    await ctx.fanout.publish(table_id, chat.CHAT_POSTED)
-    return message
+    return await chat.post_message(ctx, db, account, table_id, body.text, body.invite_code)

@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
 from app.api.guards import MovesLimit, ReplaysLimit
 from app.services import accounts, games
-from app.services.views import log_entries, result_payload, state_payload
+from app.services.views import GameState, log_entries, result_payload, state_payload
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -22,15 +22,13 @@ class MoveIn(BaseModel):
 
 
 @router.get("/{game_id}")
-async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> dict:
+async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> GameState:
     """``{version, status, seat, view, legal, to_act, result, players, log}`` for the caller."""
     seat = await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
     snapshot = await games.load_snapshot(ctx, game_id)
     entries = await games.read_log(ctx, game_id, 0, seat, snapshot.names, until=snapshot.version)
     ruleset = ctx.registry.get(snapshot.ruleset)
-    payload = state_payload(ruleset, snapshot, seat, entries)
-    payload.pop("type")
-    return payload
+    return state_payload(ruleset, snapshot, seat, entries)
 
 
 @router.post("/{game_id}/moves")

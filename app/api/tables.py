@@ -9,8 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
-from app.services import rematch as rematches
-from app.services import my_games, tables, takeover
+from app.services import lobby, my_games, tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -74,35 +73,26 @@ async def join(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session
                body: JoinIn | None = None) -> dict:
     """Take a seat (the given one or the first empty)."""
     body = body or JoinIn()
-    async with ctx.game_lock(table_id):
-        info = await tables.join_table(db, account, table_id, body.seat, body.invite_code)
+    info = await lobby.join(ctx, db, account, table_id, body.seat, body.invite_code)
     return info.to_dict(ctx.registry, account.id)
 
 
 @router.post("/{table_id}/leave")
 async def leave(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Give up one's seat at an open table; in a running game, let the default bot play it until one returns."""
-    async with ctx.game_lock(table_id):
-        if (await tables.load_table(db, table_id)).table.status == "running":
-            await takeover.hand_to_bot(ctx, table_id, account.id, "left")
-            return (await tables.load_table(db, table_id)).to_dict(ctx.registry, account.id)
-        return (await tables.leave_table(db, account, table_id)).to_dict(ctx.registry, account.id)
+    return (await lobby.leave(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
 
 
 @router.post("/{table_id}/resign")
 async def resign(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Resign a running game: the default bot plays the seat to the end, and it cannot be reclaimed."""
-    await takeover.hand_to_bot(ctx, table_id, account.id, "resigned")
-    return (await tables.load_table(db, table_id)).to_dict(ctx.registry, account.id)
+    return (await lobby.resign(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
 
 
 @router.post("/{table_id}/start")
 async def start(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Start the game (creator only, every seat filled)."""
-    async with ctx.game_lock(table_id):
-        info = await tables.start_table(db, ctx.registry, account, table_id)
-    await ctx.fanout.publish(table_id, 0)
-    return info.to_dict(ctx.registry, account.id)
+    return (await lobby.start(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
 
 
 @router.post("/{table_id}/rematch")
@@ -114,14 +104,10 @@ async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Sess
     Same ruleset, options, time control, privacy, chat rule and seats (people and bots); only a
     player of the game may ask.  Errors: ``not_seated``, ``conflict`` (not finished), ``not_found``.
     """
-    async with ctx.game_lock(table_id):
-        outcome = await rematches.rematch(db, ctx.registry, account, table_id)
-    new_table = outcome.info.table
+    outcome = await lobby.rematch(ctx, db, account, table_id)
     if outcome.created:
         response.status_code = 201
-        await ctx.fanout.publish(new_table.id, 0)  # its bots (if any) start playing
-        await ctx.fanout.publish(table_id, rematches.REMATCH_STARTED)
-    return {"id": new_table.id, "invite_code": new_table.invite_code}
+    return {"id": outcome.info.table.id, "invite_code": outcome.info.table.invite_code}
 
 
 @router.post("/{table_id}/bots")
@@ -129,18 +115,11 @@ async def add_bot(table_id: TableId, body: BotIn, account: CurrentAccount, ctx: 
     """Seat a bot (``level``: ``default`` or ``random``) at an empty seat of an open table (creator
     only); in a running game, let the default bot play the seat of a person who is away (the host,
     or another player when the host is away; ``app/services/takeover.py``)."""
-    async with ctx.game_lock(table_id):
-        if (await tables.load_table(db, table_id)).table.status == "open":
-            info = await tables.set_bot(db, account, table_id, body.seat, body.level)
-        else:
-            await takeover.hand_away_seat(ctx, table_id, account.id, body.seat)
-            info = await tables.load_table(db, table_id)
+    info = await lobby.seat_bot(ctx, db, account, table_id, body.seat, body.level)
     return info.to_dict(ctx.registry, account.id)
 
 
 @router.delete("/{table_id}/bots/{seat}")
 async def remove_bot(table_id: TableId, seat: int, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Take the bot off ``seat`` (creator only)."""
-    async with ctx.game_lock(table_id):
-        info = await tables.set_bot(db, account, table_id, seat, None)
-    return info.to_dict(ctx.registry, account.id)
+    return (await lobby.remove_bot(ctx, db, account, table_id, seat)).to_dict(ctx.registry, account.id)
