@@ -19,6 +19,7 @@ from app.api import auth, chat, games, notifications, players, rules_pages, rule
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
+from app.api.schemas import without_validation_errors
 from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
 from app.db.engine import database_busy as _database_busy, database_failure as _database_failure, make_engine, make_session_factory
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
+    without_validation_errors(app)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
                    notifications.router, endpoint.router, rules_pages.router):
         app.include_router(router)

@@ -79,7 +79,7 @@ class ChatLine(BaseModel):
     """One chat message on the wire (docs/api.md, ``chat message``): in ``GET``/``POST
     /api/tables/{id}/chat`` and in the WebSocket ``chat`` frame."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: int
     seat: int | None = Field(description="the writer's seat; null for a spectator")

@@ -47,7 +47,7 @@ def log_entries(rows: list[tuple[int, list[dict[str, Any]]]], seat: int | None,
 class PlayerOut(BaseModel):
     """One seat of a game as every viewer sees it (docs/api.md, ``players``)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     seat: int
     name: str
@@ -67,7 +67,7 @@ class GameState(BaseModel):
     typed (each a JSON object) so their shape can grow without touching this model.
     """
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     version: int
     seat: int | None = Field(description="the viewer's seat; null for a spectator")
