@@ -1,12 +1,14 @@
 """The ``caravanserai`` command: ``serve`` (migrates, then runs uvicorn), ``migrate``, ``backup``,
-``restore`` and ``--version``."""
+``restore``, ``admin`` (``app/admin_cli.py``), ``ratings recompute`` and ``--version``."""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import copy
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,13 +16,17 @@ from pathlib import Path
 
 import uvicorn
 from pydantic import ValidationError
+from sqlalchemy.engine import make_url
 from uvicorn.config import LOGGING_CONFIG
 
-from app import __version__
+from app import __version__, admin_cli
 from app.config import Settings
-from app.db.backup import backup, restore
+from app.db.backup import RestoreRefused, backup, restorable_backup, restore
+from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import upgrade_to_head
+from app.rulesets.registry import Registry
 from app.services.notify.vapid import load_or_create_key
+from app.services.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV
 
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -39,25 +45,40 @@ def main(argv: list[str] | None = None) -> None:
     commands.add_parser("migrate", help="apply database migrations and exit")
     backup_command = commands.add_parser("backup", help="write a backup of the database to FILE")
     backup_command.add_argument("file", type=Path)
-    restore_command = commands.add_parser("restore", help="replace the database's contents by the backup FILE")
+    restore_command = commands.add_parser(
+        "restore", help="replace everything in the database by the backup FILE, then migrate it to this release")
     restore_command.add_argument("file", type=Path)
-    restore_command.add_argument("--yes", action="store_true", help="do not ask for confirmation")
+    restore_command.add_argument("--yes", action="store_true",
+                                 help="replace without asking (needed where no terminal can answer)")
+    admin_cli.add_parser(commands)
+    ratings_command = commands.add_parser("ratings", help="ratings per game")
+    ratings_actions = ratings_command.add_subparsers(dest="action", required=True)
+    recompute_command = ratings_actions.add_parser(
+        "recompute", help="recompute every rating from the stored games, replayed in the order they were rated")
+    recompute_command.add_argument("--check", action="store_true",
+                                   help="only compare with the stored ratings; exit 1 if any differs")
     args = parser.parse_args(argv)
 
     settings = read_settings()
     if args.command == "migrate":
         upgrade_to_head(settings.async_database_url)
         return
+    if args.command == "admin":
+        admin_cli.run(args, settings)
+        return
     if args.command == "backup":
         backup(settings.async_database_url, args.file)
         print(f"backup written to {args.file}")
         return
     if args.command == "restore":
-        if not args.yes and input(f"Replace everything in the database by {args.file}? [y/N] ").strip().lower() != "y":
-            raise SystemExit("restore cancelled")
-        restore(settings.async_database_url, args.file)
-        upgrade_to_head(settings.async_database_url)  # an older backup is brought up to this release
-        print(f"database restored from {args.file}")
+        restore_command_line(settings.async_database_url, args.file, args.yes)
+        return
+    if args.command == "ratings":
+        recomputed = asyncio.run(recompute_ratings(settings, write=not args.check))
+        print(f"{recomputed.games} rated games replayed, {len(recomputed.ratings)} ratings; "
+              f"{recomputed.differences} stored numbers differed" + ("" if args.check else " and were rewritten"))
+        if args.check and recomputed.differences:
+            raise SystemExit(1)
         return
     if not args.no_migrate:
         upgrade_to_head(settings.async_database_url)
@@ -79,6 +100,31 @@ def main(argv: list[str] | None = None) -> None:
                     # over and over (seen at a load of 20 on 2 cores). A worker that hangs later is found
                     # just as surely, a little later.
                     timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS)
+
+
+def restore_command_line(database_url: str, file: Path, confirmed: bool) -> None:
+    """``caravanserai restore FILE [--yes]``: check the backup, ask (unless ``confirmed``), restore.
+
+    Exits with one line for the host (status 1, nothing changed) when the backup is refused, the
+    question is answered no, or there is no terminal to ask and ``--yes`` is missing."""
+    try:
+        info = restorable_backup(database_url, file)
+        if not confirmed:
+            database = make_url(database_url).render_as_string(hide_password=True)
+            if not sys.stdin.isatty():
+                raise SystemExit(f"caravanserai restore: this replaces everything in {database}; "
+                                 "add --yes to do it (no terminal to ask)")
+            migrated = f", then migrated to {info.head}" if info.older else ""
+            question = (f"Replace everything in {database} by {file} (taken at migration {info.revision}{migrated})? "
+                        "[y/N] ")
+            if input(question).strip().lower() not in ("y", "yes"):
+                raise SystemExit("restore cancelled: nothing was changed")
+        restore(database_url, file)
+    except RestoreRefused as refused:
+        raise SystemExit(f"caravanserai restore: {refused}") from None
+    migrated = f", migrated from {info.revision} to {info.head}" if info.older else ""
+    print(f"database restored from {file} (migration {info.revision}{migrated}); "
+          "session cookies of accounts the backup does not hold no longer log in")
 
 
 @contextmanager
@@ -110,6 +156,16 @@ def metrics_directory(workers: int) -> Iterator[Path | None]:
     finally:
         del os.environ[MULTIPROC_DIR_ENV]
         shutil.rmtree(directory, ignore_errors=True)
+
+
+async def recompute_ratings(settings: Settings, write: bool) -> Recomputed:
+    """``caravanserai ratings recompute``: :func:`app.services.ratings.recompute` on the configured database."""
+    engine = make_engine(settings.async_database_url)
+    try:
+        async with make_session_factory(engine)() as session:
+            return await recompute(session, Registry.discover(settings.extra_rulesets), write=write)
+    finally:
+        await engine.dispose()
 
 
 def read_settings() -> Settings:

@@ -52,6 +52,8 @@ class Settings(BaseSettings):
     * Turn notices (issue 16, item 5; docs/hosting.md): ``public_url`` for links in mails, the
       VAPID key (generated once into ``vapid_key_path`` like the session key), ``smtp_*`` (no
       e-mail without ``smtp_host`` and ``smtp_from``), and the pace ``notify_*``.
+    * Administration (issue 18, item 5): ``password_reset_hours``, how long a one-time reset link
+      (on ``public_url``) stays good.
     """
 
     model_config = SettingsConfigDict(env_prefix="CARAVANSERAI_", env_file=".env", extra="ignore")
@@ -97,6 +99,8 @@ class Settings(BaseSettings):
     # "Your turn" notices (issue 16, item 5; app/services/notifier.py)
     public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
                             "for the links in e-mails; default http://HOST:PORT")
+    password_reset_hours: float = Field(default=24, gt=0, le=24 * 30, description="how long an admin's one-time "
+                                        "password-reset link stays good")
     vapid_private_key: SecretStr = Field(default=SecretStr(""), description="Web Push (VAPID) private key, PEM; "
                                          "when empty, one is generated once and kept in vapid_private_key_file")
     vapid_private_key_file: Path | None = Field(default=None, description="where the generated VAPID key is kept; "

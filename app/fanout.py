@@ -1,9 +1,9 @@
 """Fan-out: "game G is at version V", published after commit, heard by every app instance.
 
 Knows nothing of sockets or games (ARCHITECTURE.md): it carries two numbers, a game id and its
-version, or one of the negative :class:`Marker` versions (a seating change, a chat line, a rematch;
-an account that logged out, whose id then stands in the first place).  Two implementations of one
-interface:
+version, or one of the negative :class:`Marker` versions (a seating change, a chat line, a rematch,
+a deleted table or chat message; an account that logged out, whose id then stands in the first
+place).  Two implementations of one interface:
 
 * :class:`LocalFanout`: in-process only (SQLite: one instance).
 * :class:`PostgresFanout`: also tells the other instances on the database, through ``NOTIFY``
@@ -53,11 +53,16 @@ class Marker(IntEnum):
     """With a game id: this finished game has a rematch now; listeners read ``tables.rematch_id``."""
     LOGGED_OUT = -4
     """With an account id: the account logged out (its sessions ended); every process closes its sockets."""
+    TABLE_DELETED = -5
+    """With a table id: an admin deleted the table; every process forgets it and closes its sockets."""
+    CHAT_REMOVED = -6
+    """With a table id: an admin deleted a chat message there; open pages are told (``chat_removed``)
+    to read the chat again."""
 
 
 def game_changed(version: int) -> bool:
     """Whether news of ``version`` may change what the game's players are to do: a new version, or
-    :attr:`Marker.SEATING_CHANGED` (the other markers are chat, rematch and logout news)."""
+    :attr:`Marker.SEATING_CHANGED` (the other markers are chat, rematch, logout and deletion news)."""
     return version >= 0 or version == Marker.SEATING_CHANGED
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import mimetypes
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
@@ -15,7 +16,7 @@ from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.sessions import SessionMiddleware
 
-from app.api import auth, chat, games, notifications, players, rules_pages, rulesets, tables
+from app.api import account, admin, auth, chat, friends, games, notifications, players, ratings, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
@@ -116,7 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app, settings)
     without_validation_errors(app)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   notifications.router, endpoint.router, rules_pages.router):
+                   notifications.router, ratings.router, friends.router, endpoint.router, rules_pages.router,
+                   account.router, admin.router):  # last: the API fuzzer signs in as the first account, an admin
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)
@@ -134,6 +136,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     if STATIC_DIR.is_dir():
+        # the web app manifest's type (a system's mime.types may not know .webmanifest)
+        mimetypes.add_type("application/manifest+json", ".webmanifest")
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/", include_in_schema=False)
@@ -143,6 +147,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/players/{player_id}", include_in_schema=False)
     async def player_page(player_id: str) -> FileResponse:
         return FileResponse(STATIC_DIR / "player.html")
+
+    @app.get("/reset-password", include_in_schema=False)
+    async def reset_password_page() -> FileResponse:
+        return FileResponse(STATIC_DIR / "reset.html")
 
     @app.get("/tables/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> FileResponse:

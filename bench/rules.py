@@ -9,8 +9,8 @@ directory) and each player count from ``min_players`` to ``max_players``:
 
 * ``game_ms``: median and p95 (nearest rank) wall time of one random full game, timed around
   ``app.rulesets.testing.play_random_game(ruleset, n, seed, check=False)`` with seeds 1..N.
-  That helper still takes the canonical JSON text of the state twice per ply (its "the move
-  changed something" assertion), so ``pure_game_ms`` is also given: the same game (same seed,
+  That helper still takes the JSON text of the state once per ply (its "the move changed
+  something" assertion), so ``pure_game_ms`` is also given: the same game (same seed,
   same moves) played by a bare loop of ``to_act`` / ``legal_moves`` / ``apply`` only.
 * ``legal_us``: median, p95 and mean time of one ``legal_moves(state, seat)`` call over every
   position of those games (every seat to act), with the mean number of legal moves.

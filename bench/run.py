@@ -189,14 +189,15 @@ def one_run(args: argparse.Namespace, backend: str, games: int, rep: int, scratc
         server.start()
         if args.quiet_wait > 0:
             result["background_cores_before"] = wait_for_quiet(args.quiet_threshold, args.quiet_wait)
-        command = [sys.executable, str(BENCH / "load.py"), "--url", server.url, "--games", str(games),
+        client = "node_load.py" if args.client == "node" else "load.py"
+        command = [sys.executable, str(BENCH / client), "--url", server.url, "--games", str(games),
                    "--moves", str(args.moves), "--timeout", str(args.timeout), "--server-pid", str(server.process.pid),
                    "--compression", args.compression, "--seed", str(rep), "--label", backend]
         if args.machine:
             command += ["--machine", args.machine]
         if pg_db:
             command += ["--pg-admin-url", args.pg_admin_url, "--pg-db", pg_db]
-        if args.profile_dir:
+        if args.profile_dir and args.client == "python":
             profile = Path(args.profile_dir) / f"profile-{backend}-G{games}-r{rep}.{args.profile_format}"
             profile.parent.mkdir(parents=True, exist_ok=True)
             command += ["--profile-out", str(profile), "--profile-format", args.profile_format]
@@ -238,6 +239,7 @@ def one_run(args: argparse.Namespace, backend: str, games: int, rep: int, scratc
     result.setdefault("machine", args.machine or socket.gethostname())
     result.setdefault("date", datetime.datetime.now().astimezone().isoformat(timespec="seconds"))
     result["workers"] = args.workers
+    result["client"] = args.client
     result["server_env"] = dict(args.server_env)
     return result
 
@@ -281,6 +283,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=300.0, help="play time limit per run, s (default 300)")
     parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
                         help="client offers permessage-deflate like a browser (default) or not")
+    parser.add_argument("--client", choices=("python", "node"), default="python",
+                        help="the load client: load.py, or the Node client bench/node/client.js via node_load.py "
+                             "(the same runtime as boardgame.io's anchor client; issue 19)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (Postgres only; default 1)")
     parser.add_argument("--server-env", action="append", default=[], type=lambda s: tuple(s.split("=", 1)),
                         metavar="KEY=VALUE", help="extra environment for the server (repeatable)")

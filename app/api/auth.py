@@ -9,7 +9,7 @@ from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session
 from app.api.guards import AuthLimit
 from app.api.schemas import AccountOut, EmptyOut, errors
 from app.db.models import Account
-from app.services import accounts
+from app.services import account_settings, accounts, password_reset
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 
@@ -23,16 +23,25 @@ class CredentialsIn(BaseModel):
     password: str = Field(min_length=1, max_length=128)
 
 
+class ResetIn(BaseModel):
+    token: str = Field(min_length=1, max_length=128)
+    password: str = Field(min_length=1, max_length=128)
+
+
 def account_out(account: Account) -> dict:
-    """``{id, name, guest}``."""
-    return {"id": account.id, "name": account.name, "guest": account.guest}
+    """``{id, name, guest, admin}``."""
+    return {"id": account.id, "name": account.name, "guest": account.guest, "admin": account.admin}
 
 
 def _log_in(request: Request, account: Account) -> dict:
     request.session.clear()
-    request.session["account_id"] = account.id
-    request.session["epoch"] = account.session_epoch or 0
+    request.session.update(accounts.cookie_of(account))
     return account_out(account)
+
+
+def log_in(request: Request, account: Account) -> dict:
+    """Give this browser a session cookie of ``account`` (as it is now); answers its ``account_out``."""
+    return _log_in(request, account)
 
 
 @router.post("/guest", response_model=AccountOut, responses=errors(400, 403, 429))
@@ -61,6 +70,17 @@ async def logout(request: Request, account: OptionalAccount, db: Session, ctx: C
         await accounts.log_out(ctx, db, account.id)
     request.session.clear()
     return {}
+
+
+@router.post("/reset-password", response_model=AccountOut, responses=errors(400, 404, 429))
+async def reset_password(body: ResetIn, request: Request, db: Session, ctx: Ctx, _: AuthLimit) -> dict:
+    """Set a new password with a one-time link's token (``/reset-password#token=...``); every other
+    session of the account ends and this browser is logged in.  Errors: ``not_found`` (unknown,
+    used or expired token), ``bad_request`` (a password not of 8 to 128 characters), ``rate_limited``."""
+    account = await password_reset.use(db, body.token, body.password)
+    await account_settings.end_everywhere(db, ctx.fanout, account.id)
+    await db.refresh(account)
+    return log_in(request, account)
 
 
 @router.get("/me", response_model=AccountOut, responses=errors(401))

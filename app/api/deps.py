@@ -38,11 +38,11 @@ async def optional_account(request: Request, ctx: Ctx) -> Account | None:
     Looked up in a session of its own that is closed at once, so a request never holds one
     pooled connection here while the services take another.
     """
-    account_id = request.session.get("account_id")
-    if account_id is None:
+    login = accounts.login_of(request.session)
+    if login is None:
         return None
     async with ctx.sessions() as db:
-        return await accounts.get_account(db, account_id, request.session.get("epoch"))
+        return await accounts.get_account(db, login)
 
 
 OptionalAccount = Annotated[Account | None, Depends(optional_account)]

@@ -114,15 +114,17 @@ async def set_address(body: AddressIn, account: CurrentAccount, db: Session, not
     await preferences.may_send_confirmation(db, account.id, now)
     settings = ctx.settings
     link = f"{settings.site_url}/notifications/confirm?token={notify.tokens.confirm(account.id, address)}"
+    # Stored before the mail leaves: its link may be followed the moment it arrives.
+    before = await preferences.set_address(db, account.id, address, now)
     try:
         async with asyncio.timeout(settings.notify_send_timeout_seconds):
             await notify.mailer.send(confirm_mail(notify.mailer, address, account.name, link))
     except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
         log.warning("confirmation mail not sent: %s", exc)
         ctx.metrics.notifications_failed.labels("email", "unreachable").inc()
+        await preferences.restore_address(db, account.id, before)
         raise AppError("unavailable", "the mail server did not take the confirmation mail; try again later "
                                       "(nothing was changed)") from None
-    await preferences.set_address(db, account.id, address, now)
     return (await _choices(db, account, notify))["email"]
 
 

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Path
 
 from app.api.deps import MAX_ID, Ctx, OptionalAccount, Session
 from app.api.schemas import ProfileOut, errors
-from app.services import profiles
+from app.services import friends, profiles
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 
@@ -17,5 +17,7 @@ PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="an account's id")]
 
 @router.get("/{player_id}", response_model=ProfileOut, responses=errors(400, 404))
 async def show(player_id: PlayerId, account: OptionalAccount, ctx: Ctx, db: Session) -> dict:
-    """``{id, name, guest, games, played, won}`` (docs/api.md); private games only to the player."""
-    return await profiles.profile(db, ctx.registry, player_id, account.id if account else None)
+    """``{id, name, guest, games, played, won, ratings, following, blocked}`` (docs/api.md); private
+    games only to the player; ``following``/``blocked``: the caller's relation to the player."""
+    viewer = account.id if account else None
+    return {**await profiles.profile(db, ctx.registry, player_id, viewer), **await friends.relation(db, viewer, player_id)}

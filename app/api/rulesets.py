@@ -12,13 +12,16 @@ router = APIRouter(prefix="/api/rulesets", tags=["rulesets"])
 
 @router.get("", response_model=list[RulesetOut])
 async def list_rulesets(ctx: Ctx) -> list[dict]:
-    """``[{name, title, min_players, max_players, options_schema}]`` of every listed ruleset."""
+    """``[{name, title, min_players, max_players, summary, minutes, options_schema}]`` of every
+    listed ruleset (``minutes``: ``[shortest, longest]`` typical length, or ``null``)."""
     return [
         {
             "name": ruleset.name,
             "title": ruleset.title,
             "min_players": ruleset.min_players,
             "max_players": ruleset.max_players,
+            "summary": ruleset.summary,
+            "minutes": list(ruleset.minutes) if ruleset.minutes else None,
             "options_schema": ruleset.Options.model_json_schema(),
         }
         for ruleset in ctx.registry.all()

@@ -60,6 +60,7 @@ class AccountOut(Answer):
     id: int
     name: str
     guest: bool
+    admin: bool
 
 
 class EmptyOut(Answer):
@@ -74,6 +75,8 @@ class RulesetOut(Answer):
     title: str
     min_players: int
     max_players: int
+    summary: str = Field(description="one line for the lobby's game card")
+    minutes: list[int] | None = Field(description="a game's typical length online, [shortest, longest]")
     options_schema: dict[str, Any] = Field(description="JSON Schema of the table options")
 
 
@@ -106,6 +109,7 @@ class TableOut(Answer):
     pace: str = Field(description='"live" or "turn_based"')
     time_control: TimeControlOut
     chat_spectators: bool
+    rated: bool = Field(description="the game's end changes ratings (false: a friendly game)")
     rematch_of: int | None
     rematch_id: int | None
     invite_code: str | None = Field(description="only for members of a private table")
@@ -166,13 +170,130 @@ class ProfileGameOut(TableOut):
     outcome: OutcomeOut | None
 
 
+class RatingChangeOut(Answer):
+    table_id: int | None = Field(description="null for a private game on another's profile")
+    seat: int
+    place: int
+    before: int
+    after: int
+    delta: int
+    at: str | None
+
+
+class PlayerRatingOut(Answer):
+    ruleset: str
+    title: str
+    rating: int
+    games: int
+    history: list[RatingChangeOut]
+
+
 class ProfileOut(Answer):
     id: int
     name: str
     guest: bool
+    deleted: bool
     games: list[ProfileGameOut]
     played: int
     won: int
+    ratings: list[PlayerRatingOut]
+    following: bool = Field(description="whether the caller follows this player")
+    blocked: bool = Field(description="whether the caller blocked this player")
+
+
+# -- friends and ratings ----------------------------------------------------------------------
+
+
+class RelationOut(Answer):
+    following: bool
+    blocked: bool
+
+
+class NameRef(Answer):
+    id: int
+    name: str
+
+
+class FriendGameOut(Answer):
+    id: int
+    ruleset: str
+    title: str
+    private: bool
+
+
+class FriendOut(Answer):
+    id: int
+    name: str
+    online: bool
+    games: list[FriendGameOut]
+
+
+class InvitationOut(Answer):
+    id: int
+    table_id: int
+    ruleset: str
+    title: str
+    private: bool
+    invite_code: str | None
+    from_: NameRef = Field(alias="from")
+    free_seats: int
+    at: str | None
+
+
+class FriendsOut(Answer):
+    friends: list[FriendOut]
+    invitations: list[InvitationOut]
+    blocked: list[NameRef]
+
+
+class InvitationCreated(Answer):
+    id: int
+    table_id: int
+    invitee: NameRef
+
+
+class SeatRatingOut(Answer):
+    seat: int
+    account_id: int
+    rating: int
+    games: int
+    change: RatingChangeOut | None
+
+
+class TableRatingsOut(Answer):
+    rated: bool
+    seats: list[SeatRatingOut]
+
+
+class LeaderOut(Answer):
+    rank: int
+    account_id: int
+    name: str
+    rating: int
+    games: int
+
+
+# -- admin ------------------------------------------------------------------------------------
+
+
+class UserOut(Answer):
+    id: int
+    name: str
+    guest: bool
+    admin: bool
+    banned_at: str | None
+    deleted: bool
+    created_at: str | None
+
+
+class ResetLinkOut(Answer):
+    link: str = Field(description="https://site/reset-password#token=..., good once")
+    expires_at: str | None
+
+
+class ClosedOut(Answer):
+    id: int
+    status: str = Field(description='"closed"')
 
 
 # -- notifications ----------------------------------------------------------------------------

@@ -26,6 +26,8 @@ class TableIn(BaseModel):
         default=None, description="live (at most an hour per move) or turn_based (at least an hour); "
                                   "by default it follows from move_seconds")
     chat_spectators: bool = Field(default=False, description="whether spectators may read and write the table's chat")
+    rated: bool | None = Field(default=None, description="rated (its end changes the players' ratings) or friendly; "
+                                                     "by default rated for two seats or more")
 
 
 class BotIn(BaseModel):
@@ -42,7 +44,8 @@ class JoinIn(BaseModel):
 async def create(body: TableIn, account: CurrentAccount, ctx: Ctx, db: Session, _: TablesLimit) -> dict:
     """A new table with the creator at seat 0: ``{id, invite_code}``."""
     info = await tables.create_table(db, ctx.registry, account, body.ruleset, body.seats, body.options, body.private,
-                                     body.move_seconds, ctx.settings.max_open_tables, body.chat_spectators, body.pace)
+                                     body.move_seconds, ctx.settings.max_open_tables, body.chat_spectators, body.pace,
+                                     body.rated)
     return {"id": info.table.id, "invite_code": info.table.invite_code}
 
 

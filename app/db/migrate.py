@@ -7,6 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from alembic import command
 from alembic.config import Config
+from alembic.script import ScriptDirectory
 
 from app.paths import ALEMBIC_INI, MIGRATIONS_DIR
 
@@ -32,3 +33,12 @@ def upgrade_to_head(database_url: str) -> None:
         return
     with ThreadPoolExecutor(1) as worker:
         worker.submit(command.upgrade, alembic_config(database_url), "head").result()
+
+
+def known_revisions() -> list[str]:
+    """Every migration of this release, oldest first (the last one is the head).
+
+    Raises ``alembic.util.CommandError`` if the migrations have several heads (a bad merge)."""
+    script = ScriptDirectory.from_config(alembic_config(""))
+    head = script.get_current_head()
+    return [revision.revision for revision in script.walk_revisions("base", head)][::-1]

@@ -1,11 +1,13 @@
 """ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
-and the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters.
+the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters, and
+ratings per game with every change a rated game made, follows, blocks and invitations (issue 21).
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
 
 from __future__ import annotations
 
+import secrets
 from datetime import datetime, timezone
 from typing import Any
 
@@ -28,6 +30,11 @@ def iso_utc(moment: datetime | None) -> str | None:
     return moment.isoformat()
 
 
+def new_session_key() -> str:
+    """A random account key for session cookies: 22 URL-safe characters (128 bits)."""
+    return secrets.token_urlsafe(16)
+
+
 class Base(DeclarativeBase):
     """Declarative base of every model."""
 
@@ -36,7 +43,15 @@ class Account(Base):
     """A person: a guest (``login_name`` null) or registered (unique ``login_name``, argon2 hash).
 
     ``session_epoch`` is written into every session cookie; logging out raises it, which ends
-    every session issued before (a signed cookie cannot be taken back otherwise).
+    every session issued before (a signed cookie cannot be taken back otherwise).  ``session_key``,
+    random and never changed, is written there too: ids come back after a restore, keys do not, so
+    a cookie never logs in as another account that got its id (empty for accounts made before
+    migration 0010, whose cookies carry none).
+    ``admin``: may use ``/api/admin`` (issue 18, item 5); ``banned_at``: when an admin banned the
+    account (null: not banned; a banned account cannot log in).  ``password_reset_hash``: the
+    SHA-256 (hex) of the one pending password-reset token, valid until ``password_reset_expires_at``.
+    ``deleted_at``: when its owner deleted the account (issue 21, item 3): the row stays, so their
+    games keep their seats, named "deleted player", with no login name or password.
     """
 
     __tablename__ = "accounts"
@@ -46,7 +61,13 @@ class Account(Base):
     login_name: Mapped[str | None] = mapped_column(String(32), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(255))
     session_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    session_key: Mapped[str] = mapped_column(String(32), default=new_session_key, server_default="")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    admin: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    banned_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    password_reset_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
+    password_reset_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     @property
     def guest(self) -> bool:
@@ -61,6 +82,8 @@ class Table(Base):
     turn-based play), or null for none.  ``pace``: ``live`` (the players are there now) or
     ``turn_based`` (a game over days); it decides when an absent person counts as away (issue 16).
     ``chat_spectators``: whether people who watch may read and write the table's chat.
+    ``rated``: whether the game's end changes its people's ratings (``app/services/ratings.py``); a
+    friendly table's does not.
     ``rematch_of`` / ``rematch_id``: the finished game this one is the rematch of, and this game's
     own rematch (at most one each way).
 
@@ -88,6 +111,7 @@ class Table(Base):
     move_seconds: Mapped[int | None] = mapped_column(Integer)
     pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
     chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_of"))
     rematch_id: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_id"))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -220,3 +244,74 @@ class RateLimitCounter(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     hits: Mapped[int] = mapped_column(Integer)
     expires_at: Mapped[float] = mapped_column(Float, index=True)
+
+
+class Rating(Base):
+    """A person's current rating in one game (``ruleset``): openskill's Weng-Lin ``mu`` and ``sigma``
+    after ``games`` rated games (``app/services/ratings.py``)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    ruleset: Mapped[str] = mapped_column(String(64), primary_key=True, index=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RatingChange(Base):
+    """What one rated game (``table_id``) did to one person's rating: their seat and place, and
+    ``mu``/``sigma`` before and after.  ``id`` grows in the order games were rated, which is the
+    order a recomputation replays them in."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("table_id", "account_id", name="uq_rating_changes_table_account"),
+                      Index("ix_rating_changes_account_ruleset", "account_id", "ruleset"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    ruleset: Mapped[str] = mapped_column(String(64))
+    seat: Mapped[int] = mapped_column(Integer)
+    place: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Follow(Base):
+    """``follower_id`` follows ``followed_id``: the followed person is on the follower's Friends list."""
+
+    __tablename__ = "follows"
+
+    follower_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    followed_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                             index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Block(Base):
+    """``blocker_id`` blocked ``blocked_id``: the blocker no longer sees their chat nor gets their invitations."""
+
+    __tablename__ = "blocks"
+
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True,
+                                            index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Invitation(Base):
+    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person)."""
+
+    __tablename__ = "invitations"
+    __table_args__ = (UniqueConstraint("table_id", "invitee_id", name="uq_invitations_table_invitee"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+    inviter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

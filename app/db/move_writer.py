@@ -39,7 +39,7 @@ WITH bumped AS (
       AND EXISTS (SELECT 1 FROM seats WHERE seats.table_id = $4 AND seats.seat = $5 AND CASE
           WHEN $9::integer IS NULL THEN seats.bot_level IS NOT NULL OR seats.takeover IS NOT NULL
           ELSE seats.account_id = $9 AND seats.takeover IS NULL END)
-      AND ($9::integer IS NULL OR {current_login_sql("$9", "$10::integer")})
+      AND ($9::integer IS NULL OR {current_login_sql("$9", "$10::integer", "$11::varchar")})
     RETURNING id),
 logged AS (
     INSERT INTO moves (table_id, seq, seat, move, events, client_move_id, created_at)
@@ -68,11 +68,12 @@ class PostgresMoveWriter:
 
     async def append(self, game_id: int, version: int, seat: int, state: dict[str, Any], status: str,
                      move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str,
-                     account_id: int | None, session: int | None = None) -> bool:
+                     account_id: int | None, session: int | None = None, key: str | None = "") -> bool:
         """Commit ``move`` as version ``version`` of ``game_id`` with the new ``state`` and ``status``.
 
-        ``account_id`` and ``session`` name the person who moves and their login session (the
-        epoch in their cookie); ``account_id`` None is the bot that plays ``seat``.
+        ``account_id``, ``session`` and ``key`` name the person who moves and their login session
+        (the epoch and the account key in their cookie); ``account_id`` None is the bot that plays
+        ``seat``.
 
         Returns False (and writes nothing) when the game is not running at ``version - 1``, when
         ``seat`` is not (or no longer) played by that person in person, or by a bot, and when the
@@ -84,7 +85,7 @@ class PostgresMoveWriter:
         pool = self._pool or await self._open()
         try:
             row = await pool.fetchrow(APPEND_MOVE, _json(state), version, status, game_id, seat, _json(move),
-                                      _json(events), client_move_id, account_id, session)
+                                      _json(events), client_move_id, account_id, session, key)
         except asyncpg.UniqueViolationError:
             raise DuplicateMoveId(client_move_id) from None
         return row is not None

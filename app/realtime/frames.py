@@ -87,6 +87,12 @@ class ChatFrame(_ServerFrame):
     message: ChatLine
 
 
+class ChatRemovedFrame(_ServerFrame):
+    """An admin deleted a message of this table's chat: read the chat again (``GET .../chat``)."""
+
+    type: Literal["chat_removed"] = "chat_removed"
+
+
 class RematchFrame(_ServerFrame):
     """This finished game's rematch has started at table ``table_id`` (once per socket)."""
 
@@ -117,7 +123,8 @@ class PongFrame(_ServerFrame):
     type: Literal["pong"] = "pong"
 
 
-ServerFrameModel = StateFrame | PresenceFrame | ChatFrame | RematchFrame | AckFrame | ErrorFrame | PongFrame
+ServerFrameModel = (StateFrame | PresenceFrame | ChatFrame | ChatRemovedFrame | RematchFrame | AckFrame | ErrorFrame
+                    | PongFrame)
 ServerFrame = Annotated[ServerFrameModel, Field(discriminator="type")]
 server_frame_adapter: TypeAdapter[ServerFrameModel] = TypeAdapter(ServerFrame)
 """Parses a server frame (tests, scripts): the union is closed, an unknown ``type`` is refused."""
@@ -155,8 +162,13 @@ def presence(online: list[int]) -> PresenceFrame:
 
 
 def chat(message: dict[str, Any]) -> ChatFrame:
-    """``{"type": "chat", "message": {id, seat, name, text, at}}``: a new line of the table's chat."""
+    """``{"type": "chat", "message": {id, account_id, seat, name, text, at}}``: a new line of the table's chat."""
     return ChatFrame(message=message)
+
+
+def chat_removed() -> ChatRemovedFrame:
+    """``{"type": "chat_removed"}``: an admin deleted a message of this table's chat; read it again."""
+    return ChatRemovedFrame()
 
 
 def rematch(table_id: int) -> RematchFrame:

@@ -130,6 +130,10 @@ class Hub:
             ended = logins - await accounts.current_logins(session, logins)
         return await self._close_logins(ended)
 
+    async def close_game(self, game_id: int) -> int:
+        """Close, with 4404, every local socket of ``game_id`` (an admin deleted the table); returns how many."""
+        return await self._close([s for s in self._sockets if s.game_id == game_id], 4404, "table deleted")
+
     def watchers(self, game_id: int) -> list[Subscriber]:
         """Every local socket subscribed to ``game_id`` (greeted or not)."""
         return list(self._subscribers.get(game_id, ()))
@@ -226,6 +230,9 @@ class Hub:
         push it (a coroutine the fan-out runs as a task)."""
         if version == Marker.LOGGED_OUT:  # game_id is an account id here
             return self._quietly(self.disconnect_account(game_id), f"closing the sockets of account {game_id}")
+        if version == Marker.TABLE_DELETED:
+            self._ctx.cache.forget(game_id)
+            return self._quietly(self.close_game(game_id), f"closing the sockets of deleted table {game_id}")
         if version >= 0:
             self._ctx.cache.heard(game_id, version)
         return self.on_version(game_id, version)
@@ -287,10 +294,12 @@ class Hub:
             await self._send(subscriber, frame)
 
     async def _close_logins(self, ended: set[Login]) -> int:
-        sockets = [s for s in self._sockets if s.login in ended]
+        return await self._close([s for s in self._sockets if s.login in ended], 4401, "logged out")
+
+    async def _close(self, sockets: list[Subscriber], code: int, reason: str) -> int:
         for subscriber in sockets:
             try:
-                await asyncio.wait_for(subscriber.websocket.close(code=4401, reason="logged out"), self._send_timeout)
+                await asyncio.wait_for(subscriber.websocket.close(code=code, reason=reason), self._send_timeout)
             except Exception:  # already closing
                 pass
         return len(sockets)

@@ -7,7 +7,8 @@ rematch ``Marker.REMATCH_STARTED`` for the game, and this listener reads what is
 Each socket has a chat cursor: the newest message id it has been sent.  It starts at the newest
 message when the socket first says ``hello`` (the page reads the history over REST after that),
 and only moves forward, under the socket's send lock, so two posts heard at once are neither lost
-nor sent twice.  Spectators get ``chat`` frames only where the table lets spectators chat.
+nor sent twice.  Spectators get ``chat`` frames only where the table lets spectators chat, and
+nobody gets the lines of a player they blocked.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from app.fanout import Marker
 from app.realtime import frames
 from app.realtime.hub import Hub, Subscriber
 from app.realtime.reads import SharedReads
-from app.services import chat
+from app.services import chat, friends
 from app.services.context import Context
 
 log = logging.getLogger(__name__)
@@ -74,7 +75,8 @@ class TableNotices:
         return latest, rematch_id
 
     async def on_version(self, game_id: int, version: int) -> None:
-        """Fan-out listener: act on ``Marker.CHAT_POSTED`` and ``Marker.REMATCH_STARTED``, ignore game versions."""
+        """Fan-out listener: act on ``Marker.CHAT_POSTED``, ``Marker.CHAT_REMOVED`` and
+        ``Marker.REMATCH_STARTED``, ignore game versions."""
         if version in (Marker.CHAT_POSTED, Marker.REMATCH_STARTED):
             self._recent_news[game_id] = (time.monotonic(), None)  # stale; and so is any read begun before
         try:
@@ -82,6 +84,8 @@ class TableNotices:
                 await self._push_chat(game_id)
             elif version == Marker.REMATCH_STARTED:
                 await self._push_rematch(game_id)
+            elif version == Marker.CHAT_REMOVED:
+                await self._push_chat_removed(game_id)
         except Exception:
             log.exception("could not push the news of game %s (%s)", game_id, version)
 
@@ -92,18 +96,37 @@ class TableNotices:
         oldest = min(self._chat_seen[s] for s in watchers)
         async with self._ctx.sessions() as session:
             spectators, messages = await chat.messages_after(session, game_id, oldest)
+            readers = {s.account_id for s in watchers if s.account_id is not None}
+            blocked = await friends.blocked_by(session, readers) if messages else {}
         if messages:
-            await asyncio.gather(*(self._send_chat(s, messages, spectators) for s in watchers))
+            await asyncio.gather(*(self._send_chat(s, messages, spectators, blocked.get(s.account_id, set()))
+                                   for s in watchers))
 
-    async def _send_chat(self, subscriber: Subscriber, messages: list[dict], spectators: bool) -> None:
+    async def _send_chat(self, subscriber: Subscriber, messages: list[dict], spectators: bool,
+                         blocked: set[int]) -> None:
         may_read = subscriber.seat is not None or spectators
         async with subscriber.send_lock:
             for message in messages:
                 if message["id"] <= self._chat_seen.get(subscriber, 0):
                     continue
                 self._chat_seen[subscriber] = message["id"]
-                if may_read:
+                if may_read and message["account_id"] not in blocked:
                     await _send(subscriber, frames.encode(frames.chat(message)))
+
+    async def _push_chat_removed(self, game_id: int) -> None:
+        watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen]
+        if not watchers:
+            return
+        async with self._ctx.sessions() as session:
+            spectators = bool(await session.scalar(select(Table.chat_spectators).where(Table.id == game_id)))
+        frame = frames.encode(frames.chat_removed())
+        readers = [s for s in watchers if s.seat is not None or spectators]
+
+        async def tell(subscriber: Subscriber) -> None:
+            async with subscriber.send_lock:
+                await _send(subscriber, frame)
+
+        await asyncio.gather(*(tell(s) for s in readers))
 
     async def _push_rematch(self, game_id: int) -> None:
         watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen and s not in self._rematch_told]

@@ -27,6 +27,7 @@ Conventions shared by every ruleset:
 from __future__ import annotations
 
 import functools
+import re
 import importlib
 import importlib.resources
 import types
@@ -36,7 +37,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
 
 Seat = int
 State = dict[str, Any]
@@ -47,6 +48,13 @@ REFERENCE_FILE = "reference.md"
 
 __all__ = [
     "Event",
+    "amount",
+    "card",
+    "piece",
+    "place",
+    "player",
+    "split_rule",
+    "words",
     "IllegalMove",
     "MalformedMove",
     "MoveModel",
@@ -56,6 +64,7 @@ __all__ = [
     "Ruleset",
     "Seat",
     "State",
+    "Variant",
     "StateT",
     "copy_state",
     "rank_by_score",
@@ -96,29 +105,138 @@ class NoOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class Event(BaseModel):
-    """One log entry caused by a move.
+RULE_CODE = r"[A-Z]{1,3}-[A-Z]?\d+[a-z]?"
+"""A rule code of a rules reference (``R-30b``, ``NS-7``, ``A-M4``): an anchor of ``/rules/<game>``."""
+_RULE_NOTE = re.compile(rf"\s*\((?:see )?({RULE_CODE})(?:\s*(?:,|/|;|and|\.\.)\s*{RULE_CODE})*(?::\s*([^()]*))?\)")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_SEAT_PLACEHOLDER = re.compile(r"seat(\d+)")
+ARG_KINDS = ("player", "piece", "place", "card", "amount", "words")
+"""The kinds of an event argument (see :class:`Event`)."""
 
-    ``text`` is written in words; ``{seat0}`` .. ``{seat4}`` stand for player names and are
-    filled in by the platform.  ``seats`` is ``None`` for a public entry, or the seats that alone
-    may read it (private information such as a drawn card).
+
+def split_rule(text: str) -> tuple[str, str | None]:
+    """``"takes the card (R-30b)" -> ("takes the card", "R-30b")``: the words of a log text without
+    its parenthesised rule codes, and the first code (``None`` if there is none).  A note's own
+    words stay: ``"moves (NS-4: arrow SW)" -> ("moves (arrow SW)", "NS-4")``.
+
+    Every event passes through it (:class:`Event`), so a code written into a sentence, or stored
+    in an old game's log before events carried their rule apart, reaches players as a rule
+    reference and never as words.
+    """
+    match = _RULE_NOTE.search(text)
+    if match is None:
+        return text, None
+    return _RULE_NOTE.sub(lambda note: f" ({note.group(2)})" if note.group(2) else "", text), match.group(1)
+
+
+def player(seat: Seat) -> dict[str, Any]:
+    """An event argument naming the player at ``seat``; the platform adds the name."""
+    return {"kind": "player", "seat": seat}
+
+
+def place(label: str, at: Any = None) -> dict[str, Any]:
+    """An event argument naming a place as the board shows it (``"F7"``, ``"North Plains"``);
+    ``at`` is its wire form (a cell, a hex, a region id) for a client that marks it."""
+    return {"kind": "place", "text": label, "at": at}
+
+
+def piece(name: str) -> dict[str, Any]:
+    """An event argument naming pieces in words (``"the blue leader"``, ``"2 Soldiers"``)."""
+    return {"kind": "piece", "text": name}
+
+
+def card(name: str) -> dict[str, Any]:
+    """An event argument naming a card as players call it (never an internal id, never a hidden
+    value in an entry others read)."""
+    return {"kind": "card", "text": name}
+
+
+def amount(value: int, unit: str = "") -> dict[str, Any]:
+    """An event argument for a number of things: ``amount(3, "coins") -> "3 coins"``."""
+    return {"kind": "amount", "value": value, "unit": unit, "text": f"{value} {unit}".strip()}
+
+
+def words(text: str) -> dict[str, Any]:
+    """An event argument of plain words (a reason, a list already written out)."""
+    return {"kind": "words", "text": text}
+
+
+class Event(BaseModel):
+    """One log entry caused by a move: a sentence template, its typed arguments, its rule.
+
+    * ``text`` is the template, in words: ``{name}`` stands for ``args[name]``, and ``{seat0}``
+      .. ``{seat4}`` for the players at those seats (filled in by the platform).  It carries no
+      rule code: a parenthesised code in it (``"(R-30b)"``) is moved to ``rule`` on creation
+      (:func:`split_rule`), which also reads the plain texts stored by older versions.
+    * ``args`` maps a name to a typed argument: ``{"kind": "player", "seat": 2}``, ``{"kind":
+      "place", "text": "F7", "at": ...}``, ``{"kind": "card" | "piece" | "words", "text": ...}``,
+      ``{"kind": "amount", "value": 3, "unit": "coins", "text": "3 coins"}`` (build them with
+      :func:`player`, :func:`place`, :func:`card`, :func:`piece`, :func:`amount`, :func:`words`).
+      An argument is read by everyone who reads the entry: it never carries hidden information.
+    * ``rule`` is the rule code the entry applies (an anchor of the game's rules page) or ``None``.
+    * ``seats`` is ``None`` for a public entry, or the seats that alone may read it (private
+      information such as a drawn card).
     """
 
     model_config = ConfigDict(frozen=True)
 
     text: str
+    args: dict[str, dict[str, Any]] = {}
+    rule: str | None = None
     seats: tuple[Seat, ...] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _rule_apart(cls, data: Any) -> Any:
+        if isinstance(data, dict) and isinstance(data.get("text"), str):
+            text, rule = split_rule(data["text"])
+            if rule is not None:
+                data = {**data, "text": text, "rule": data.get("rule") or rule}
+        return data
 
     def visible_to(self, seat: Seat | None) -> bool:
         """Whether a viewer at ``seat`` (``None``: spectator) may read this entry."""
         return self.seats is None or (seat is not None and seat in self.seats)
+
+    def typed_args(self) -> dict[str, dict[str, Any]]:
+        """``args`` plus a ``player`` argument for every ``{seatN}`` of the template."""
+        found = dict(self.args)
+        for name in _PLACEHOLDER.findall(self.text):
+            seat = _SEAT_PLACEHOLDER.fullmatch(name)
+            if seat is not None and name not in found:
+                found[name] = player(int(seat.group(1)))
+        return found
+
+    def render(self, names: tuple[str, ...]) -> str:
+        """The sentence in words: every placeholder filled, players by ``names`` (one pass, so a
+        name is never read as a placeholder); an unknown placeholder stays as written."""
+        args = self.typed_args()
+
+        def fill(match: re.Match) -> str:
+            arg = args.get(match.group(1))
+            if arg is None:
+                return match.group(0)
+            return arg_text(arg, names)
+
+        return _PLACEHOLDER.sub(fill, self.text)
+
+
+def arg_text(arg: dict[str, Any], names: tuple[str, ...]) -> str:
+    """The words of one event argument; a player's are their name (``names[seat]``)."""
+    if arg.get("kind") == "player":
+        seat = arg.get("seat")
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Seat {seat}"
+    return str(arg.get("text", ""))
 
 
 class Result(BaseModel):
     """The end of a game as a value.
 
     ``scores[seat]`` is the final score; ``ranks[seat]`` is the 1-based place, tied seats
-    sharing a place (``[1, 1, 3]``); ``breakdown[seat]`` maps a scoring category to points;
+    sharing a place (``[1, 1, 3]``), a higher score never placed behind a lower one (a game's
+    tie-break may separate equal scores); a solo seat may be placed behind a rival that is no
+    seat (Heroes' Enemy: ``[2]``); ``breakdown[seat]`` maps a scoring category to points that
+    add up to the score;
     ``reason`` says in words why the game ended (``{seat0}``.. are filled in like event texts).
     """
 
@@ -128,6 +246,21 @@ class Result(BaseModel):
     ranks: list[int]
     breakdown: list[dict[str, int]] = []
     reason: str = ""
+
+
+class Variant(BaseModel):
+    """Table options that change the flow of play (a phase, a kind of move, how the game ends),
+    and the player counts where they do (empty: the smallest and the largest count).
+
+    A ruleset lists them in ``variants``; the conformance kit (``app/rulesets/testing.py``)
+    plays each of them besides the default options at every player count.  ``options`` is the
+    raw table options, as ``parse_options`` takes them.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    options: dict[str, Any]
+    players: tuple[int, ...] = ()
 
 
 def rank_by_score(scores: list[int]) -> list[int]:
@@ -188,6 +321,10 @@ class Ruleset(ABC, Generic[StateT]):
     * ``simultaneous``: whether ``to_act`` may hold several seats at once;
     * ``hidden_information``: whether ``secrets`` can be non-empty;
     * ``listed``: whether the lobby offers it (benchmark rulesets set ``False``);
+    * ``variants``: the table options that change the flow of play (:class:`Variant`), which
+      the conformance kit plays besides the defaults;
+    * ``summary`` (one line for the lobby's game card) and ``minutes`` (the typical length of a
+      game online, ``(shortest, longest)`` in minutes; ``None``: not known);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -200,6 +337,9 @@ class Ruleset(ABC, Generic[StateT]):
     simultaneous: ClassVar[bool] = False
     hidden_information: ClassVar[bool] = False
     listed: ClassVar[bool] = True
+    variants: ClassVar[tuple[Variant, ...]] = ()
+    summary: ClassVar[str] = ""
+    minutes: ClassVar[tuple[int, int] | None] = None
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 
@@ -245,6 +385,11 @@ class Ruleset(ABC, Generic[StateT]):
         Bots never read the real state: a searching bot plays moves on states built here.  The
         sampled parts (other seats' hidden cards or values, deck order, the PRNG) come from
         ``rng``.  Default ``None``: the ruleset offers no search, bots fall back to a policy.
+
+        The conformance kit holds it to: ``view(world, seat)`` equals ``view`` and a spectator's
+        view of ``world`` equals one of the real state (nothing seen changes); the world has the
+        state's fields, the same seats to act and the same legal moves for ``seat``, each of which
+        ``apply`` accepts; one ``rng`` seed gives one world; ``view`` itself is left unchanged.
         """
         return None
 
@@ -267,7 +412,8 @@ class Ruleset(ABC, Generic[StateT]):
         Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode,
         issue 6).  A ruleset returns a move for a decision whose time-out the rules settle, such
         as Nomadi's unanswered offer, which is declined (spec section 5, #16 and #30); the seat
-        stays its person's.
+        stays its person's.  The move is always one of ``legal_moves(state, seat)``, so ``None``
+        for a seat that is not to act (the conformance kit checks both at every position).
         """
         return None
 

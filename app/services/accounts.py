@@ -11,7 +11,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import bindparam, select, text, update
+from sqlalchemy import bindparam, exists, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -22,6 +22,9 @@ from app.services.context import Context
 from app.services.errors import AppError
 
 _hasher = PasswordHasher()
+
+DELETED_NAME = "deleted player"
+"""What a deleted account is called wherever its games are shown (issue 21, item 3); nobody may take it."""
 
 _LOOKS_LIKE_A_LABEL = re.compile(r"\((bot|seat \d+)\)\s*$", re.IGNORECASE)
 """What the platform adds to names ("Ada (bot)", "Carol (seat 3)"): nobody may pass for a bot or another seat."""
@@ -38,6 +41,8 @@ def clean_name(name: str) -> str:
         raise AppError("bad_request", "a name may not contain control characters or braces")
     if _LOOKS_LIKE_A_LABEL.search(unicodedata.normalize("NFKC", name)):
         raise AppError("bad_request", "a name may not end in \"(bot)\" or \"(seat n)\"")
+    if login_key(name) == DELETED_NAME:
+        raise AppError("bad_request", f"{DELETED_NAME!r} is what deleted accounts are called; choose another name")
     return name
 
 
@@ -55,83 +60,134 @@ async def create_guest(session: AsyncSession, name: str) -> Account:
     return account
 
 
-async def register(session: AsyncSession, name: str, password: str) -> Account:
-    """A new registered account; raises ``AppError(conflict)`` if the name is taken."""
+def registered_name(name: str) -> tuple[str, str]:
+    """``(display name, login key)`` of a name to register; raises ``AppError(bad_request)`` (see
+    :func:`clean_name`; also a key over 32 characters once normalised)."""
     name = clean_name(name)
-    if not 8 <= len(password) <= 128:
-        raise AppError("bad_request", "a password has 8 to 128 characters")
     key = login_key(name)
     if len(key) > 32:
         raise AppError("bad_request", "a registered name has 1 to 32 characters once normalised")
-    account = Account(name=name, login_name=key, password_hash=await asyncio.to_thread(_hasher.hash, password))
-    session.add(account)
+    return name, key
+
+
+async def hash_password(password: str) -> str:
+    """The argon2 hash of a new password; raises ``AppError(bad_request)`` unless it has 8 to 128 characters."""
+    if not 8 <= len(password) <= 128:
+        raise AppError("bad_request", "a password has 8 to 128 characters")
+    return await asyncio.to_thread(_hasher.hash, password)  # ~50 ms of CPU: off the loop
+
+
+async def password_matches(account: Account, password: str) -> bool:
+    """Whether ``password`` is the account's (False for an account without one)."""
+    if account.password_hash is None:
+        return False
+    try:
+        return await asyncio.to_thread(_hasher.verify, account.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+async def first_registered(session: AsyncSession) -> bool:
+    """Whether an account registered now is the site's first (it becomes the admin, issue 18 item
+    5): no account is an admin and none other is registered."""
+    taken = exists().where(or_(Account.admin.is_(True), Account.login_name.is_not(None)))
+    return not await session.scalar(select(taken))
+
+
+async def commit_name(session: AsyncSession, name: str) -> None:
+    """Commit a change that sets a login name; raises ``AppError(conflict)`` (rolled back) when
+    another account holds it or a look-alike of it."""
     try:
         await session.commit()
     except IntegrityError:
         await session.rollback()
         raise AppError("conflict", f"the name {name!r} is already registered") from None
+
+
+async def register(session: AsyncSession, name: str, password: str) -> Account:
+    """A new registered account (the site's admin when it is the first); raises ``AppError``:
+    ``conflict`` if the name is taken, ``bad_request`` for a bad name or password."""
+    name, key = registered_name(name)
+    account = Account(name=name, login_name=key, password_hash=await hash_password(password),
+                      admin=await first_registered(session))
+    session.add(account)
+    await commit_name(session, name)
     return account
 
 
 async def login(session: AsyncSession, name: str, password: str) -> Account:
-    """The registered account with that name and password; raises ``AppError(unauthorized)``."""
+    """The registered account with that name and password; raises ``AppError``: ``unauthorized``,
+    ``forbidden`` (the right password of a banned account)."""
     try:
         login_name = login_key(clean_name(name))
     except AppError:  # no account can have such a name (and Postgres text cannot hold a NUL)
         raise AppError("unauthorized", "unknown name or wrong password") from None
     account = await session.scalar(select(Account).where(Account.login_name == login_name))
-    if account is None or account.password_hash is None:
+    if account is None or not await password_matches(account, password):
         raise AppError("unauthorized", "unknown name or wrong password")
-    try:
-        await asyncio.to_thread(_hasher.verify, account.password_hash, password)  # ~50 ms of CPU: off the loop
-    except (VerificationError, InvalidHashError):
-        raise AppError("unauthorized", "unknown name or wrong password") from None
+    if account.banned_at is not None:
+        raise AppError("forbidden", "this account is banned; ask the site's host")
     return account
 
 
 @dataclass(frozen=True)
 class Login:
     """Who a request or socket speaks for: an account and the login session its cookie carries
-    (the account's ``session_epoch`` when it logged in)."""
+    (the account's ``session_epoch`` when it logged in, and its ``session_key``)."""
 
     account_id: int
     session: int = 0
+    key: str = ""
 
 
 def login_of(cookie: Mapping[str, Any]) -> Login | None:
-    """The login a signed session cookie claims (not yet checked against the database), or None."""
+    """The login a signed session cookie claims (not yet checked against the database), or None.
+
+    A cookie made before accounts had keys carries none: it reads as the empty key, which only the
+    accounts made before then have (migration 0010)."""
     account_id = cookie.get("account_id")
     if not isinstance(account_id, int):
         return None
-    session = cookie.get("epoch")
-    return Login(account_id, session if isinstance(session, int) else 0)
+    session, key = cookie.get("epoch"), cookie.get("key")
+    return Login(account_id, session if isinstance(session, int) else 0, key if isinstance(key, str) else "")
 
 
-async def get_account(session: AsyncSession, account_id: int | None, epoch: int | None = 0) -> Account | None:
-    """The account with that id whose sessions of ``epoch`` are still valid, or ``None``."""
-    if account_id is None:
+def cookie_of(account: Account) -> dict[str, Any]:
+    """What a session cookie of ``account`` holds (read back by :func:`login_of`)."""
+    return {"account_id": account.id, "epoch": account.session_epoch or 0, "key": account.session_key}
+
+
+async def get_account(session: AsyncSession, login: Login | None) -> Account | None:
+    """The account of ``login`` while that login session holds, or ``None``."""
+    if login is None:
         return None
     return await session.scalar(select(Account).where(
-        Account.id == account_id,
-        text(current_login_sql(":account", ":session")).bindparams(account=account_id, session=epoch or 0)))
+        Account.id == login.account_id,
+        text(current_login_sql(":account", ":session", ":key")).bindparams(
+            account=login.account_id, session=login.session, key=login.key)))
 
 
-_LOGINS_PER_QUERY = 400  # two bound parameters each: far below SQLite's and Postgres's limits
+_LOGINS_PER_QUERY = 300  # three bound parameters each: far below SQLite's and Postgres's limits
 
 
 async def current_logins(session: AsyncSession, logins: Iterable[Login]) -> set[Login]:
     """Those of ``logins`` whose session has not ended (``app/db/login_sessions.py``), in one query
-    per 400 logins."""
-    wanted = sorted(set(logins), key=lambda login: (login.account_id, login.session))
+    per 300 logins."""
+    wanted = sorted(set(logins), key=lambda login: (login.account_id, login.session, login.key))
     current: set[Login] = set()
     for start in range(0, len(wanted), _LOGINS_PER_QUERY):
         chunk = wanted[start:start + _LOGINS_PER_QUERY]
-        values = ", ".join(f"(CAST(:a{index} AS INTEGER), CAST(:s{index} AS INTEGER))" for index in range(len(chunk)))
-        statement = text(f"WITH logins(account, session) AS (VALUES {values}) SELECT account, session FROM logins "
-                         f"WHERE {current_login_sql('logins.account', 'logins.session')}").bindparams(
+        values = ", ".join(f"(CAST(:a{index} AS INTEGER), CAST(:s{index} AS INTEGER), CAST(:k{index} AS VARCHAR))"
+                           for index in range(len(chunk)))
+        statement = text(f"WITH logins(account, session, login_key) AS (VALUES {values}) "
+                         "SELECT account, session, login_key FROM logins "
+                         f"WHERE {current_login_sql('logins.account', 'logins.session', 'logins.login_key')}"
+                         ).bindparams(
             *(bindparam(f"a{index}", login.account_id) for index, login in enumerate(chunk)),
-            *(bindparam(f"s{index}", login.session) for index, login in enumerate(chunk)))
-        current.update(Login(account, login_session) for account, login_session in await session.execute(statement))
+            *(bindparam(f"s{index}", login.session) for index, login in enumerate(chunk)),
+            *(bindparam(f"k{index}", login.key) for index, login in enumerate(chunk)))
+        current.update(Login(account, login_session, key) for account, login_session, key
+                       in await session.execute(statement))
     return current
 
 

@@ -4,7 +4,8 @@ The players seated at a table may always read and write its chat.  Spectators ma
 the table's creator allowed it (``tables.chat_spectators``): then anyone who may watch the
 table reads along, and those who are logged in write too.  Private tables follow the same
 invite rules as the rest of the API (``check_access``).  A message is stored as accepted
-(trimmed, otherwise verbatim): drawing it as text, never as markup, is the client's job.
+(trimmed, otherwise verbatim): drawing it as text, never as markup, is the client's job.  A person
+never receives the lines of the players they blocked (``services/friends.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, ChatMessage, Table, iso_utc, utcnow
+from app.db.models import Account, Block, ChatMessage, Table, iso_utc, utcnow
 from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
@@ -82,6 +83,7 @@ class ChatLine(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     id: int
+    account_id: int = Field(description="the writer's account")
     seat: int | None = Field(description="the writer's seat; null for a spectator")
     name: str = Field(description="the writer's name as the table showed it then")
     text: str = Field(description="exactly as stored: draw it as text")
@@ -89,15 +91,16 @@ class ChatLine(BaseModel):
 
 
 def message_payload(message: ChatMessage) -> dict[str, Any]:
-    """The wire form of one message: ``{id, seat, name, text, at}`` (``seat`` null for a spectator,
-    ``at`` ISO 8601 UTC)."""
-    return {"id": message.id, "seat": message.seat, "name": message.name, "text": message.text,
-            "at": iso_utc(message.created_at)}
+    """The wire form of one message: ``{id, account_id, seat, name, text, at}`` (``account_id``: the
+    writer's, ``seat`` null for a spectator, ``at`` ISO 8601 UTC)."""
+    return {"id": message.id, "account_id": message.account_id, "seat": message.seat, "name": message.name,
+            "text": message.text, "at": iso_utc(message.created_at)}
 
 
 async def read_chat(session: AsyncSession, table_id: int, account_id: int | None,
                     invite_code: str | None) -> tuple[list[dict[str, Any]], ChatAccess]:
-    """The latest ``HISTORY`` messages, oldest first, and the caller's rights.
+    """The latest ``HISTORY`` messages, oldest first, less those of players the caller blocked, and
+    the caller's rights.
 
     Raises ``AppError``: ``not_found`` (no such table, or a private one without membership or
     invite code), ``not_seated`` (a spectator at a table whose chat is for its players).
@@ -107,8 +110,10 @@ async def read_chat(session: AsyncSession, table_id: int, account_id: int | None
     access = chat_access(info, account_id)
     if not access.can_read:
         raise AppError("not_seated", access.reason or "you may not read this chat")
-    latest = list(await session.scalars(
-        select(ChatMessage).where(ChatMessage.table_id == table_id).order_by(ChatMessage.id.desc()).limit(HISTORY)))
+    query = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    if account_id is not None:
+        query = query.where(ChatMessage.account_id.not_in(select(Block.blocked_id).where(Block.blocker_id == account_id)))
+    latest = list(await session.scalars(query.order_by(ChatMessage.id.desc()).limit(HISTORY)))
     return [message_payload(message) for message in reversed(latest)], access
 
 

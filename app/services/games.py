@@ -23,7 +23,7 @@ from app.db.models import Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import accounts, replays
+from app.services import accounts, ratings, replays
 from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
@@ -131,7 +131,7 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
 
     Usual means: this process's cached snapshot is at ``version`` and running without a time
     control, the mover sits at a seat that is to act and plays it themself, the move parses and
-    is legal, and the database is still at ``version`` (the statement's ``WHERE version``, which
+    is legal and does not end the game (a game's end is rated in the same transaction), and the database is still at ``version`` (the statement's ``WHERE version``, which
     replaces the row lock) with the move id unused, the seat still played by the mover (a person in
     person, or a bot) and the person's login session not ended; the cache's seats only choose
     the path, the statement decides (issue 17, items 2 and 3).  Every refusal and retry is left to
@@ -152,13 +152,16 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
         new_state, events = ruleset.apply(cached.state, mover.seat, move)
     except (MalformedMove, IllegalMove):
         return None
+    if ruleset.result(new_state) is not None:
+        return None  # a game's last move rates it (services/ratings.py): the locking path does both at once
     new_version = version + 1
-    status = "finished" if ruleset.result(new_state) is not None else "running"
+    status = "running"
     event_rows = [event.model_dump(mode="json") for event in events]
     try:
         committed = await ctx.move_writer.append(
             game_id, new_version, mover.seat, new_state, status, ruleset.dump_move(move), event_rows, client_move_id,
-            account_id=None if by_bot else login.account_id, session=None if by_bot else login.session)
+            account_id=None if by_bot else login.account_id, session=None if by_bot else login.session,
+            key=None if by_bot else login.key)
     except DuplicateMoveId:
         return None
     if not committed:
@@ -181,7 +184,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     taken before) lets the seats read here correct the cache.
     """
     row = (await session.execute(
-        select(Table.version, Table.status, Table.private, Table.move_seconds).where(Table.id == game_id)
+        select(Table.version, Table.status, Table.private, Table.move_seconds, Table.rated).where(Table.id == game_id)
         .with_for_update())).first()
     if row is None:
         raise AppError("not_found", f"no game {game_id}")
@@ -236,7 +239,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
             raise AppError(exc.code, exc.message) from None
         return committed  # this very move, sent again with a newer version: as on the IntegrityError path
     new_version = row.version + 1
-    status = "finished" if ruleset.result(new_state) is not None else "running"
+    result = ruleset.result(new_state)
+    status = "finished" if result is not None else "running"
     event_rows = [event.model_dump(mode="json") for event in events]
     try:
         await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
@@ -251,6 +255,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     await session.execute(update(Table).where(Table.id == game_id)
                           .values(state=new_state, version=new_version, status=status, updated_at=utcnow()))
     seats = snapshot.seats
+    if result is not None and row.rated:
+        await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)  # with the finish, atomically
     if row.move_seconds:
         table = await session.get(Table, game_id)
         await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)

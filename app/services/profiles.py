@@ -13,17 +13,21 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, Seat, Table
 from app.rulesets.registry import Registry, UnknownRuleset
+from app.services import ratings
 from app.services.errors import AppError
 from app.services.tables import TableInfo, seats_of
 
 
 async def profile(session: AsyncSession, registry: Registry, account_id: int, viewer_id: int | None,
                   limit: int = 100) -> dict[str, Any]:
-    """``{id, name, guest, games: [table + {seat, outcome}], played, won}``, newest game first.
+    """``{id, name, guest, deleted, games: [table + {seat, outcome}], played, won, ratings}``, newest game first
+(a deleted account is named "deleted player", ``guest`` false).
 
     ``outcome`` is ``null`` while a game runs, else ``{place, score, players, shared}``: the
     player's 1-based place (tied seats share it), final score and the number of seats.
     ``played`` and ``won`` count the finished games listed (a shared first place counts as won).
+    ``ratings``: one per game the player was rated in (``ratings.player_ratings``); a change that a
+    private game made keeps its numbers but not its table when someone else looks.
     Raises ``AppError(not_found)`` for an unknown account.
     """
     account = await session.get(Account, account_id)
@@ -41,8 +45,11 @@ async def profile(session: AsyncSession, registry: Registry, account_id: int, vi
         games.append({**info.to_dict(registry, viewer_id), "seat": info.seat_of(account_id),
                       "outcome": _outcome(registry, table, info.seat_of(account_id))})
     finished = [game["outcome"] for game in games if game["outcome"] is not None]
-    return {"id": account.id, "name": account.name, "guest": account.login_name is None, "games": games,
-            "played": len(finished), "won": sum(outcome["place"] == 1 for outcome in finished)}
+    deleted = account.deleted_at is not None
+    return {"id": account.id, "name": account.name, "guest": account.login_name is None and not deleted,
+            "deleted": deleted, "games": games,
+            "played": len(finished), "won": sum(outcome["place"] == 1 for outcome in finished),
+            "ratings": await ratings.player_ratings(session, registry, account_id, viewer_id == account_id)}
 
 
 def _outcome(registry: Registry, table: Table, seat: int | None) -> dict[str, Any] | None:

@@ -1,10 +1,10 @@
 """Rematch: the same table again, one click after a game ends.
 
 Any player seated at a finished game may ask; the first request creates a new table with the
-same ruleset, options, time control and pace, privacy (and invite code), chat rule and seat count, with
-the same people and bots in the same seats, and starts it at once.  Every later request for the
-same game answers that same new table: ``tables.rematch_of`` is unique, so even two requests at
-the same moment on two processes make one rematch.
+same ruleset, options, time control and pace, privacy (and invite code), chat rule, rated or
+friendly, and seat count, with the same people and bots in the same seats, and starts it at
+once.  Every later request for the same game answers that same new table: ``tables.rematch_of``
+is unique, so even two requests at the same moment on two processes make one rematch.
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ async def _create_started_copy(session: AsyncSession, registry: Registry, old: T
         ruleset=source.ruleset, options=source.options, seat_count=source.seat_count, private=source.private,
         invite_code=source.invite_code, creator_id=source.creator_id, status="running", seed=seed, state=state,
         version=0, move_seconds=source.move_seconds, pace=source.pace, chat_spectators=source.chat_spectators,
-        rematch_of=source.id,
+        rematch_of=source.id, rated=source.rated,
     )
     session.add(table)
     await session.flush()

@@ -63,6 +63,7 @@ class TableInfo:
             "pace": table.pace,
             "time_control": {"move_seconds": table.move_seconds, "pace": table.pace},
             "chat_spectators": table.chat_spectators,
+            "rated": table.rated,
             "rematch_of": table.rematch_of,
             "rematch_id": table.rematch_id,
             "invite_code": table.invite_code if member else None,
@@ -95,14 +96,16 @@ def choose_pace(pace: str | None, move_seconds: int | None) -> str:
 async def create_table(
     session: AsyncSession, registry: Registry, creator: Account, ruleset_name: str, seat_count: int,
     options: dict[str, Any] | None, private: bool, move_seconds: int | None = None, max_open_tables: int = 10,
-    chat_spectators: bool = False, pace: str | None = None,
+    chat_spectators: bool = False, pace: str | None = None, rated: bool | None = None,
 ) -> TableInfo:
     """A new open table; the creator takes seat 0.  ``move_seconds``: the time control, or None;
     ``chat_spectators``: whether spectators may read and write the table's chat; ``pace``: see
-    :func:`choose_pace`.
+    :func:`choose_pace`; ``rated``: whether its end changes ratings (``services/ratings.py``), by
+    default for two seats or more (a solo table cannot be rated).
 
     Raises ``AppError``: ``not_found`` (unknown ruleset), ``bad_request`` (seat count outside
-    the ruleset's range, options rejected by its ``Options`` model, a pace that does not fit the clock).
+    the ruleset's range, options rejected by its ``Options`` model, a pace that does not fit the clock,
+    a rated table of one seat).
     """
     pace = choose_pace(pace, move_seconds)
     try:
@@ -115,6 +118,8 @@ async def create_table(
         raise AppError("rate_limited", f"you already have {open_tables} open tables; start or leave one first")
     if not ruleset.min_players <= seat_count <= ruleset.max_players:
         raise AppError("bad_request", f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players")
+    if rated and seat_count < 2:
+        raise AppError("bad_request", "a table of one seat cannot be rated: ratings compare people")
     try:
         parsed = ruleset.parse_options(options)
     except ValidationError as exc:
@@ -125,6 +130,7 @@ async def create_table(
         ruleset=ruleset.name, options=parsed.model_dump(mode="json"), seat_count=seat_count, private=private,
         invite_code=secrets.token_urlsafe(9) if private else None, creator_id=creator.id, status="open", version=0,
         move_seconds=move_seconds, chat_spectators=chat_spectators, pace=pace,
+        rated=seat_count >= 2 if rated is None else rated,
     )
     session.add(table)
     await session.flush()

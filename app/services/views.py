@@ -7,40 +7,50 @@ information and the seed stay inside.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import iso_utc
-from app.rulesets.base import Event, Result, Ruleset
+from app.rulesets.base import Event, Result, Ruleset, arg_text, move_json_default, split_rule
 from app.services.cache import GameSnapshot
 
 
-_SEAT_PLACEHOLDER = re.compile(r"\{seat(\d+)\}")
-
-
 def fill_names(text: str, names: tuple[str, ...]) -> str:
-    """Replace ``{seat0}``.. in an event text by the players' names, in one pass (a name is never re-read)."""
-    def name_of(match: re.Match) -> str:
-        seat = int(match.group(1))
-        return names[seat] if seat < len(names) else match.group(0)
+    """Replace ``{seat0}``.. in a text by the players' names, in one pass (a name is never re-read)."""
+    return Event(text=text).render(names)
 
-    return _SEAT_PLACEHOLDER.sub(name_of, text)
+
+def log_entry(version: int, event: Event, names: tuple[str, ...]) -> dict[str, Any]:
+    """One log entry on the wire (docs/api.md, "Log entries"): ``{version, text, template, args,
+    rule}``.
+
+    ``text`` is the sentence in words (what ``GET /log`` readers and old clients show);
+    ``template`` and ``args`` let a client write it itself (players' arguments carry their
+    names as ``text``); ``rule`` is the rule code it applies, an anchor of ``/rules/<game>``, or
+    None.
+    """
+    args = {name: {**arg, "text": arg_text(arg, names)} if arg.get("kind") == "player" else arg
+            for name, arg in event.typed_args().items()}
+    return {"version": version, "text": event.render(names), "template": event.text, "args": args,
+            "rule": event.rule}
 
 
 def log_entries(rows: list[tuple[int, list[dict[str, Any]]]], seat: int | None,
                 names: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The entries of ``rows`` (``(version, events)`` pairs) that ``seat`` may read, names filled in.
+    """The entries of ``rows`` (``(version, events)`` pairs) that ``seat`` may read, as
+    :func:`log_entry` writes them.
 
-    ``seat`` None is a spectator, who reads public entries only.
+    ``seat`` None is a spectator, who reads public entries only.  Stored events of any age are
+    read: plain texts from before events had arguments become entries without arguments, their
+    rule codes moved to ``rule`` (``Event``).
     """
     entries = []
     for version, events in rows:
         for raw in events:
             event = Event.model_validate(raw)
             if event.visible_to(seat):
-                entries.append({"version": version, "text": fill_names(event.text, names)})
+                entries.append(log_entry(version, event, names))
     return entries
 
 
@@ -76,7 +86,7 @@ class GameState(BaseModel):
     legal: list[Any] = Field(description="the viewer's legal moves, each sendable back as it is")
     to_act: list[int] = Field(description="the seats to act now")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
-    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason} once the game is over")
+    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, rule} once the game is over")
     players: list[PlayerOut]
 
 
@@ -95,11 +105,13 @@ def players(snapshot: GameSnapshot) -> list[PlayerOut]:
 
 
 def result_payload(result: Result | None, names: tuple[str, ...]) -> dict[str, Any] | None:
-    """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in."""
+    """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in and its rule
+    code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``)."""
     if result is None:
         return None
     payload = result.model_dump(mode="json")
-    payload["reason"] = fill_names(payload["reason"], names)
+    reason, payload["rule"] = split_rule(payload["reason"])
+    payload["reason"] = fill_names(reason, names)
     return payload
 
 

@@ -66,7 +66,77 @@ export function markLastMove(container, root, version, selectors) {
   container.dataset.lastMove = String(elements.size);
 }
 
-/** "(row, col)" / "(q, r)": a board position in the words the log uses. */
-export function where(cell) {
-  return `(${cell[0]}, ${cell[1]})`;
+const LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"; // no I or O (read as 1 and 0), as on a Go board
+
+/** A hex (q, r) as the board labels it and the log names it: the row's letter (r = 0 is A) and
+ * the offset column q + floor(r / 2) + 1, e.g. [3, 0] -> "A4" (app/rulesets/through_the_desert/board.py, show). */
+export function hexLabel([q, r]) {
+  const column = q + Math.floor(r / 2) + 1;
+  return r >= 0 && r < LETTERS.length && column >= 1 ? `${LETTERS[r]}${column}` : `row ${r}, hex ${column}`;
+}
+
+/** A square cell [row, col] as the board labels it and the log names it: the column's letter and
+ * the row's number from the top, e.g. [3, 10] -> "L4" (app/rulesets/nomadi/board.py, show). */
+export function cellLabel([row, col]) {
+  return col >= 0 && col < LETTERS.length ? `${LETTERS[col]}${row + 1}` : `row ${row + 1}, column ${col + 1}`;
+}
+
+/** The letters and numbers along a board's edges, so the places the log names can be found:
+ * `labels` is a list of [text, x, y] in the board's own units. */
+export function edgeLabels(labels) {
+  const group = document.createElementNS("http://www.w3.org/2000/svg", "g");
+  group.setAttribute("class", "edge-labels");
+  group.setAttribute("aria-hidden", "true");
+  for (const [text, x, y] of labels) {
+    const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    label.setAttribute("x", x.toFixed(1));
+    label.setAttribute("y", y.toFixed(1));
+    label.setAttribute("class", "edge-label");
+    label.textContent = text;
+    group.append(label);
+  }
+  return group;
+}
+
+const zoomedBoards = new Set(); // the names of the boards the player enlarged (kept across redraws)
+const zoomScroll = new Map(); // name -> [left, top] of the enlarged board's frame, kept across redraws
+
+/**
+ * The board in its frame with a "Larger board" toggle for small screens: the board fits the
+ * window by default (every space visible without scrolling); enlarged, it is drawn at twice the
+ * width inside its frame, which then scrolls, so small spaces become 44 px tap targets. The
+ * toggle shows only on narrow screens (CSS `.zoom-toggle`). `name` keeps the choice per game.
+ * `readOnly` (a replay, which has no controls at all): the board alone in its frame.
+ */
+export function zoomableFrame(name, frameClass, board, readOnly = false) {
+  const zoomed = !readOnly && zoomedBoards.has(name);
+  const frame = document.createElement("div");
+  frame.className = `${frameClass} board-frame${zoomed ? " zoomed" : ""}`;
+  frame.append(board);
+  frame.addEventListener("scroll", () => zoomScroll.set(name, [frame.scrollLeft, frame.scrollTop]), { passive: true });
+  if (zoomed && zoomScroll.has(name)) {
+    requestAnimationFrame(() => {
+      [frame.scrollLeft, frame.scrollTop] = zoomScroll.get(name);
+    });
+  }
+  if (readOnly) return frame;
+  const toggle = document.createElement("button");
+  toggle.type = "button";
+  toggle.className = "small zoom-toggle";
+  toggle.dataset.action = "zoom-board";
+  toggle.dataset.focusKey = "zoom-board";
+  toggle.setAttribute("aria-pressed", String(zoomed));
+  toggle.textContent = zoomed ? "Smaller board" : "Larger board";
+  toggle.addEventListener("click", () => {
+    if (zoomedBoards.has(name)) zoomedBoards.delete(name);
+    else zoomedBoards.add(name);
+    const now = zoomedBoards.has(name);
+    frame.classList.toggle("zoomed", now);
+    toggle.setAttribute("aria-pressed", String(now));
+    toggle.textContent = now ? "Smaller board" : "Larger board";
+  });
+  const wrap = document.createElement("div");
+  wrap.className = "zoomable";
+  wrap.append(frame, toggle);
+  return wrap;
 }

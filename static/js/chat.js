@@ -164,6 +164,12 @@ export function mountChat({ tableId, inviteCode }) {
 
   function receive(frame) {
     if (frame && frame.type === "chat" && frame.message) merge([frame.message]);
+    if (frame && frame.type === "chat_removed") {
+      // An admin deleted a line: draw the chat again from what the server still holds.
+      messages.clear();
+      replaceChildren(list);
+      refresh();
+    }
   }
 
   keepPolling();

@@ -5,12 +5,16 @@
 import { api } from "./api.js";
 import { formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
 import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { mountFriendsCard } from "./friends.js";
 import { optionsForm } from "./options-form.js";
 import { mountSession } from "./session.js";
 import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
+import { gamePicture } from "./game-pictures.js";
 
 const REFRESH_MS = 3000;
+const LAST_GAME_KEY = "caravanserai-last-game"; // localStorage: the ruleset of the last table you created
+const QUIET_MS = 24 * 3600 * 1000; // a running table with no move for this long is marked "quiet"
 const TICK_MS = 1000;
 const PACE_HINTS = {
   live: "Everyone plays at the table now. A player who runs out of time, or stays away for a few minutes, gets a bot in their seat until they return.",
@@ -74,9 +78,11 @@ function choosePace() {
 const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, "Rules");
 elements.ruleset.closest(".field").after(rulesLink);
 
+const friendsCard = mountFriendsCard(document.getElementById("friends-section"));
 mountSession(elements.session, (signedIn) => {
   const changed = (account && account.id) !== (signedIn && signedIn.id);
   account = signedIn;
+  friendsCard.refresh(account);
   elements.form.hidden = !account;
   elements.hint.hidden = Boolean(account);
   elements.mineSection.hidden = !account;
@@ -123,7 +129,50 @@ async function loadRulesets() {
   );
   elements.ruleset.disabled = false;
   elements.create.disabled = false;
+  const last = storedLastGame();
+  if (last && rulesets.some((ruleset) => ruleset.name === last)) elements.ruleset.value = last;
   chooseRuleset();
+  drawGameCards();
+}
+
+function storedLastGame() {
+  try {
+    return window.localStorage.getItem(LAST_GAME_KEY);
+  } catch {
+    return null;
+  }
+}
+
+/** One card per game: our picture, players, typical length, one line, its rules; a click chooses it. */
+function drawGameCards() {
+  const list = document.getElementById("game-cards");
+  replaceChildren(
+    list,
+    rulesets.map((ruleset) => {
+      const players = ruleset.min_players === ruleset.max_players ? `${ruleset.min_players} players` : `${ruleset.min_players}–${ruleset.max_players} players`;
+      const length = ruleset.minutes ? ` · ${ruleset.minutes[0]}–${ruleset.minutes[1]} min` : "";
+      const chosen = ruleset.name === elements.ruleset.value;
+      const choose = h(
+        "button",
+        { type: "button", class: "game-card-choose", "data-game": ruleset.name, "aria-pressed": String(chosen), "aria-label": `Choose ${ruleset.title}` },
+        gamePicture(ruleset.name),
+        h("strong", { class: "game-card-title" }, ruleset.title || ruleset.name),
+        h("span", { class: "game-card-facts muted" }, `${players}${length}`),
+        ruleset.summary ? h("span", { class: "game-card-summary" }, ruleset.summary) : null,
+      );
+      choose.addEventListener("click", () => {
+        elements.ruleset.value = ruleset.name;
+        chooseRuleset();
+        drawGameCards();
+      });
+      return h(
+        "li",
+        { class: `game-card${chosen ? " chosen" : ""}`, "data-game-card": ruleset.name },
+        choose,
+        h("a", { class: "game-card-rules", href: `/rules/${encodeURIComponent(ruleset.name)}`, target: "_blank", rel: "noopener", "aria-label": `Rules of ${ruleset.title} (opens in a new tab)` }, "Rules"),
+      );
+    }),
+  );
 }
 
 function chooseRuleset() {
@@ -134,6 +183,8 @@ function chooseRuleset() {
     seats.push(h("option", { value: String(n) }, n === 1 ? "1 player (solo)" : `${n} players`));
   }
   replaceChildren(elements.seats, seats);
+  // two players unless the game cannot be played by two (a solo game is a choice, not the default)
+  elements.seats.value = String(Math.min(Math.max(2, ruleset.min_players), ruleset.max_players));
   currentOptions = optionsForm(ruleset.options_schema);
   replaceChildren(elements.options, currentOptions.element);
   elements.optionsFieldset.hidden = currentOptions.empty;
@@ -142,7 +193,10 @@ function chooseRuleset() {
   rulesLink.hidden = false;
 }
 
-elements.ruleset.addEventListener("change", chooseRuleset);
+elements.ruleset.addEventListener("change", () => {
+  chooseRuleset();
+  drawGameCards();
+});
 
 elements.form.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -153,11 +207,17 @@ elements.form.addEventListener("submit", async (event) => {
     options: currentOptions ? currentOptions.read() : {},
     private: elements.private.checked,
     chat_spectators: document.getElementById("chat-spectators").checked,
+    rated: Number(elements.seats.value) >= 2 && !document.getElementById("friendly").checked,
     pace: elements.pace.value,
     move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
   };
   try {
     const created = await whileBusy(elements.create, () => api("POST", "/api/tables", body), "Creating…");
+    try {
+      window.localStorage.setItem(LAST_GAME_KEY, body.ruleset);
+    } catch {
+      // storage blocked: the lobby just does not remember the game
+    }
     window.location.assign(tablePath(created.id, created.invite_code));
   } catch (error) {
     showMessage(elements.createMessage, error.message);
@@ -389,6 +449,8 @@ function gameTimes(table, myTurn) {
   const parts = [];
   const [label, at] = table.status === "open" ? ["Created", table.created_at] : [table.version ? "Last move" : "Started", table.last_activity_at];
   if (at) parts.push(h("span", { "data-ago": at, "data-ago-label": label, "data-last-activity": "" }, `${label} ${timeAgo(at)}`));
+  const quiet = at && (table.status === "running" || table.status === "open") && Date.now() - Date.parse(at) > QUIET_MS;
+  if (quiet) parts.push(" ", h("span", { class: "badge badge-quiet", "data-quiet": "", title: "Nothing has happened here for more than a day" }, "quiet"));
   if (myTurn && table.my_deadline) {
     parts.push(" · your move due in ", h("span", { class: "countdown", "data-deadline": table.my_deadline, "data-my-deadline": "" }, formatRemaining(remainingMs(table.my_deadline))));
   } else if (table.status === "running") {

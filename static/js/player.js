@@ -1,10 +1,14 @@
-// A player's profile page (/players/{id}): their games, running and finished, with results; on
-// one's own page, the notification choices (notifications.js).
+// A player's profile page (/players/{id}): their games, running and finished, with results, and ratings
+// per game (with each game's leaderboard); on one's own page, the account settings (account.js) and the
+// notification choices (notifications.js).
 
+import { mountAccount } from "./account.js";
 import { api } from "./api.js";
 import { h, replaceChildren, showMessage } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
 import { mountNotifications } from "./notifications.js";
+import { relationButtons } from "./friends.js";
+import { ratingItem } from "./ratings.js";
 import { mountSession } from "./session.js";
 
 const elements = {
@@ -12,7 +16,12 @@ const elements = {
   summary: document.getElementById("player-summary"),
   message: document.getElementById("player-message"),
   games: document.getElementById("player-games"),
+  ratingsSection: document.getElementById("ratings-section"),
+  ratings: document.getElementById("player-ratings"),
   session: document.getElementById("session"),
+  accountSection: document.getElementById("account-section"),
+  accountPanel: document.getElementById("account-panel"),
+  relation: document.getElementById("player-relation"),
   notifySection: document.getElementById("notify-section"),
   notifyPanel: document.getElementById("notify-panel"),
 };
@@ -66,24 +75,43 @@ async function load() {
     const profile = await api("GET", `/api/players/${encodeURIComponent(playerId)}`);
     document.title = `Caravanserai — ${profile.name}`;
     elements.name.textContent = profile.name;
-    const kind = profile.guest ? "Guest" : "Registered player";
+    const kind = profile.deleted ? "Deleted account" : profile.guest ? "Guest" : "Registered player";
     elements.summary.textContent = `${kind} · ${profile.played} finished game${profile.played === 1 ? "" : "s"}, ${profile.won} won`;
     replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, "No games yet."));
+    drawRelation(profile);
+    elements.ratingsSection.hidden = !(profile.ratings || []).length;
+    replaceChildren(elements.ratings, (profile.ratings || []).map(ratingItem));
   } catch (error) {
     elements.summary.textContent = "";
     showMessage(elements.message, error.status === 404 ? "There is no such player." : `Could not load this player: ${error.message}`);
   }
 }
 
-// One's own page also holds the notification choices (issue 16).
-function showNotifications(account) {
+let viewer = null; // the signed-in account, or null
+
+/** Follow and Block, on someone else's profile for a signed-in person. */
+function drawRelation(profile) {
+  const other = Boolean(viewer) && viewer.id !== profile.id;
+  elements.relation.hidden = !other;
+  replaceChildren(elements.relation, other ? relationButtons(profile.id, profile, (relation) => drawRelation({ ...profile, ...relation })) : null);
+}
+
+// One's own page also holds the account settings (issue 21) and the notification choices (issue 16).
+function showOwnSettings(account) {
   const own = Boolean(account) && String(account.id) === playerId;
+  elements.accountSection.hidden = !own;
   elements.notifySection.hidden = !own;
-  if (own) mountNotifications(elements.notifyPanel, account);
-  else elements.notifyPanel.replaceChildren();
+  if (own) {
+    mountAccount(elements.accountPanel, account);
+    mountNotifications(elements.notifyPanel, account);
+  } else {
+    elements.accountPanel.replaceChildren();
+    elements.notifyPanel.replaceChildren();
+  }
 }
 
 mountSession(elements.session, (account) => {
+  viewer = account;
   load();
-  showNotifications(account);
+  showOwnSettings(account);
 });

@@ -10,6 +10,7 @@
 
 import { api, withInvite } from "./api.js";
 import { h, s } from "./dom.js";
+import { logContent } from "./log-text.js";
 
 const CACHE_SIZE = 80; // replay answers kept (one position never changes once played)
 
@@ -42,10 +43,11 @@ function rewindIcon() {
 }
 
 /**
- * Mount the replay on the table page. `renderer` is the game's renderer module, `redraw()` draws
+ * Mount the replay on the table page. `ruleset` is the game's name (rule links of the log lines),
+ * `renderer` is the game's renderer module, `redraw()` draws
  * the whole page again (table.js's draw), `toast(text, code)` reports an error.
  */
-export function mountReplay({ tableId, inviteCode, renderer, redraw, toast }) {
+export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, toast }) {
   const bar = document.getElementById("replay");
   const liveBoard = document.getElementById("board");
   const replayBoard = document.getElementById("replay-board");
@@ -217,8 +219,9 @@ export function mountReplay({ tableId, inviteCode, renderer, redraw, toast }) {
     renderer.render(replayBoard, frame, { sendMove: () => {}, disabled: true, readOnly: true, previous: before ? before.view : null });
     replayBoard.dataset.version = String(version);
     shown = version;
-    const texts = (answer.log || []).filter((entry) => entry.version === version).map((entry) => entry.text);
-    moveText.textContent = version === 0 ? "The starting position." : texts.join(" · ");
+    const entries = (answer.log || []).filter((entry) => entry.version === version);
+    moveText.replaceChildren(...(version === 0 ? ["The starting position."]
+      : entries.flatMap((entry, index) => [...(index ? [" · "] : []), ...logContent(entry, ruleset)])));
     markLog(version, true);
   }
 

@@ -68,9 +68,9 @@ export async function mountSession(container, onChange) {
       h(
         "span",
         { class: "who", id: "who", "data-guest": String(Boolean(account.guest)) },
-        "Signed in as ",
+        h("span", { class: "who-label" }, "Signed in as "),
         h("strong", { id: "who-name" }, account.name),
-        account.guest ? h("span", { class: "muted" }, " (guest)") : null,
+        account.guest ? h("span", { class: "muted who-guest" }, " (guest)") : null,
       ),
       h("a", { class: "link-button", id: "my-games", href: playerPath(account.id) }, "My profile"),
       logout,

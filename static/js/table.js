@@ -8,6 +8,9 @@ import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./
 import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteLink } from "./links.js";
+import { inviteControl } from "./friends.js";
+import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
+import { logContent, ruleLink } from "./log-text.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
@@ -54,6 +57,9 @@ let board = null; // draws the board, live or replayed (replay.js)
 let socket = null;
 let chat = null; // the table's chat panel (chat.js)
 let rematch = null; // the rematch button and link (rematch.js)
+let ratings = null; // {rated, seats} of this table (ratings.js), once loaded
+let ratingsFor = null; // the status ratings were last asked for: again when the game ends
+let inviteMounted = false; // "Invite a friend" is added to the waiting room once, for its members
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
@@ -115,7 +121,7 @@ async function loadTable() {
   const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit";
   el.timeControl.hidden = false;
   el.timeControl.dataset.pace = table.pace || "";
-  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "));
+  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl, table.rated ? "rated" : "friendly"].filter(Boolean).join(" · "));
   if (table.status === "open") {
     el.waitingRoom.hidden = false;
     drawWaitingRoom();
@@ -184,6 +190,7 @@ function drawWaitingRoom() {
   if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
   info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
   if (table.private) info.push("private");
+  info.push(table.rated ? "rated" : "friendly");
   el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
 
   replaceChildren(
@@ -225,6 +232,13 @@ function drawWaitingRoom() {
   actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
   replaceChildren(el.waitingActions, actions);
   el.inviteLink.value = inviteLink(table.id, table.invite_code || inviteCode);
+  if (!inviteMounted && (mine || isCreator) && missing > 0) {
+    inviteMounted = true;
+    const seated = table.seats.map((seat) => seat.account_id).filter((id) => id !== null);
+    inviteControl(tableId, seated)
+      .then((control) => control && el.waitingActions.after(control))
+      .catch(() => {}); // no friends list, no invitations: the invite link still works
+  }
 }
 
 // The host fills an empty seat with a bot (or hands over their own seat), or takes a bot off.
@@ -282,7 +296,7 @@ async function startGame() {
   el.game.hidden = false;
   el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
   renderer = await loadRenderer(table.ruleset);
-  board = mountReplay({ tableId, inviteCode, renderer, redraw: draw, toast });
+  board = mountReplay({ tableId, inviteCode, ruleset: table.ruleset, renderer, redraw: draw, toast });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
     applyState({ type: "state", ...initial }, initial.log || []);
@@ -479,6 +493,25 @@ function draw() {
   drawResult();
   board.render(frame, { sendMove, disabled: !canMove });
   tick();
+  refreshRatings();
+}
+
+/** Ratings beside the names once the game runs, and again once it is over (with each change). */
+function refreshRatings() {
+  const wanted = frame.status === "finished" ? "finished" : "running";
+  if (ratingsFor === wanted) return;
+  ratingsFor = wanted;
+  loadRatings(tableId, inviteCode)
+    .then((loaded) => {
+      ratings = loaded;
+      if (frame) {
+        drawPlayers(frame.to_act || []);
+        drawResult();
+      }
+    })
+    .catch(() => {
+      ratingsFor = null; // asked again at the next frame
+    });
 }
 
 /** When a bot takes ``seat`` over by itself: its move's deadline, or (untimed live tables) its away deadline. */
@@ -615,6 +648,7 @@ function drawPlayers(toAct) {
           "span",
           { class: "player-main" },
           h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? " (you)" : ""),
+          ratingOfSeat(ratings, player.seat) ? h("span", { class: "player-rating muted", "data-rating-seat": String(player.seat), title: ratings.rated ? "Rating in this game" : "Rating in this game (this table is friendly: not rated)" }, ratingText(ratingOfSeat(ratings, player.seat))) : null,
           acting ? h("span", { class: "badge badge-turn" }, "to play") : null,
           player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, "away") : null,
           player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, (running ? TAKEOVER_LABEL : TAKEOVER_LABEL_AFTER)[player.takeover] || "bot playing") : null,
@@ -735,7 +769,7 @@ function drawResult() {
   el.result.hidden = !result;
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
-  el.resultReason.textContent = result.reason || "";
+  el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
   for (const breakdown of result.breakdown || []) {
@@ -747,7 +781,11 @@ function drawResult() {
   );
   const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
   const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]))));
-  replaceChildren(el.resultTable, h("thead", {}, head), h("tbody", {}, rows, total, rank));
+  const rated = ratings && ratings.rated && ratings.seats.some((entry) => entry.change);
+  const rating = rated
+    ? h("tr", { class: "rating" }, h("th", { scope: "row" }, "Rating"), seats.map((seat) => h("td", { "data-rating-change-seat": String(seat) }, ratingText(ratingOfSeat(ratings, seat)))))
+    : null;
+  replaceChildren(el.resultTable, h("thead", {}, head), h("tbody", {}, rows, total, rank, rating));
 }
 
 function headline(result) {
@@ -786,7 +824,7 @@ function appendLog(entries) {
   }
   const pinned = list.dataset.pinned === "1";
   for (const entry of entries) {
-    list.append(h("li", { "data-version": String(entry.version) }, entry.text));
+    list.append(h("li", { "data-version": String(entry.version) }, logContent(entry, table.ruleset)));
   }
   if (pinned || entries.length > 1) list.scrollTop = list.scrollHeight;
 }

@@ -1,7 +1,13 @@
 """/api/auth: guests, registration with argon2, login, logout, me, bad names."""
 
+import base64
+import json
+
+import itsdangerous
+from sqlalchemy import text
+
 from app.main import SESSION_COOKIE
-from tests.support.players import Player
+from tests.support.players import Player, hello, started_table
 
 
 def test_guest_gets_session_cookie_and_me(client):
@@ -25,7 +31,8 @@ def test_register_login_logout(client):
     assert client.get("/api/auth/me").status_code == 401
     assert client.post("/api/auth/login", json={"name": "bo", "password": "wrong-password"}).status_code == 401
     logged = client.post("/api/auth/login", json={"name": "bo", "password": "camel-caravan"})
-    assert logged.status_code == 200 and logged.json() == {"id": logged.json()["id"], "name": "Bo", "guest": False}
+    assert logged.status_code == 200
+    assert logged.json() == {"id": logged.json()["id"], "name": "Bo", "guest": False, "admin": True}  # the first one
 
 
 def test_register_same_name_twice_conflicts(client):
@@ -62,3 +69,53 @@ def test_tampered_cookie_is_anonymous(client):
     player = Player(client, "Eve")
     forged = {"cookie": f"{SESSION_COOKIE}={player.cookie[:-4]}AAAA"}
     assert client.get("/api/auth/me", headers=forged).status_code == 401
+
+
+def signed_cookie(session: dict) -> str:
+    """A session cookie as the app signs it (Starlette's SessionMiddleware, the tests' key)."""
+    payload = base64.b64encode(json.dumps(session).encode())
+    return f"{SESSION_COOKIE}={itsdangerous.TimestampSigner('test-secret').sign(payload).decode()}"
+
+
+def run_sql(client, *statements):
+    async def execute():
+        async with client.app.state.ctx.engine.begin() as connection:
+            for statement in statements:
+                await connection.execute(text(statement))
+
+    client.portal.call(execute)
+
+
+def test_a_cookie_never_logs_in_as_another_account_that_got_its_id(client, database_url):
+    """Issue 18, item 2: ids come back (a restore brings back the backup's accounts and sequence);
+    the account key in the cookie does not."""
+    ana = Player(client, "Ana")
+    # What a restore of a backup taken before Ana registered does to her row and to the ids.
+    run_sql(client, f"DELETE FROM accounts WHERE id = {ana.id}",
+            *([f"SELECT setval(pg_get_serial_sequence('accounts', 'id'), {ana.id}, false)"]
+              if database_url.startswith("postgresql") else []))
+    bo = Player(client, "Bo")
+    assert bo.id == ana.id
+    assert ana.get("/api/auth/me").status_code == 401
+    assert bo.get("/api/auth/me").json() == {"id": bo.id, "name": "Bo", "guest": True, "admin": False}
+    table_id = started_table(bo, [Player(client, "Carol")])
+    refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"
+    with ana.websocket(table_id) as socket:
+        assert hello(socket)["seat"] is None  # a spectator, not Bo at seat 0
+    with bo.websocket(table_id) as socket:
+        assert hello(socket)["seat"] == 0
+
+
+def test_a_cookie_from_before_account_keys_still_logs_in_its_own_account(client):
+    """Migration 0010 gives the accounts it finds the empty key their cookies (which carry none)
+    read as: the upgrade logs nobody out.  New accounts have a random key, which such a cookie lacks."""
+    ana = Player(client, "Ana")
+    run_sql(client, f"UPDATE accounts SET session_key = '' WHERE id = {ana.id}")  # an account from before 0010
+    from_before = {"cookie": signed_cookie({"account_id": ana.id, "epoch": 0})}
+    assert client.get("/api/auth/me", headers=from_before).json()["name"] == "Ana"
+    bo = Player(client, "Bo")
+    assert client.get("/api/auth/me", headers={"cookie": signed_cookie({"account_id": bo.id, "epoch": 0})}
+                      ).status_code == 401
+    assert client.post("/api/auth/logout", headers=from_before).status_code == 200
+    assert client.get("/api/auth/me", headers=from_before).status_code == 401

@@ -41,7 +41,8 @@ def sample_frames() -> list:
     return [
         frames.state(game, [0]),
         frames.presence([0, 2]),
-        frames.chat({"id": 7, "seat": None, "name": "Cy", "text": "<b>hi</b>", "at": "2026-12-01T10:00:00+00:00"}),
+        frames.chat({"id": 7, "account_id": 3, "seat": None, "name": "Cy", "text": "<b>hi</b>", "at": "2026-12-01T10:00:00+00:00"}),
+        frames.chat_removed(),
         frames.rematch(12),
         frames.ack("a1b2", 5),
         frames.error("stale_version", "the game moved on", "a1b2"),
@@ -51,7 +52,7 @@ def sample_frames() -> list:
 
 def test_the_union_is_exactly_the_documented_frames():
     documented = documented_server_frames()
-    assert set(documented) == {"state", "presence", "chat", "rematch", "ack", "error", "pong"}
+    assert set(documented) == {"state", "presence", "chat", "chat_removed", "rematch", "ack", "error", "pong"}
     assert set(union_types()) == set(documented)
     assert {type(frame) for frame in sample_frames()} == set(union_types().values())
 
@@ -65,15 +66,16 @@ def test_each_frame_is_written_in_its_documented_shape(frame):
 
 
 def test_frames_write_the_exact_json():
-    state, presence, chat, rematch, ack, error, pong = (frames.encode(frame) for frame in sample_frames())
+    state, presence, chat, chat_removed, rematch, ack, error, pong = (frames.encode(frame) for frame in sample_frames())
     assert state == (b'{"type":"state","version":4,"seat":0,"status":"running","view":{"board":[[1,2]],"you":0},'
                      b'"legal":[{"type":"add","amount":1},{"type":"add","amount":2}],"to_act":[0],'
                      b'"log":[{"version":4,"text":"Bo adds 2."}],"result":null,'
                      b'"players":[{"seat":1,"name":"Bo","bot":true,"takeover":"away","deadline":null,'
                      b'"away_since":"2026-12-01T10:00:00+00:00","away_deadline":null}],"online":[0]}')
     assert presence == b'{"type":"presence","online":[0,2]}'
-    assert chat == (b'{"type":"chat","message":{"id":7,"seat":null,"name":"Cy","text":"<b>hi</b>",'
+    assert chat == (b'{"type":"chat","message":{"id":7,"account_id":3,"seat":null,"name":"Cy","text":"<b>hi</b>",'
                     b'"at":"2026-12-01T10:00:00+00:00"}}')
+    assert chat_removed == b'{"type":"chat_removed"}'
     assert rematch == b'{"type":"rematch","table_id":12}'
     assert ack == b'{"type":"ack","id":"a1b2","version":5}'
     assert error == b'{"type":"error","id":"a1b2","code":"stale_version","message":"the game moved on"}'

@@ -11,13 +11,13 @@ from __future__ import annotations
 import time
 import uuid
 from datetime import datetime, timedelta, timezone
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
 
 from app.main import SESSION_COOKIE, create_app
-from app.services.notify import turns
+from app.services.notify import preferences, turns
 from tests.conftest import make_settings
 from tests.support.mailbox import Mailbox, link, text_of
 from tests.support.players import Player, hello, receive_until, started_table
@@ -258,6 +258,31 @@ def test_a_second_confirmation_mail_waits_ten_minutes(client, mailbox, clock):
     clock.now += timedelta(minutes=10)
     assert cy.put("/api/notifications/email", {"address": "cy2@example.org"}).status_code == 200
     assert len(mailbox.received) == 2
+
+
+def test_the_link_works_the_moment_the_mail_arrives(database_url, mailbox):
+    """The address is stored before the confirmation mail leaves: a reader (or a mail scanner)
+    following the link while the mail is still being handed over confirms it (it once answered
+    "Address changed", seen in a browser test on a busy machine)."""
+    settings = notify_settings(database_url, mailbox)
+    app = create_app(settings)
+    with TestClient(app) as client:
+        cy = Registered(client, "Cy")
+        mailer = app.state.notify.mailer
+        handed_over = mailer.send
+        followed = []
+
+        async def send_and_follow_at_once(message):
+            await handed_over(message)
+            token = parse_qs(urlsplit(link(message, "/notifications/confirm")).query)["token"][0]
+            account_id, address = app.state.notify.tokens.read_confirm(token)
+            async with app.state.ctx.sessions() as session:
+                followed.append(await preferences.confirm_address(session, account_id, address))
+
+        mailer.send = send_and_follow_at_once
+        assert cy.put("/api/notifications/email", {"address": "cy@example.org"}).status_code == 200
+        assert followed == [True]
+        assert cy.get("/api/notifications").json()["email"]["confirmed"] is True
 
 
 def test_without_smtp_no_address_is_taken(database_url):

@@ -2,18 +2,21 @@
 (a day per move) with their tabs closed, and each is told by push and by e-mail whenever it is
 their turn, once per turn, until the game ends.
 
-The game is played at once: move deadlines are real times kept by the server (issue 16's pace and
-time-outs are another branch's), so the notifier's clock stays with them here; the digest test in
-``test_notifications.py`` is the one that moves it."""
+The game lasts days of simulated time: time-machine moves the whole process's clock (the server's
+deadlines, the notifier's once-per-turn and digest clock) on by 20 hours before every move, so
+each player answers within the day a move allows and no clock runs out; nobody really waits."""
 
 from __future__ import annotations
 
 import random
 import re
+from datetime import datetime, timedelta, timezone
+
+import time_machine
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from tests.api.test_notifications import Clock, Registered, confirm_address, notify_settings, settle, subscribe
+from tests.api.test_notifications import Registered, confirm_address, notify_settings, settle, subscribe
 from tests.support.mailbox import Mailbox, text_of
 from tests.support.push_service import PushService
 
@@ -21,11 +24,10 @@ DAY = 86400
 
 
 def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_ends(sqlite_database):
-    clock = Clock()
-    with Mailbox() as mailbox, PushService() as push:
+    start = datetime(2026, 12, 1, 19, 0, tzinfo=timezone.utc)  # an evening
+    with time_machine.travel(start, tick=True) as traveller, Mailbox() as mailbox, PushService() as push:
         app = create_app(notify_settings(sqlite_database, mailbox))
         with TestClient(app) as client:
-            app.state.notify.notifier.clock = clock
             players = [Registered(client, name) for name in ("Ana", "Bo", "Cy")]
             keys, addresses = [], []
             for player in players:
@@ -56,6 +58,7 @@ def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_
                     [*_, mail] = mailbox.wait_for(addresses[seat], 1 + told[seat])
                     assert mail["Subject"] == notice["title"]
                     assert re.search(r"It is your move, due in (1 day|23 hours)\.", text_of(mail))  # a day per move
+                traveller.shift(timedelta(hours=20))  # the player answers the next day
                 mover = players[seat]
                 legal = mover.get(f"/api/games/{table_id}").json()["legal"]
                 answer = mover.move(table_id, game["version"], rng.choice(legal))
@@ -65,6 +68,9 @@ def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_
             settle(client)
 
             assert game["result"] is not None
+            assert datetime.now(timezone.utc) - start > timedelta(days=20)  # the game lived for weeks
+            seats = players[0].get(f"/api/tables/{table_id}").json()["seats"]
+            assert [seat["takeover"] for seat in seats] == [None, None, None]  # no clock ran out, nobody was replaced
             assert min(told) >= 3
             for seat, player in enumerate(players):  # once per turn on each channel, nothing after the end
                 assert len(push.received(player.name)) == told[seat]

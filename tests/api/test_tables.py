@@ -13,6 +13,9 @@ def test_rulesets_list_has_options_schema(client):
     names = {entry["name"]: entry for entry in client.get("/api/rulesets").json()}
     assert names["toy-race"]["min_players"] == 2 and names["toy-race"]["max_players"] == 2
     assert names["toy-race"]["options_schema"]["type"] == "object"
+    assert names["toy-race"]["summary"] == "" and names["toy-race"]["minutes"] is None  # not declared
+    nomadi = names["nomadi"]  # a game's card in the lobby: one line and a typical length (issue 20)
+    assert nomadi["summary"].startswith("Roll six dice") and nomadi["minutes"] == [30, 60]
 
 
 def test_create_seats_creator_and_lists_public_table(client):

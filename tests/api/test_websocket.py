@@ -20,7 +20,8 @@ def test_hello_answers_state_with_log_since(client):
         spectator.send_json({"type": "hello", "since": 1})
         state = spectator.receive_json()
     assert state["type"] == "state" and state["version"] == 2 and state["seat"] is None
-    assert state["log"] == [{"version": 2, "text": "Bo added 2"}]
+    assert state["log"] == [{"version": 2, "text": "Bo added 2", "template": "{seat1} added 2",
+                             "args": {"seat1": {"kind": "player", "seat": 1, "text": "Bo"}}, "rule": None}]
     assert state["legal"] == [] and state["to_act"] == [0]
 
 

@@ -26,7 +26,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-SERVER_START_SECONDS = 30
+SERVER_START_SECONDS = 120  # a limit, never a target: a loaded 2-core machine imports slowly
 
 
 @contextmanager

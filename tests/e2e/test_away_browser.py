@@ -13,6 +13,7 @@ import re
 import pytest
 
 from tests.e2e.pages import expect, sign_in, version_of, wait_for_version_change
+from tests.e2e.conftest import SERVER_START_SECONDS
 from tests.support.server import ServerProcess
 
 
@@ -22,7 +23,7 @@ def quick_away_server(tmp_path):
                            env={"CARAVANSERAI_ABSENT_AFTER_SECONDS": "2", "CARAVANSERAI_TURN_BASED_ABSENT_AFTER_HOURS": "0.0006",
                                 "CARAVANSERAI_PRESENCE_REFRESH_SECONDS": "0.3", "CARAVANSERAI_CLOCK_TICK_SECONDS": "0.2",
                                 "CARAVANSERAI_BOT_DELAY_SECONDS": "0.1"})
-    server.start(timeout=30)
+    server.start(timeout=SERVER_START_SECONDS)
     try:
         yield server.base_url
     finally:
@@ -65,7 +66,8 @@ def test_an_away_player_is_shown_with_a_countdown_handed_to_a_bot_and_takes_the_
     expect(first).to_have_attribute("data-your-turn", "true")
     expect(first.locator("[data-my-deadline]")).to_have_text(re.compile(r"^(1 d 00 h|23:\d\d:\d\d)$"))
     expect(first.locator('[data-pace="turn_based"]')).to_have_text("turn-based")
-    expect(first.locator("[data-last-activity]")).to_contain_text("Last move just now")
+    # "just now" unless this loaded machine took a minute since Ana's move: the label is the point.
+    expect(first.locator("[data-last-activity]")).to_have_text(re.compile(r"^Last move (just now|\d+ min ago)$"))
 
     # Ana's table: Bo is away, with the countdown of his clock, and she may hand his seat over.
     notice = ana.locator('#away [data-away-seat="1"]')

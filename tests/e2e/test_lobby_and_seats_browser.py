@@ -10,6 +10,7 @@ import uuid
 import pytest
 
 from tests.e2e.test_through_the_desert_browser import sign_in, version_of
+from tests.e2e.conftest import SERVER_START_SECONDS
 from tests.support.server import ServerProcess
 
 pytestmark = pytest.mark.e2e
@@ -232,7 +233,7 @@ def test_time_control_countdown_on_a_table_created_with_a_move_limit(live_server
 def test_game_page_comes_back_within_seconds_after_a_server_restart(tmp_path, chromium):
     """The reconnect backoff is capped at ~3 s: once the server is back, so is the page."""
     server = ServerProcess(f"sqlite+aiosqlite:///{tmp_path}/restart.db", log_path=tmp_path / "server.log", workdir=tmp_path)
-    server.start(timeout=30)
+    server.start(timeout=SERVER_START_SECONDS)
     try:
         base = server.base_url
         page = sign_in(chromium, base, "Rita")
@@ -247,7 +248,7 @@ def test_game_page_comes_back_within_seconds_after_a_server_restart(tmp_path, ch
         # Stay down for six tries (a slow restart, ~10 s); a backoff growing to 15 s would leave the
         # page dark long after the server is back.
         expect(page.locator("body")).to_have_attribute("data-reconnect-tries", "6", timeout=20_000)
-        server.start(timeout=30)
+        server.start(timeout=SERVER_START_SECONDS)
         back_at = time.monotonic()
         expect(page.locator("body")).to_have_attribute("data-connection", "live", timeout=6_000)
         assert time.monotonic() - back_at < 4.5

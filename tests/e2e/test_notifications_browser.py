@@ -15,6 +15,7 @@ import json
 import re
 from urllib.parse import urlsplit
 
+import httpx
 import pytest
 
 from tests.e2e.conftest import running_server
@@ -59,7 +60,10 @@ def server(tmp_path_factory, services):
     def settings(base_url):
         return {"CARAVANSERAI_SMTP_HOST": "127.0.0.1", "CARAVANSERAI_SMTP_PORT": str(mailbox.port),
                 "CARAVANSERAI_SMTP_FROM": "Caravanserai <games@example.org>", "CARAVANSERAI_SMTP_TLS": "none",
-                "CARAVANSERAI_PUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "CARAVANSERAI_PUBLIC_URL": base_url}
+                "CARAVANSERAI_PUSH_ALLOW_PRIVATE_ENDPOINTS": "true", "CARAVANSERAI_PUBLIC_URL": base_url,
+                # A closed tab stops counting as present within a second or two, and held-back
+                # notices are looked at again every half second: no test waits for long.
+                "CARAVANSERAI_PRESENCE_REFRESH_SECONDS": "0.5", "CARAVANSERAI_NOTIFY_CHECK_SECONDS": "0.5"}
 
     with running_server(tmp_path_factory.mktemp("notify-server"), settings) as base_url:
         yield base_url
@@ -211,3 +215,94 @@ def test_logging_out_turns_this_browsers_notices_off(chromium, server, services)
     assert page.request.post(f"{server}/api/auth/login", data=credentials).ok
     assert page.request.get(f"{server}/api/notifications").json()["push"]["subscriptions"] == []
     assert page.evaluate("localStorage.getItem('test.pushSubscription')") is None  # unsubscribed in the browser too
+
+
+def register_with_notices(chromium, base: str, name: str, push, mailbox):
+    """A browser of ``name``'s own: registered, push turned on (the stand-in subscription) and an
+    e-mail address added and confirmed from the mail, all through the page; returns
+    ``(page, keys, address)``."""
+    context = chromium.new_context()
+    context.set_default_timeout(10_000)
+    context.grant_permissions(["notifications"], origin=base)
+    keys = BrowserKeys()
+    subscription = keys.subscription(push.endpoint(f"{name}-browser"))
+    context.add_init_script(STAND_IN_SUBSCRIPTION % {"endpoint": json.dumps(subscription["endpoint"]),
+                                                     "keys": json.dumps(subscription["keys"])})
+    page = context.new_page()
+    page.goto(f"{base}/")
+    page.click("#auth-open")
+    page.click("#auth-mode-register")
+    page.fill("#auth-name", name)
+    page.fill("#auth-password", "correct horse")
+    page.click("#auth-submit")
+    expect(page.locator("#who-name")).to_have_text(name, timeout=60_000)  # password hashing on a busy machine
+    open_panel(page)
+    page.click("#notify-push-on")
+    expect(page.locator("#notify-push-status")).to_have_attribute("data-state", "on")
+    address = f"{name.lower()}@example.org"
+    page.fill("#notify-email", address)
+    page.click("#notify-email-save")
+    [mail] = mailbox.wait_for(address)
+    page.goto(link(mail, "/notifications/confirm"))
+    expect(page.locator("#notice-title")).to_have_text("Address confirmed")
+    page.goto(f"{base}/")
+    return page, keys, address
+
+
+def test_three_people_start_a_turn_based_game_in_browsers_close_their_tabs_and_each_is_told(chromium, server, services):
+    """Issue 16's "Done when": three people start a turn-based Through the Desert game in their
+    browsers and close their tabs; each is then told by push and by e-mail when it is their turn.
+    The first round is played here; a whole game over simulated days is
+    ``tests/api/test_notify_whole_game.py`` (the server's clock cannot be moved in a process of its own)."""
+    mailbox, push = services
+    people = {name: register_with_notices(chromium, server, name, push, mailbox) for name in ("Ava", "Ben", "Cem")}
+    ava = people["Ava"][0]
+    ava.select_option("#ruleset", "through-the-desert")
+    ava.select_option("#seats", "3")
+    ava.select_option("#pace", "turn_based")
+    ava.select_option("#move-seconds", str(86400))
+    ava.click("#create-table")
+    ava.wait_for_url(re.compile(r"/tables/\d+$"))
+    table_id = ava.url.rsplit("/", 1)[1]
+    for name in ("Ben", "Cem"):
+        page = people[name][0]
+        page.reload()
+        page.locator(f'[data-table-id="{table_id}"] [data-action="join"]').click()
+        page.wait_for_url(re.compile(rf"/tables/{table_id}$"))
+    ava.click('[data-action="start"]')
+    expect(ava.locator("#game")).to_have_attribute("data-status", "running")
+    cookies = {}
+    for name, (page, _, _) in people.items():  # each keeps their session, and closes the tab
+        [cookie] = [c for c in page.context.cookies() if c["name"] == "caravanserai_session"]
+        cookies[name] = cookie["value"]
+        page.context.close()
+
+    names = ["Ava", "Ben", "Cem"]  # seats in the order they sat down
+    told = {name: 0 for name in names}
+    with httpx.Client(base_url=server, timeout=30) as http:
+        def as_(name):
+            return {"Cookie": f"caravanserai_session={cookies[name]}"}
+
+        game = http.get(f"/api/games/{table_id}", headers=as_("Ava")).json()
+        last_mover = None
+        while min(told.values()) < 2:
+            [seat] = game["to_act"]
+            name = names[seat]
+            _, keys, address = people[name]
+            if seat != last_mover:  # a new turn: told on both channels, once
+                told[name] += 1
+                [*_, request] = push.wait_for(f"{name}-browser", told[name])
+                notice = keys.decrypt(request.body)
+                assert notice["title"] == f"Your turn in Through the Desert (table {table_id})"
+                assert notice["url"] == f"/tables/{table_id}"
+                [*_, mail] = mailbox.wait_for(address, 1 + told[name])  # after the confirmation mail
+                assert mail["Subject"] == notice["title"]
+            mine = http.get(f"/api/games/{table_id}", headers=as_(name)).json()
+            answer = http.post(f"/api/games/{table_id}/moves", headers=as_(name),
+                               json={"id": f"{name}-{mine['version']}", "version": mine["version"], "move": mine["legal"][0]})
+            assert answer.status_code == 200, answer.text
+            last_mover = seat
+            game = http.get(f"/api/games/{table_id}", headers=as_("Ava")).json()
+    for name in names:  # once per turn on each channel
+        assert len(push.received(f"{name}-browser")) == told[name]
+        assert len(mailbox.to(people[name][2])) == 1 + told[name]

@@ -47,6 +47,13 @@ def test_lobby_shows_whose_turn_and_the_profile_lists_results(live_server, chrom
                 else f"{'Shared ' if shared else ''}2nd of 2 with {score} point")
     expect(entry.locator("[data-outcome]")).to_contain_text(expected)
     expect(ana.locator("#player-summary")).to_contain_text(f"1 finished game, {1 if place == 1 else 0} won")
+    # The table was rated (two people): a first game moves 1000 to 1138 for a win, 927 for a loss,
+    # 1000 + 40 (mu - 3 sigma) by openskill (tests/api/test_ratings.py); shared first place: 1032.
+    shown = {(1, False): 1138, (2, False): 927, (1, True): 1032}[(place, shared)]
+    expect(ana.locator('#player-ratings [data-ruleset="through-the-desert"] .rating-value')).to_have_text(str(shown))
+    expect(ana.locator("#player-ratings svg.rating-chart polyline")).to_have_count(1)
     entry.locator("a", has_text="Bo").click()  # the opponent's name leads to their profile
     ana.wait_for_url(re.compile(r"/players/\d+$"))
     expect(ana.locator("#player-name")).to_have_text("Bo")
+    ana.goto(f"{base}/tables/{table_id}")  # the result screen shows the change beside the place
+    expect(ana.locator('[data-rating-change-seat="0"]')).to_have_text(f"{shown} ({'+' if shown > 1000 else '−'}{abs(shown - 1000)})")

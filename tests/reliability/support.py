@@ -276,6 +276,8 @@ class LeakScanner:
         return leaks
 
     def numbers_in(self, text: str) -> list[str]:
+        if not self.forbidden_numbers:  # no game left (an admin deleted them): nothing to find
+            return []
         if self._pattern is None or self._pattern[0] != len(self.forbidden_numbers):
             alternatives = "|".join(sorted(map(re.escape, self.forbidden_numbers), key=len, reverse=True))
             self._pattern = (len(self.forbidden_numbers), re.compile(rf"(?<![0-9a-f])(?:{alternatives})(?![0-9a-f])"))

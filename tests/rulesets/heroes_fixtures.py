@@ -61,8 +61,12 @@ def play(state: dict[str, Any], *steps: tuple[int, Any]) -> tuple[dict[str, Any]
     return state, events
 
 
+PLAYERS_AS_PLACEHOLDERS = tuple(f"{{seat{seat}}}" for seat in range(5))
+
+
 def texts(events: list[Event]) -> list[str]:
-    return [event.text for event in events]
+    """The events' sentences with their arguments in words, players left as ``{seatN}``."""
+    return [event.render(PLAYERS_AS_PLACEHOLDERS) for event in events]
 
 
 def legal_types(state: dict[str, Any], seat: int) -> set[str]:

@@ -20,6 +20,11 @@ The one intended change of the stored layout (issue 22, item 6): an unrevealed t
 slash-encoded string (``"hidden-tactic/0/charge/0/6/0/0/0/0/0"``) and is now the ``tactic`` move's
 wire form.  :func:`comparable_state` writes an old token in the new form before hashing, so the
 hashes recorded with the old code hold for both.
+
+Issue 20 changed one thing on purpose: a tactic card that is void for its side is no longer among
+the legal moves.  The ``l`` hashes of the 97 plies in the tactics phase where that mattered were
+rewritten once, each only after checking that the recorded hash was that of the old list (the new
+list plus the unpaid void cards); states, views, events and results are unchanged.
 """
 
 from __future__ import annotations

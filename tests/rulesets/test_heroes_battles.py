@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from app.rulesets.base import IllegalMove
+from app.rulesets.heroes.battles import is_void_choice
 from app.rulesets.heroes.moves import Casualties, Conscript, March, Skip, Tactic
 from tests.rulesets.heroes_fixtures import A, B, C, D, RULES, play, position, put, resources, texts, units
 
@@ -101,7 +102,8 @@ def test_a_mixed_payment_and_no_useless_sacrifice():
 
 def test_you_must_pay_if_you_can_else_the_card_counts_0():
     state, _ = attack(attacker={"serf": 1})
-    assert Tactic(card="first_strike") in RULES.legal_moves(state, A)  # 1 Serf + 0 Mana cannot pay 4
+    # 1 Serf + 0 Mana cannot pay 4: not offered (void, like Hold), still accepted unpaid (spec 1.14)
+    assert not [m for m in RULES.legal_moves(state, A) if m.card == "first_strike"]
     state["players"][A]["resources"]["mana"] = 4
     assert Tactic(card="first_strike") not in RULES.legal_moves(state, A)
     with pytest.raises(IllegalMove):
@@ -119,14 +121,56 @@ def test_attacker_only_and_defender_only_cards(card, seat, expected):
     state, _ = attack()
     resources(state, A, ore=3, food=2)
     resources(state, B, ore=3, food=2)
-    move = next(m for m in RULES.legal_moves(state, seat) if m.card == card)
+    offered = [m for m in RULES.legal_moves(state, seat) if m.card == card]
     if expected == "void":
-        assert move == Tactic(card=card)  # only the unpaid choice is offered
+        assert offered == []  # issue 20: never offered; chosen unpaid anyway it counts as nothing
+        move = Tactic(card=card)
+    else:
+        move = offered[0]
     other = B if seat == A else A
     state, events = play(state, (seat, move), (other, HOLD))
     name = {"stand_firm": "Stand Firm", "ambush": "Ambush"}[card]
     reveal = next(text for text in texts(events) if text.startswith("Both reveal"))
     assert f"{{seat{seat}}} {name} ({expected})" in reveal
+
+
+def void_cards(state, seat):
+    """The cards of ``seat``'s hand that would reveal as void if chosen unpaid now."""
+    battle = state["pending"]["battle"]
+    return {card for card in state["players"][seat]["tactics"]
+            if is_void_choice(state, battle, seat, Tactic(card=card))}
+
+
+@pytest.mark.parametrize("setup, attacker_void, defender_void", [
+    # rich sides: only the restrictions void a card (Stand Firm for the attacker, Ambush for the defender)
+    (dict(rich=True), {"stand_firm"}, {"ambush"}),
+    # no resources, 1 Serf a side (pays 1): nothing but Hold can work, for either side
+    (dict(attacker={"serf": 1}, defender={"serf": 1}),
+     {"stand_firm", "first_strike", "charge", "ambush", "shield_wall", "conscripts"},
+     {"ambush", "first_strike", "charge", "shield_wall", "stand_firm", "conscripts"}),
+    # the defender in its own capital: Charge with Serfs alone is allowed (a Structure)
+    (dict(rich=True, attacker={"serf": 5}, defender={"serf": 1}, region="S_capital", origin="S_plains"),
+     {"stand_firm", "charge"}, {"ambush"}),
+])
+def test_no_void_card_is_ever_offered_to_either_side(setup, attacker_void, defender_void):
+    rich = setup.pop("rich", False)
+    if setup.get("region") == "S_capital":
+        state = position(2)
+        resources(state, A, ore=9, mana=9, food=9)
+        resources(state, B, ore=9, mana=9, food=9)
+        put(state, "S_plains", A, serf=5)
+        put(state, "S_capital", B, serf=1)
+        state, _ = play(state, (A, March(slot="march_1", origin="S_plains", destination="S_capital", serf=5)))
+    else:
+        state, _ = attack(**setup)
+        if rich:
+            resources(state, A, ore=9, mana=9, food=9)
+            resources(state, B, ore=9, mana=9, food=9)
+    assert state["phase"] == "tactics"
+    assert void_cards(state, A) == attacker_void and void_cards(state, B) == defender_void
+    for seat, void in ((A, attacker_void), (B, defender_void)):
+        offered = {m.card for m in RULES.legal_moves(state, seat)}
+        assert offered == set(state["players"][seat]["tactics"]) - void and "hold" in offered
 
 
 def test_ambush_costs_3_ore_and_scores_1_vp_stand_firm_costs_2_food():
@@ -141,7 +185,9 @@ def test_ambush_costs_3_ore_and_scores_1_vp_stand_firm_costs_2_food():
 
 def test_charge_is_not_for_an_army_of_serfs_alone_without_a_structure():
     state, _ = attack(attacker={"serf": 5}, defender={"serf": 1})
-    assert [m for m in RULES.legal_moves(state, A) if m.card == "charge"] == [Tactic(card="charge")]
+    resources(state, A, mana=6)
+    assert [m for m in RULES.legal_moves(state, A) if m.card == "charge"] == []  # void: not offered
+    assert is_void_choice(state, state["pending"]["battle"], A, Tactic(card="charge"))
     state, _ = attack(attacker={"warrior": 3}, defender={"serf": 1},
                       setup=lambda s: s["regions"]["N_plains"].update(tower=B))
     resources(state, B, mana=6)

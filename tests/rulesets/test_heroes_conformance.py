@@ -1,5 +1,7 @@
-"""Heroes under the conformance kit (2, 3 and 4 players, every option), the secrecy of the tactic
-choice (spec 1.8.3: chosen in secret, revealed together), and the bots' hooks."""
+"""Heroes over random games (2, 3 and 4 players, the variant options): the moves they reach and
+the pieces they conserve; the secrecy of the tactic choice (spec 1.8.3: chosen in secret,
+revealed together), and the bots' hooks.  The contract itself is checked for every ruleset by
+``tests/rulesets/test_conformance.py``."""
 
 from __future__ import annotations
 
@@ -11,25 +13,25 @@ from app.bots import make_bot
 from app.rulesets.base import Rng
 from app.rulesets.heroes.battles import choice_secret, tactic_choice, tactic_options
 from app.rulesets.heroes.moves import March, Tactic
-from app.rulesets.testing import canonical, check_legal_moves_complete, check_ruleset
+from app.rulesets.testing import canonical, check_legal_moves_complete, random_games
 from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, resources
 
 
 @pytest.fixture(scope="module")
 def default_games():
-    return check_ruleset(RULES, n_players=[2, 3, 4], games=2)
+    return random_games(RULES, n_players=[2, 3, 4], games=2)
 
 
-def test_conformance_kit_two_to_four_players(default_games):
+def test_random_games_reach_every_kind_of_move(default_games):
     assert sorted(game.n_players for game in default_games) == [2, 2, 3, 3, 4, 4]
     assert all(RULES.result(game.final) is not None for game in default_games)
     played = {move.type for game in default_games for _, move in game.moves}
     assert {"place_nomad", "march", "tax", "recruit", "tactic", "skip"} <= played
 
 
-def test_conformance_kit_variant_options():
-    games = check_ruleset(RULES, n_players=[2, 4], games=1, seed=5,
-                          options=[{"nomads": "none", "first_player": "host", "round_limit": 5}])
+def test_no_nomads_and_a_round_limit():
+    games = random_games(RULES, n_players=[2, 4], games=1, seed=5,
+                         options=[{"nomads": "none", "first_player": "host", "round_limit": 5}])
     assert all(game.final["phase"] == "over" and game.final["round"] <= 5 for game in games)
     assert all(game.final["nomad_supply"] == 0 for game in games)
 

@@ -7,7 +7,7 @@ import pytest
 
 from app.rulesets.base import IllegalMove
 from app.rulesets.heroes.moves import March
-from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, units
+from tests.rulesets.heroes_fixtures import A, B, RULES, play, position, put, texts, units
 
 
 def destinations(state, seat=A, origin="N_capital", **army):
@@ -126,4 +126,5 @@ def test_march_logs_in_words():
     state = position()
     put(state, "N_plains", A, serf=2, warrior=1)
     _, events = play(state, (A, March(slot="march_1", origin="N_plains", destination="N_desert", serf=2, warrior=1)))
-    assert events[0].text == "{seat0} marches 1 Warrior and 2 Serfs from North Plains to North Desert"
+    assert texts(events)[0] == "{seat0} marches 1 Warrior and 2 Serfs from North Plains to North Desert"
+    assert events[0].args["destination"] == {"kind": "place", "text": "North Desert", "at": "N_desert"}

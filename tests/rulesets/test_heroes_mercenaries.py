@@ -14,7 +14,7 @@ from app.rulesets.heroes.battles import tactic_options
 from app.rulesets.heroes.collection import region_yield
 from app.rulesets.heroes.moves import FireMercenary, March, Recruit, Skip, Tactic, Tax
 from app.rulesets.heroes.options import Options
-from app.rulesets.testing import canonical, check_ruleset, play_random_game, replay
+from app.rulesets.testing import canonical, play_random_game, random_games, replay
 from tests.rulesets.heroes_fixtures import A, B, C, RULES, play, position, put, resources, texts, units
 
 HOLD = Tactic(card="hold")
@@ -234,7 +234,7 @@ def test_scenario_9_a_recruits_two_die_b_cannot_recruit_the_third_dies_b_recruit
     assert "{seat1} wins 4 to 3" in texts(events)
     assert ("{seat0} takes 2 damage: loses 2 Nomad Mercenaries; 1 Nomad Mercenary retreats to North Capital"
             in texts(events))
-    assert "{seat0} keeps the Nomad Mercenary with 1 Nomad Mercenary left (NM-7)" in texts(events)
+    assert "{seat0} keeps the Nomad Mercenary with 1 Nomad Mercenary left" in texts(events)
     assert state["mercenary"] == {"owner": A, "alive": 1}  # NM-7: A keeps the card
     assert figures(state, "N_capital", A) == 1 and on_board(state) == 1
     # round 2: Collection gave B 1 Food (North Plains, no worker); B is the first player
@@ -249,7 +249,7 @@ def test_scenario_9_a_recruits_two_die_b_cannot_recruit_the_third_dies_b_recruit
     )
     assert "{seat1} wins 4 to 1" in texts(events)
     assert "{seat0} takes 1 damage: loses 1 Nomad Mercenary" in texts(events)
-    assert "The last Nomad Mercenary of {seat0} is dead: the card goes back to the supply (NM-6)" in texts(events)
+    assert "The last Nomad Mercenary of {seat0} is dead: the card goes back to the supply" in texts(events)
     assert state["mercenary"] == {"owner": None, "alive": 0} and on_board(state) == 0
     assert state["players"][A]["score"] == 1 and state["players"][B]["score"] == 1  # one battle started each
     assert state["turn"]["seat"] == B and hires(state, B) == [HIRE]
@@ -274,7 +274,7 @@ def test_a_m2_a_sacrificed_figure_counts_as_killed():
     state, events = play(state, (A, ambush), (B, HOLD))
     assert "{seat0} wins 6 to 1" in texts(events)
     assert "{seat0} loses the sacrificed 1 Nomad Mercenary" in texts(events)
-    assert "The last Nomad Mercenary of {seat0} is dead: the card goes back to the supply (NM-6)" in texts(events)
+    assert "The last Nomad Mercenary of {seat0} is dead: the card goes back to the supply" in texts(events)
     assert state["mercenary"] == {"owner": None, "alive": 0}
     assert units(state, "N_plains", A) == {"serf": 0, "warrior": 1, "hero": 0}
     assert state["players"][A]["score"] == 1 + 1 and state["players"][A]["resources"]["ore"] == 0
@@ -305,7 +305,7 @@ def test_nm8_firing_returns_every_figure_and_the_card_and_the_turn_goes_on():
     assert state["mercenary"] == {"owner": None, "alive": 0} and on_board(state) == 0
     assert units(state, "N_plains", A) == {"serf": 1, "warrior": 0, "hero": 0}
     assert texts(events) == ["{seat0} fires the Nomad Mercenary: 3 Nomad Mercenaries (from North Capital, "
-                             "North Plains) and the card go back to the supply (NM-8)"]
+                             "North Plains) and the card go back to the supply"]
     assert sorted(state["last"]["regions"]) == ["N_capital", "N_plains"]
     assert state["phase"] == "action" and state["turn"]["seat"] == A and state["players"][A]["tokens"] == 2
     assert FireMercenary() not in RULES.legal_moves(state, A)
@@ -358,7 +358,7 @@ def test_a_m4_an_eliminated_holders_trio_goes_back_to_the_supply():
     assert state["pending"]["battle"]["strength"] == {"attacker": 6, "defender": 4}
     state, events = play(state, (A, HOLD), (B, HOLD))
     assert state["players"][B]["eliminated"] is True
-    assert "The Nomad Mercenary of {seat1} goes back to the supply (A-M4)" in texts(events)
+    assert "The Nomad Mercenary of {seat1} goes back to the supply" in texts(events)
     assert state["mercenary"] == {"owner": None, "alive": 0} and on_board(state) == 0
     assert state["players"][A]["score"] == 1 + 5
     assert state["turn"]["seat"] == C and hires(state, C) == [HIRE]
@@ -385,14 +385,14 @@ def test_the_new_moves_on_the_wire():
     assert str(FireMercenary()) == "fire the Nomad Mercenary"
 
 
-# -- conformance -------------------------------------------------------------------------------
+# -- random games ------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def mercenary_games():
-    return check_ruleset(RULES, n_players=[2, 3, 4], games=2, options=[{"nomads": "mercenary"}])
+    return random_games(RULES, n_players=[2, 3, 4], games=2, options=[{"nomads": "mercenary"}])
 
 
-def test_conformance_kit_mercenary_variant_two_to_four_players(mercenary_games):
+def test_random_mercenary_games_hire_and_fire_the_trio(mercenary_games):
     assert sorted(game.n_players for game in mercenary_games) == [2, 2, 3, 3, 4, 4]
     hired = [move for game in mercenary_games for _, move in game.moves
              if move.type == "recruit" and move.unit == "mercenary"]
@@ -401,15 +401,16 @@ def test_conformance_kit_mercenary_variant_two_to_four_players(mercenary_games):
     assert {"fire_mercenary", "place_nomad"} & played == {"fire_mercenary"}
 
 
-@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(1, 3, False), (2, 4, True)])
+@pytest.mark.parametrize(("seed", "players", "sacrifice"), [(362, 4, False), (74, 3, True)])
 def test_random_games_where_figures_die_keep_the_contract(seed, players, sacrifice):
     """Random players fire the trio often; in these seeds the figures die one by one until the card
-    returns (NM-7, then NM-6), in seed 2 one of them by sacrifice (the kit's checks at every step,
-    then the replay fold)."""
+    returns (NM-7, then NM-6), in seed 74 one of them by sacrifice (the kit's checks at every step,
+    then the replay fold).  Seeds chosen again when void tactic cards left the legal moves (issue 20)
+    and the kit stopped drawing from the move chooser (issue 22): the first seeds that show each case."""
     game = play_random_game(RULES, players, seed, RULES.parse_options({"nomads": "mercenary"}))
     assert canonical(replay(RULES, game)) == canonical(game.final)
-    texts_ = [event.text for event in game.events]
-    assert any("(NM-7)" in text for text in texts_) and any("(NM-6)" in text for text in texts_)
+    rules = {event.rule for event in game.events}
+    assert {"NM-7", "NM-6"} <= rules
     assert any(move.type == "tactic" and move.mercenary for _, move in game.moves) == sacrifice
 
 

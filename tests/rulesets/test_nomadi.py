@@ -137,11 +137,11 @@ def test_r10_more_start_cells_than_stones_means_touching_a_placed_stone():
     state, _ = act(state, PlaceStone(cell=(16, 12)))
     # the corner (16, 12) touches only (16, 13) and (17, 12) inside the start area
     assert {tuple(m.cell) for m in STANDARD.legal_moves(state, state["current"])} == {(16, 13), (17, 12)}
-    with pytest.raises(IllegalMove, match="R-10: \\(19, 15\\) does not touch"):
+    with pytest.raises(IllegalMove, match="R-10: R20 does not touch"):
         act(state, PlaceStone(cell=(19, 15)))
     with pytest.raises(IllegalMove, match="R-10: a stone already stands"):
         act(state, PlaceStone(cell=(16, 12)))
-    with pytest.raises(IllegalMove, match="R-10: \\(15, 12\\) is not a start cell"):
+    with pytest.raises(IllegalMove, match="R-10: N16 is not a start cell"):
         act(state, PlaceStone(cell=(15, 12)))
 
 
@@ -190,7 +190,7 @@ def test_r14_roll_again_for_free_while_no_die_can_be_used():
     state["rng"] = seed
     after, events = ruleset.apply(state, A, Roll())
     assert rolls >= 2 and sorted(after["dice"]) == sorted(roll)
-    assert sum("roll again (R-14)" in text for text in texts(events)) == rolls - 1
+    assert sum("roll again" in text for text in texts(events)) == rolls - 1
     assert after["coins"] == [5, 5] and after["phase"] == "move"
 
 
@@ -206,7 +206,7 @@ def test_r15_one_die_at_a_time_any_colour_and_the_same_stone_again():
     ruleset, state, ids = position(["AB..", "...."], dice=(2, 1), owners={"A": B})
     # the mover (seat 0) moves seat 1's stone A over B with the 2 ...
     state, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
-    assert "{seat0} moves {seat1}'s stone (0, 0) -> (0, 2) with a 2" in texts(events)
+    assert "{seat0} moves {seat1}'s stone from {origin} to {landing} with a 2" in texts(events)
     assert state["used"] == [True, False] and state["phase"] == "move"
     # A may slide under B's corner to (1, 1), B to (1, 2) under A; nothing else touches the other stone
     assert moves_of(ruleset, state) == {(1, (0, 2), (1, 1)), (1, (0, 1), (1, 2))}
@@ -234,7 +234,7 @@ def test_r17_unused_dice_cost_one_coin_each_when_the_turn_ends():
     ruleset, state, _ = position(["AB.."], dice=(2, 5, 6), coins=[5, 5])
     after, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
     assert after["coins"] == [3, 5]
-    assert "{seat0} pays 2 coins: 2 unused dice (R-17)" in texts(events)
+    assert "{seat0} pays 2 coins: 2 unused dice" in texts(events)
     assert (after["phase"], after["current"], after["turn"], after["dice"]) == ("roll", B, 2, [])
 
 
@@ -292,11 +292,11 @@ def test_r20_two_paths_to_one_landing_are_one_move():
 
 def test_r21_landing_must_be_empty_and_playable():
     ruleset, state, _ = position([".......", ".ABC...", "..D....", "......."], dice=(2,))  # spec P2
-    with pytest.raises(IllegalMove, match="R-21: a stone already stands on \\(1, 3\\)"):
+    with pytest.raises(IllegalMove, match="R-21: a stone already stands on D2"):
         ruleset.apply(state, A, UseDie(die=2, stone=(1, 1), to=(1, 3)))
     ruleset, state, _ = position(["AB#"], dice=(2,))
     assert moves_of(ruleset, state) == set()
-    with pytest.raises(IllegalMove, match="R-21: \\(0, 2\\) is not a playable cell"):
+    with pytest.raises(IllegalMove, match="R-21: C1 is not a playable cell"):
         ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
 
 
@@ -354,7 +354,7 @@ def test_r28_start_emptied_pays_the_owner_of_the_last_stone_not_the_mover():
     ruleset, state, _ = position([".A.", ".1."], dice=(1,), owners={"1": B})
     after, events = ruleset.apply(state, A, UseDie(die=1, stone=(1, 1), to=(0, 0)))
     assert after["coins"] == [5, 10] and after["start_emptied"] is True
-    assert "{seat1} receives 5 coins: the last stone left the start (R-28)" in texts(events)
+    assert "{seat1} receives 5 coins: the last stone left the start" in texts(events)
 
 
 def test_r29a_first_crossing_pays_the_mover():
@@ -364,7 +364,7 @@ def test_r29a_first_crossing_pays_the_mover():
     assert state["crossed"] is False
     after, events = ruleset.apply(state, A, UseDie(die=3, stone=(3, 1), to=(0, 1)))
     assert after["coins"] == [10, 5] and after["crossed"] is True and after["all_crossed"] is False
-    assert "{seat0} receives 5 coins: the first stone over the chasm (R-29a)" in texts(events)
+    assert "{seat0} receives 5 coins: the first stone over the chasm" in texts(events)
     # spec P9: A and D crossed before; C's crossing pays nothing, and B stays behind: no fee yet
     ruleset, state, _ = position(["....", ".AD.", ".B..", ".C.."], dice=(3,), chasm=1, owners={"C": B})
     after, _ = ruleset.apply(state, A, UseDie(die=3, stone=(3, 1), to=(0, 1)))
@@ -382,8 +382,8 @@ def test_r29b_last_crossing_costs_the_mover_five():
     after, events = ruleset.apply(state, A, UseDie(die=1, stone=(1, 0), to=(0, 0)))
     assert after["coins"] == [5, 5] and after["crossed"] and after["all_crossed"]
     lines = texts(events)
-    assert lines.index("{seat0} receives 5 coins: the first stone over the chasm (R-29a)") < lines.index(
-        "{seat0} pays 5 coins: the last stone over the chasm (R-29b)"
+    assert lines.index("{seat0} receives 5 coins: the first stone over the chasm") < lines.index(
+        "{seat0} pays 5 coins: the last stone over the chasm"
     )
 
 
@@ -504,7 +504,7 @@ def test_r41a_trading_gifts_from_a_non_negative_balance():
     assert gifts == {(B, 1), (B, 2), (B, 3)}
     after, events = ruleset.apply(state, A, Gift(to=B, coins=3))
     assert after["coins"] == [0, 1] and after["phase"] == "move" and after["current"] == A
-    assert "{seat0} gives 3 coins to {seat1}: a gift (R-41a)" in texts(events)
+    assert "{seat0} gives 3 coins to {seat1}: a gift" in texts(events)
     assert not [m for m in ruleset.legal_moves(after, A) if isinstance(m, Gift)]  # balance 0
     with pytest.raises(IllegalMove, match="R-41a: a gift of 1 coin would put you in debt"):
         ruleset.apply(after, A, Gift(to=B, coins=1))
@@ -572,7 +572,7 @@ def test_turn_limit_ends_and_scores_the_game():
 
 
 def test_moves_read_well_in_a_log():
-    assert str(UseDie(die=3, stone=(17, 12), to=(14, 12))) == "3: (17, 12) -> (14, 12)"
+    assert str(UseDie(die=3, stone=(17, 12), to=(14, 12))) == "3: N18 -> N15"
     assert str(Offer(claim=2, price=3)) == "offer the card (claim +2, asking 3)"
     assert str(Gift(to=C, coins=1)) == "give 1 coin to seat 3"
 

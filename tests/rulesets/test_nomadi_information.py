@@ -59,7 +59,7 @@ def test_r38_offer_the_mover_sees_the_value_the_owner_sees_a_claim():
         }
     assert ruleset.secrets(state, A) == {"card-01 (-2)"} and ruleset.secrets(state, B) == set()
     assert not [token for token in ruleset.secrets(state, A) if token in view_text(ruleset, state, B)]
-    assert "{seat0} offers the card card-01 to {seat1} claiming it is worth +3" in public(events)
+    assert "{seat0} offers the card from {cell} to {seat1} claiming it is worth +3" in public(events)
     accepted, events = ruleset.apply(state, B, Accept())
     assert ruleset.secrets(accepted, B) == {"card-01:-2"} and ruleset.secrets(accepted, A) == set()
     assert "card-01:-2" not in view_text(ruleset, accepted, A)
@@ -80,7 +80,7 @@ def test_r39_coins_public_by_default():
     ruleset, state, _ = position(["AB."], dice=(2,), cards={(0, 2): 2}, coins=[5, 7])
     after, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
     assert [p["coins"] for p in ruleset.view(after, None)["players"]] == [6, 7]
-    assert "{seat0} receives 1 coin: landing on a desert card at (0, 2) (R-30)" in public(events)
+    assert "{seat0} receives 1 coin: landing on a desert card at C1" in public(events)
 
 
 def test_r39_hidden_coins_each_player_sees_only_their_own_balance():
@@ -91,9 +91,9 @@ def test_r39_hidden_coins_each_player_sees_only_their_own_balance():
     assert [p["coins"] for p in ruleset.view(after, None)["players"]] == [None, None]
     assert ruleset.view(after, A)["purse"] == "purse-0:6" and "purse" not in ruleset.view(after, None)
     assert ruleset.secrets(after, A) >= {"purse-0:6"}
-    exact = "{seat0} receives 1 coin: landing on a desert card at (0, 2) (R-30)"
+    exact = "{seat0} receives 1 coin: landing on a desert card at C1"
     assert exact in texts(events, A) and exact not in texts(events, B)
-    assert "{seat0} is paid by the bank: landing on a desert card at (0, 2) (R-30)" in public(events)
+    assert "{seat0} is paid by the bank: landing on a desert card at C1" in public(events)
 
 
 def test_r39_everything_is_revealed_when_the_game_ends():

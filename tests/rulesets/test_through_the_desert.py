@@ -99,9 +99,9 @@ def test_s5_players_choose_palm_spaces_in_turn():
 def test_s5_palm_only_on_free_palm_space():
     state = new_game(2, palm_placement="choose")
     state, _ = act(state, Palm(hex=(2, 2)))
-    with pytest.raises(IllegalMove, match="S-5: \\(2, 2\\) already has a palm tree"):
+    with pytest.raises(IllegalMove, match="S-5: C4 already has a palm tree"):
         act(state, Palm(hex=(2, 2)))
-    with pytest.raises(IllegalMove, match="S-5: \\(15, 6\\) is not a palm space"):
+    with pytest.raises(IllegalMove, match="S-5: G19 is not a palm space"):
         act(state, Palm(hex=(15, 6)))  # beyond the thick line with 2 players
 
 
@@ -288,7 +288,7 @@ def test_t5_player_who_cannot_place_passes():
     state = position(leaders=leaders, piles={"yellow": 0}, allowance=1, ruleset=LINE)
     state, events = act(state, Camel(colour="green", hex=(1, 0)), LINE)
     assert state["current"] == A  # B's pink is boxed in and the yellow pile is empty: B passes
-    assert "{seat1} cannot place a camel and passes (T-5)" in [e.text for e in events]
+    assert "{seat1} cannot place a camel and passes" in [e.text for e in events]
     assert LINE.view(state, A)["camels_left"] == 2
 
 
@@ -337,16 +337,16 @@ def test_p1_only_spaces_of_the_board_in_use():
     with pytest.raises(IllegalMove, match="P-1"):
         place(state, A, "pink", (4, -1))
     small = position(leaders={(15, 0): (A, "pink"), (0, 6): (B, "pink")}, ruleset=STANDARD)
-    with pytest.raises(IllegalMove, match="P-1: \\(16, 0\\) is not a space"):
+    with pytest.raises(IllegalMove, match="P-1: A17 is not a space"):
         place(small, A, "pink", (16, 0), STANDARD)  # beyond the thick line with 2 players
 
 
 def test_p2_not_on_a_camel_or_an_oasis_but_on_a_well():
     state = position(leaders={(1, -1): (A, "pink"), (-2, 2): (B, "pink")}, oases=((0, 0),), wells={(2, -1): 1})
     state, _ = place(state, A, "pink", (1, 0))
-    with pytest.raises(IllegalMove, match="P-2: \\(1, 0\\) already holds a camel"):
+    with pytest.raises(IllegalMove, match="P-2: A2 already holds a camel"):
         place(state, A, "pink", (1, 0))
-    with pytest.raises(IllegalMove, match="P-2: \\(0, 0\\) is an oasis"):
+    with pytest.raises(IllegalMove, match="P-2: A1 is an oasis"):
         place(state, A, "pink", (0, 0))
     state, _ = place(state, A, "pink", (2, -1))
     assert points_so_far(state, A) == 5 + 1
@@ -358,7 +358,7 @@ def test_p3_no_placement_inside_area():
     state = position(leaders=leaders, camels=ring)
     state, _ = place(state, A, "yellow", (-3, 1))
     assert area_sets(state) == [(A, "yellow", {(-3, 2), (-3, 3), (-2, 2), (-2, 3)}, 4)]
-    with pytest.raises(IllegalMove, match="P-3: \\(-2, 2\\) lies inside an enclosed area"):
+    with pytest.raises(IllegalMove, match="P-3: row 2, hex 0 lies inside an enclosed area"):
         place(state, A, "yellow", (-2, 2))
     inside = {(-3, 2), (-3, 3), (-2, 2), (-2, 3)}
     assert not inside & {m.hex for m in RULES.legal_moves(dict(state, current=A), A)}
@@ -374,7 +374,7 @@ def test_p4_must_touch_own_caravan_of_that_colour():
 
 def test_p5_no_camel_next_to_another_players_caravan_of_that_colour():
     state = position(leaders={(1, -1): (A, "pink"), (-1, 1): (B, "pink")})
-    with pytest.raises(IllegalMove, match="P-5: another player's pink caravan is adjacent to \\(0, 0\\)"):
+    with pytest.raises(IllegalMove, match="P-5: another player's pink caravan is adjacent to A1"):
         place(state, A, "pink", (0, 0))
     assert (0, 0) not in {m.hex for m in RULES.legal_moves(state, A)}
 
@@ -408,7 +408,7 @@ def test_w1_w3_camel_on_a_well_takes_it():
     assert "1,-1" not in state["wells"] and state["camels"]["1,-1"]["colour"] == "pink"
     assert [w["value"] for w in state["taken_wells"][A]] == [3]
     assert {"hex": [1, -1], "value": 3} not in RULES.view(state, None)["wells"]
-    assert "{seat0} placed a pink camel on (1, -1) and took a well" in [e.text for e in events]
+    assert "{seat0} placed a pink camel on {hex} and took a well" in [e.text for e in events]
 
 
 def test_w2_hidden_well_values_in_other_views():
@@ -439,7 +439,7 @@ def test_w2_option_off_shows_well_values_to_all():
     state, events = place(well_position(hide_well_values=False), A, "pink", (1, -1))
     assert RULES.view(state, B)["players"][A]["well_values"] == [3]
     assert RULES.secrets(state, A) == set()
-    assert "{seat0} placed a pink camel on (1, -1) and took a well worth 3" in [e.text for e in events]
+    assert "{seat0} placed a pink camel on {hex} and took a well worth 3" in [e.text for e in events]
 
 
 def test_o3_one_camel_reaching_two_oases_scores_both():
@@ -483,11 +483,11 @@ def end_position(**options) -> dict:
 def test_g2_end_of_turn_trigger():
     state, events = act(end_position(), Camel(colour="pink", hex=(1, -1)), RULES)
     assert state["phase"] == "camels" and state["current"] == A and state["final_turn"]
-    assert "The pink pile is empty: the game ends after this turn (G-2)" in [e.text for e in events]
+    assert "The pink pile is empty: the game ends after this turn" in [e.text for e in events]
     assert {m.colour for m in RULES.legal_moves(state, A)} == {"green"}
     state, events = act(state, Camel(colour="green", hex=(-1, 0)), RULES)
     assert state["phase"] == "over" and RULES.to_act(state) == set()
-    assert RULES.result(state).reason == "the last pink camel was taken (G-1)"
+    assert RULES.result(state).reason == "the last pink camel was taken (G-1)"  # its code becomes a rule link
     assert sum(e.text.startswith("Game over") for e in events) == 1  # green ran out too
 
 
@@ -511,7 +511,7 @@ def test_g3_immediate_trigger():
     state, events = act(end_position(end_trigger="immediate"), Camel(colour="pink", hex=(1, -1)), RULES)
     assert state["phase"] == "over" and RULES.to_act(state) == set() and RULES.legal_moves(state, A) == []
     assert RULES.view(state, A)["camels_left"] == 0
-    assert "The pink pile is empty: the game ends at once (G-3)" in [e.text for e in events]
+    assert "The pink pile is empty: the game ends at once" in [e.text for e in events]
     with pytest.raises(IllegalMove, match="G-1"):
         RULES.apply(state, A, Camel(colour="green", hex=(-1, 0)))
 
@@ -540,10 +540,10 @@ def test_f5_shared_victory_in_the_result():
 @pytest.mark.parametrize(
     ("wire", "move", "text"),
     [
-        ({"type": "leader", "colour": "pink", "hex": [3, 4]}, Leader(colour="pink", hex=(3, 4)), "pink leader on (3, 4)"),
-        ({"type": "camel", "colour": "green", "hex": [-1, 2]}, Camel(colour="green", hex=(-1, 2)), "green camel on (-1, 2)"),
+        ({"type": "leader", "colour": "pink", "hex": [3, 4]}, Leader(colour="pink", hex=(3, 4)), "pink leader on E6"),
+        ({"type": "camel", "colour": "green", "hex": [-1, 2]}, Camel(colour="green", hex=(-1, 2)), "green camel on C1"),
         ({"type": "return_leader", "colour": "purple"}, ReturnLeader(colour="purple"), "return the purple leader"),
-        ({"type": "palm", "hex": [2, 2]}, Palm(hex=(2, 2)), "palm tree on (2, 2)"),
+        ({"type": "palm", "hex": [2, 2]}, Palm(hex=(2, 2)), "palm tree on C4"),
     ],
 )
 def test_move_wire_shapes(wire, move, text):

@@ -44,7 +44,7 @@ def test_spec_design_properties(board):
 
 
 def test_hex_helpers():
-    assert hex_key((3, -1)) == "3,-1" and parse_key("3,-1") == (3, -1) and show("3,-1") == "(3, -1)"
+    assert hex_key((3, -1)) == "3,-1" and parse_key("3,-1") == (3, -1) and show("3,-1") == "row -1, hex 3"
     assert sorted(neighbours((0, 0))) == sorted([(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)])
 
 

@@ -171,4 +171,6 @@ def test_example_5_from_a_game_state():
 
 
 def test_example_moves_read_well():
-    assert str(Camel(colour="pink", hex=(1, -1))) == "pink camel on (1, -1)"
+    """A move reads with the hex's name as the board labels it (row letter, column number)."""
+    assert str(Camel(colour="pink", hex=(3, 0))) == "pink camel on A4"  # row 0 = A, column 3 + 0 + 1
+    assert str(Camel(colour="pink", hex=(-2, 11))) == "pink camel on M4"  # row 11 = M (no I), column -2 + 5 + 1

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from alembic import command
 from fastapi.testclient import TestClient
 
-from app.db.migrate import alembic_config, upgrade_to_head
+from app.db.migrate import alembic_config
 from app.paths import MIGRATIONS_DIR
 from app.db.models import Table
 from app.main import create_app
@@ -49,6 +49,27 @@ def test_the_migration_reads_both_old_token_forms_and_leaves_other_states_alone(
     assert migration.downgraded(migration.upgraded(state)) == state
     assert migration.upgraded({"phase": "action", "pending": None}) is None
     assert migration.upgraded(migration.upgraded(state)) is None
+
+
+def run_only_the_migration(database_url: str) -> None:
+    """Run ``0007`` alone over the database, as an upgrade from the release before issue 22 does, and
+    leave ``alembic_version`` at head again.  Upgrading to head from the revision before ``0007``
+    would run every later migration a second time over tables that already exist, and a failed
+    upgrade would leave the revision behind: on Postgres the test database is shared by the rest of
+    the session, so every later test that migrates it (a restore, a server start) would fail too.
+    Alembic's environment runs its own event loop, so in a thread of its own (a test before may have
+    left one running in this thread)."""
+    migration, config = load_migration(), alembic_config(database_url)
+
+    def migrate() -> None:
+        command.stamp(config, migration.down_revision)
+        try:
+            command.upgrade(config, migration.revision)
+        finally:
+            command.stamp(config, "head")
+
+    with ThreadPoolExecutor(1) as worker:
+        worker.submit(migrate).result()
 
 
 def acting(client, players, table_id):
@@ -90,11 +111,7 @@ def test_a_game_stored_during_a_tactic_choice_plays_on_after_the_migration(datab
 
         client.portal.call(store_the_old_form)
 
-    # The database as the release before issue 22 left it.  Alembic's environment runs its own event
-    # loop, so in a thread of its own (a test before may have left one running in this thread).
-    with ThreadPoolExecutor(1) as worker:
-        worker.submit(command.stamp, alembic_config(database_url), load_migration().down_revision).result()
-    upgrade_to_head(database_url)
+    run_only_the_migration(database_url)
 
     with TestClient(create_app(make_settings(database_url))) as client:
         assert canonical(stored_games(client)[table_id][2]) == canonical(state)

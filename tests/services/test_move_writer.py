@@ -81,15 +81,17 @@ def test_append_writes_only_for_the_person_or_bot_who_plays_the_seat_now(postgre
         writer = PostgresMoveWriter(postgres_database)
         outcomes = {}
 
-        async def attempt(name, account_id, session):
+        async def attempt(name, account_id, session, key=""):
             outcomes[name] = await writer.append(table_id, 1, 0, {"total": 1}, "running", {"type": "add", "amount": 1},
-                                                 [], name, account_id, session)
+                                                 [], name, account_id, session, key)
 
         try:
             table_id, ana, bo = await running_table(connection)
             await attempt("by another account", bo, 0)
             await attempt("by a bot at a person's seat", None, None)
             await attempt("after a logout", ana, 1)
+            # Ana's id and epoch, but the key of another account that had her id (before a restore).
+            await attempt("with another account's key", ana, 0, "key-of-another-account")
             await connection.execute("UPDATE seats SET takeover = 'left' WHERE table_id = $1 AND seat = 0", table_id)
             await attempt("after leaving", ana, 0)
             await attempt("by the bot after the leave", None, None)
@@ -101,7 +103,8 @@ def test_append_writes_only_for_the_person_or_bot_who_plays_the_seat_now(postgre
 
     outcomes, version = run_coroutine(scenario)
     assert outcomes == {"by another account": False, "by a bot at a person's seat": False, "after a logout": False,
-                        "after leaving": False, "by the bot after the leave": True}
+                        "with another account's key": False, "after leaving": False,
+                        "by the bot after the leave": True}
     assert version == 1
 
 

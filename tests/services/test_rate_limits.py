@@ -19,7 +19,7 @@ from app.db.engine import make_engine
 from app.db.models import RateLimitCounter
 from app.db.rate_limits import DatabaseStorage, rate_limit_storage
 from app.main import create_app
-from tests.conftest import make_settings
+from tests.conftest import make_settings, run_coroutine
 from tests.support.players import Player, receive_until, started_table
 from tests.support.server import free_port
 
@@ -48,7 +48,7 @@ async def _stored_keys(engine) -> list[str]:
         return sorted(await connection.scalars(select(RateLimitCounter.key)))
 
 
-async def test_a_window_counts_every_hit_until_it_ends(database_url):
+def test_a_window_counts_every_hit_until_it_ends(database_url):
     async def body(storage, clock, _engine):
         assert [await storage.incr("auth/ip", 60) for _ in range(3)] == [1, 2, 3]
         assert await storage.get("auth/ip") == 3
@@ -61,18 +61,18 @@ async def test_a_window_counts_every_hit_until_it_ends(database_url):
         assert await storage.get_expiry("auth/ip") == clock.now + 60
         assert await storage.incr("auth/other", 60) == 1  # keys are counted apart
 
-    await _with_storage(database_url, body)
+    run_coroutine(_with_storage, database_url, body)
 
 
-async def test_simultaneous_hits_are_each_counted_once(database_url):
+def test_simultaneous_hits_are_each_counted_once(database_url):
     async def body(storage, _clock, _engine):
         counts = await asyncio.gather(*(storage.incr("moves/ip", 1) for _ in range(40)))
         assert sorted(counts) == list(range(1, 41))
 
-    await _with_storage(database_url, body)
+    run_coroutine(_with_storage, database_url, body)
 
 
-async def test_expired_counters_are_deleted_and_live_ones_kept(database_url):
+def test_expired_counters_are_deleted_and_live_ones_kept(database_url):
     async def body(storage, clock, engine):
         await storage.incr("replays/old", 60)
         clock.now += 30
@@ -82,10 +82,10 @@ async def test_expired_counters_are_deleted_and_live_ones_kept(database_url):
         assert await _stored_keys(engine) == ["replays/new"]
         assert await storage.get("replays/new") == 1
 
-    await _with_storage(database_url, body)
+    run_coroutine(_with_storage, database_url, body)
 
 
-async def test_the_sweep_deletes_expired_counters_by_itself(database_url):
+def test_the_sweep_deletes_expired_counters_by_itself(database_url):
     async def body(storage, clock, engine):
         await storage.incr("tables/gone", 60)
         clock.now += 61
@@ -98,18 +98,21 @@ async def test_the_sweep_deletes_expired_counters_by_itself(database_url):
         finally:
             await storage.stop_sweeping()
 
-    await _with_storage(database_url, body)
+    run_coroutine(_with_storage, database_url, body)
 
 
-async def test_the_store_follows_the_setting_and_the_database(sqlite_database, postgres_database):
+def test_the_store_follows_the_setting_and_the_database(sqlite_database, postgres_database):
+    async def store_name(url, setting):
+        engine = make_engine(url)
+        try:
+            return type(rate_limit_storage(setting, engine)).__name__
+        finally:
+            await engine.dispose()
+
     for url, setting, expected in [(sqlite_database, "", "MemoryStorage"), (postgres_database, "", "DatabaseStorage"),
                                    (sqlite_database, "database", "DatabaseStorage"),
                                    (postgres_database, "memory", "MemoryStorage")]:
-        engine = make_engine(url)
-        try:
-            assert type(rate_limit_storage(setting, engine)).__name__ == expected, (url, setting)
-        finally:
-            await engine.dispose()
+        assert run_coroutine(store_name, url, setting) == expected, (url, setting)
 
 
 def test_an_unknown_store_is_refused_clearly(sqlite_database):

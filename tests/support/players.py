@@ -1,4 +1,4 @@
-"""A person at the test client: a guest account with its own session cookie."""
+"""A person at the test client: a guest or registered account with its own session cookie."""
 
 from __future__ import annotations
 
@@ -11,16 +11,26 @@ from app.main import SESSION_COOKIE
 
 
 class Player:
-    """A guest logged in on ``client``; every request carries this player's cookie only."""
+    """An account logged in on ``client``; every request carries this player's cookie only."""
 
-    def __init__(self, client: TestClient, name: str) -> None:
+    def __init__(self, client: TestClient, name: str, password: str | None = None) -> None:
+        """A new guest named ``name``; with ``password``, a new registered account instead."""
         self.client = client
-        response = client.post("/api/auth/guest", json={"name": name})
+        self.name = name
+        if password is None:
+            self._take_session(client.post("/api/auth/guest", json={"name": name}))
+        else:
+            self._take_session(client.post("/api/auth/register", json={"name": name, "password": password}))
+
+    def log_in(self, password: str) -> None:
+        """Log in again (a new session cookie), e.g. after the old cookie stopped working."""
+        self._take_session(self.client.post("/api/auth/login", json={"name": self.name, "password": password}))
+
+    def _take_session(self, response) -> None:
         assert response.status_code == 200, response.text
         self.cookie = response.cookies[SESSION_COOKIE]
-        client.cookies.clear()
+        self.client.cookies.clear()
         self.id = response.json()["id"]
-        self.name = name
 
     @property
     def headers(self) -> dict[str, str]:

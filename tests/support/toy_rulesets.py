@@ -126,3 +126,46 @@ class ToySealedBids(Ruleset):
         if state["round"] <= 3:
             return None
         return Result(scores=state["totals"], ranks=rank_by_score(state["totals"]))
+
+
+class Score(MoveModel):
+    type: Literal["score"]
+    points: int = Field(ge=0, le=2)
+
+
+class ToyPodium(Ruleset):
+    """1 to 5 seats, in seat order, each name their own score of 0-2 once; equal scores share a place.
+
+    Not among the toy rulesets every test app loads: the ratings tests add it (``toy-podium``).
+    """
+
+    name = "toy-podium"
+    title = "Toy podium"
+    min_players = 1
+    max_players = 5
+    Move = Annotated[Score, Field(discriminator="type")]
+
+    def setup(self, n_players, options, seed):
+        return {"scores": [None] * n_players}
+
+    def to_act(self, state):
+        waiting = [seat for seat, score in enumerate(state["scores"]) if score is None]
+        return {waiting[0]} if waiting else set()
+
+    def legal_moves(self, state, seat):
+        return [Score(type="score", points=points) for points in range(3)] if seat in self.to_act(state) else []
+
+    def apply(self, state, seat, move):
+        if seat not in self.to_act(state):
+            raise IllegalMove("it is not your turn", code="not_your_turn")
+        new = copy_state(state)
+        new["scores"][seat] = move.points
+        return new, [Event(text=f"{{seat{seat}}} scored {move.points}")]
+
+    def view(self, state, seat):
+        return {"scores": state["scores"]}
+
+    def result(self, state):
+        if None in state["scores"]:
+            return None
+        return Result(scores=state["scores"], ranks=rank_by_score(state["scores"]))

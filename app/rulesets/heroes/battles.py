@@ -162,17 +162,29 @@ def payments(state: HeroesState, battle: Battle, seat: Seat, card: TacticCard) -
 
 
 def tactic_options(state: HeroesState, battle: Battle, seat: Seat) -> list[Tactic]:
-    """The seat's legal tactic moves: every payment of every card it qualifies for and can pay;
-    a card it cannot play or pay may still be chosen, unpaid, and counts as 0 (spec 1.14)."""
+    """The seat's legal tactic moves: every payment of every card it qualifies for and can pay.
+
+    A card whose restriction fails for this side (Ambush for the defender, Stand Firm for the
+    attacker, Charge for Serfs alone) or that the seat cannot pay is not offered (issue 20): spec
+    1.14 lets it be chosen but it counts as nothing, exactly like Hold, which is free, has no
+    restriction and so is always offered.  ``choose_tactic`` still accepts such an unpaid void
+    card (:func:`is_void_choice`) so games stored before this change replay."""
     result: list[Tactic] = []
     for card_id in state["players"][seat]["tactics"]:
         card = HOUSE.tactics[card_id]
-        ways = payments(state, battle, seat, card) if qualifies(state, battle, seat, card) else []
-        if ways:
-            result.extend(Tactic(card=card_id, **way) for way in ways)
-        else:
-            result.append(Tactic(card=card_id))
+        if qualifies(state, battle, seat, card):
+            result.extend(Tactic(card=card_id, **way) for way in payments(state, battle, seat, card))
     return result
+
+
+def is_void_choice(state: HeroesState, battle: Battle, seat: Seat, move: Tactic) -> bool:
+    """Whether ``move`` names, unpaid, a card of the seat's hand that it cannot play here (its
+    restriction fails or no payment exists): spec 1.14 allows that choice, which counts as 0; the
+    client is never offered it (:func:`tactic_options`)."""
+    if move.card not in state["players"][seat]["tactics"] or Tactic(card=move.card) != move:
+        return False
+    card = HOUSE.tactics[move.card]
+    return not qualifies(state, battle, seat, card) or not payments(state, battle, seat, card)
 
 
 def tactic_choice(move: Tactic) -> TacticChoice:

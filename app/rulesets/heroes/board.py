@@ -14,11 +14,18 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from app.rulesets.base import place
+
 CONTINENTS_BY_PLAYERS = {2: ("N", "S"), 3: ("N", "E", "W"), 4: ("N", "E", "S", "W")}
 """Spec 2.4 (docs/heroes.md): the continent of each seat, in seat order, by player count."""
 
 
 CONTINENT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def region_arg(region: str) -> dict[str, Any]:
+    """A region as an event argument: its name as the map shows it and its id (``base.place``)."""
+    return place(region_name(region), region)
 
 
 def region_name(region: str | None) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
 from app.rulesets.heroes import actions, battles, mercenaries, nomads, solo
 from app.rulesets.heroes.actions import CAPITAL_SLOTS, MARCH_SLOTS, follow_moves, workers
-from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
@@ -307,8 +307,9 @@ def do_march(state: HeroesState, setting: Setting, seat: Seat, move: March, then
     take_units(state, move.origin, seat, move.units)
     add_units(state, move.destination, seat, move.units)
     touch(state, move.origin, move.destination)
-    events.append(Event(text=f"{{seat{seat}}} marches {describe_units(move.units)} from {region_name(move.origin)} to {region_name(move.destination)}"
-                             + ("" if move.worker == "token" else " (Muster)")))
+    events.append(Event(text=f"{{seat{seat}}} marches {describe_units(move.units)} from {{origin}} to {{destination}}"
+                             + ("" if move.worker == "token" else " (Muster)"),
+                        args={"origin": region_arg(move.origin), "destination": region_arg(move.destination)}))
     if end == "nomad":
         nomads.capture(state, seat, move.destination, events)
     elif end == "battle":
@@ -358,7 +359,7 @@ def fire_mercenary(state: HeroesState, setting: Setting, seat: Seat, move: FireM
 def choose_tactic(state: HeroesState, setting: Setting, seat: Seat, move: Tactic, events: list[Event]) -> None:
     """Spec 1.8.3: the secret choice; the reveal follows when both sides have chosen."""
     battle = pending_step(state)["battle"]
-    require(move in battles.tactic_options(state, battle, seat),
+    require(move in battles.tactic_options(state, battle, seat) or battles.is_void_choice(state, battle, seat, move),
             f"spec 1.8.3-1.8.4: {move} is not a legal choice (pay exactly, if you can you must)")
     if battles.choose(state, seat, move, events):
         battles.reveal(state, setting.rivals, events)

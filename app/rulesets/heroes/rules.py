@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.base import Event, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state
 from app.rulesets.heroes import evaluation, flow, information, rounds, solo
 from app.rulesets.heroes.battles import choice_secret
 from app.rulesets.heroes.board import Board
@@ -43,10 +43,17 @@ class Heroes(Ruleset[HeroesState]):
     title = "Heroes of Land, Air & Sea"
     min_players = 1
     max_players = 4
+    summary = "Raise armies, build your capital and win battles on four isles, with friends or solo against the Enemy."
+    minutes = (60, 120)
     simultaneous = True
     hidden_information = True
     Options = Options
     Move = Move
+    variants = (
+        Variant(options={"nomads": "mercenary"}, players=(1, 2, 4)),  # the Nomad Mercenary card, no Nomad on the board
+        Variant(options={"nomads": "none"}, players=(1,)),
+        Variant(options={"nomads": "none", "first_player": "host", "round_limit": 5}, players=(2, 4)),
+    )
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else Board.four_isles()

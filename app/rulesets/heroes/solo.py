@@ -43,7 +43,7 @@ from typing import Any
 
 from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
 from app.rulesets.heroes import actions, battles, compass, deck, enemy, nomads
-from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
@@ -91,7 +91,7 @@ def new_game(board: Board, options: Options, seed: int) -> HeroesState:
     state["rng"] = rng.state
     opening: list[Event] = []
     run(state, board, opening)
-    state["solo"]["opening"] = [event.text for event in opening]  # logged with the first move (``flow.apply``)
+    state["solo"]["opening"] = [event.model_dump(mode="json") for event in opening]  # logged with the first move (``flow.apply``)
     return state
 
 
@@ -295,8 +295,8 @@ def move_nomad(state: HeroesState, board: Board, move: MoveNomad, events: list[E
     ahead = compass.in_direction(board, move.origin, nomad_targets(state, board, move.origin) + [move.destination],
                                  arrow) == move.destination
     rule = f"NS-4: arrow {arrow}" if ahead else "NS-5: the first legal way clockwise"
-    events.append(Event(text=f"{{seat0}} moves the Nomad from {region_name(move.origin)} to "
-                             f"{region_name(move.destination)} ({rule})"))
+    events.append(Event(text=f"{{seat0}} moves the Nomad from {{origin}} to {{destination}} ({rule})",
+                        args={"origin": region_arg(move.origin), "destination": region_arg(move.destination)}))
     holders = occupants(state, move.destination)
     if holders and nomad_battle(state, board, holders[0], move.destination, events):
         return
@@ -378,7 +378,8 @@ class Enemy:
     def opening(self, state: HeroesState, events: list[Event]) -> None:
         """Round 1's first Enemy steps ran at setup (``new_game``): they are logged with the first move."""
         if state["solo"].get("opening"):
-            events.extend(Event(text=text) for text in state["solo"].pop("opening"))
+            events.extend(Event(text=stored) if isinstance(stored, str) else Event.model_validate(stored)
+                          for stored in state["solo"].pop("opening"))
 
     def nomad_placed(self, state: HeroesState, board: Board, events: list[Event]) -> None:
         """NS-2/NS-3 done: the Enemy draws its first card of the round (:func:`run`)."""

@@ -13,7 +13,7 @@ written ``str(seat)``.  In solo the Enemy is ``players[1]``, no seat of the tabl
 
 from __future__ import annotations
 
-from typing import Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict
 
 Counts = dict[str, int]
 """Units by kind, resources by name, or pieces in a supply (module docstring)."""
@@ -234,8 +234,9 @@ class Solo(TypedDict):
     card (NS-14; ``None`` while empty), the regions of its ``heroes`` 1-3, the steps of its C.C.
     ``track``, the ``slot`` being played (1-4), this round's ``arrow``, the ``free`` continent's
     capital region, the ``next`` step of the round (``None`` while the player decides); ``gain``
-    while an entered region's resource waits; ``opening``, the log texts of round 1's first Enemy
-    steps run at setup, until the first move logs them."""
+    while an entered region's resource waits; ``opening``, the log events (``Event`` dumps;
+    plain texts in games stored before events had a rule apart) of round 1's first Enemy steps run
+    at setup, until the first move logs them."""
 
     deck: list[int]
     discard: list[int]
@@ -247,7 +248,7 @@ class Solo(TypedDict):
     next: SoloStep | None
     free: str
     gain: NotRequired[Gain]
-    opening: NotRequired[list[str]]
+    opening: NotRequired[list[str | dict[str, Any]]]
 
 
 class HeroesState(TypedDict):

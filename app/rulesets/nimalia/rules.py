@@ -64,6 +64,8 @@ class Nimalia(Ruleset[NimaliaState]):
     title = "Nimalia"
     min_players = 2
     max_players = 4
+    summary = "Draft animal cards and layer them into a reserve that meets four objectives."
+    minutes = (20, 30)
     simultaneous = True
     hidden_information = True
     Options = Options
@@ -264,8 +266,8 @@ def score(state: NimaliaState, events: list[Event]) -> None:
     state["history"].append(record)
     state["scores"] = list(record["after"])
     for seat in range(state["players"]):
-        parts = ", ".join(
-            f"O{step['objective']} {step['points'][seat]:+d}" for step in record["steps"]
+        parts = ", ".join(  # the objective as the table shows it: its colour and title, never its id
+            f"{step['colour']} {OBJECTIVES[step['objective']].title} {step['points'][seat]:+d}" for step in record["steps"]
         )
         events.append(
             Event(text=f"Round {record['round']} scoring: {{seat{seat}}} {parts}: {record['before'][seat]} → {record['after'][seat]}")

@@ -94,7 +94,7 @@ def final_result(objectives: dict[str, int], history: list[RoundRecord], grids: 
         parts: dict[str, int] = {}
         for colour in COLOURS:
             objective = OBJECTIVES[objectives[colour]]
-            parts[f"{objective.label} ({colour})"] = sum(
+            parts[f"{objective.title} ({colour})"] = sum(  # as the table names it, never by its id
                 step["points"][seat] for record in history for step in record["steps"] if step["colour"] == colour
             )
         parts["zero floor"] = scores[seat] - sum(parts.values())

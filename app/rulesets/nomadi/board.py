@@ -52,9 +52,23 @@ def parse_key(key: str) -> Cell:
     return int(row), int(col)
 
 
+COLUMN_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""Column names, without I and O (read as 1 and 0), as on a Go board."""
+
+
 def show(cell: Sequence[int]) -> str:
-    """A cell as log text: ``(3, 10)``."""
-    return f"({cell[0]}, {cell[1]})"
+    """A cell as players name it, by the labels the board shows along its edges: the column's
+    letter (column 0 is A) and the row's number from the top (row 0 is 1): ``(3, 10) -> "L4"``.
+    The client draws the same labels (``renderers/nomadi.js``)."""
+    row, col = cell[0], cell[1]
+    if 0 <= col < len(COLUMN_LETTERS):
+        return f"{COLUMN_LETTERS[col]}{row + 1}"
+    return f"row {row + 1}, column {col + 1}"
+
+
+def place_arg(cell: Sequence[int]) -> dict[str, Any]:
+    """A cell as an event argument: its label (:func:`show`) and its ``[row, col]``."""
+    return {"kind": "place", "text": show(cell), "at": [cell[0], cell[1]]}
 
 
 @functools.cache

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.rulesets.base import Event, Seat
 from app.rulesets.nomadi.bank import pay_out, pay_in
-from app.rulesets.nomadi.board import Board, Cell, as_cell, cell_key, show
+from app.rulesets.nomadi.board import Board, Cell, as_cell, cell_key, place_arg, show
 from app.rulesets.nomadi.state import NomadiState
 
 START_EMPTIED_BONUS = 5
@@ -73,16 +73,18 @@ def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin
         pay_out(state, mover, paid, f"landing on {where} at {show(landing)} (R-30)", events)
         if owner == mover:
             state["hands"][mover].append(card)
-            events.append(Event(text=f"{{seat{mover}}} takes the card {card['id']} from {show(landing)} face down (R-30a)"))
-            worth = f"{{seat{mover}}}: the card {card['id']} you took is worth {card['value']:+d}"
-            events.append(Event(text=worth, seats=(mover,)))
+            events.append(Event(text=f"{{seat{mover}}} takes the card from {{cell}} face down",
+                                args={"cell": place_arg(landing)}, rule="R-30a"))
+            worth = f"{{seat{mover}}}: the card you took from {{cell}} is worth {card['value']:+d}"
+            events.append(Event(text=worth, args={"cell": place_arg(landing)}, seats=(mover,)))
         else:
             state["offer"] = {
                 "stone": stone_id, "cell": list(landing), "card": card, "owner": owner, "claim": None, "price": 0,
             }
-            events.append(Event(text=f"{{seat{mover}}} inspects the card {card['id']} for {{seat{owner}}} (R-30b)"))
-            worth = f"{{seat{mover}}}: the card {card['id']} you inspected is worth {card['value']:+d}"
-            events.append(Event(text=worth, seats=(mover,)))
+            events.append(Event(text=f"{{seat{mover}}} inspects the card on {{cell}} for {{seat{owner}}}",
+                                args={"cell": place_arg(landing)}, rule="R-30b"))
+            worth = f"{{seat{mover}}}: the card you inspected on {{cell}} is worth {card['value']:+d}"
+            events.append(Event(text=worth, args={"cell": place_arg(landing)}, seats=(mover,)))
 
     # R-31 the goal: the stone is locked; rewards by order of arrival
     if landing in board.goal_cells(state["oasis"]):

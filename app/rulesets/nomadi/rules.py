@@ -16,10 +16,10 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state
 from app.rulesets.nomadi import evaluation, information
 from app.rulesets.nomadi.bank import coins, pay_in, transfer
-from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, show, step
+from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, place_arg, show, step
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
 from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve
 from app.rulesets.nomadi.movement import caravan
@@ -82,9 +82,16 @@ class Nomadi(Ruleset[NomadiState]):
     title = "Nomadi"
     min_players = 2
     max_players = 5
+    summary = "Roll six dice and jump one shared caravan of stones across the desert to the goal."
+    minutes = (30, 60)
     hidden_information = True
     Options = Options
     Move = Move
+    variants = (  # a short turn limit (A-30) so that the games end
+        Variant(options={"trading": True, "hidden_coins": True, "turn_limit": 20}, players=(2, 4)),
+        Variant(options={"short_game": True, "voluntary_pass": True, "turn_limit": 20}, players=(3, 5)),
+        Variant(options={"card_placement": "players", "first_player": "host", "turn_limit": 20}, players=(2, 5)),
+    )
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
@@ -336,7 +343,7 @@ def _check_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard) -
 def _lay_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
     card = state["card_pool"].pop(0)
     state["cards"][cell_key(move.cell)] = card
-    events.append(Event(text=f"{{seat{seat}}} lays a face-down card on {show(move.cell)}"))
+    events.append(Event(text=f"{{seat{seat}}} lays a face-down card on {{cell}}", args={"cell": place_arg(move.cell)}))
     state["current"] = _next_seat(state, seat)
     if not state["card_pool"]:
         state["phase"] = "placement"
@@ -375,7 +382,7 @@ def _check_placement(state: NomadiState, board: Board, seat: Seat, move: PlaceSt
 def _place_stone(state: NomadiState, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
     stone = next(s for s in state["stones"] if s["owner"] == seat and s["cell"] is None)
     stone["cell"] = list(move.cell)
-    events.append(Event(text=f"{{seat{seat}}} places a stone on {show(move.cell)}"))
+    events.append(Event(text=f"{{seat{seat}}} places a stone on {{cell}}", args={"cell": place_arg(move.cell)}))
     if any(s["cell"] is None for s in state["stones"]):
         state["current"] = _next_seat(state, seat)
     else:
@@ -478,7 +485,8 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
     stone["cell"] = list(landing)
     state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
     whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
-    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone {show(origin)} -> {show(landing)} with a {move.die}"))
+    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {move.die}",
+                        args={"origin": place_arg(origin), "landing": place_arg(landing)}))
     resolve(state, board, seat, stone_id, origin, landing, events)
     if state["arrivals"] >= ENDING_ARRIVAL:
         _end_game(state, "the third stone reached the goal (R-32)", events)  # remaining dice are not charged
@@ -521,7 +529,8 @@ def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: li
     offer["claim"], offer["price"] = move.claim, move.price
     claim = "without a claim" if move.claim is None else f"claiming it is worth {signed(move.claim)}"
     price = f", asking {coins(move.price)}" if move.price else ""
-    events.append(Event(text=f"{{seat{seat}}} offers the card {offer['card']['id']} to {{seat{offer['owner']}}} {claim}{price}"))
+    events.append(Event(text=f"{{seat{seat}}} offers the card from {{cell}} to {{seat{offer['owner']}}} {claim}{price}",
+                        args={"cell": place_arg(offer["cell"])}))
     state["phase"] = "answer"
 
 
@@ -544,11 +553,13 @@ def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: 
     offer, offered_by = pending_offer(state), mover(state)
     card = offer["card"]
     state["hands"][seat].append(card)
-    events.append(Event(text=f"{{seat{seat}}} accepts the card {card['id']} (R-30b)"))
-    worth = f"{{seat{seat}}}: the card {card['id']} you accepted is worth {signed(card['value'])}"
-    events.append(Event(text=worth, seats=(seat,)))
+    cell = {"cell": place_arg(offer["cell"])}
+    events.append(Event(text=f"{{seat{seat}}} accepts the card from {{cell}}", args=cell, rule="R-30b"))
+    worth = f"{{seat{seat}}}: the card you accepted from {{cell}} is worth {signed(card['value'])}"
+    events.append(Event(text=worth, args=cell, seats=(seat,)))
     if offer["price"]:
-        transfer(state, seat, offered_by, offer["price"], f"the asking price for {card['id']} (R-41b)", events)
+        transfer(state, seat, offered_by, offer["price"], f"the asking price for the card from {show(offer['cell'])} (R-41b)",
+                 events)
     state["offer"] = None
     _continue_turn(state, board, offered_by, events)
 
@@ -556,7 +567,8 @@ def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: 
 def _decline(state: NomadiState, board: Board, seat: Seat, move: Decline, events: list[Event]) -> None:
     offer, offered_by = pending_offer(state), mover(state)
     state["hands"][offered_by].append(offer["card"])
-    events.append(Event(text=f"{{seat{seat}}} declines the card {offer['card']['id']}; {{seat{offered_by}}} keeps it (R-30b)"))
+    events.append(Event(text=f"{{seat{seat}}} declines the card from {{cell}}; {{seat{offered_by}}} keeps it",
+                        args={"cell": place_arg(offer["cell"])}, rule="R-30b"))
     state["offer"] = None
     _continue_turn(state, board, offered_by, events)
 

@@ -36,10 +36,20 @@ def parse_key(key: str) -> Hex:
     return int(q), int(r)
 
 
+ROW_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+"""Row names, without I and O (read as 1 and 0), as on a Go board."""
+
+
 def show(key: str) -> str:
-    """A hex key as log text: ``"3,-1" -> "(3, -1)"``."""
+    """A hex as players name it, by the labels the board shows along its edges: the row's letter
+    (row ``r = 0`` is A) and the hex's number within the offset column grid (``q + r // 2 + 1``,
+    the numbers along the top edge): ``"3,0" -> "A4"``, ``"-2,11" -> "M4"``.  A hex outside the rows or left of column 1 (test boards only) reads
+    ``"row -2, hex 0"``.  The client draws the same labels (``renderers/through-the-desert.js``)."""
     q, r = parse_key(key)
-    return f"({q}, {r})"
+    column = q + r // 2 + 1
+    if 0 <= r < len(ROW_LETTERS) and column >= 1:
+        return f"{ROW_LETTERS[r]}{column}"
+    return f"row {r}, hex {column}"
 
 
 def _pairs(hexes: Iterable[Sequence[int]]) -> list[Hex]:

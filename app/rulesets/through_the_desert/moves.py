@@ -15,6 +15,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from app.rulesets.base import MoveModel
+from app.rulesets.through_the_desert.board import hex_key, show
 
 Colour = Literal["pink", "green", "yellow", "purple", "turquoise"]
 COLOURS: tuple[Colour, ...] = ("pink", "green", "yellow", "purple", "turquoise")
@@ -22,7 +23,8 @@ COLOURS: tuple[Colour, ...] = ("pink", "green", "yellow", "purple", "turquoise")
 
 
 def _at(hex_: tuple[int, int]) -> str:
-    return f"({hex_[0]}, {hex_[1]})"
+    """A hex as the board labels it (``board.show``): ``(2, 2) -> "C4"``."""
+    return show(hex_key(hex_))
 
 
 class Palm(MoveModel):

@@ -15,8 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
-from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, show
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state, place
+from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, parse_key, show
 from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
 from app.rulesets.through_the_desert.moves import COLOURS, Camel, Colour, Leader, Move, Palm, ReturnLeader
@@ -70,9 +70,16 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     title = "Through the Desert"
     min_players = 2
     max_players = 5
+    summary = "Grow caravans of camels to reach oases and wells and to fence off the desert."
+    minutes = (45, 60)
     hidden_information = True
     Options = Options
     Move = Move
+    variants = (
+        Variant(options={"end_trigger": "immediate", "piles": "zman", "hide_well_values": False,
+                         "palm_placement": "choose", "leader_return": "random"}, players=(3, 5)),
+        Variant(options={"palm_placement": "choose"}, players=(2, 4)),
+    )
 
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
@@ -230,7 +237,7 @@ def _place_palm(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: 
     key = hex_key(move.hex)
     state["oases"] = list(area.sort([*state["oases"], key]))
     state["last_placed"] = [key]
-    events.append(Event(text=f"{{seat{seat}}} planted a palm tree on {show(key)}"))
+    events.append(Event(text=f"{{seat{seat}}} planted a palm tree on {{hex}}", args={"hex": _place(key)}))
     state["current"] = (seat + 1) % state["players"]
     _after_palm(state, area, events)
 
@@ -350,7 +357,7 @@ def _place_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move
     state["camels"][key] = {"seat": seat, "colour": move.colour, "leader": True}
     state["leaders_in_hand"][seat].remove(move.colour)
     state["last_placed"] = [key]
-    events.append(Event(text=f"{{seat{seat}}} placed the {move.colour} leader on {show(key)}"))
+    events.append(Event(text=f"{{seat{seat}}} placed the {move.colour} leader on {{hex}}", args={"hex": _place(key)}))
     _next_leader_turn(state, area, seat, events)
 
 
@@ -471,12 +478,12 @@ def _place_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move:
     state["placed"] += 1
     state["last_placed"].append(key)
 
-    text = f"{{seat{seat}}} placed a {colour} camel on {show(key)}"
+    text, args = f"{{seat{seat}}} placed a {colour} camel on {{hex}}", {"hex": _place(key)}
     well = state["wells"].pop(key, None)
     if well is None:
-        events.append(Event(text=text))
+        events.append(Event(text=text, args=args))
     else:
-        _take_wells(state, seat, [well], text + " and took a well", events)
+        _take_wells(state, seat, [well], text + " and took a well", events, args)
     for oasis in area.neighbours[key]:
         if oasis in state["oases"]:
             _credit_oasis(state, seat, colour, oasis, "reached", events)
@@ -500,16 +507,19 @@ def _place_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move:
         _begin_main_turn(state, area, (seat + 1) % state["players"], events)
 
 
-def _take_wells(state: ThroughTheDesertState, seat: Seat, wells: list[WellToken], text: str, events: list[Event]) -> None:
-    """Spec W-1/W-2/W-4: ``seat`` takes ``wells``; values go to a private log line while hidden."""
+def _take_wells(state: ThroughTheDesertState, seat: Seat, wells: list[WellToken], text: str, events: list[Event],
+                args: dict[str, dict[str, Any]] | None = None) -> None:
+    """Spec W-1/W-2/W-4: ``seat`` takes ``wells``; values go to a private log line while hidden.
+    ``text`` and ``args`` are the public sentence's template and arguments."""
+    args = args or {}
     state["taken_wells"][seat].extend(wells)
     values = ", ".join(str(well["value"]) for well in wells)
     worth = f"worth {values}"
     if state["options"]["hide_well_values"]:
-        events.append(Event(text=text))
+        events.append(Event(text=text, args=args))
         events.append(Event(text=f"{{seat{seat}}} took {_wells(len(wells))} {worth}", seats=(seat,)))
     else:
-        events.append(Event(text=f"{text} {worth}"))
+        events.append(Event(text=f"{text} {worth}", args=args))
 
 
 def _credit_oasis(
@@ -520,7 +530,8 @@ def _credit_oasis(
     if credit in state["oasis_credits"][seat]:
         return
     state["oasis_credits"][seat].append(credit)
-    events.append(Event(text=f"{{seat{seat}}}'s {colour} caravan {how} the oasis at {show(oasis)}: {OASIS_POINTS} points"))
+    events.append(Event(text=f"{{seat{seat}}}'s {colour} caravan {how} the oasis at {{hex}}: {OASIS_POINTS} points",
+                        args={"hex": _place(oasis)}))
 
 
 def _register_area(
@@ -579,6 +590,11 @@ def _end_game(state: ThroughTheDesertState, reason: str, events: list[Event]) ->
     result = final_result(state, reason)
     scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
     events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+
+
+def _place(key: HexKey) -> dict[str, Any]:
+    """A hex as an event argument: its label on the board (``"F7"``) and its ``[q, r]``."""
+    return place(show(key), list(parse_key(key)))
 
 
 def _phase_name(state: ThroughTheDesertState) -> str:

@@ -111,14 +111,29 @@ async def may_send_confirmation(session: AsyncSession, account_id: int, now: dat
                                            f"{'' if minutes == 1 else 's'}")
 
 
-async def set_address(session: AsyncSession, account_id: int, address: str, now: datetime) -> None:
+AddressState = tuple[str | None, bool, bool, datetime | None]
+"""An account's address as stored: ``(email, email_confirmed, email_enabled, email_confirm_sent_at)``."""
+
+
+async def set_address(session: AsyncSession, account_id: int, address: str, now: datetime) -> AddressState:
     """Keep ``address`` (checked) as the account's, not yet confirmed, mails on; the confirmation
-    mail left at ``now``.  The same confirmed address again stays confirmed."""
+    mail leaves at ``now``.  The same confirmed address again stays confirmed.  Committed before
+    the mail leaves (its link may be followed at once); returns what was stored before, for
+    :func:`restore_address` if the mail cannot be sent."""
     row = await _row(session, account_id)
+    before = (row.email, bool(row.email_confirmed), bool(row.email_enabled), row.email_confirm_sent_at)
     if row.email != address:
         row.email, row.email_confirmed = address, False
     row.email_enabled = True
     row.email_confirm_sent_at = now
+    await session.commit()
+    return before
+
+
+async def restore_address(session: AsyncSession, account_id: int, before: AddressState) -> None:
+    """Put back the address ``before`` (as :func:`set_address` returned it): the mail did not leave."""
+    row = await _row(session, account_id)
+    row.email, row.email_confirmed, row.email_enabled, row.email_confirm_sent_at = before
     await session.commit()
 
 

@@ -14,44 +14,15 @@
 
 import { activate, keepFocus, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { unitFigure } from "../pieces.js";
 
 // -- static data ------------------------------------------------------------------------------
 
-// A copy of four-isles-v1 (spec 2.4: id, terrain, continent, x, y; north = +y), used when the view
-// carries no `map` (request R2 in heroes-requests.md).
-const FOUR_ISLES = [
-  ["N_capital", "capital", "N", 0.0, 6.7], ["N_plains", "plains", "N", -1.47, 5.85], ["N_forest", "forest", "N", -1.47, 4.15],
-  ["N_meadow", "plains", "N", 0.0, 3.3], ["N_mountain", "mountain", "N", 1.47, 4.15], ["N_swamp", "swamp", "N", 1.47, 5.85],
-  ["N_desert", "desert", "N", 0.0, 5.0],
-  ["E_capital", "capital", "E", 6.7, 0.0], ["E_plains", "plains", "E", 5.85, 1.47], ["E_forest", "forest", "E", 4.15, 1.47],
-  ["E_meadow", "plains", "E", 3.3, 0.0], ["E_mountain", "mountain", "E", 4.15, -1.47], ["E_swamp", "swamp", "E", 5.85, -1.47],
-  ["E_desert", "desert", "E", 5.0, 0.0],
-  ["S_capital", "capital", "S", 0.0, -6.7], ["S_plains", "plains", "S", 1.47, -5.85], ["S_forest", "forest", "S", 1.47, -4.15],
-  ["S_meadow", "plains", "S", 0.0, -3.3], ["S_mountain", "mountain", "S", -1.47, -4.15], ["S_swamp", "swamp", "S", -1.47, -5.85],
-  ["S_desert", "desert", "S", 0.0, -5.0],
-  ["W_capital", "capital", "W", -6.7, 0.0], ["W_plains", "plains", "W", -5.85, -1.47], ["W_forest", "forest", "W", -4.15, -1.47],
-  ["W_meadow", "plains", "W", -3.3, 0.0], ["W_mountain", "mountain", "W", -4.15, 1.47], ["W_swamp", "swamp", "W", -5.85, 1.47],
-  ["W_desert", "desert", "W", -5.0, 0.0],
-  ["sea_NE", "sea", null, 4.0, 4.0], ["sea_SE", "sea", null, 4.0, -4.0], ["sea_SW", "sea", null, -4.0, -4.0],
-  ["sea_NW", "sea", null, -4.0, 4.0], ["sea_C", "sea", null, 0.0, 0.0],
-].map(([id, terrain, continent, x, y]) => ({ id, terrain, continent, x, y, kind: terrain === "sea" ? "sea" : terrain === "capital" ? "capital" : "land" }));
-const FOUR_ISLES_FERRIES = [["N_mountain", "E_forest"], ["E_mountain", "S_forest"], ["S_mountain", "W_forest"], ["W_mountain", "N_forest"]];
-
-// The house tactic set (spec 2.3), shown on the cards when the view has no catalogue (request R3).
-const TACTICS = {
-  hold: { name: "Hold", cost: {}, strength: 0, vp: 0, text: "No cost, no bonus." },
-  stand_firm: { name: "Stand Firm", cost: { food: 2 }, strength: 2, vp: 0, only: "defender", text: "Defender only." },
-  first_strike: { name: "First Strike", cost: { mana: 4 }, strength: 2, vp: 2, text: "" },
-  charge: { name: "Charge", cost: { mana: 6 }, strength: 4, vp: 3, text: "+3 more against First Strike; not for an army of Serfs only." },
-  ambush: { name: "Ambush", cost: { ore: 3 }, strength: 3, vp: 1, only: "attacker", text: "Attacker only." },
-  shield_wall: { name: "Shield Wall", cost: { food: 3 }, strength: 1, vp: 0, text: "Cancels the enemy's Charge." },
-  conscripts: { name: "Conscripts", cost: { food: 2 }, strength: 0, vp: 0, text: "Bring up to 2 of your units from adjacent regions into the battle." },
-};
-// Display-only costs (house values, spec 2.3) for button labels when the view has no `costs` (R4).
-const COSTS = {
-  serf: { food: 2 }, serf_pair: { food: 3 }, warrior: { food: 2 }, hero: { food: 3, ore: 2 }, mercenary: { ore: 3, mana: 3, food: 3 },
-  hall: { ore: 3 }, capital: { 2: { ore: 4, mana: 4, food: 4 }, 3: { ore: 6, mana: 6, food: 6 } },
-};
+// Where the five seas of four-isles-v1 are labelled (display only: the view's map has land regions
+// and ferries; the water between the isles is just a background with names).
+const SEA_LABELS = [
+  ["sea_NE", 4.0, 4.0], ["sea_SE", 4.0, -4.0], ["sea_SW", -4.0, -4.0], ["sea_NW", -4.0, 4.0], ["sea_C", 0.0, 0.0],
+].map(([id, x, y]) => ({ id, x, y, kind: "sea", terrain: "sea", continent: null }));
 
 const SLOTS = ["recruit", "build", "research", "tax", "march_1", "march_2", "sail", "fly", "cast"];
 const SLOT_NAMES = {
@@ -68,7 +39,6 @@ const UNIT_NAMES = {
   serf: ["Serf", "Serfs"], warrior: ["Warrior", "Warriors"], hero: ["Hero", "Heroes"], nomad: ["Nomad", "Nomads"],
   mercenary: ["Nomad Mercenary", "Nomad Mercenaries"],
 };
-const UNIT_LETTERS = { serf: "S", warrior: "W", hero: "H", mercenary: "M" };
 const MERCENARY_FIGURES = 3; // the Nomad Mercenary's figures (house value; display only)
 const CONTINENTS = { N: "North", E: "East", S: "South", W: "West" };
 const TERRAIN_NAMES = { capital: "Capital", plains: "Plains", forest: "Forest", mountain: "Mountain", swamp: "Swamp", desert: "Desert", sea: "Sea" };
@@ -141,7 +111,7 @@ function workerWords(worker) {
 
 function tacticInfo(view, card) {
   const catalogue = view.tactic_cards || {};
-  const info = catalogue[card] || TACTICS[card] || {};
+  const info = catalogue[card] || {};
   return { name: info.name || humanise(card), cost: info.cost || {}, strength: info.strength ?? 0, vp: info.vp ?? 0, text: info.text || "", only: info.only || null };
 }
 
@@ -151,7 +121,7 @@ function humanise(text) {
 }
 
 function costOf(view, what, seat) {
-  const costs = view.costs || COSTS;
+  const costs = view.costs || {};
   if (what === "capital") {
     const level = ((view.players || [])[seat] || {}).cc_level || 1;
     const cost = costs.capital || {};
@@ -263,15 +233,10 @@ function seatWords(frame, view, seat) {
 // -- the map ----------------------------------------------------------------------------------
 
 function mapOf(view) {
-  const map = view.map && Array.isArray(view.map.regions) ? view.map : null;
-  const regions = map ? map.regions : FOUR_ISLES;
-  const ferries = map && Array.isArray(map.ferry_routes) ? map.ferry_routes.map((route) => [route.a, route.b]) : FOUR_ISLES_FERRIES;
-  const byId = new Map(regions.map((region) => [region.id, { ...region, kind: region.kind || (region.terrain === "sea" ? "sea" : "land") }]));
-  // the seas only label the water between the isles: take them from the copy when the view has none
-  if (map && map.id === "four-isles-v1" && ![...byId.values()].some((region) => region.kind === "sea")) {
-    for (const region of FOUR_ISLES) if (region.kind === "sea") byId.set(region.id, region);
-  }
-  return { byId, ferries };
+  const map = view.map || { regions: [], ferry_routes: [] };
+  const byId = new Map(map.regions.map((region) => [region.id, { ...region, kind: region.kind || "land" }]));
+  if (map.id === "four-isles-v1") for (const region of SEA_LABELS) if (!byId.has(region.id)) byId.set(region.id, region);
+  return { byId, ferries: (map.ferry_routes || []).map((route) => [route.a, route.b]) };
 }
 
 const centre = (region) => [region.x * SCALE, -region.y * SCALE];
@@ -339,7 +304,7 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
   const width = Math.max(...xs) + pad - minX;
   const height = Math.max(...ys) + pad - minY;
   const svg = s("svg", {
-    class: "hx-map",
+    class: "hx-map game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
     "aria-label": `The map: ${land.length} land regions, ${regionsInPlay.filter((id) => view.regions[id].nomad).length} Nomads on the board`,
@@ -392,15 +357,22 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
     lines.forEach(([seat, counts], index) => {
       const y = cy + (lines.length > 1 ? -1.4 + index * 3.9 : 1.2) + (owner !== null ? 0.4 : 0);
-      const text = UNIT_KINDS.filter((kind) => counts[kind]).map((kind) => `${counts[kind]}${UNIT_LETTERS[kind]}`).join(" ");
-      // a long line ("8S 3W 1H 3M" in a capital) is squeezed to stay inside its hex
-      const fontSize = text.length > 8 ? (2.9 * 8) / text.length : undefined;
+      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count
+      const kinds = UNIT_KINDS.filter((kind) => counts[kind]);
+      const step = kinds.length > 3 ? 3.05 : 3.5;
+      const figures = kinds.flatMap((kind, at) => {
+        const fx = cx - 2.6 + at * step;
+        return [
+          unitFigure(kind, fx, y, 2.3, { "data-count": String(counts[kind]) }),
+          s("text", { x: fx + 1.35, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
+        ];
+      });
       group.append(
         s(
           "g",
           { class: "hx-units", "data-units-seat": seat, "data-units": armyKey(counts), "data-mercenary": counts.mercenary ? String(counts.mercenary) : undefined },
           mark(view, Number(seat), cx - 5.2, y, 1.75),
-          s("text", { x: cx - 2.9, y: y + 0.1, class: "hx-unit-count", style: fontSize ? `font-size: ${fontSize.toFixed(2)}px` : undefined }, text),
+          ...figures,
         ),
       );
     });
@@ -610,7 +582,7 @@ function drawMercenaryCard(frame, view, extraClass = "") {
   const card = view.mercenary || {};
   const owner = mercenaryOf(view);
   const alive = card.alive || 0;
-  const cost = costWords(costOf(view, "mercenary", owner ?? 0) || COSTS.mercenary);
+  const cost = costWords(costOf(view, "mercenary", owner ?? 0) || {});
   const figure = h(
     "span",
     { class: "hx-merc-figures", "aria-hidden": "true" },
@@ -782,7 +754,7 @@ function drawLegend(view) {
   return h(
     "p",
     { class: "hx-legend muted" },
-    `${view.solo ? "Solo: South is out of play · E marks the Enemy · " : ""}S Serf · W Warrior · H Hero${view.mercenary ? " · M Mercenary Nomad (a figure of the Nomad Mercenary)" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · red edge = the last move`,
+    `${view.solo ? "Solo: South is out of play · E marks the Enemy · " : ""}pawn = Serf · shield = Warrior · crown = Hero${view.mercenary ? " · spear and tent = a figure of the Nomad Mercenary" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · purple edge = the last move`,
   );
 }
 
@@ -1093,8 +1065,8 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
 const STYLE = `
 .hx { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 1em; align-items: start; }
 .hx-board-column, .hx-panel { min-width: 0; }
-.hx-map-frame { background: #fff; border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 4px; }
-.hx-map { display: block; width: 100%; height: auto; max-height: 80vh; }
+.hx-map-frame { background: var(--board-bg, #fff); border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 4px; }
+.hx-map { display: block; width: 100%; height: auto; max-height: var(--board-max-h, 80vh); }
 .hx-sea-bg { fill: #d7e9f3; }
 .hx-sea-label { font-size: 2.6px; font-style: italic; fill: #356a8a; text-anchor: middle; dominant-baseline: central; }
 .hx-ferry { stroke: #7a4b1e; stroke-width: 1.1; stroke-dasharray: 2 1.2; }
@@ -1108,7 +1080,11 @@ const STYLE = `
 .hx-region-label { font-size: 2.3px; fill: #3b2f22; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .hx-capital-level { font-size: 2px; fill: #6f665b; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .hx-mark-letter { font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-unit-count { font-size: 2.9px; font-weight: 700; fill: #1d1d1d; dominant-baseline: central; pointer-events: none; }
+.hx-unit-count { font-size: 2.5px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; pointer-events: none; }
+.hx-map .unit-figure .figure-body { fill: #fffaf0; stroke: #1d1d1d; stroke-width: 0.28; stroke-linejoin: round; }
+.hx-map .unit-figure .figure-mark { fill: none; stroke: #1d1d1d; stroke-width: 0.3; }
+.hx-map .unit-hero .figure-body { fill: #f5c542; }
+.hx-map .unit-mercenary .figure-body { fill: #d9c3a0; }
 .hx-small-letter { font-size: 2.2px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; }
 .hx-tower-shape { stroke: #1d1d1d; stroke-width: 0.3; }
 .hx-nomad { fill: #5b3a1a; stroke: #fff; stroke-width: 0.35; }
@@ -1117,7 +1093,7 @@ const STYLE = `
 .hx-region.legal:hover .hx-target, .hx-region.legal:focus .hx-target { fill-opacity: 0.45; animation: none; }
 .hx-region:focus { outline: none; }
 .hx-region:focus-visible .hx-target { stroke: #2a7fff; stroke-width: 1.4; stroke-dasharray: none; }
-.hx-region.last-move .hx-hex { stroke: #d62828; stroke-width: 1.2; }
+.hx-region.last-move .hx-hex { stroke: var(--last, #8e24aa); stroke-width: 1.2; }
 @keyframes hx-pulse { 50% { fill-opacity: 0.08; } }
 @media (prefers-reduced-motion: reduce) { .hx-target { animation: none; } }
 .hx-controls { margin-bottom: 0.6em; }
@@ -1171,11 +1147,11 @@ const STYLE = `
 .hx-resources { list-style: none; display: flex; gap: 0.35em; margin: 0 0 0.3em; padding: 0; font-size: 0.86rem; }
 .hx-resources li { flex: 1; border-radius: 5px; padding: 0 0.35em; text-align: center; white-space: nowrap; }
 .hx-resources .res-ore { background: #e6e2dc; } .hx-resources .res-mana { background: #dfe9f7; } .hx-resources .res-food { background: #f6efcf; }
-.hx-resources li.last-move { box-shadow: 0 0 0 2px #d62828; }
+.hx-resources li.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
 .hx-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.05em 0.6em; margin: 0 0 0.35em; font-size: 0.86rem; }
 .hx-stats dt { color: var(--muted, #6f665b); }
 .hx-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
-.hx-stats dd.last-move, .hx-score.last-move { color: #b3261e; font-weight: 700; }
+.hx-stats dd.last-move, .hx-score.last-move { color: var(--last, #8e24aa); font-weight: 700; }
 .hx-bar { list-style: none; display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 3px; margin: 0; padding: 0; }
 .hx-slot { display: flex; flex-direction: column; align-items: center; border: 1px solid #cdbf9f; border-radius: 5px; padding: 0.05em 0.3em; font-size: 0.74rem; line-height: 1.25; background: #fffdf7; min-width: 0; }
 .hx-slot-name { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
@@ -1185,8 +1161,8 @@ const STYLE = `
 .hx-slot.slot-token { background: #fbe3c8; }
 .hx-slot.slot-serf { background: #e2efd9; }
 .hx-slot.slot-nomad { background: #ead9cc; }
-.hx-slot.last-move { box-shadow: 0 0 0 2px #d62828; }
-.hx-last-battle.last-move { box-shadow: 0 0 0 2px #d62828; }
+.hx-slot.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
+.hx-last-battle.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
 .hx-swatch { flex: none; }
 @media (max-width: 900px) { .hx { grid-template-columns: minmax(0, 1fr); } .hx-players { grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); } }
 @media (max-width: 520px) { .hx-map-frame { padding: 1px; } }

@@ -8,6 +8,7 @@
 // space and press Enter to preview there, Enter again (or the Place button) to place. The spaces
 // the last move filled, and the reserves it touched, carry `last-move`.
 
+import { animalIcon } from "../pieces.js";
 import { activate, keepFocus, markLastMove } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
 
@@ -22,7 +23,6 @@ const ANIMALS = {
   Pe: ["penguin", "snow"],
 };
 const OTTER_TERRAIN = { j: "jungle", s: "savannah", n: "snow" };
-const SHORT = { flamingo: "Fla", crocodile: "Cro", lion: "Lio", giraffe: "Gir", panda: "Pan", gorilla: "Gor", "polar bear": "Bea", penguin: "Pen", otter: "Ott" };
 const COLOUR_NAMES = { blue: "Blue", green: "Green", yellow: "Yellow", red: "Red" };
 const ROTATIONS = [0, 90, 180, 270];
 const MIN_GRID = 6;
@@ -63,12 +63,12 @@ const STYLE = `
 .nim-rounds span.scores { color: #fff; background: var(--obj); border-color: var(--obj); }
 .nim-rounds span.current { outline: 2px solid var(--ink, #222); }
 .nim-hand-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
-.nim-card { display: grid; grid-template-columns: repeat(2, 38px); grid-auto-rows: 38px; gap: 0; padding: 3px; border-radius: 6px; border: 2px solid transparent; background: #fff; cursor: pointer; min-height: 0; }
+.nim-card { display: grid; grid-template-columns: repeat(2, 38px); grid-auto-rows: 38px; gap: 0; padding: 3px; border-radius: 6px; border: 2px solid transparent; background: var(--card, #fff); cursor: pointer; min-height: 0; }
 .nim-card[aria-pressed="true"] { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 2px var(--accent-soft, #f6e7d3); }
 .nim-card:disabled { cursor: default; opacity: 0.7; }
 .nim-grid { display: grid; gap: 0; width: max-content; max-width: 100%; }
 .nim-cell { position: relative; width: var(--cell, 44px); height: var(--cell, 44px); display: flex; align-items: center; justify-content: center; font-size: calc(var(--cell, 44px) * 0.3); font-weight: 700; color: #2b2620; border: 1px solid rgba(0,0,0,0.08); box-sizing: border-box; }
-.nim-cell.empty { background: #f7f3ea; border: 1px dashed #e2d8c4; }
+.nim-cell.empty { background: light-dark(#f7f3ea, #2e2921); border: 1px dashed var(--line, #e2d8c4); }
 .nim-cell.t-water { background-color: #8fcdf0; }
 .nim-cell.t-savannah { background-color: #f1d27b; }
 .nim-cell.t-jungle { background-color: #79c27d; }
@@ -79,16 +79,22 @@ const STYLE = `
 .nim-cell.edge-bottom { border-bottom: 2px solid #4a3b2a; }
 .nim-cell.edge-left { border-left: 2px solid #4a3b2a; }
 .nim-cell.edge-right { border-right: 2px solid #4a3b2a; }
-.nim-cell.legal { cursor: pointer; box-shadow: inset 0 0 0 2px rgba(224, 123, 0, 0.6); }
-.nim-cell.legal:hover, .nim-cell.legal:focus { box-shadow: inset 0 0 0 3px #e07b00; outline: none; }
+.nim-cell.legal { cursor: pointer; box-shadow: inset 0 0 0 2px color-mix(in srgb, var(--legal, #2e7d32) 60%, transparent); }
+.nim-cell.legal:hover, .nim-cell.legal:focus { box-shadow: inset 0 0 0 3px var(--legal, #2e7d32); outline: none; }
 .nim-cell.legal:focus-visible { outline: 3px solid #2a7fff; outline-offset: -3px; z-index: 2; }
-.nim-cell.legal::after { content: ""; position: absolute; left: 3px; top: 3px; width: 9px; height: 9px; border-radius: 50%; background: #e07b00; }
-.nim-cell.preview, .nim-cell.pending-choice { outline: 3px solid #b3261e; outline-offset: -3px; z-index: 1; }
-.nim-cell.pending-choice { opacity: 0.8; }
-.nim-cell .animal { pointer-events: none; text-shadow: 0 0 3px rgba(255,255,255,0.9); }
+.nim-cell.legal::after { content: ""; position: absolute; left: 3px; top: 3px; width: 9px; height: 9px; border-radius: 50%; background: var(--legal, #2e7d32); }
+.nim-cell.preview { outline: 3px solid var(--accent, #b5651d); outline-offset: -3px; z-index: 1; }
+/* your chosen card waits face down inside the reserve's frame: a card back, its animals faint */
+.nim-cell.pending-choice { background: repeating-linear-gradient(45deg, #7a4b1e 0 4px, #8d5a2a 4px 8px); box-shadow: inset 0 0 0 2px #ffd9a0; }
+.nim-cell.pending-choice .animal { opacity: 0.45; }
+.nim-grid { outline: 2px solid var(--line, #e4dac8); outline-offset: 0; border-radius: 2px; }
+.nim-cell .animal { pointer-events: none; display: flex; width: 80%; height: 80%; }
+.nim-cell .animal-icon { width: 100%; height: 100%; filter: drop-shadow(0 0 1px rgba(255,255,255,0.9)); }
 .nim-reserves { display: flex; flex-wrap: wrap; gap: 14px; }
 .nim-reserve h4 { margin: 0 0 4px; font-size: 0.95em; }
 .nim-reserve.small { --cell: 22px; }
+/* your reserve fits the window: at most 44 px a space, less on a small screen */
+.nim-reserve.mine .nim-grid { --cell: min(44px, calc((100vw - 3.5rem) / var(--cols)), calc(var(--board-max-h, 100dvh) / var(--rows))); }
 .nim-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
 .nim-track { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
 .nim-track li { display: grid; grid-template-columns: 8em 1fr 3em; gap: 8px; align-items: center; }
@@ -97,10 +103,10 @@ const STYLE = `
 .nim-breakdown th[scope="row"] { text-align: left; }
 .nim-breakdown tr.nim-total td, .nim-breakdown tr.nim-total th { border-top: 1px solid var(--line, #ddd); font-weight: 700; }
 .nim-legend { font-size: 0.85em; }
-.nim-cell.last-move { box-shadow: inset 0 0 0 3px #d62828; }
-.nim-cell.last-move::before { content: ""; position: absolute; right: 3px; top: 3px; width: 0; height: 0; border-left: 8px solid transparent; border-top: 8px solid #d62828; }
-.nim-reserve.last-move h4, .nim-mine.last-move h3 { color: #b3261e; }
-.nim-track li.last-move .nim-score-value, .nim-breakdown tr.last-move th { color: #b3261e; }
+.nim-cell.last-move { box-shadow: inset 0 0 0 3px var(--last, #8e24aa); }
+.nim-cell.last-move::before { content: ""; position: absolute; right: 3px; top: 3px; width: 0; height: 0; border-left: 8px solid transparent; border-top: 8px solid var(--last, #8e24aa); }
+.nim-reserve.last-move h4, .nim-mine.last-move h3 { color: var(--last, #8e24aa); }
+.nim-track li.last-move .nim-score-value, .nim-breakdown tr.last-move th { color: var(--last, #8e24aa); }
 `;
 
 function ensureStyle() {
@@ -120,7 +126,7 @@ function cell(space, attributes = {}, extraClass = "") {
   return h(
     "div",
     { class: `nim-cell t-${space.terrain}${river} ${extraClass}`.trim(), title: describe(space), "data-animal": space.animal, "data-terrain": space.terrain, ...attributes },
-    h("span", { class: "animal", "aria-hidden": "true" }, SHORT[space.animal] || space.code),
+    h("span", { class: "animal", "aria-hidden": "true" }, animalIcon(space.animal) || space.code),
   );
 }
 
@@ -146,15 +152,15 @@ function windowOf(positions) {
  * {space, kind} drawn on top (a preview or the waiting choice); `anchors` maps "r,c" to
  * {choose(how), previewed}: what a click or Enter there does, and whether the preview sits there.
  */
-function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent, seat, label }) {
+function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent, seat, label, board = false }) {
   const grid = h("div", {
-    class: "nim-grid",
+    class: board ? "nim-grid game-board" : "nim-grid",
     role: "group",
     "aria-label": label,
     "data-reserve": seat === undefined ? "" : String(seat),
     "data-rows": String(extent.bottom - extent.top + 1),
     "data-cols": String(extent.right - extent.left + 1),
-    style: `grid-template-columns: repeat(${extent.right - extent.left + 1}, var(--cell, 44px));`,
+    style: `grid-template-columns: repeat(${extent.right - extent.left + 1}, var(--cell, 44px)); --cols: ${extent.right - extent.left + 1}; --rows: ${extent.bottom - extent.top + 1};`,
   });
   const cardAt = (position) => {
     const shown = overlay.get(position) || null;
@@ -237,7 +243,7 @@ function drawObjectives(view) {
             "data-colour": objective.colour,
             style: `--obj: ${{ blue: "#2f6fd0", green: "#2e8b3e", yellow: "#c99700", red: "#c0392b" }[objective.colour]}`,
           },
-          h("strong", {}, `${COLOUR_NAMES[objective.colour]} · ${objective.label} · ${objective.title}`),
+          h("strong", {}, `${COLOUR_NAMES[objective.colour]} · ${objective.title}`),
           h("p", { class: "nim-objective-text" }, objective.text),
           h(
             "div",
@@ -371,7 +377,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
         )
       : null,
     controls,
-    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: "Your reserve" })),
+    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: "Your reserve", board: true })),
   );
 }
 
@@ -428,7 +434,7 @@ function drawScores(frame, view) {
           h(
             "tr",
             { "data-history-round": String(record.round), "data-history-objective": step.label },
-            h("th", { scope: "row" }, `R${record.round} · ${step.label} (${step.colour})`, objectives[step.colour] ? h("span", { class: "muted" }, ` ${objectives[step.colour].title}`) : null),
+            h("th", { scope: "row" }, `Round ${record.round} · ${step.colour}`, objectives[step.colour] ? h("span", { class: "muted" }, ` ${objectives[step.colour].title}`) : null),
             step.points.map((points, seat) => h("td", { "data-seat": String(seat) }, points > 0 ? `+${points}` : String(points))),
           ),
         );
@@ -459,7 +465,7 @@ function drawLegend() {
     "p",
     { class: "muted nim-legend" },
     "Blue = water, yellow = savannah, green = jungle, white = snow; a blue diagonal is an otter's river. ",
-    "Thick lines are card edges. Orange dots mark where the card's top-left space may go. ",
+    "Thick lines are card edges. Green dots mark where the card's top-left space may go. ",
     "A red edge and corner mark the spaces of the last cards placed.",
   );
 }

@@ -8,8 +8,9 @@
 //
 // Cells are [row, col], row 0 at the top (rules spec §2). The renderer brings its own styles.
 
-import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { activate, cellLabel as where, edgeLabels, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { cardBack } from "../pieces.js";
 
 const CELL = 10;
 const FILL = { blue: "#3d6fd6", yellow: "#f2c53d", red: "#d8433f", green: "#3b9e4a", black: "#2f2f2f" };
@@ -123,6 +124,23 @@ function drawAreaLabels(board, view) {
   return labels;
 }
 
+// Each colour of stone has its own shape too, so no one needs to tell the colours apart.
+const SHAPE = { blue: "circle", yellow: "square", red: "diamond", green: "triangle", black: "hexagon" };
+
+function stoneShape(colour, cx, cy, r, attributes) {
+  const shape = SHAPE[colour] || "circle";
+  if (shape === "square") return s("rect", { x: cx - r * 0.86, y: cy - r * 0.86, width: r * 1.72, height: r * 1.72, rx: r * 0.2, ...attributes });
+  const corners = { diamond: [4, 0], triangle: [3, 0], hexagon: [6, 30] }[shape];
+  if (!corners) return s("circle", { cx, cy, r, ...attributes });
+  const [sides, rotation] = corners;
+  const radius = shape === "triangle" ? r * 1.25 : r * 1.08;
+  const points = Array.from({ length: sides }, (_, index) => {
+    const angle = ((rotation + (360 / sides) * index - 90) * Math.PI) / 180;
+    return `${(cx + radius * Math.cos(angle)).toFixed(2)},${(cy + (shape === "triangle" ? r * 0.2 : 0) + radius * Math.sin(angle)).toFixed(2)}`;
+  });
+  return s("polygon", { points: points.join(" "), ...attributes });
+}
+
 function drawCards(view) {
   const group = s("g", { class: "cards" });
   for (const card of view.cards || []) {
@@ -137,9 +155,8 @@ function drawCards(view) {
           role: "img",
           "aria-label": `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source" : ""}`,
         },
-        s("title", {}, `Face-down desert card ${card.id}${card.water ? " on a water source (2 coins)" : " (1 coin)"}`),
-        s("rect", { x: c * CELL + 1.6, y: r * CELL + 1.2, width: CELL - 3.2, height: CELL - 2.4, rx: 1 }),
-        s("text", { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 0.2, class: "card-mark" }, "?"),
+        s("title", {}, `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source (2 coins)" : " (1 coin)"}`),
+        cardBack(c * CELL + 1.6, r * CELL + 1.2, CELL - 3.2, CELL - 2.4),
       ),
     );
   }
@@ -190,7 +207,7 @@ function drawStones(frame, view, ui, movable, choose) {
     const cy = (r + 0.5) * CELL;
     piece.append(s("circle", { cx, cy, r: 4.75, class: "halo" }));
     if (stone.locked) piece.append(s("circle", { cx, cy, r: 4.6, class: "lock-ring" }));
-    piece.append(s("circle", { cx, cy, r: 3.7, fill: FILL[colour] || "#ccc", stroke: EDGE[colour] || "#555", class: "piece" }));
+    piece.append(stoneShape(colour, cx, cy, 3.7, { fill: FILL[colour] || "#ccc", stroke: EDGE[colour] || "#555", class: "piece" }));
     piece.append(s("text", { x: cx, y: cy + 0.2, class: "stone-seat", fill: INK[colour] || "#000" }, String(stone.owner + 1)));
     if (canMove) activate(piece, () => choose(cellKey));
     group.append(piece);
@@ -221,13 +238,23 @@ function drawTargets(targets, onPick) {
   return group;
 }
 
+const LABEL_MARGIN = 7;
+
+/** Column letters above the board and row numbers on its left: the names the log uses (cellLabel). */
+function cellEdgeLabels(board) {
+  const labels = [];
+  for (let c = 0; c < board.width; c += 1) labels.push([where([0, c]).replace(/\d+$/, ""), c * CELL + CELL / 2, -LABEL_MARGIN / 2]);
+  for (let r = 0; r < board.height; r += 1) labels.push([String(r + 1), -LABEL_MARGIN / 2, r * CELL + CELL / 2]);
+  return edgeLabels(labels);
+}
+
 function drawBoard(frame, view, ui, movable, targets, choose, pick) {
   const board = view.board;
   const width = board.width * CELL;
   const height = board.height * CELL;
   const svg = s("svg", {
-    class: "nomadi-board",
-    viewBox: `-1 -1 ${width + 2} ${height + 2}`,
+    class: "nomadi-board game-board",
+    viewBox: `-${LABEL_MARGIN} -${LABEL_MARGIN} ${width + LABEL_MARGIN + 1} ${height + LABEL_MARGIN + 1}`, // room for the edge labels
     role: "group",
     "aria-label": `Nomadi board, ${board.width} by ${board.height} cells: ${(view.stones || []).length} stones, ${(view.cards || []).length} face-down cards`,
     "data-phase": view.phase || "",
@@ -249,7 +276,7 @@ function drawBoard(frame, view, ui, movable, targets, choose, pick) {
       ),
     ),
   );
-  svg.append(drawCells(board), drawAreaLabels(board, view), drawChasm(board), drawCards(view), drawMoved(view));
+  svg.append(drawCells(board), cellEdgeLabels(board), drawAreaLabels(board, view), drawChasm(board), drawCards(view), drawMoved(view));
   if (view.offer) {
     const [r, c] = view.offer.cell;
     svg.append(s("rect", { x: c * CELL - 0.4, y: r * CELL - 0.4, width: CELL + 0.8, height: CELL + 0.8, class: "offer-ring", "data-offer-cell": key(view.offer.cell) }));
@@ -304,7 +331,7 @@ function offerText(frame, view, viewerIsOwner) {
   const owner = viewerIsOwner ? "you" : playerName(frame, offer.owner);
   const claim = offer.claim === null || offer.claim === undefined ? "without a claim" : `claiming it is worth ${signed(offer.claim)}`;
   const price = offer.price ? `, asking ${offer.price} coin${offer.price === 1 ? "" : "s"}` : "";
-  return `${mover} offers ${owner} the card ${offer.card} from ${where(offer.cell)} ${claim}${price}.`;
+  return `${mover} offers ${owner} the card from ${where(offer.cell)} ${claim}${price}.`;
 }
 
 function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
@@ -349,7 +376,7 @@ function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
     h(
       "p",
       {},
-      `The stone of ${playerName(frame, offer.owner)} landed on ${offer.card} at ${where(offer.cell)}. Only you have seen it: it is worth `,
+      `The stone of ${playerName(frame, offer.owner)} landed on the card at ${where(offer.cell)}. Only you have seen it: it is worth `,
       h("strong", { class: "inspected-value", "data-inspected": offer.inspected || "" }, signed(offer.value)),
       ". Offer it with a claim — true or not:",
     ),
@@ -472,7 +499,7 @@ function drawPanel(frame, view) {
               { class: "card-list" },
               mine.map((token) => {
                 const [id, value] = token.split(":");
-                return h("li", { class: "held-card", "data-held-card": id, title: `${id}: ${value}` }, value);
+                return h("li", { class: "held-card", "data-held-card": id, title: `A desert card worth ${value}` }, value);
               }),
             )
           : h("p", { class: "muted" }, "None yet."),
@@ -507,13 +534,13 @@ function drawLegend() {
   return h(
     "p",
     { class: "nomadi-legend muted" },
-    "Number on a stone = its owner's seat · ",
+    "Number on a stone = its owner's seat; each colour has its own shape · ",
     h("span", { class: "legend-swatch legend-start" }),
     " start · ",
     h("span", { class: "legend-swatch legend-goal" }),
     " goal · ",
     h("span", { class: "legend-swatch legend-water" }),
-    " water source · ? face-down card · brown line = chasm · arrows = this turn's moves · red ring = the last move",
+    " water source · starred card = a face-down card · brown line = chasm · arrows = this turn's moves · purple = the last move",
   );
 }
 
@@ -659,7 +686,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       controls,
       waiting,
       drawDice(view, ui, usableValues, interactive && !disabled, chooseDie),
-      h("div", { class: "nomadi-board-frame" }, drawBoard(frame, view, ui, movable, targets, chooseStone, pick)),
+      zoomableFrame("nomadi", "nomadi-board-frame", drawBoard(frame, view, ui, movable, targets, chooseStone, pick), readOnly),
       drawLegend(),
     ),
     drawPanel(frame, view),
@@ -709,8 +736,8 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send) {
 const CSS = `
 .nomadi { display: grid; grid-template-columns: minmax(0, 1fr) 260px; gap: 1em; align-items: start; }
 .nomadi-board-column { min-width: 0; }
-.nomadi-board-frame { background: #fff; border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 6px; }
-.nomadi-board { display: block; width: 100%; height: auto; max-height: 82vh; }
+.nomadi-board-frame { background: var(--board-bg, #fff); border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 6px; }
+.nomadi-board { display: block; width: 100%; height: auto; max-height: var(--board-max-h, 82vh); }
 .nomadi-board .cell rect { stroke: #d8bf8a; stroke-width: 0.25; }
 .nomadi-board .cell-sand rect { fill: #f1dfb6; }
 .nomadi-board .cell-start rect { fill: #e7c99a; }
@@ -723,13 +750,14 @@ const CSS = `
 .nomadi-board .area-label { font-size: 4.2px; font-weight: 800; letter-spacing: 0.6px; fill: #3b2f22; fill-opacity: 0.35; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .nomadi-board .chasm-shadow { fill: none; stroke: #fff; stroke-width: 2.2; stroke-opacity: 0.7; pointer-events: none; }
 .nomadi-board .chasm-line { fill: none; stroke: #6b3f16; stroke-width: 1.2; stroke-dasharray: 2.2 1; pointer-events: none; }
-.nomadi-board .card rect { fill: #7a4b1e; stroke: #3b2410; stroke-width: 0.4; }
-.nomadi-board .card.on-water rect { stroke: #1f6fae; stroke-width: 0.8; }
-.nomadi-board .card-mark { font-size: 5px; font-weight: 800; fill: #ffd9a0; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.nomadi-board .moved-line { stroke: #d62828; stroke-width: 0.7; stroke-opacity: 0.8; stroke-dasharray: 1.5 0.8; }
-.nomadi-board .moved-arrow { fill: #d62828; }
-.nomadi-board .moved-from { fill: #d62828; fill-opacity: 0.6; }
-.nomadi-board .offer-ring { fill: none; stroke: #7b2cbf; stroke-width: 0.9; stroke-dasharray: 1.6 0.8; pointer-events: none; }
+.nomadi-board .card .card-back-face { fill: #7a4b1e; stroke: #3b2410; stroke-width: 0.4; }
+.nomadi-board .card .card-back-inner { fill: none; stroke: #d9a86a; stroke-width: 0.35; }
+.nomadi-board .card .card-back-star { fill: #ffd9a0; }
+.nomadi-board .card.on-water .card-back-face { stroke: #1f6fae; stroke-width: 0.8; }
+.nomadi-board .moved-line { stroke: var(--last, #8e24aa); stroke-width: 0.7; stroke-opacity: 0.8; stroke-dasharray: 1.5 0.8; }
+.nomadi-board .moved-arrow { fill: var(--last, #8e24aa); }
+.nomadi-board .moved-from { fill: var(--last, #8e24aa); fill-opacity: 0.6; }
+.nomadi-board .offer-ring { fill: none; stroke: var(--accent, #b5651d); stroke-width: 0.9; stroke-dasharray: 1.6 0.8; pointer-events: none; }
 .nomadi-board .stone .piece { stroke-width: 0.6; }
 .nomadi-board .stone .lock-ring { fill: #2b2620; stroke: #ffd9a0; stroke-width: 0.5; }
 .nomadi-board .stone-seat { font-size: 4px; font-weight: 800; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
@@ -739,8 +767,8 @@ const CSS = `
 .nomadi-board .stone:focus { outline: none; }
 .nomadi-board .stone:focus-visible .piece { stroke: #2a7fff; stroke-width: 1.3; stroke-dasharray: none; }
 .nomadi-board .stone .halo { fill: none; stroke: none; }
-.nomadi-board .stone.last-move .halo { stroke: #d62828; stroke-width: 0.8; }
-.nomadi-board .card.last-move rect { stroke: #d62828; stroke-width: 0.9; }
+.nomadi-board .stone.last-move .halo { stroke: var(--last, #8e24aa); stroke-width: 0.8; }
+.nomadi-board .card.last-move .card-back-face { stroke: var(--last, #8e24aa); stroke-width: 0.9; }
 .nomadi-board .legal { cursor: pointer; }
 .nomadi-board .legal-fill { fill: #2e7d32; fill-opacity: 0.35; stroke: #1b5e20; stroke-width: 0.5; animation: nomadi-pulse 1.6s ease-in-out infinite; }
 .nomadi-board .legal:hover .legal-fill, .nomadi-board .legal:focus .legal-fill { fill-opacity: 0.6; animation: none; }
@@ -752,13 +780,13 @@ const CSS = `
 .nomadi-controls { margin-bottom: 0.6em; }
 .nomadi-controls .prompt { margin: 0 0 0.5em; font-weight: 600; }
 .nomadi-controls .dialog-actions, .offer-dialog .dialog-actions { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0; }
-.offer-dialog { border: 2px solid #7b2cbf; border-radius: var(--radius, 10px); padding: 0.6em 0.8em; margin: 0.5em 0; background: #f7f0fc; }
+.offer-dialog { border: 2px solid var(--accent, #b5651d); border-radius: var(--radius, 10px); padding: 0.6em 0.8em; margin: 0.5em 0; background: var(--accent-soft, #f6e7d3); }
 .offer-dialog h3 { color: #4a1a78; margin-bottom: 0.3em; }
 .offer-dialog p { margin: 0.3em 0; }
 .claim-buttons { display: flex; flex-wrap: wrap; gap: 0.35em; margin: 0.4em 0; }
-.claim-buttons .claim.selected { background: #7b2cbf; border-color: #7b2cbf; color: #fff; }
+.claim-buttons .claim.selected { background: var(--accent, #b5651d); border-color: var(--accent, #b5651d); color: #fff; }
 .inspected-value { font-size: 1.15em; }
-.offer-note { background: #f7f0fc; border-left: 4px solid #7b2cbf; padding: 0.4em 0.7em; border-radius: 6px; }
+.offer-note { background: var(--accent-soft, #f6e7d3); border-left: 4px solid var(--accent, #b5651d); padding: 0.4em 0.7em; border-radius: 6px; }
 .gift-form { display: flex; flex-wrap: wrap; align-items: center; gap: 0.35em; margin-top: 0.5em; font-size: 0.92rem; }
 .inline-field { display: inline-flex; align-items: center; gap: 0.4em; margin: 0.3em 0; }
 .nomadi-dice { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4em; margin: 0 0 0.6em; padding: 0; min-height: 44px; align-items: center; }
@@ -766,15 +794,15 @@ const CSS = `
 .nomadi-dice .die.used { opacity: 0.35; border-style: dashed; box-shadow: none; text-decoration: line-through; }
 .nomadi-dice .die.selected { background: #2e7d32; border-color: #1b5e20; color: #fff; }
 .nomadi-dice .die.stuck { border-color: #b3261e; color: #b3261e; }
-.nomadi-dice .die.last-move { box-shadow: 0 0 0 3px #d62828; }
-.nomadi-player.last-move { background: #fdf0ef; }
-.offer-dialog.last-move, .offer-note.last-move { box-shadow: 0 0 0 2px #d62828; }
+.nomadi-dice .die.last-move { box-shadow: 0 0 0 3px var(--last, #8e24aa); }
+.nomadi-player.last-move { background: var(--last-soft, #f6e6fa); }
+.offer-dialog.last-move, .offer-note.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
 .nomadi-player-head .swatch .swatch-seat, .swatch .swatch-seat { font-size: 11px; font-weight: 800; text-anchor: middle; dominant-baseline: central; }
 .nomadi-panel { min-width: 0; }
 .nomadi-phase { margin: 0 0 0.2em; font-weight: 700; }
 .nomadi-turn { margin: 0 0 0.6em; font-size: 0.88rem; }
 .nomadi-player-list { list-style: none; margin: 0 0 0.8em; padding: 0; display: grid; gap: 0.5em; }
-.nomadi-player { border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.45em 0.6em; background: #fff; }
+.nomadi-player { border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.45em 0.6em; background: var(--card, #fff); }
 .nomadi-player.current { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 1px var(--accent, #b5651d); }
 .nomadi-player-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; margin-bottom: 0.2em; }
 .nomadi-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.1em 0.6em; margin: 0; font-size: 0.88rem; }

@@ -5,8 +5,9 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, keepFocus, markLastMove, where } from "../board-kit.js";
+import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { camelPath } from "../pieces.js";
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
@@ -94,16 +95,17 @@ function drawBoard(frame, view, highlighted, sendMove) {
   const all = [...(board.spaces || []), ...(board.mountains || [])];
   const xs = all.map((hex) => centre(hex)[0]);
   const ys = all.map((hex) => centre(hex)[1]);
-  const minX = Math.min(...xs) - SIZE * 1.1;
-  const minY = Math.min(...ys) - SIZE * 1.2;
-  const width = Math.max(...xs) - Math.min(...xs) + SIZE * 2.2;
-  const height = Math.max(...ys) - Math.min(...ys) + SIZE * 2.4;
+  // room for the row letters on the left and the column numbers on top (the log names hexes by them)
+  const minX = Math.min(...xs) - SIZE * 2.3;
+  const minY = Math.min(...ys) - SIZE * 2.4;
+  const width = Math.max(...xs) - Math.min(...xs) + SIZE * 3.4;
+  const height = Math.max(...ys) - Math.min(...ys) + SIZE * 3.6;
 
   const oases = new Set((view.oases || []).map(key));
   const camels = view.camels || [];
 
   const svg = s("svg", {
-    class: "ttd-board",
+    class: "ttd-board game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
     "aria-label": `Through the Desert board: ${camels.length} camels placed`,
@@ -137,7 +139,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
       ),
     );
   }
-  svg.append(tiles);
+  svg.append(tiles, hexEdgeLabels(all));
 
   const areas = s("g", { class: "areas" });
   for (const area of view.areas || []) {
@@ -215,6 +217,20 @@ function drawBoard(frame, view, highlighted, sendMove) {
   return svg;
 }
 
+/** Row letters left of each row and column numbers above the board: the names the log uses (hexLabel). */
+function hexEdgeLabels(hexes) {
+  const rows = new Map();
+  const columns = new Set();
+  for (const [q, r] of hexes) {
+    rows.set(r, Math.min(rows.get(r) ?? Infinity, centre([q, r])[0]));
+    columns.add(q + Math.floor(r / 2));
+  }
+  const top = Math.min(...rows.keys());
+  const labels = [...rows].map(([r, x]) => [where([0, r]).replace(/\d+$/, ""), x - SIZE * 1.5, centre([0, r])[1]]);
+  for (const column of columns) labels.push([String(column + 1), SIZE * SQRT3 * column, centre([0, top])[1] - SIZE * 1.6]);
+  return edgeLabels(labels);
+}
+
 function palm(hex) {
   const [x, y] = centre(hex);
   const top = [x + 0.6, y - 2.6];
@@ -256,7 +272,8 @@ function camelPiece(frame, camel) {
   } else {
     group.append(pieceShape(camel.colour, at, 5.2, { fill: FILL[camel.colour] || "#ccc", stroke: EDGE[camel.colour] || "#555", class: "piece" }));
   }
-  group.append(s("text", { x: at[0], y: at[1], class: "camel-seat" }, seatLabel(camel.seat)));
+  group.append(s("path", { d: camelPath(at[0], at[1] - 1.5, camel.leader ? 7 : 6.2), class: "camel-figure" }));
+  group.append(s("text", { x: at[0], y: at[1] + 2.3, class: "camel-seat" }, seatLabel(camel.seat)));
   return group;
 }
 
@@ -496,7 +513,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       "div",
       { class: "ttd-board-column" },
       seated && frame.status !== "finished" ? drawControls(frame, view, placements, choices, state.colour, disabled, choose, sendMove) : null,
-      h("div", { class: "ttd-board-frame" }, drawBoard(frame, view, highlighted, sendMove)),
+      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove), readOnly),
       drawLegend(),
     ),
     drawPanel(frame, view),
@@ -512,6 +529,6 @@ function drawLegend() {
     { class: "ttd-legend muted" },
     "Number on a piece = player seat · big ringed piece = caravan leader · ",
     h("span", { class: "legend-well" }, "●"),
-    " well (value) · hatched = enclosed area · red outline = placed this turn · red edge = the last move",
+    " well (value) · hatched = enclosed area · dashed purple ring = placed this turn · purple edge = the last move",
   );
 }

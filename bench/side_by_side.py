@@ -1,0 +1,174 @@
+#!/usr/bin/env python
+"""boardgame.io and Caravanserai side by side, interleaved in one run (issue 19).
+
+    cp -r <the boardgame.io anchor folder> /tmp/bgio     # server.js, client.js, setup.sh of the anchor
+    python bench/side_by_side.py --bgio-dir /tmp/bgio [--games 10,100,500] [--reps 2] [--moves 200]
+
+For each G and each repetition, in this order: a fresh boardgame.io server (``node server.js``, in
+memory, as the anchor ships it) loaded by the anchor's Node client, then a fresh Caravanserai
+server on a new Postgres database loaded by our Node client (``bench/node/client.js`` through
+``node_load.py``, via ``run.py``'s ``one_run``).  Both clients are Node with the same WebSocket/JSON
+stack, follow LOAD_SHAPE.md and run on this machine beside the server.  Interleaving puts both
+systems under the same background load.
+
+Writes ``results/<date>-<machine>-side-by-side[-tag].jsonl`` (one line per run, ``system`` =
+``boardgame.io`` or ``caravanserai``) and a ``.md`` with every run and the ratios per G (medians
+over the repetitions): throughput and p99 (ours / theirs), server + Postgres CPU per move against
+their server CPU per move, peak RSS.  The targets of issue 19 are printed beside each ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import run as caravanserai_run
+
+BENCH = Path(__file__).resolve().parent
+
+
+def bgio_run(bgio_dir: Path, games: int, moves: int, timeout: float) -> dict:
+    """One boardgame.io run: a fresh ``server.js`` and the anchor's client; its JSON line, normalised."""
+    if not (bgio_dir / "node_modules" / "boardgame.io").is_dir():
+        subprocess.run(["bash", "setup.sh"], cwd=bgio_dir, check=True, stdout=sys.stderr)
+    port = caravanserai_run.free_port()
+    log = tempfile.NamedTemporaryFile(prefix="bgio-server-", suffix=".log", delete=False)
+    server = subprocess.Popen(["node", "server.js"], cwd=bgio_dir, stdout=log, stderr=subprocess.STDOUT,
+                              env={**os.environ, "NODE_ENV": "production", "PORT": str(port)})
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("the boardgame.io server did not start: " + Path(log.name).read_text()[-500:])
+                time.sleep(0.1)
+        done = subprocess.run(["node", "client.js", "--games", str(games), "--moves", str(moves), "--port", str(port),
+                               "--server-pid", str(server.pid), "--timeout", str(int(timeout))],
+                              cwd=bgio_dir, capture_output=True, text=True, timeout=timeout + 600,
+                              env={**os.environ, "CLK_TCK": str(os.sysconf("SC_CLK_TCK")), "SERVER_LOG": log.name})
+        lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+        if not lines:
+            raise RuntimeError("the boardgame.io client printed nothing: " + done.stderr[-500:])
+        raw = json.loads(lines[-1])
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(30)
+        os.unlink(log.name)
+    return {"system": "boardgame.io", "impl": raw.get("impl"), "games": games, "moves_per_game": moves,
+            "acked": raw["moves"], "timed_out": raw["timed_out"], "throughput_mps": raw["moves_per_s"],
+            "latency_ms": raw["lat_ms"], "server_cpu_s": raw["server_cpu_s"],
+            "server_cpu_per_move_ms": round(raw["server_cpu_s"] / raw["moves"] * 1000, 3) if raw["moves"] else None,
+            "server_peak_rss_mib": raw["server_rss_peak_mb"], "server_idle_rss_mib": raw["server_rss_idle_mb"],
+            "client_cpu_s": raw["client_cpu_s"], "errors": raw["errors"], "raw": raw}
+
+
+def ours_run(args: argparse.Namespace, games: int, rep: int, scratch: Path) -> dict:
+    """One Caravanserai run through ``run.py``'s ``one_run`` with the Node client on Postgres."""
+    options = SimpleNamespace(
+        moves=args.moves, timeout=args.timeout, compression="none", client="node", workers=args.workers,
+        server_env=[], pg_admin_url=args.pg_admin_url, machine=args.machine, quiet_wait=0, quiet_threshold=0.25,
+        profile_dir=None, profile_format="raw", profile_gil=False, keep_db=False, keep_logs=False,
+        out_dir=str(Path(args.out_dir)))
+    result = caravanserai_run.one_run(options, "postgres", games, rep, scratch)
+    result["system"] = "caravanserai"
+    cpu, backends, acked = result.get("server_cpu_s"), result.get("pg_backend_cpu_s"), result.get("acked")
+    if cpu is not None and backends is not None and acked:
+        result["server_and_pg_cpu_per_move_ms"] = round((cpu + backends) / acked * 1000, 3)
+    return result
+
+
+def cpu_per_move(result: dict) -> float | None:
+    return result.get("server_and_pg_cpu_per_move_ms", result.get("server_cpu_per_move_ms"))
+
+
+def summary(results: list[dict]) -> str:
+    """Every run, then the ratios per G (medians of the repetitions) against issue 19's targets."""
+    lines = ["| system | G | run | moves/s | p50 ms | p99 ms | server (+PG) CPU ms/move | client CPU s | peak RSS MiB | errors | timed out |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for result in results:
+        latency = result.get("latency_ms") or {}
+        lines.append(f"| {result['system']} | {result['games']} | {result.get('rep', '-')} | {result.get('throughput_mps')} | "
+                     f"{latency.get('p50')} | {latency.get('p99')} | {cpu_per_move(result)} | {result.get('client_cpu_s')} | "
+                     f"{result.get('server_peak_rss_mib')} | {result.get('errors')} | {'yes' if result.get('timed_out') else 'no'} |")
+    lines += ["", "| G | throughput ours/theirs (target >= 1.0) | p99 ours/theirs (target <= 1.0) | "
+                  "CPU per move ours (server+PG) / theirs (server) (target <= 1.0) | peak RSS ours/theirs (target <= 0.5 at G=500) |",
+              "|---:|---:|---:|---:|---:|"]
+    for games in sorted({result["games"] for result in results}):
+        def median(system: str, pick) -> float | None:
+            values = [pick(r) for r in results if r["games"] == games and r["system"] == system and pick(r) is not None]
+            return statistics.median(values) if values else None
+
+        def ratio(pick) -> str:
+            ours, theirs = median("caravanserai", pick), median("boardgame.io", pick)
+            return f"{ours / theirs:.2f}" if ours is not None and theirs else "-"
+
+        lines.append(f"| {games} | {ratio(lambda r: r.get('throughput_mps'))} | "
+                     f"{ratio(lambda r: (r.get('latency_ms') or {}).get('p99'))} | {ratio(cpu_per_move)} | "
+                     f"{ratio(lambda r: r.get('server_peak_rss_mib'))} |")
+    return "\n".join(lines) + "\n"
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bgio-dir", required=True, type=Path,
+                        help="a writable copy of the boardgame.io anchor (server.js, client.js, setup.sh)")
+    parser.add_argument("--games", default="10,100,500")
+    parser.add_argument("--reps", type=int, default=2)
+    parser.add_argument("--moves", type=int, default=200)
+    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--workers", type=int, default=1, help="Caravanserai's uvicorn workers")
+    parser.add_argument("--pg-admin-url", default=os.environ.get("BENCH_PG_ADMIN_URL",
+                                                                 "postgresql://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--out-dir", default=str(BENCH / "results"))
+    parser.add_argument("--machine", help="machine name for the file names (default: hostname)")
+    parser.add_argument("--tag", help="suffix for the result file names")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv)
+    if not (args.bgio_dir / "client.js").is_file():
+        sys.exit(f"{args.bgio_dir} holds no client.js: copy the boardgame.io anchor folder there first")
+    import node_load
+
+    node_load.ensure_installed()
+    machine = args.machine or socket.gethostname()
+    name = f"{datetime.date.today().isoformat()}-{machine}-side-by-side" + (f"-{args.tag}" if args.tag else "")
+    out = Path(args.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    jsonl, markdown = out / f"{name}.jsonl", out / f"{name}.md"
+    scratch = Path(tempfile.mkdtemp(prefix="caravanserai-side-by-side-"))
+    results: list[dict] = []
+    for games in [int(value) for value in args.games.split(",")]:
+        for rep in range(1, args.reps + 1):
+            for one in (lambda: bgio_run(args.bgio_dir, games, args.moves, args.timeout),
+                        lambda: ours_run(args, games, rep, scratch)):
+                result = {**one(), "rep": rep, "machine": machine}
+                results.append(result)
+                with jsonl.open("a") as handle:
+                    handle.write(json.dumps(result) + "\n")
+                print(json.dumps({key: result.get(key) for key in ("system", "games", "rep", "throughput_mps", "latency_ms",
+                                                                   "errors", "timed_out")}), flush=True)
+                markdown.write_text(f"# Side by side, {datetime.date.today().isoformat()} on {machine}\n\n"
+                                    f"M = {args.moves}; command: `python bench/side_by_side.py --games {args.games} "
+                                    f"--reps {args.reps}`\n\n" + summary(results))
+    print(f"results: {jsonl} and {markdown}", file=sys.stderr)
+    print(summary(results))
+
+
+if __name__ == "__main__":
+    main()

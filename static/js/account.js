@@ -1,0 +1,122 @@
+// The "Account" panel of one's own profile page (issue 21, item 3): a guest keeps the account by
+// choosing a password; a registered person changes name or password; anyone deletes the account
+// (confirmed in a dialog, and with the password when there is one). REST: docs/api.md, "Account".
+
+import { api } from "./api.js";
+import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+
+function field(id, label, input, hint) {
+  input.id = id;
+  return h("label", { class: "field", for: id }, h("span", {}, label), input, hint ? h("small", { class: "hint" }, hint) : null);
+}
+
+function passwordInput(name, autocomplete) {
+  return h("input", { type: "password", name, maxlength: 128, required: true, autocomplete });
+}
+
+function nameInput(value) {
+  const input = h("input", { type: "text", name: "username", maxlength: 32, required: true, autocomplete: "username" });
+  input.value = value;
+  return input;
+}
+
+/** A small form: `fields`, one submit button, a message line; `send()` runs on submit. */
+function form(id, title, fields, submitLabel, busyLabel, send) {
+  const submit = h("button", { type: "submit", class: "primary" }, submitLabel);
+  const message = h("p", { class: "message", hidden: true, role: "alert" });
+  const element = h("form", { class: "account-form", id, novalidate: true }, h("h3", {}, title), fields,
+    h("div", { class: "form-actions" }, submit), message);
+  element.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showMessage(message, "");
+    try {
+      const done = await whileBusy(submit, () => send(), busyLabel);
+      if (done) showMessage(message, done, "ok");
+    } catch (error) {
+      showMessage(message, error.message);
+    }
+  });
+  return element;
+}
+
+function checkPassword(password) {
+  if (password.length < 8 || password.length > 128) throw new Error("A password has 8 to 128 characters.");
+}
+
+function keepForm(account) {
+  const name = nameInput(account.name);
+  const password = passwordInput("new-password", "new-password");
+  return form("account-keep", "Keep this account",
+    [h("p", { class: "hint" }, "Choose a password: your games and seats stay yours, on every device, even after logging out."),
+      field("account-keep-name", "Name", name), field("account-keep-password", "Password", password, "8 to 128 characters.")],
+    "Keep account", "Saving…", async () => {
+      checkPassword(password.value);
+      await api("POST", "/api/account/register", { name: name.value.trim(), password: password.value });
+      window.location.reload();
+    });
+}
+
+function renameForm(account) {
+  const name = nameInput(account.name);
+  return form("account-rename", "Name", [field("account-name", "Name", name,
+    "Names are unique, ignoring case and look-alike letters.")], "Change name", "Saving…", async () => {
+    if (!name.value.trim()) throw new Error("Please type a name.");
+    await api("POST", "/api/account/name", { name: name.value.trim() });
+    window.location.reload();
+  });
+}
+
+function passwordForm() {
+  const current = passwordInput("current-password", "current-password");
+  const next = passwordInput("new-password", "new-password");
+  return form("account-password", "Password",
+    [field("account-current-password", "Current password", current),
+      field("account-new-password", "New password", next, "8 to 128 characters. Your other devices are logged out.")],
+    "Change password", "Saving…", async () => {
+      if (!current.value) throw new Error("Please type your current password.");
+      checkPassword(next.value);
+      await api("POST", "/api/account/password", { current_password: current.value, new_password: next.value });
+      current.value = next.value = "";
+      return "Password changed. Your other devices were logged out.";
+    });
+}
+
+function deleteForm(account) {
+  const password = account.guest ? null : passwordInput("current-password", "current-password");
+  const submit = h("button", { type: "submit", class: "danger-outline", id: "account-delete-button" }, "Delete account");
+  const message = h("p", { class: "message", hidden: true, role: "alert" });
+  const element = h("form", { class: "account-form", id: "account-delete", novalidate: true },
+    h("h3", {}, "Delete account"),
+    h("p", { class: "hint" }, "Your finished and running games stay, shown under \"deleted player\"; a bot plays your running games to the end. This cannot be undone."),
+    password ? field("account-delete-password", "Password", password) : null,
+    h("div", { class: "form-actions" }, submit), message);
+  element.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    showMessage(message, "");
+    if (password && !password.value) {
+      showMessage(message, "Type your password to confirm.");
+      password.focus();
+      return;
+    }
+    const sure = await confirmDialog({
+      title: "Delete your account?",
+      text: "You are logged out everywhere and cannot sign in to this account again.",
+      confirmLabel: "Delete my account",
+      cancelLabel: "Keep it",
+      danger: true,
+    });
+    if (!sure) return;
+    try {
+      await whileBusy(submit, () => api("POST", "/api/account/delete", password ? { password: password.value } : {}), "Deleting…");
+      window.location.assign("/");
+    } catch (error) {
+      showMessage(message, error.message);
+    }
+  });
+  return element;
+}
+
+/** Draw the account panel for the signed-in `account` into `container`. */
+export function mountAccount(container, account) {
+  replaceChildren(container, account.guest ? keepForm(account) : [renameForm(account), passwordForm()], deleteForm(account));
+}

@@ -1,0 +1,122 @@
+// Friends (docs/playing.md, "Friends"): the lobby's Friends card (who is online, their running
+// games, invitations to join), the profile's Follow and Block buttons, and "Invite a friend" in a
+// table's waiting room.
+
+import { api } from "./api.js";
+import { h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { playerPath, tablePath } from "./links.js";
+
+const REFRESH_MS = 15000;
+
+/** GET /api/friends: {friends, invitations, blocked}. */
+export function loadFriends() {
+  return api("GET", "/api/friends");
+}
+
+/**
+ * The lobby's Friends card in ``section``: redrawn every 15 s while the tab is visible; hidden when
+ * nobody is signed in. Returns {refresh(account)} to call when the account changes.
+ */
+export function mountFriendsCard(section) {
+  const list = section.querySelector("[data-friends]");
+  const invitations = section.querySelector("[data-invitations]");
+  const message = section.querySelector("[data-friends-message]");
+  let signedIn = null;
+
+  async function refresh() {
+    section.hidden = !signedIn;
+    if (!signedIn || document.hidden) return;
+    try {
+      const data = await loadFriends();
+      showMessage(message, "");
+      replaceChildren(invitations, data.invitations.map(invitationItem));
+      replaceChildren(
+        list,
+        data.friends.length ? data.friends.map(friendItem) : h("li", { class: "empty muted" }, "Follow players from their profile to see them here."),
+      );
+    } catch (error) {
+      if (error.status !== 401) showMessage(message, `Could not load your friends: ${error.message}`);
+    }
+  }
+
+  function invitationItem(invitation) {
+    const decline = h("button", { type: "button", class: "link-button", "data-decline": String(invitation.id) }, "Decline");
+    decline.addEventListener("click", async () => {
+      try {
+        await whileBusy(decline, () => api("DELETE", `/api/invitations/${invitation.id}`), "Declining…");
+      } catch (error) {
+        showMessage(message, error.message);
+      }
+      refresh();
+    });
+    return h(
+      "li",
+      { class: "invitation", "data-invitation-table": String(invitation.table_id) },
+      h("a", { href: playerPath(invitation.from.id) }, invitation.from.name),
+      ` invites you to ${invitation.title} (${invitation.free_seats} free seat${invitation.free_seats === 1 ? "" : "s"}) `,
+      h("a", { class: "button primary", href: tablePath(invitation.table_id, invitation.invite_code), "data-accept": "" }, "Join"),
+      " ",
+      decline,
+    );
+  }
+
+  function friendItem(friend) {
+    return h(
+      "li",
+      { class: "friend", "data-friend": String(friend.id), "data-online": String(friend.online) },
+      h("span", { class: `presence ${friend.online ? "presence-online" : "presence-offline"}`, "aria-label": friend.online ? "online" : "offline", title: friend.online ? "Has a game open now" : "Not at a game right now" }, ""),
+      " ",
+      h("a", { href: playerPath(friend.id) }, friend.name),
+      friend.games.length
+        ? h("span", { class: "muted" }, " · playing ", friend.games.map((game, index) => [index ? ", " : "", h("a", { href: tablePath(game.id), "data-friend-game": String(game.id) }, `${game.title} #${game.id}`)]))
+        : null,
+    );
+  }
+
+  setInterval(refresh, REFRESH_MS);
+  document.addEventListener("visibilitychange", refresh);
+  return {
+    refresh(account) {
+      signedIn = account;
+      refresh();
+    },
+  };
+}
+
+/** Follow / Unfollow and Block / Unblock buttons for a profile (``relation``: {following, blocked}). */
+export function relationButtons(playerId, relation, onChange) {
+  const path = `/api/players/${encodeURIComponent(playerId)}`;
+  const follow = h("button", { type: "button", id: "follow-player", disabled: relation.blocked }, relation.following ? "Unfollow" : "Follow");
+  const block = h("button", { type: "button", id: "block-player", class: "link-button" }, relation.blocked ? "Unblock" : "Block");
+  const message = h("p", { class: "message", role: "alert", hidden: true });
+  follow.addEventListener("click", () => act(follow, `${path}/follow`, relation.following));
+  block.addEventListener("click", () => act(block, `${path}/block`, relation.blocked));
+
+  async function act(button, url, undo) {
+    try {
+      onChange(await whileBusy(button, () => api(undo ? "DELETE" : "POST", url), "…"));
+    } catch (error) {
+      showMessage(message, error.message);
+    }
+  }
+  return h("div", { class: "relation-actions actions" }, follow, " ", block, message);
+}
+
+/** "Invite a friend" for an open table's waiting room: a choice of friends not seated there, and a button. */
+export async function inviteControl(tableId, seatedIds) {
+  const data = await loadFriends();
+  const candidates = data.friends.filter((friend) => !seatedIds.includes(friend.id));
+  if (!candidates.length) return null;
+  const select = h("select", { id: "invite-friend", "aria-label": "Friend to invite" }, candidates.map((friend) => h("option", { value: String(friend.id) }, friend.online ? `${friend.name} (online)` : friend.name)));
+  const button = h("button", { type: "button", id: "invite-friend-button" }, "Invite");
+  const message = h("p", { class: "message", role: "status", hidden: true });
+  button.addEventListener("click", async () => {
+    try {
+      const sent = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(tableId)}/invitations`, { account_id: Number(select.value) }), "Inviting…");
+      showMessage(message, `${sent.invitee.name} is invited: they see it in their lobby.`, "info");
+    } catch (error) {
+      showMessage(message, error.message);
+    }
+  });
+  return h("div", { class: "invite-friend" }, h("label", { for: "invite-friend" }, "Invite a friend "), select, " ", button, message);
+}

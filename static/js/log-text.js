@@ -1,0 +1,42 @@
+// One log entry in words (docs/api.md, "Log entries"): the client writes the sentence from the
+// entry's template and typed arguments, so the words can be translated one day and never show an
+// internal code. A rule reference becomes a small link to the game's rules page whose tooltip
+// names the rule. An entry without a template (an old client's server, say) shows its `text`.
+
+import { h } from "./dom.js";
+
+const PLACEHOLDER = /\{(\w+)\}/g;
+
+/** The words of `entry` as DOM nodes: text, one span per argument, then the rule link if any. */
+export function logContent(entry, ruleset) {
+  const nodes = [];
+  if (typeof entry.template !== "string") {
+    nodes.push(entry.text || "");
+  } else {
+    const args = entry.args || {};
+    let at = 0;
+    for (const match of entry.template.matchAll(PLACEHOLDER)) {
+      nodes.push(entry.template.slice(at, match.index));
+      const arg = args[match[1]];
+      nodes.push(arg ? argument(arg) : match[0]);
+      at = match.index + match[0].length;
+    }
+    nodes.push(entry.template.slice(at));
+  }
+  if (entry.rule) nodes.push(ruleLink(entry.rule, ruleset));
+  return nodes.filter((node) => node !== "");
+}
+
+function argument(arg) {
+  const attributes = { class: `log-arg log-${arg.kind || "words"}` };
+  if (arg.kind === "player") attributes["data-seat"] = String(arg.seat);
+  if (arg.kind === "place" && arg.at !== undefined && arg.at !== null) attributes["data-place"] = JSON.stringify(arg.at);
+  return h("span", attributes, String(arg.text ?? ""));
+}
+
+/** A link to the rule on the game's rules page (its anchors are the rule codes, /rules/nomadi#R-30b).
+ * Its mark "§" is drawn by CSS (app.css, .log-rule::after), so the line's text stays the sentence. */
+export function ruleLink(rule, ruleset) {
+  const href = `/rules/${encodeURIComponent(ruleset || "")}#${encodeURIComponent(rule)}`;
+  return h("a", { class: "log-rule", href, target: "_blank", rel: "noopener", title: `Rule ${rule}: open it on the rules page`, "aria-label": `Rule ${rule} on the rules page` });
+}

@@ -1,0 +1,109 @@
+"""/api/account (issue 21, item 3): a guest keeps its account, a registered person changes password
+and name (unique ignoring case and NFKC look-alikes), anyone deletes their own account; bad input
+is a clear error and changes nothing."""
+
+from app.main import SESSION_COOKIE
+from tests.support.accounts import Member
+from tests.support.players import Player, hello, started_table
+
+
+def new_cookie(client, answer) -> str:
+    cookie = answer.cookies[SESSION_COOKIE]
+    client.cookies.clear()
+    return cookie
+
+
+def test_a_guest_keeps_its_games_and_seats_by_registering(client):
+    Member(client, "Ada")  # the site's first registered account: the admin
+    gus, bo = Player(client, "Gus"), Player(client, "Bo")
+    running = started_table(gus, [bo])
+    waiting = gus.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+    taken = gus.post("/api/account/register", {"name": "ａｄａ", "password": "long-enough-1"})
+    assert taken.status_code == 409 and taken.json()["error"]["code"] == "conflict"
+    short = gus.post("/api/account/register", {"name": "Gus", "password": "short"})
+    assert short.status_code == 400
+    assert gus.get("/api/auth/me").json() == {"id": gus.id, "name": "Gus", "guest": True, "admin": False}
+    kept = gus.post("/api/account/register", {"name": "Gustav", "password": "long-enough-1"})
+    assert kept.status_code == 200
+    assert kept.json() == {"id": gus.id, "name": "Gustav", "guest": False, "admin": False}
+    assert gus.post("/api/account/register", {"name": "Gustav2", "password": "long-enough-1"}).status_code == 409
+    gus.post("/api/auth/logout")
+    again = client.post("/api/auth/login", json={"name": "GUSTAV", "password": "long-enough-1"})
+    assert again.status_code == 200 and again.json()["id"] == gus.id
+    gus.cookie = new_cookie(client, again)
+    assert {table["id"]: table["my_seat"] for table in gus.get("/api/tables/mine").json()} == {waiting: 0, running: 0}
+    with gus.websocket(running) as socket:
+        assert hello(socket)["seat"] == 0
+
+
+def test_a_guest_on_a_fresh_site_becomes_its_admin_by_registering(client):
+    gus = Player(client, "Gus")
+    assert gus.post("/api/account/register", {"name": "Gus", "password": "long-enough-1"}).json()["admin"] is True
+
+
+def test_changing_the_password_needs_the_current_one_and_ends_other_sessions(client):
+    ada = Member(client, "Ada", "first-password")
+    other_device = ada.login()
+    other_cookie = new_cookie(client, other_device)
+    wrong = ada.post("/api/account/password", {"current_password": "not-it-at-all", "new_password": "second-password"})
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "forbidden"
+    short = ada.post("/api/account/password", {"current_password": "first-password", "new_password": "short"})
+    assert short.status_code == 400 and short.json()["error"]["code"] == "bad_request"
+    assert client.get("/api/auth/me", headers={"cookie": f"{SESSION_COOKIE}={other_cookie}"}).status_code == 200
+    changed = ada.post("/api/account/password", {"current_password": "first-password",
+                                                 "new_password": "second-password"})
+    assert changed.status_code == 200
+    ada.cookie = new_cookie(client, changed)
+    assert ada.get("/api/auth/me").json()["name"] == "Ada"  # this browser stays in
+    assert client.get("/api/auth/me", headers={"cookie": f"{SESSION_COOKIE}={other_cookie}"}).status_code == 401
+    assert ada.login("first-password").status_code == 401
+    assert ada.login("second-password").status_code == 200
+    guest = Player(client, "Gus")
+    refused = guest.post("/api/account/password", {"current_password": "", "new_password": "second-password"})
+    assert refused.status_code == 409
+
+
+def test_renaming_keeps_names_unique_ignoring_case_and_look_alikes(client):
+    ada, bo = Member(client, "Ada"), Member(client, "Bo")
+    table_id = started_table(bo, [Player(client, "Cy")])
+    for look_alike in ("ADA", "ａｄａ", "Ａda"):
+        refused = bo.post("/api/account/name", {"name": look_alike})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "conflict", look_alike
+    for bad in ("", "x" * 33, "Bo (bot)", "Deleted Player"):
+        assert bo.post("/api/account/name", {"name": bad}).status_code == 400, bad
+    assert bo.get("/api/auth/me").json()["name"] == "Bo"
+    assert bo.post("/api/account/name", {"name": "BO"}).json()["name"] == "BO"  # its own name, another case
+    assert bo.post("/api/account/name", {"name": "Bodil"}).json()["name"] == "Bodil"
+    assert [seat["name"] for seat in bo.get(f"/api/tables/{table_id}").json()["seats"]] == ["Bodil", "Cy"]
+    assert bo.login(name="bodil").status_code == 200
+    assert bo.login(name="Bo").status_code == 401
+    assert ada.post("/api/account/name", {"name": "Bo"}).json()["name"] == "Bo"  # free again
+
+
+def test_deleting_an_account_keeps_its_games_under_deleted_player(client):
+    ada, bo = Member(client, "Ada"), Player(client, "Bo")
+    running = started_table(ada, [bo])
+    ada.post(f"/api/tables/{running}/chat", {"text": "good game"})
+    hosted = ada.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+    wrong = ada.post("/api/account/delete", {"password": "not-the-password"})
+    assert wrong.status_code == 403 and wrong.json()["error"]["code"] == "forbidden"
+    assert ada.post("/api/account/delete", {}).status_code == 403
+    assert ada.get("/api/auth/me").status_code == 200
+    assert ada.post("/api/account/delete", {"password": ada.password}).json() == {}
+    assert ada.get("/api/auth/me").status_code == 401
+    assert ada.login().status_code == 401
+    table = bo.get(f"/api/tables/{running}").json()
+    assert [(seat["account_id"], seat["name"], seat["takeover"]) for seat in table["seats"]] == [
+        (ada.id, "deleted player", "resigned"), (bo.id, "Bo", None)]
+    assert [message["name"] for message in bo.get(f"/api/tables/{running}/chat").json()["messages"]] == ["deleted player"]
+    assert bo.get(f"/api/tables/{hosted}").json()["status"] == "closed"
+    profile = bo.get(f"/api/players/{ada.id}").json()
+    assert (profile["name"], profile["deleted"], profile["guest"], [game["id"] for game in profile["games"]]) == (
+        "deleted player", True, False, [running])
+    assert Member(client, "Ada").id != ada.id  # the name is free again
+
+
+def test_a_guest_deletes_its_account_without_a_password(client):
+    gus = Player(client, "Gus")
+    assert gus.post("/api/account/delete", {}).json() == {}
+    assert gus.get("/api/auth/me").status_code == 401

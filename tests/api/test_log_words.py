@@ -1,0 +1,100 @@
+"""Issue 20, item 3: log lines and the result speak the players' words, never internal codes.
+
+A full random game of each ruleset is played over REST; every log line a reader gets (the
+spectator's ``GET /log`` text, every seat's own log with its private lines, and a spectator's
+WebSocket ``state`` frame, its templates filled from their arguments as the browser does) is
+scanned for rule codes (``R-30b``), card ids (``card-08``), objective ids (``O12``) and raw
+coordinates (``(-2, 11)``).  Rule codes belong in an entry's ``rule``, which must be an anchor of
+the game's rules page.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.services.views import log_entries, result_payload
+from app.rulesets.base import Result
+from tests.conftest import make_settings
+from tests.support.players import Player, hello, started_table
+
+CODES = re.compile(r"\b[A-Z]{1,3}-[A-Z]?\d+[a-z]?\b|card-\d+|\bO\d+\b|\(\s*-?\d+\s*,\s*-?\d+\s*\)")
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+GAMES = [  # short games (about 70, 30, 100 and 20 moves) with the options that add log lines
+    ("through-the-desert", 2, {"hide_well_values": True}),
+    ("nimalia", 2, {}),
+    ("nomadi", 2, {"turn_limit": 10, "trading": True, "hidden_coins": True}),
+    ("heroes", 2, {"nomads": "mercenary", "round_limit": 4}),
+]
+
+
+@pytest.fixture
+def client(sqlite_database):
+    """One database is enough: this test reads words, not storage."""
+    with TestClient(create_app(make_settings(sqlite_database))) as test_client:
+        yield test_client
+
+
+def filled(entry: dict) -> str:
+    """An entry's sentence as the browser writes it (static/js/log-text.js): the template with
+    every argument's words."""
+    return PLACEHOLDER.sub(lambda match: entry["args"][match.group(1)]["text"], entry["template"])
+
+
+def codes_in(text: str) -> list[str]:
+    return CODES.findall(text)
+
+
+@pytest.mark.parametrize(("ruleset", "seats", "options"), GAMES, ids=[game[0] for game in GAMES])
+def test_a_whole_game_logs_no_rule_code_card_id_objective_id_or_coordinates(client, ruleset, seats, options):
+    players = [Player(client, f"P{seat}") for seat in range(seats)]
+    table_id = started_table(players[0], players[1:], ruleset=ruleset, options=options)
+    rng = random.Random(20)
+    game = players[0].get(f"/api/games/{table_id}").json()
+    while game["status"] == "running":
+        seat = rng.choice(game["to_act"])
+        if game["seat"] != seat:
+            game = players[seat].get(f"/api/games/{table_id}").json()
+        answer = players[seat].move(table_id, game["version"], rng.choice(game["legal"]))
+        assert answer.status_code == 200, answer.text
+        game = players[seat].get(f"/api/games/{table_id}").json()
+
+    public = client.get(f"/api/games/{table_id}/log").json()
+    lines = [entry["text"] for entry in public]
+    for player in players:  # each seat's log holds its private lines too
+        lines += [entry["text"] for entry in player.get(f"/api/games/{table_id}").json()["log"]]
+    with client.websocket_connect(f"/ws/games/{table_id}") as socket:
+        frame = hello(socket)
+    assert [entry["text"] for entry in frame["log"]] == [entry["text"] for entry in public]
+    lines += [filled(entry) for entry in frame["log"]]
+    assert all(filled(entry) == entry["text"] for entry in frame["log"])
+    lines.append(game["result"]["reason"])
+
+    assert len(public) > 20
+    found = {line: codes_in(line) for line in lines if codes_in(line)}
+    assert found == {}
+    rules = {entry["rule"] for entry in public if entry["rule"]}
+    page = client.get(f"/rules/{ruleset}").text
+    assert all(f'id="{rule}"' in page for rule in rules), rules - {rule for rule in rules if f'id="{rule}"' in page}
+
+
+def test_an_old_stored_plain_text_entry_still_reads_with_its_rule_apart():
+    stored = [(3, [{"text": "{seat0} rolls 2, 2, 5: no die can be used, so they roll again (R-14)", "seats": None},
+                   {"text": "{seat1} keeps a secret", "seats": [1]}])]
+    assert log_entries(stored, None, ("Ana", "Bo")) == [{
+        "version": 3, "text": "Ana rolls 2, 2, 5: no die can be used, so they roll again",
+        "template": "{seat0} rolls 2, 2, 5: no die can be used, so they roll again",
+        "args": {"seat0": {"kind": "player", "seat": 0, "text": "Ana"}}, "rule": "R-14",
+    }]
+    assert [entry["text"] for entry in log_entries(stored, 1, ("Ana", "Bo"))][1] == "Bo keeps a secret"
+
+
+def test_the_result_reason_names_no_rule_code():
+    result = Result(scores=[40, 52], ranks=[2, 1], reason="the last pink camel was taken (G-1)")
+    payload = result_payload(result, ("Ana", "Bo"))
+    assert payload["reason"] == "the last pink camel was taken" and payload["rule"] == "G-1"

@@ -1,0 +1,47 @@
+"""One's own profile page holds the account panel (issue 21, item 3): a guest keeps the account
+with a password, a wrong current password is refused in words, and the account is deleted only
+after a confirmation; in real Chromium."""
+
+from __future__ import annotations
+
+import re
+import uuid
+
+import pytest
+
+from tests.e2e.pages import sign_in
+
+pytestmark = pytest.mark.e2e
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+
+def test_a_guest_keeps_the_account_then_deletes_it_after_confirming(live_server, chromium):
+    name = f"Keeper{uuid.uuid4().hex[:6]}"
+    page = sign_in(chromium, live_server, "Guest")
+    page.click("#my-games")
+    page.wait_for_url(re.compile(r"/players/\d+$"))
+    expect(page.locator("#account-section")).to_be_visible()
+    page.fill("#account-keep-name", name)
+    page.fill("#account-keep-password", "short")
+    page.click("#account-keep button[type=submit]")
+    expect(page.locator("#account-keep [role=alert]")).to_have_text("A password has 8 to 128 characters.")
+    page.fill("#account-keep-password", "a-good-password")
+    page.click("#account-keep button[type=submit]")
+    expect(page.locator("#player-summary")).to_contain_text("Registered player")
+    expect(page.locator("#who-name")).to_have_text(name)
+
+    page.fill("#account-current-password", "not-my-password")
+    page.fill("#account-new-password", "another-password")
+    page.click("#account-password button[type=submit]")
+    expect(page.locator("#account-password [role=alert]")).to_have_text("the current password is wrong")
+
+    page.fill("#account-delete-password", "a-good-password")
+    page.click("#account-delete-button")
+    page.click('dialog [data-dialog="cancel"]')  # thought better of it: nothing happens
+    expect(page.locator("#who-name")).to_have_text(name)
+    page.click("#account-delete-button")
+    page.click('dialog [data-dialog="ok"]')
+    page.wait_for_url(f"{live_server}/")
+    expect(page.locator("#guest-name")).to_be_visible()
+    assert page.request.post(f"{live_server}/api/auth/login", data={"name": name, "password": "a-good-password"}).status == 401

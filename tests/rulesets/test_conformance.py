@@ -1,0 +1,56 @@
+"""The conformance kit (``app/rulesets/testing.py``) over every discovered ruleset, every player
+count and every variant the ruleset declares: the one place that proves a game behaves (issue 22,
+item 3).  A new game installed under the ``caravanserai.rulesets`` entry points is checked here
+without opting in; its own test files hold only what is particular to it.
+
+Each case plays two seeded random games with the kit's checks; a game longer than ``PLY_CAP``
+plies is checked up to the cap (Nomadi's default games, which random play takes to the 150-turn
+limit: its declared variants, with a short turn limit, are the ones that end).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rulesets.base import Ruleset, _plain_moves
+from app.rulesets.registry import Registry
+from app.rulesets.testing import Case, cases, check_case, observed_facts
+
+PLY_CAP = 200
+SEEDS = (1, 2)
+RULESETS = Registry.discover().all()
+CASES = [pytest.param(ruleset, case, id=f"{ruleset.name}-{case.id}") for ruleset in RULESETS for case in cases(ruleset)]
+
+
+def test_every_installed_ruleset_is_checked():
+    assert {ruleset.name for ruleset in RULESETS} >= {"heroes", "nimalia", "nomadi", "through-the-desert"}
+
+
+@pytest.mark.parametrize(("ruleset", "case"), CASES)
+def test_random_games_keep_the_contract(ruleset: Ruleset, case: Case):
+    games = check_case(ruleset, case, seeds=SEEDS, cap=PLY_CAP)
+    assert len(games) == len(SEEDS) and all(game.moves for game in games)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda ruleset: ruleset.name)
+def test_cases_cover_every_player_count_with_valid_options(ruleset: Ruleset):
+    counts = {case.n_players for case in cases(ruleset)}
+    assert counts == set(range(ruleset.min_players, ruleset.max_players + 1))
+    for variant in ruleset.variants:
+        ruleset.parse_options(variant.options)  # a declared variant is valid table options
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda ruleset: ruleset.name)
+def test_declared_facts_show_in_play(ruleset: Ruleset):
+    """``simultaneous`` and ``hidden_information`` declared ``True`` show in random play (the kit
+    checks at every position that what shows is declared)."""
+    facts = observed_facts(ruleset, cases(ruleset), seeds=SEEDS, cap=PLY_CAP)
+    assert facts.simultaneous == ruleset.simultaneous
+    assert facts.hidden_information == ruleset.hidden_information
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda ruleset: ruleset.name)
+def test_moves_are_written_field_by_field(ruleset: Ruleset):
+    """``Ruleset.dump_moves``' fast path (plain field values, no pydantic per move) holds for every
+    ruleset here; the kit checks that its output is pydantic's JSON form."""
+    assert _plain_moves(type(ruleset))
