@@ -1,9 +1,9 @@
 """Fan-out: "game G is at version V", published after commit, heard by every app instance.
 
 Knows nothing of sockets or games (ARCHITECTURE.md): it carries two numbers, a game id and its
-version, or a negative marker version that its listeners define (a seating change, a chat line, a
-rematch; an account that logged out, whose id then stands in the first place).  Two
-implementations of one interface:
+version, or one of the negative :class:`Marker` versions (a seating change, a chat line, a rematch,
+a deleted table or chat message; an account that logged out, whose id then stands in the first
+place).  Two implementations of one interface:
 
 * :class:`LocalFanout`: in-process only (SQLite: one instance).
 * :class:`PostgresFanout`: also tells the other instances on the database, through ``NOTIFY``
@@ -25,6 +25,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
+from enum import IntEnum
 
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -36,6 +37,33 @@ CHANNEL = "caravanserai_games"
 MAX_PAYLOAD = 7900
 """Bytes per notification (Postgres allows 8000)."""
 log = logging.getLogger(__name__)
+
+
+class Marker(IntEnum):
+    """The news the fan-out carries in place of a game version: every marker is negative, so it is
+    never taken for a version (game versions start at 0).  Listeners compare by name, never by order.
+    """
+
+    SEATING_CHANGED = -1
+    """With a game id: the seats changed, not the game (a take-over, a return, someone found away);
+    listeners refresh their cached seats and resend the state."""
+    CHAT_POSTED = -2
+    """With a game id: a chat message was posted at the table; listeners read what is new."""
+    REMATCH_STARTED = -3
+    """With a game id: this finished game has a rematch now; listeners read ``tables.rematch_id``."""
+    LOGGED_OUT = -4
+    """With an account id: the account logged out (its sessions ended); every process closes its sockets."""
+    TABLE_DELETED = -5
+    """With a table id: an admin deleted the table; every process forgets it and closes its sockets."""
+    CHAT_REMOVED = -6
+    """With a table id: an admin deleted a chat message there; open pages are told (``chat_removed``)
+    to read the chat again."""
+
+
+def game_changed(version: int) -> bool:
+    """Whether news of ``version`` may change what the game's players are to do: a new version, or
+    :attr:`Marker.SEATING_CHANGED` (the other markers are chat, rematch, logout and deletion news)."""
+    return version >= 0 or version == Marker.SEATING_CHANGED
 
 
 class LocalFanout:

@@ -20,6 +20,7 @@ from app.api import account, admin, auth, chat, friends, games, notifications, p
 from app.api.body_limit import BodyLimit
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
+from app.api.schemas import without_validation_errors
 from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
 from app.db.engine import database_busy as _database_busy, database_failure as _database_failure, make_engine, make_session_factory
@@ -39,7 +40,7 @@ from app.services.leadership import Leadership
 from app.services.presence import Presence
 from app.services.errors import AppError
 from app.services.notify import kit as notify_kit
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker
 
 log = logging.getLogger(__name__)
 SESSION_COOKIE = "caravanserai_session"
@@ -68,7 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if sweeper is not None:
             sweeper.start_sweeping()
         # First listener: a seating change makes every process drop its cached seats.
-        fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == SEATING_CHANGED else None)
+        fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == Marker.SEATING_CHANGED else None)
         app.state.hub = Hub(ctx)
         app.state.table_notices = TableNotices(ctx, app.state.hub)
         # One process drives bots and clocks (issue 16); a new leader first resumes every bot owed a move.
@@ -114,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
+    without_validation_errors(app)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
                    notifications.router, ratings.router, friends.router, endpoint.router, rules_pages.router,
                    account.router, admin.router):  # last: the API fuzzer signs in as the first account, an admin

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 from app.api.auth import account_out, log_in
 from app.api.deps import Ctx, CurrentAccount, Session
 from app.api.guards import AuthLimit
+from app.api.schemas import AccountOut, EmptyOut, errors
 from app.services import account_settings
 
 router = APIRouter(prefix="/api/account", tags=["account"])
@@ -32,7 +33,7 @@ class DeleteIn(BaseModel):
     password: str | None = Field(default=None, max_length=128)
 
 
-@router.post("/register")
+@router.post("/register", response_model=AccountOut, responses=errors(400, 401, 403, 409, 429))
 async def keep(body: KeepIn, account: CurrentAccount, db: Session, _: AuthLimit) -> dict:
     """Turn the caller's guest account into a registered one (same id: its games and seats stay).
 
@@ -42,7 +43,7 @@ async def keep(body: KeepIn, account: CurrentAccount, db: Session, _: AuthLimit)
     return account_out(await account_settings.keep_guest(db, account, body.name, body.password))
 
 
-@router.post("/password")
+@router.post("/password", response_model=AccountOut, responses=errors(400, 401, 403, 409, 429))
 async def change_password(body: PasswordIn, request: Request, account: CurrentAccount, ctx: Ctx, db: Session,
                           _: AuthLimit) -> dict:
     """Change the password (the current one is required); every other session of the account ends,
@@ -53,14 +54,14 @@ async def change_password(body: PasswordIn, request: Request, account: CurrentAc
     return log_in(request, changed)
 
 
-@router.post("/name")
+@router.post("/name", response_model=AccountOut, responses=errors(400, 401, 403, 409, 429))
 async def rename(body: NameIn, account: CurrentAccount, db: Session, _: AuthLimit) -> dict:
     """Change the account's name.  Errors: ``unauthorized``, ``conflict`` (registered by another
     account, ignoring case and look-alike forms), ``bad_request``, ``rate_limited``."""
     return account_out(await account_settings.rename(db, account, body.name))
 
 
-@router.post("/delete")
+@router.post("/delete", response_model=EmptyOut, responses=errors(400, 401, 403, 429))
 async def delete(body: DeleteIn, request: Request, account: CurrentAccount, ctx: Ctx, db: Session,
                  _: AuthLimit) -> dict:
     """Delete the caller's account, confirmed with its password (guests send none); its games stay

@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Query
 
 from app.api.deps import MAX_ID, Ctx, CurrentAccount, Session, TableId
+from app.api.schemas import ClosedOut, EmptyOut, ResetLinkOut, UserOut, errors
 from app.db.models import Account
 from app.services import admin
 from app.services.audit import Actor
@@ -34,7 +35,7 @@ def _actor(account: Account) -> Actor:
     return Actor(via="api", name=account.name, account_id=account.id)
 
 
-@router.get("/users")
+@router.get("/users", response_model=list[UserOut], responses=errors(400, 401, 403))
 async def users(_admin: AdminAccount, db: Session, search: Annotated[str | None, Query(max_length=32)] = None,
                 limit: Annotated[int, Query(ge=1, le=admin.USERS_PAGE)] = admin.USERS_PAGE,
                 offset: Annotated[int, Query(ge=0, le=MAX_ID)] = 0) -> list[dict]:
@@ -43,20 +44,21 @@ async def users(_admin: AdminAccount, db: Session, search: Annotated[str | None,
     return await admin.list_users(db, search, limit, offset)
 
 
-@router.post("/users/{account_id}/ban")
+@router.post("/users/{account_id}/ban", response_model=UserOut, responses=errors(400, 401, 403, 404, 409))
 async def ban(account_id: AccountId, account: AdminAccount, ctx: Ctx, db: Session) -> dict:
     """Ban the account: logged out everywhere, its sockets closed, its login refused.  Errors:
     ``not_found``, ``conflict`` (banned already, deleted, an admin)."""
     return await admin.ban(db, ctx.fanout, _actor(account), account_id)
 
 
-@router.post("/users/{account_id}/unban")
+@router.post("/users/{account_id}/unban", response_model=UserOut, responses=errors(400, 401, 403, 404, 409))
 async def unban(account_id: AccountId, account: AdminAccount, db: Session) -> dict:
     """Lift the ban.  Errors: ``not_found``, ``conflict`` (not banned)."""
     return await admin.unban(db, _actor(account), account_id)
 
 
-@router.post("/users/{account_id}/password-reset")
+@router.post("/users/{account_id}/password-reset", response_model=ResetLinkOut,
+             responses=errors(400, 401, 403, 404, 409))
 async def password_reset(account_id: AccountId, account: AdminAccount, ctx: Ctx, db: Session) -> dict:
     """``{link, expires_at}``: a one-time link to hand to the account's owner.  Errors:
     ``not_found``, ``conflict`` (a guest, a banned account)."""
@@ -65,21 +67,21 @@ async def password_reset(account_id: AccountId, account: AdminAccount, ctx: Ctx,
                                       settings.password_reset_hours)
 
 
-@router.delete("/chat/{message_id}")
+@router.delete("/chat/{message_id}", response_model=EmptyOut, responses=errors(400, 401, 403, 404))
 async def delete_chat_message(message_id: MessageId, account: AdminAccount, ctx: Ctx, db: Session) -> dict:
     """Delete one chat message.  Errors: ``not_found``."""
     await admin.delete_chat_message(db, ctx.fanout, _actor(account), message_id)
     return {}
 
 
-@router.post("/tables/{table_id}/close")
+@router.post("/tables/{table_id}/close", response_model=ClosedOut, responses=errors(400, 401, 403, 404, 409))
 async def close_table(table_id: TableId, account: AdminAccount, ctx: Ctx, db: Session) -> dict:
     """``{id, status: "closed"}``: the table leaves the lobby, its game stops.  Errors:
     ``not_found``, ``conflict`` (finished or closed)."""
     return await admin.close_table(db, ctx.fanout, _actor(account), table_id)
 
 
-@router.delete("/tables/{table_id}")
+@router.delete("/tables/{table_id}", response_model=EmptyOut, responses=errors(400, 401, 403, 404))
 async def delete_table(table_id: TableId, account: AdminAccount, ctx: Ctx, db: Session) -> dict:
     """Delete the table with its game, moves and chat.  Errors: ``not_found``."""
     await admin.delete_table(db, ctx.fanout, _actor(account), table_id)

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session
 from app.api.guards import AuthLimit
+from app.api.schemas import AccountOut, EmptyOut, errors
 from app.db.models import Account
 from app.services import account_settings, accounts, password_reset
 
@@ -43,36 +44,35 @@ def log_in(request: Request, account: Account) -> dict:
     return _log_in(request, account)
 
 
-@router.post("/guest")
+@router.post("/guest", response_model=AccountOut, responses=errors(400, 403, 429))
 async def guest(body: GuestIn, request: Request, db: Session, _: AuthLimit) -> dict:
     """Create a guest account and log it in."""
     return _log_in(request, await accounts.create_guest(db, body.name))
 
 
-@router.post("/register")
+@router.post("/register", response_model=AccountOut, responses=errors(400, 403, 409, 429))
 async def register(body: CredentialsIn, request: Request, db: Session, _: AuthLimit) -> dict:
     """Create a registered account (argon2 hash) and log it in."""
     return _log_in(request, await accounts.register(db, body.name, body.password))
 
 
-@router.post("/login")
+@router.post("/login", response_model=AccountOut, responses=errors(400, 401, 403, 429))
 async def login(body: CredentialsIn, request: Request, db: Session, _: AuthLimit) -> dict:
     """Log in a registered account."""
     return _log_in(request, await accounts.login(db, body.name, body.password))
 
 
-@router.post("/logout")
+@router.post("/logout", response_model=EmptyOut, responses=errors(400, 403))
 async def logout(request: Request, account: OptionalAccount, db: Session, ctx: Ctx) -> dict:
     """End the session: this cookie and every other of the account stop working, and every process
-    closes the account's open sockets (``accounts.LOGGED_OUT``)."""
+    closes the account's open sockets (``accounts.log_out``)."""
     if account is not None:
-        await accounts.end_sessions(db, account.id)
-        await ctx.fanout.publish(account.id, accounts.LOGGED_OUT)
+        await accounts.log_out(ctx, db, account.id)
     request.session.clear()
     return {}
 
 
-@router.post("/reset-password")
+@router.post("/reset-password", response_model=AccountOut, responses=errors(400, 404, 429))
 async def reset_password(body: ResetIn, request: Request, db: Session, ctx: Ctx, _: AuthLimit) -> dict:
     """Set a new password with a one-time link's token (``/reset-password#token=...``); every other
     session of the account ends and this browser is logged in.  Errors: ``not_found`` (unknown,
@@ -83,7 +83,7 @@ async def reset_password(body: ResetIn, request: Request, db: Session, ctx: Ctx,
     return log_in(request, account)
 
 
-@router.get("/me")
+@router.get("/me", response_model=AccountOut, responses=errors(401))
 async def me(account: CurrentAccount) -> dict:
     """The logged-in account, or 401 ``unauthorized``."""
     return account_out(account)

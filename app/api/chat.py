@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session, TableId
 from app.api.guards import ChatLimit
+from app.api.schemas import ChatOut, errors
 from app.services import chat
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])
@@ -18,7 +19,7 @@ class ChatIn(BaseModel):
     invite_code: str | None = Field(default=None, max_length=64)
 
 
-@router.get("/{table_id}/chat")
+@router.get("/{table_id}/chat", response_model=ChatOut, responses=errors(400, 403, 404))
 async def read(table_id: TableId, account: OptionalAccount, db: Session, invite_code: str | None = None) -> dict:
     """``{messages: [{id, seat, name, text, at}], can_post, reason}``: the latest 100 messages, oldest
     first, and whether the caller may write (``reason`` says why not).
@@ -30,13 +31,12 @@ async def read(table_id: TableId, account: OptionalAccount, db: Session, invite_
     return {"messages": messages, "can_post": access.can_post, "reason": access.reason}
 
 
-@router.post("/{table_id}/chat", status_code=201)
+@router.post("/{table_id}/chat", status_code=201, response_model=chat.ChatLine,
+             responses=errors(400, 401, 403, 404, 429))
 async def post(table_id: TableId, body: ChatIn, account: CurrentAccount, ctx: Ctx, db: Session, _: ChatLimit) -> dict:
     """Post one message; answers it as ``{id, seat, name, text, at}`` and pushes it to the table's sockets.
 
     Errors: ``unauthorized``, ``bad_request`` (empty after trimming, over 300 characters, control
     characters), ``not_seated``, ``not_found``, ``rate_limited``.
     """
-    message = await chat.post_chat(db, account, table_id, body.text, body.invite_code)
-    await ctx.fanout.publish(table_id, chat.CHAT_POSTED)
-    return message
+    return await chat.post_message(ctx, db, account, table_id, body.text, body.invite_code)

@@ -9,8 +9,9 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
 from app.api.guards import MovesLimit, ReplaysLimit
+from app.api.schemas import MoveAccepted, ReplayOut, errors
 from app.services import accounts, games, undo
-from app.services.views import log_entries, result_payload, state_payload
+from app.services.views import GameState, log_entries, result_payload, state_payload
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 
@@ -21,19 +22,17 @@ class MoveIn(BaseModel):
     move: dict[str, Any]
 
 
-@router.get("/{game_id}")
-async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> dict:
+@router.get("/{game_id}", response_model=GameState, responses=errors(400, 404))
+async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> GameState:
     """``{version, status, seat, view, legal, to_act, undo, result, players, log}`` for the caller."""
     seat = await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
     snapshot = await games.load_snapshot(ctx, game_id)
     entries = await games.read_log(ctx, game_id, 0, seat, snapshot.names, until=snapshot.version)
     ruleset = ctx.registry.get(snapshot.ruleset)
-    payload = state_payload(ruleset, snapshot, seat, entries)
-    payload.pop("type")
-    return payload
+    return state_payload(ruleset, snapshot, seat, entries)
 
 
-@router.post("/{game_id}/moves")
+@router.post("/{game_id}/moves", response_model=MoveAccepted, responses=errors(400, 401, 403, 404, 409, 429))
 async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit,
                request: Request) -> dict:
     """The move pipeline over REST: ``{id, version}`` once committed (the mover counts as present)."""
@@ -48,18 +47,18 @@ class UndoIn(BaseModel):
     version: int = Field(ge=0, le=MAX_ID)
 
 
-@router.post("/{game_id}/undo")
+@router.post("/{game_id}/undo", response_model=MoveAccepted, responses=errors(400, 401, 403, 404, 409, 429))
 async def take_back(game_id: TableId, body: UndoIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit,
-                    request: Request) -> dict:
+                    request: Request) -> MoveAccepted:
     """Take back the caller's last move (issue 20): ``{id, version}`` once committed; 409
     ``not_reversible`` when it may not be taken back."""
     login = accounts.login_of(request.session) if account is not None else None
     version = await undo.take_back(ctx, login, game_id, body.id, body.version)
     request.app.state.presence.saw(game_id, account.id)
-    return {"id": body.id, "version": version}
+    return MoveAccepted(id=body.id, version=version)
 
 
-@router.get("/{game_id}/log")
+@router.get("/{game_id}/log", response_model=list[dict[str, Any]], responses=errors(400, 404))
 async def public_log(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> list[dict]:
     """The public move log: ``[{version, text}]`` (no private entries, whoever asks)."""
     await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
@@ -67,7 +66,7 @@ async def public_log(game_id: TableId, account: OptionalAccount, ctx: Ctx, invit
     return log_entries(await games.read_log_rows(ctx, game_id, 0, snapshot.version), None, snapshot.names)
 
 
-@router.get("/{game_id}/replay")
+@router.get("/{game_id}/replay", response_model=ReplayOut, responses=errors(400, 404, 429))
 async def replay(game_id: TableId, account: OptionalAccount, ctx: Ctx, _: ReplaysLimit,
                  version: int = Query(ge=0, le=MAX_ID), invite_code: str | None = None) -> dict:
     """The spectator view at ``version``, rebuilt by folding the stored moves over ``setup``."""

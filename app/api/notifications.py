@@ -16,6 +16,7 @@ from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, Field, StrictBool
 
 from app.api.deps import MAX_ID, Ctx, CurrentAccount, Session
+from app.api.schemas import EmailOut, EmptyOut, NotificationsOut, RemovedOut, SubscriptionCreated, errors
 from app.services.errors import AppError
 from app.services.notify import preferences
 from app.services.notify.kit import NotifyKit
@@ -63,14 +64,15 @@ async def _choices(db, account, notify: NotifyKit) -> dict:
             "email": {**chosen["email"], "available": notify.mailer.configured, "allowed": not account.guest}}
 
 
-@router.get("/api/notifications")
+@router.get("/api/notifications", response_model=NotificationsOut, responses=errors(401))
 async def show(account: CurrentAccount, db: Session, notify: Kit) -> dict:
     """``{push: {public_key, subscriptions: [{id, endpoint, created_at}]}, email: {address, confirmed,
     enabled, available, allowed}}`` (docs/api.md)."""
     return await _choices(db, account, notify)
 
 
-@router.post("/api/notifications/push", status_code=201)
+@router.post("/api/notifications/push", status_code=201, response_model=SubscriptionCreated,
+             responses=errors(400, 401, 403, 409))
 async def subscribe(body: PushSubscriptionIn, account: CurrentAccount, db: Session, ctx: Ctx,
                     response: Response) -> dict:
     """Keep this browser's push subscription: 201 ``{id}``, 200 when it was kept already.
@@ -83,7 +85,8 @@ async def subscribe(body: PushSubscriptionIn, account: CurrentAccount, db: Sessi
     return {"id": subscription_id}
 
 
-@router.delete("/api/notifications/push/{subscription_id}")
+@router.delete("/api/notifications/push/{subscription_id}", response_model=EmptyOut,
+               responses=errors(400, 401, 403, 404))
 async def unsubscribe_browser(subscription_id: Annotated[int, PathParam(ge=1, le=MAX_ID)], account: CurrentAccount,
                               db: Session) -> dict:
     """Forget one browser; ``not_found`` for another account's."""
@@ -91,13 +94,13 @@ async def unsubscribe_browser(subscription_id: Annotated[int, PathParam(ge=1, le
     return {}
 
 
-@router.delete("/api/notifications/push")
+@router.delete("/api/notifications/push", response_model=RemovedOut, responses=errors(401, 403))
 async def unsubscribe_all_browsers(account: CurrentAccount, db: Session) -> dict:
     """Forget every browser of the account: ``{removed: n}``."""
     return {"removed": await preferences.remove_all_subscriptions(db, account.id)}
 
 
-@router.put("/api/notifications/email")
+@router.put("/api/notifications/email", response_model=EmailOut, responses=errors(400, 401, 403, 409, 429, 503))
 async def set_address(body: AddressIn, account: CurrentAccount, db: Session, notify: Kit, ctx: Ctx) -> dict:
     """Add or change the account's address and mail it a confirmation link; turn mails go to it
     once confirmed.  Errors: ``forbidden`` (guests), ``bad_request``, ``conflict`` (this server sends
@@ -125,7 +128,7 @@ async def set_address(body: AddressIn, account: CurrentAccount, db: Session, not
     return (await _choices(db, account, notify))["email"]
 
 
-@router.patch("/api/notifications/email")
+@router.patch("/api/notifications/email", response_model=EmailOut, responses=errors(400, 401, 403))
 async def switch_mail(body: MailSwitchIn, account: CurrentAccount, db: Session, notify: Kit) -> dict:
     """Turn the turn mails on or off (the address stays); ``conflict`` without an address."""
     if not await preferences.set_mail_enabled(db, account.id, body.enabled):
@@ -133,7 +136,7 @@ async def switch_mail(body: MailSwitchIn, account: CurrentAccount, db: Session, 
     return (await _choices(db, account, notify))["email"]
 
 
-@router.delete("/api/notifications/email")
+@router.delete("/api/notifications/email", response_model=EmailOut, responses=errors(401, 403))
 async def remove_address(account: CurrentAccount, db: Session, notify: Kit) -> dict:
     """Forget the account's address."""
     await preferences.remove_address(db, account.id)

@@ -7,6 +7,7 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 
 from app.api.deps import MAX_ID, Ctx, OptionalAccount, Session
+from app.api.schemas import ProfileOut, errors
 from app.services import friends, profiles
 
 router = APIRouter(prefix="/api/players", tags=["players"])
@@ -14,7 +15,7 @@ router = APIRouter(prefix="/api/players", tags=["players"])
 PlayerId = Annotated[int, Path(ge=1, le=MAX_ID, description="an account's id")]
 
 
-@router.get("/{player_id}")
+@router.get("/{player_id}", response_model=ProfileOut, responses=errors(400, 404))
 async def show(player_id: PlayerId, account: OptionalAccount, ctx: Ctx, db: Session) -> dict:
     """``{id, name, guest, games, played, won, ratings, following, blocked}`` (docs/api.md); private
     games only to the player; ``following``/``blocked``: the caller's relation to the player."""

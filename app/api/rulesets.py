@@ -5,11 +5,12 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from app.api.deps import Ctx
+from app.api.schemas import RulesetOut
 
 router = APIRouter(prefix="/api/rulesets", tags=["rulesets"])
 
 
-@router.get("")
+@router.get("", response_model=list[RulesetOut])
 async def list_rulesets(ctx: Ctx) -> list[dict]:
     """``[{name, title, min_players, max_players, summary, minutes, options_schema}]`` of every
     listed ruleset (``minutes``: ``[shortest, longest]`` typical length, or ``null``)."""

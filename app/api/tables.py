@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
-from app.services import rematch as rematches
-from app.services import my_games, tables, takeover
+from app.api.schemas import MyTableOut, TableCreated, TableOut, errors
+from app.services import lobby, my_games, tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -40,7 +40,7 @@ class JoinIn(BaseModel):
     invite_code: str | None = Field(default=None, max_length=64)
 
 
-@router.post("", status_code=201)
+@router.post("", status_code=201, response_model=TableCreated, responses=errors(400, 401, 403, 409, 429))
 async def create(body: TableIn, account: CurrentAccount, ctx: Ctx, db: Session, _: TablesLimit) -> dict:
     """A new table with the creator at seat 0: ``{id, invite_code}``."""
     info = await tables.create_table(db, ctx.registry, account, body.ruleset, body.seats, body.options, body.private,
@@ -49,21 +49,21 @@ async def create(body: TableIn, account: CurrentAccount, ctx: Ctx, db: Session, 
     return {"id": info.table.id, "invite_code": info.table.invite_code}
 
 
-@router.get("")
+@router.get("", response_model=list[TableOut])
 async def list_tables(account: OptionalAccount, ctx: Ctx, db: Session) -> list[dict]:
     """Open and running public tables."""
     viewer = account.id if account else None
     return [info.to_dict(ctx.registry, viewer) for info in await tables.list_tables(db)]
 
 
-@router.get("/mine")
+@router.get("/mine", response_model=list[MyTableOut], responses=errors(401))
 async def mine(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
     """"My games": the caller's own tables (seated or created, private ones included, finished ones
     too), the ones where it is their move first (``app/services/my_games.py``)."""
     return await my_games.my_games(db, ctx.registry, account.id)
 
 
-@router.get("/{table_id}")
+@router.get("/{table_id}", response_model=TableOut, responses=errors(400, 404))
 async def show(table_id: TableId, account: OptionalAccount, ctx: Ctx, db: Session, invite_code: str | None = None) -> dict:
     """One table with its seats (a private one needs membership or the invite code)."""
     info = await tables.load_table(db, table_id)
@@ -72,43 +72,36 @@ async def show(table_id: TableId, account: OptionalAccount, ctx: Ctx, db: Sessio
     return info.to_dict(ctx.registry, viewer)
 
 
-@router.post("/{table_id}/join")
+@router.post("/{table_id}/join", response_model=TableOut, responses=errors(400, 401, 403, 404, 409, 429))
 async def join(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session, _: TablesLimit,
                body: JoinIn | None = None) -> dict:
     """Take a seat (the given one or the first empty)."""
     body = body or JoinIn()
-    async with ctx.game_lock(table_id):
-        info = await tables.join_table(db, account, table_id, body.seat, body.invite_code)
+    info = await lobby.join(ctx, db, account, table_id, body.seat, body.invite_code)
     return info.to_dict(ctx.registry, account.id)
 
 
-@router.post("/{table_id}/leave")
+@router.post("/{table_id}/leave", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
 async def leave(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Give up one's seat at an open table; in a running game, let the default bot play it until one returns."""
-    async with ctx.game_lock(table_id):
-        if (await tables.load_table(db, table_id)).table.status == "running":
-            await takeover.hand_to_bot(ctx, table_id, account.id, "left")
-            return (await tables.load_table(db, table_id)).to_dict(ctx.registry, account.id)
-        return (await tables.leave_table(db, account, table_id)).to_dict(ctx.registry, account.id)
+    return (await lobby.leave(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
 
 
-@router.post("/{table_id}/resign")
+@router.post("/{table_id}/resign", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
 async def resign(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Resign a running game: the default bot plays the seat to the end, and it cannot be reclaimed."""
-    await takeover.hand_to_bot(ctx, table_id, account.id, "resigned")
-    return (await tables.load_table(db, table_id)).to_dict(ctx.registry, account.id)
+    return (await lobby.resign(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
 
 
-@router.post("/{table_id}/start")
+@router.post("/{table_id}/start", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
 async def start(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Start the game (creator only, every seat filled)."""
-    async with ctx.game_lock(table_id):
-        info = await tables.start_table(db, ctx.registry, account, table_id)
-    await ctx.fanout.publish(table_id, 0)
-    return info.to_dict(ctx.registry, account.id)
+    return (await lobby.start(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
 
 
-@router.post("/{table_id}/rematch")
+@router.post("/{table_id}/rematch", response_model=TableCreated,
+             responses={201: {"model": TableCreated, "description": "the rematch, created by this request"},
+                        **errors(400, 401, 403, 404, 409, 429)})
 async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session, response: Response,
                   _: TablesLimit) -> dict:
     """The rematch of a finished game, started at once: ``{id, invite_code}`` as ``POST /api/tables``
@@ -117,33 +110,22 @@ async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Sess
     Same ruleset, options, time control, privacy, chat rule and seats (people and bots); only a
     player of the game may ask.  Errors: ``not_seated``, ``conflict`` (not finished), ``not_found``.
     """
-    async with ctx.game_lock(table_id):
-        outcome = await rematches.rematch(db, ctx.registry, account, table_id)
-    new_table = outcome.info.table
+    outcome = await lobby.rematch(ctx, db, account, table_id)
     if outcome.created:
         response.status_code = 201
-        await ctx.fanout.publish(new_table.id, 0)  # its bots (if any) start playing
-        await ctx.fanout.publish(table_id, rematches.REMATCH_STARTED)
-    return {"id": new_table.id, "invite_code": new_table.invite_code}
+    return {"id": outcome.info.table.id, "invite_code": outcome.info.table.invite_code}
 
 
-@router.post("/{table_id}/bots")
+@router.post("/{table_id}/bots", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
 async def add_bot(table_id: TableId, body: BotIn, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Seat a bot (``level``: ``default`` or ``random``) at an empty seat of an open table (creator
     only); in a running game, let the default bot play the seat of a person who is away (the host,
     or another player when the host is away; ``app/services/takeover.py``)."""
-    async with ctx.game_lock(table_id):
-        if (await tables.load_table(db, table_id)).table.status == "open":
-            info = await tables.set_bot(db, account, table_id, body.seat, body.level)
-        else:
-            await takeover.hand_away_seat(ctx, table_id, account.id, body.seat)
-            info = await tables.load_table(db, table_id)
+    info = await lobby.seat_bot(ctx, db, account, table_id, body.seat, body.level)
     return info.to_dict(ctx.registry, account.id)
 
 
-@router.delete("/{table_id}/bots/{seat}")
+@router.delete("/{table_id}/bots/{seat}", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
 async def remove_bot(table_id: TableId, seat: int, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Take the bot off ``seat`` (creator only)."""
-    async with ctx.game_lock(table_id):
-        info = await tables.set_bot(db, account, table_id, seat, None)
-    return info.to_dict(ctx.registry, account.id)
+    return (await lobby.remove_bot(ctx, db, account, table_id, seat)).to_dict(ctx.registry, account.id)

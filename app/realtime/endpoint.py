@@ -72,7 +72,7 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
                 await _check_login(hub, subscriber, connecting=True)
                 subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
         except AppError as exc:
-            await websocket.send_json(frames.error(exc.code, exc.message))
+            await subscriber.send(frames.error(exc.code, exc.message))
             await websocket.close(code=4404 if exc.code == "not_found" else 4400)
             return
         except Exception as exc:

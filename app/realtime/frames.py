@@ -1,13 +1,22 @@
-"""The WebSocket frames as a closed set of types (ARCHITECTURE.md, "The public interface").
+"""The WebSocket frames as two closed sets of types (ARCHITECTURE.md, "The public interface";
+docs/api.md gives every shape).
 
-Client frames are parsed once at the edge into these models; no handler touches a raw dict.
+Client frames are parsed once at the edge into :data:`ClientFrame`; no handler touches a raw dict.
+Server frames are models of :data:`ServerFrame`, a union tagged by ``type``, built where the news
+is and written once, at the edge, by :func:`encode` (orjson; the bytes are cached per viewer by
+the hub).  Nothing else writes frames, so a frame the union does not name cannot go out.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from app.rulesets.base import move_json_default
+from app.services.chat import ChatLine
+from app.services.views import GameState, PlayerOut
 
 
 MAX_VERSION = 2**31 - 1
@@ -51,36 +60,130 @@ ClientFrame = Annotated[Hello | MoveFrame | UndoFrame | Ping, Field(discriminato
 client_frame_adapter: TypeAdapter[Hello | MoveFrame | UndoFrame | Ping] = TypeAdapter(ClientFrame)
 
 
-def ack(move_id: str, version: int) -> dict[str, Any]:
-    """``{"type": "ack", "id", "version"}``: the sender's move is committed at ``version``."""
-    return {"type": "ack", "id": move_id, "version": version}
+class _ServerFrame(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def error(code: str, message: str, move_id: str | None = None) -> dict[str, Any]:
-    """``{"type": "error", "id", "code", "message"}``: to the sender only."""
-    return {"type": "error", "id": move_id, "code": code, "message": message}
+class StateFrame(_ServerFrame):
+    """The game for one viewer, with the log entries after the ``hello``'s ``since`` or after the last
+    frame; after every committed change, and at the same version when the seats change."""
+
+    type: Literal["state"] = "state"
+    version: int
+    seat: int | None
+    status: str
+    view: dict[str, Any]
+    legal: list[Any]
+    to_act: list[int]
+    log: list[dict[str, Any]]
+    result: dict[str, Any] | None
+    players: list[PlayerOut]
+    online: list[int] = Field(description="the seats that have the game open on this server process")
 
 
-def presence(online: list[int]) -> dict[str, Any]:
-    """``{"type": "presence", "online": [seats]}``: which seats have the game open (sent on changes)."""
-    return {"type": "presence", "online": online}
+class PresenceFrame(_ServerFrame):
+    """Which seats have the game open (on this server process), sent when that changes."""
+
+    type: Literal["presence"] = "presence"
+    online: list[int]
 
 
-def chat(message: dict[str, Any]) -> dict[str, Any]:
-    """``{"type": "chat", "message": {id, seat, name, text, at}}``: a new line of the table's chat."""
-    return {"type": "chat", "message": message}
+class ChatFrame(_ServerFrame):
+    """A new line of the table's chat."""
+
+    type: Literal["chat"] = "chat"
+    message: ChatLine
 
 
-def chat_removed() -> dict[str, Any]:
-    """``{"type": "chat_removed"}``: an admin deleted a message of this table's chat; read it again."""
-    return {"type": "chat_removed"}
+class ChatRemovedFrame(_ServerFrame):
+    """An admin deleted a message of this table's chat: read the chat again (``GET .../chat``)."""
+
+    type: Literal["chat_removed"] = "chat_removed"
 
 
-def rematch(table_id: int) -> dict[str, Any]:
-    """``{"type": "rematch", "table_id"}``: this finished game's rematch has started at table ``table_id``."""
-    return {"type": "rematch", "table_id": table_id}
+class RematchFrame(_ServerFrame):
+    """This finished game's rematch has started at table ``table_id`` (once per socket)."""
+
+    type: Literal["rematch"] = "rematch"
+    table_id: int
 
 
-def pong() -> dict[str, Any]:
+class AckFrame(_ServerFrame):
+    """The sender's move ``id`` is committed; the game is at ``version``."""
+
+    type: Literal["ack"] = "ack"
+    id: str
+    version: int
+
+
+class ErrorFrame(_ServerFrame):
+    """A refusal, to the sender only: of the move ``id``, or (``id`` null) of the socket or a frame."""
+
+    type: Literal["error"] = "error"
+    id: str | None
+    code: str
+    message: str
+
+
+class PongFrame(_ServerFrame):
     """The answer to ``ping``."""
-    return {"type": "pong"}
+
+    type: Literal["pong"] = "pong"
+
+
+ServerFrameModel = (StateFrame | PresenceFrame | ChatFrame | ChatRemovedFrame | RematchFrame | AckFrame | ErrorFrame
+                    | PongFrame)
+ServerFrame = Annotated[ServerFrameModel, Field(discriminator="type")]
+server_frame_adapter: TypeAdapter[ServerFrameModel] = TypeAdapter(ServerFrame)
+"""Parses a server frame (tests, scripts): the union is closed, an unknown ``type`` is refused."""
+
+
+def encode(frame: ServerFrameModel) -> bytes:
+    """The JSON text of ``frame``, as docs/api.md gives it: its fields in order, nested models (a
+    player, a chat line, move models in ``legal``) in their wire form.
+
+    Raises ``TypeError`` for anything not in :data:`ServerFrame`.
+    """
+    if not isinstance(frame, _ServerFrame):
+        raise TypeError(f"{type(frame).__name__} is not a server frame")
+    return orjson.dumps(frame.__dict__, default=move_json_default)
+
+
+def state(game: GameState, online: list[int]) -> StateFrame:
+    """The ``state`` frame of ``game`` (already validated: its fields are taken as they are)."""
+    return StateFrame.model_construct(**game.__dict__, online=online)
+
+
+def ack(move_id: str, version: int) -> AckFrame:
+    """``{"type": "ack", "id", "version"}``: the sender's move is committed at ``version``."""
+    return AckFrame(id=move_id, version=version)
+
+
+def error(code: str, message: str, move_id: str | None = None) -> ErrorFrame:
+    """``{"type": "error", "id", "code", "message"}``: to the sender only."""
+    return ErrorFrame(id=move_id, code=code, message=message)
+
+
+def presence(online: list[int]) -> PresenceFrame:
+    """``{"type": "presence", "online": [seats]}``: which seats have the game open (sent on changes)."""
+    return PresenceFrame(online=online)
+
+
+def chat(message: dict[str, Any]) -> ChatFrame:
+    """``{"type": "chat", "message": {id, account_id, seat, name, text, at}}``: a new line of the table's chat."""
+    return ChatFrame(message=message)
+
+
+def chat_removed() -> ChatRemovedFrame:
+    """``{"type": "chat_removed"}``: an admin deleted a message of this table's chat; read it again."""
+    return ChatRemovedFrame()
+
+
+def rematch(table_id: int) -> RematchFrame:
+    """``{"type": "rematch", "table_id"}``: this finished game's rematch has started at table ``table_id``."""
+    return RematchFrame(table_id=table_id)
+
+
+def pong() -> PongFrame:
+    """The answer to ``ping``."""
+    return PongFrame()

@@ -17,20 +17,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from typing import Any
 
-import orjson
 from fastapi import WebSocket
 
 from app.realtime import frames
 from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads
 from app.services import accounts, games
-from app.services.accounts import LOGGED_OUT, Login
-from app.services.admin import TABLE_DELETED
+from app.services.accounts import Login
 from app.services.cache import GameSnapshot
 from app.services.context import Context
-from app.services.takeover import SEATING_CHANGED
-from app.services.views import encode, log_entries, state_payload
+from app.fanout import Marker
+from app.services.views import log_entries, state_payload
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +47,9 @@ class Subscriber:
         self.version = -1  # the newest version this socket has been sent
         self.send_lock = asyncio.Lock()
 
-    async def send(self, frame: dict[str, Any] | bytes) -> None:
-        """Send one JSON frame (already-encoded bytes are sent as text)."""
-        data = frame if isinstance(frame, bytes) else orjson.dumps(frame)
+    async def send(self, frame: frames.ServerFrameModel | bytes) -> None:
+        """Send one frame (already-encoded bytes, from :func:`frames.encode`, are sent as they are)."""
+        data = frame if isinstance(frame, bytes) else frames.encode(frame)
         async with self.send_lock:
             await self.websocket.send_text(data.decode())
 
@@ -222,9 +219,8 @@ class Hub:
         if payload is None:
             ruleset = self._ctx.registry.get(snapshot.ruleset)
             newer = [row for row in rows if key[1] < row[0] <= snapshot.version]
-            state = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names))
-            state["online"] = list(online)
-            payload = held[1][key] = encode(state)
+            game = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names))
+            payload = held[1][key] = frames.encode(frames.state(game, list(online)))
         return payload
 
     # -- pushing ------------------------------------------------------------------------------
@@ -232,9 +228,9 @@ class Hub:
     def _hear(self, game_id: int, version: int):
         """Fan-out listener: note the news at once (so a greeting that starts now knows of it), then
         push it (a coroutine the fan-out runs as a task)."""
-        if version == LOGGED_OUT:  # game_id is an account id here
+        if version == Marker.LOGGED_OUT:  # game_id is an account id here
             return self._quietly(self.disconnect_account(game_id), f"closing the sockets of account {game_id}")
-        if version == TABLE_DELETED:
+        if version == Marker.TABLE_DELETED:
             self._ctx.cache.forget(game_id)
             return self._quietly(self.close_game(game_id), f"closing the sockets of deleted table {game_id}")
         if version >= 0:
@@ -244,12 +240,12 @@ class Hub:
     async def on_version(self, game_id: int, version: int) -> None:
         """Push ``version`` of ``game_id`` to every local socket behind it; never raises.
 
-        ``SEATING_CHANGED`` (the seats changed, not the game) resends the current state to all.
+        ``Marker.SEATING_CHANGED`` (the seats changed, not the game) resends the current state to all.
         """
         await self._quietly(self._push_version(game_id, version), f"fan-out of game {game_id}")
 
     async def _push_version(self, game_id: int, version: int) -> None:
-        force = version == SEATING_CHANGED
+        force = version == Marker.SEATING_CHANGED
         # Sockets still at -1 are being greeted by send_state, which catches up afterwards.
         watchers = [s for s in self._subscribers.get(game_id, ()) if s.version >= 0 and (force or s.version < version)]
         if not watchers:
@@ -290,7 +286,7 @@ class Hub:
         return False
 
     async def _broadcast_presence(self, game_id: int) -> None:
-        frame = orjson.dumps(frames.presence(self.online(game_id)))
+        frame = frames.encode(frames.presence(self.online(game_id)))
         await asyncio.gather(*(self._send_raw(s, frame) for s in self._subscribers.get(game_id, ()) if s.version >= 0))
 
     async def _send_raw(self, subscriber: Subscriber, frame: bytes) -> None:

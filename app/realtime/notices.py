@@ -1,7 +1,7 @@
 """Chat lines and rematch news for the local sockets of each game: a fan-out listener beside the hub.
 
-The fan-out carries only ``(game, version)``; a chat post publishes ``CHAT_POSTED`` and a new
-rematch ``REMATCH_STARTED`` for the game, and this listener reads what is new from the database
+The fan-out carries only ``(game, version)``; a chat post publishes ``Marker.CHAT_POSTED`` and a new
+rematch ``Marker.REMATCH_STARTED`` for the game, and this listener reads what is new from the database
 (so it works the same when the post was made on another process).
 
 Each socket has a chat cursor: the newest message id it has been sent.  It starts at the newest
@@ -18,16 +18,15 @@ import logging
 import time
 import weakref
 
-import orjson
 from sqlalchemy import select
 
 from app.db.models import Table
+from app.fanout import Marker
 from app.realtime import frames
 from app.realtime.hub import Hub, Subscriber
 from app.realtime.reads import SharedReads
 from app.services import chat, friends
 from app.services.context import Context
-from app.services.rematch import REMATCH_STARTED
 
 log = logging.getLogger(__name__)
 
@@ -76,15 +75,16 @@ class TableNotices:
         return latest, rematch_id
 
     async def on_version(self, game_id: int, version: int) -> None:
-        """Fan-out listener: act on ``CHAT_POSTED``, ``CHAT_REMOVED`` and ``REMATCH_STARTED``, ignore game versions."""
-        if version in (chat.CHAT_POSTED, REMATCH_STARTED):
+        """Fan-out listener: act on ``Marker.CHAT_POSTED``, ``Marker.CHAT_REMOVED`` and
+        ``Marker.REMATCH_STARTED``, ignore game versions."""
+        if version in (Marker.CHAT_POSTED, Marker.REMATCH_STARTED):
             self._recent_news[game_id] = (time.monotonic(), None)  # stale; and so is any read begun before
         try:
-            if version == chat.CHAT_POSTED:
+            if version == Marker.CHAT_POSTED:
                 await self._push_chat(game_id)
-            elif version == REMATCH_STARTED:
+            elif version == Marker.REMATCH_STARTED:
                 await self._push_rematch(game_id)
-            elif version == chat.CHAT_REMOVED:
+            elif version == Marker.CHAT_REMOVED:
                 await self._push_chat_removed(game_id)
         except Exception:
             log.exception("could not push the news of game %s (%s)", game_id, version)
@@ -111,7 +111,7 @@ class TableNotices:
                     continue
                 self._chat_seen[subscriber] = message["id"]
                 if may_read and message["account_id"] not in blocked:
-                    await _send(subscriber, orjson.dumps(frames.chat(message)))
+                    await _send(subscriber, frames.encode(frames.chat(message)))
 
     async def _push_chat_removed(self, game_id: int) -> None:
         watchers = [s for s in self._hub.watchers(game_id) if s in self._chat_seen]
@@ -119,7 +119,7 @@ class TableNotices:
             return
         async with self._ctx.sessions() as session:
             spectators = bool(await session.scalar(select(Table.chat_spectators).where(Table.id == game_id)))
-        frame = orjson.dumps(frames.chat_removed())
+        frame = frames.encode(frames.chat_removed())
         readers = [s for s in watchers if s.seat is not None or spectators]
 
         async def tell(subscriber: Subscriber) -> None:
@@ -142,7 +142,7 @@ class TableNotices:
             if subscriber in self._rematch_told:
                 return
             self._rematch_told.add(subscriber)
-            await _send(subscriber, orjson.dumps(frames.rematch(rematch_id)))
+            await _send(subscriber, frames.encode(frames.rematch(rematch_id)))
 
 
 async def _send(subscriber: Subscriber, frame: bytes) -> None:

@@ -32,7 +32,7 @@ from app.services.context import Context
 from app.services.errors import AppError
 from app.services.games import load_snapshot
 from app.services.tables import TURN_BASED
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker
 
 
 async def watch(ctx: Context, now: datetime | None = None) -> set[int]:
@@ -41,7 +41,7 @@ async def watch(ctx: Context, now: datetime | None = None) -> set[int]:
     now = now or utcnow()
     changed = await _mark_away(ctx, now) | await _unmark_returned(ctx, now) | await _take_over_overdue(ctx, now)
     for game_id in sorted(changed):
-        await ctx.fanout.publish(game_id, SEATING_CHANGED)
+        await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
     return changed
 
 
@@ -63,7 +63,7 @@ async def abandon_deserted(ctx: Context, now: datetime | None = None) -> list[in
                 abandoned.append(game_id)
         await session.commit()
     for game_id in abandoned:
-        await ctx.fanout.publish(game_id, SEATING_CHANGED)
+        await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
     return abandoned
 
 

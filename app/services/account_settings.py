@@ -14,10 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyAccount, NotifyTurn, PushSubscription, Seat, Table, utcnow
-from app.fanout import LocalFanout
+from app.fanout import LocalFanout, Marker
 from app.services import accounts, tables
 from app.services.errors import AppError
-from app.services.takeover import SEATING_CHANGED
 
 
 async def keep_guest(session: AsyncSession, account: Account, name: str, password: str) -> Account:
@@ -100,13 +99,13 @@ async def delete_account(session: AsyncSession, fanout: LocalFanout, account: Ac
     await session.commit()
     await end_everywhere(session, fanout, account.id)
     for table_id in playing:
-        await fanout.publish(table_id, SEATING_CHANGED)
+        await fanout.publish(table_id, Marker.SEATING_CHANGED)
 
 
 async def end_everywhere(session: AsyncSession, fanout: LocalFanout, account_id: int) -> None:
     """End every session of the account and close its sockets on every process (as a logout does)."""
     await accounts.end_sessions(session, account_id)
-    await fanout.publish(account_id, accounts.LOGGED_OUT)
+    await fanout.publish(account_id, Marker.LOGGED_OUT)
 
 
 async def _leave_open_tables(session: AsyncSession, account: Account) -> None:

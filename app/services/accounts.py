@@ -17,15 +17,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.login_sessions import current_login_sql
 from app.db.models import Account
+from app.fanout import Marker
+from app.services.context import Context
 from app.services.errors import AppError
 
 _hasher = PasswordHasher()
-
-LOGGED_OUT = -4
-"""Fan-out marker: ``publish(account_id, LOGGED_OUT)`` says the account logged out (its sessions
-ended), so every process closes that account's sockets.  The other markers (``SEATING_CHANGED``
--1, ``CHAT_POSTED`` -2, ``REMATCH_STARTED`` -3) come with a game id; this one with an account id."""
-
 
 DELETED_NAME = "deleted player"
 """What a deleted account is called wherever its games are shown (issue 21, item 3); nobody may take it."""
@@ -200,3 +196,10 @@ async def end_sessions(session: AsyncSession, account_id: int) -> None:
     await session.execute(update(Account).where(Account.id == account_id)
                           .values(session_epoch=Account.session_epoch + 1))
     await session.commit()
+
+
+async def log_out(ctx: Context, session: AsyncSession, account_id: int) -> None:
+    """End every session of ``account_id`` (:func:`end_sessions`), then tell every process
+    (``Marker.LOGGED_OUT``), which closes the account's open sockets."""
+    await end_sessions(session, account_id)
+    await ctx.fanout.publish(account_id, Marker.LOGGED_OUT)

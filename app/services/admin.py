@@ -4,7 +4,7 @@ admin role (the command line only).
 
 Every action writes one admin log line (``app/services/audit.py``) once it is committed, and a
 refused one changes nothing and writes none.  A ban ends the account's sessions on every process
-(``accounts.end_sessions`` + ``LOGGED_OUT``, as a logout does) and its login is refused until an
+(``accounts.end_sessions`` + ``Marker.LOGGED_OUT``, as a logout does) and its login is refused until an
 unban.  Used by ``/api/admin`` and by ``caravanserai admin``; ``fanout`` is how the change reaches
 the server processes' sockets.
 """
@@ -17,17 +17,10 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyTurn, Seat, Table, iso_utc, utcnow
-from app.fanout import LocalFanout
+from app.fanout import LocalFanout, Marker
 from app.services import accounts, password_reset
 from app.services.audit import Actor, admin_action
-from app.services.chat import CHAT_REMOVED
 from app.services.errors import AppError
-from app.services.takeover import SEATING_CHANGED
-
-TABLE_DELETED = -5
-"""Fan-out marker: ``publish(table_id, TABLE_DELETED)``: an admin deleted the table; every process
-closes its sockets (4404).  The others: ``SEATING_CHANGED`` -1, ``CHAT_POSTED`` -2,
-``REMATCH_STARTED`` -3, ``LOGGED_OUT`` -4, ``CHAT_REMOVED`` -6."""
 
 CLOSABLE = ("open", "running", "abandoned")
 USERS_PAGE = 100
@@ -100,7 +93,7 @@ async def ban(session: AsyncSession, fanout: LocalFanout, actor: Actor, account_
     account.password_reset_hash = account.password_reset_expires_at = None
     await session.commit()
     await accounts.end_sessions(session, account.id)
-    await fanout.publish(account.id, accounts.LOGGED_OUT)
+    await fanout.publish(account.id, Marker.LOGGED_OUT)
     admin_action(actor, "ban", _target(account))
     return user_summary(account)
 
@@ -137,7 +130,7 @@ async def delete_chat_message(session: AsyncSession, fanout: LocalFanout, actor:
               "name": message.name, "text": message.text}
     await session.delete(message)
     await session.commit()
-    await fanout.publish(message.table_id, CHAT_REMOVED)  # open pages read the chat again
+    await fanout.publish(message.table_id, Marker.CHAT_REMOVED)  # open pages read the chat again
     admin_action(actor, "delete_chat_message", target)
 
 
@@ -161,7 +154,7 @@ async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, 
     await session.execute(update(Seat).where(Seat.table_id == table_id).values(deadline=None, away_deadline=None))
     await session.execute(delete(NotifyTurn).where(NotifyTurn.table_id == table_id))
     await session.commit()
-    await fanout.publish(table_id, SEATING_CHANGED)  # every socket is sent the closed game
+    await fanout.publish(table_id, Marker.SEATING_CHANGED)  # every socket is sent the closed game
     admin_action(actor, "close_table", {"table_id": table_id, "ruleset": table.ruleset, "was": before})
     return {"id": table_id, "status": "closed"}
 
@@ -180,6 +173,6 @@ async def delete_table(session: AsyncSession, fanout: LocalFanout, actor: Actor,
         await session.execute(delete(model).where(model.table_id == table_id))
     await session.execute(delete(Table).where(Table.id == table_id))  # moves go with it (ON DELETE CASCADE)
     await session.commit()
-    await fanout.publish(table_id, TABLE_DELETED)
+    await fanout.publish(table_id, Marker.TABLE_DELETED)
     admin_action(actor, "delete_table", target)
 

@@ -23,7 +23,7 @@ from app.services import games
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.leadership import Leadership
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker, game_changed
 from app.tasks import wind_down
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,7 @@ class BotDriver:
     def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: make sure a task looks at ``game_id``'s bots (after a move, a start or a
         change of seats; a chat message or a rematch notice changes nothing for them)."""
-        if version < SEATING_CHANGED or not self._leading():
+        if not game_changed(version) or not self._leading():
             return
         cached = self._ctx.cache.get(game_id)
         if cached is not None and cached.version >= version and not any(cached.bots):
@@ -73,7 +73,7 @@ class BotDriver:
                 .distinct()
             ))
         for game_id in ids:
-            self.on_version(game_id, SEATING_CHANGED)
+            self.on_version(game_id, Marker.SEATING_CHANGED)
 
     def _leading(self) -> bool:
         return self._leadership is None or self._leadership.is_leader

@@ -14,10 +14,13 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, Block, ChatMessage, Table, iso_utc, utcnow
+from app.fanout import Marker
+from app.services.context import Context
 from app.services.errors import AppError
 from app.services.tables import TableInfo, check_access, load_table
 
@@ -26,14 +29,6 @@ MAX_CHARACTERS = 300
 
 HISTORY = 100
 """How many of the latest messages ``GET .../chat`` returns."""
-
-CHAT_POSTED = -2
-"""Fan-out version meaning "a chat message was posted at this table" (``SEATING_CHANGED`` is -1,
-``REMATCH_STARTED`` -3): listeners read the new messages from the database."""
-
-CHAT_REMOVED = -6
-"""Fan-out version meaning "an admin deleted a message of this table's chat": open pages are told
-(``chat_removed``) to read the chat again."""
 
 # Bidirectional embeddings, overrides and isolates would let one message reorder the lines around it.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -81,6 +76,20 @@ def clean_text(text: str) -> str:
     return text
 
 
+class ChatLine(BaseModel):
+    """One chat message on the wire (docs/api.md, ``chat message``): in ``GET``/``POST
+    /api/tables/{id}/chat`` and in the WebSocket ``chat`` frame."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: int
+    account_id: int = Field(description="the writer's account")
+    seat: int | None = Field(description="the writer's seat; null for a spectator")
+    name: str = Field(description="the writer's name as the table showed it then")
+    text: str = Field(description="exactly as stored: draw it as text")
+    at: str = Field(description="when it was written (ISO 8601 UTC)")
+
+
 def message_payload(message: ChatMessage) -> dict[str, Any]:
     """The wire form of one message: ``{id, account_id, seat, name, text, at}`` (``account_id``: the
     writer's, ``seat`` null for a spectator, ``at`` ISO 8601 UTC)."""
@@ -110,7 +119,7 @@ async def read_chat(session: AsyncSession, table_id: int, account_id: int | None
 
 async def post_chat(session: AsyncSession, account: Account, table_id: int, text: str,
                     invite_code: str | None) -> dict[str, Any]:
-    """Store one message of ``account`` and return its wire form (the caller publishes ``CHAT_POSTED``).
+    """Store one message of ``account`` and return its wire form (the caller publishes ``Marker.CHAT_POSTED``).
 
     Raises ``AppError``: ``not_found``, ``not_seated`` (a spectator where the chat is for the
     players), ``bad_request`` (empty, too long, control characters).
@@ -127,6 +136,15 @@ async def post_chat(session: AsyncSession, account: Account, table_id: int, text
     session.add(message)
     await session.commit()
     return message_payload(message)
+
+
+async def post_message(ctx: Context, session: AsyncSession, account: Account, table_id: int, text: str,
+                       invite_code: str | None) -> dict[str, Any]:
+    """:func:`post_chat`, then tell every process (``Marker.CHAT_POSTED``) so the table's sockets get
+    the line as a ``chat`` frame; its wire form.  Raises as :func:`post_chat`."""
+    message = await post_chat(session, account, table_id, text, invite_code)
+    await ctx.fanout.publish(table_id, Marker.CHAT_POSTED)
+    return message
 
 
 async def latest_message_id(session: AsyncSession, table_id: int) -> int:

@@ -28,7 +28,7 @@ from app.services.errors import AppError
 from app.services.games import load_snapshot, submit_timeout_move
 from app.services.housekeeping import expire_open_tables
 from app.services.leadership import Leadership
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker
 from app.tasks import wind_down
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ class DeadlineWatcher:
                     taken.append((game_id, seat))
             await session.commit()
         for game_id, _ in taken:
-            await self._ctx.fanout.publish(game_id, SEATING_CHANGED)
+            await self._ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
         return taken
 
     async def _timeout_move(self, game_id: int, seat: int) -> bool:

@@ -38,7 +38,7 @@ from app.services.errors import AppError
 from app.services.notify import preferences, turns
 from app.services.notify.channels import Channel
 from app.services.notify.messages import Notice, WaitingGame, digest_notice, turn_notice
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker, game_changed
 from app.tasks import wind_down
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ class Notifier:
         self.is_present = is_present
         self.is_leader = is_leader
         self.clock = clock
-        self._marked: dict[int, int] = {}  # game -> newest version heard (SEATING_CHANGED: the seats changed)
+        self._marked: dict[int, int] = {}  # game -> newest version heard (Marker.SEATING_CHANGED: the seats changed)
         self._wake = asyncio.Event()
         self._stopping = asyncio.Event()
         self._task: asyncio.Task | None = None
@@ -75,7 +75,7 @@ class Notifier:
 
     def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: mark the game for a look (a move, a start, a change of seats); returns at once."""
-        if (version < 0 and version != SEATING_CHANGED) or self._stopping.is_set():
+        if not game_changed(version) or self._stopping.is_set():
             return
         self._marked[game_id] = max(version, self._marked.get(game_id, version))
         self._wake.set()
@@ -120,7 +120,7 @@ class Notifier:
         async with self._ctx.sessions() as session:
             game_ids = await preferences.running_games_of_wanting(session, self._ctx.settings.smtp_configured)
         for game_id in game_ids:
-            self._marked.setdefault(game_id, SEATING_CHANGED)
+            self._marked.setdefault(game_id, Marker.SEATING_CHANGED)
         self._wake.set()
 
     async def _run(self) -> None:

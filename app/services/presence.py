@@ -32,7 +32,7 @@ from sqlalchemy import select, tuple_, update
 from app.db.models import Seat, Table, utcnow
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.takeover import SEATING_CHANGED
+from app.fanout import Marker
 from app.tasks import wind_down
 
 log = logging.getLogger(__name__)
@@ -175,7 +175,7 @@ class Presence:
                 revived = result.rowcount == 1
             await session.commit()
         if row.away_since is not None or revived:
-            await self._ctx.fanout.publish(game_id, SEATING_CHANGED)
+            await self._ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
 
 
 def _aware(moment: datetime | None) -> datetime | None:

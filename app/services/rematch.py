@@ -22,11 +22,6 @@ from app.services.deadlines import update_deadlines
 from app.services.errors import AppError
 from app.services.tables import TableInfo, check_access, load_table
 
-REMATCH_STARTED = -3
-"""Fan-out version meaning "this finished game has a rematch now" (``SEATING_CHANGED`` is -1,
-``CHAT_POSTED`` -2): listeners read ``tables.rematch_id`` and tell the game's sockets."""
-
-
 @dataclass(frozen=True)
 class Rematch:
     """The rematch table and whether this request created it (False: it already existed)."""

@@ -13,11 +13,9 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
+from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
-
-SEATING_CHANGED = -1
-"""Fan-out version meaning "the seats changed, not the game": listeners refresh and resend."""
 
 RECLAIMABLE = ("timeout", "left", "away")
 
@@ -51,7 +49,7 @@ async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) 
                 return  # left twice: nothing changes, nobody is told again
             raise AppError("not_seated", "you have no seat in this game (or you resigned)")
         await session.commit()
-    await ctx.fanout.publish(game_id, SEATING_CHANGED)
+    await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
 
 
 async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int | None, acting: bool) -> bool:
@@ -68,7 +66,7 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
         )
         await session.commit()
     if result.rowcount == 1:
-        await ctx.fanout.publish(game_id, SEATING_CHANGED)
+        await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
         return True
     return False
 
@@ -118,4 +116,4 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
         if result.rowcount != 1:  # they came back (or another player was quicker) meanwhile
             raise AppError("conflict", "this player is not away any more")
         await session.commit()
-    await ctx.fanout.publish(game_id, SEATING_CHANGED)
+    await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import iso_utc
 from app.rulesets.base import Event, Result, Ruleset, arg_text, move_json_default, split_rule
@@ -54,17 +54,54 @@ def log_entries(rows: list[tuple[int, list[dict[str, Any]]]], seat: int | None,
     return entries
 
 
-def players(snapshot: GameSnapshot) -> list[dict[str, Any]]:
-    """``[{seat, name, bot, takeover, deadline, away_since, away_deadline}]`` for a state payload.
+class PlayerOut(BaseModel):
+    """One seat of a game as every viewer sees it (docs/api.md, ``players``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    seat: int
+    name: str
+    bot: bool = Field(description="a bot sits at this seat, or plays it for its person")
+    takeover: str | None = Field(description='why a bot plays a person\'s seat: "timeout", "left", "away", '
+                                             '"resigned"; null when the person plays it')
+    deadline: str | None = Field(description="when the seat's move is due under the time control (ISO 8601 UTC)")
+    away_since: str | None = Field(description="since when its person is away (ISO 8601 UTC)")
+    away_deadline: str | None = Field(description="when the bot takes an away person's seat over (untimed live tables)")
+
+
+class GameState(BaseModel):
+    """A game as one viewer sees it: the body of ``GET /api/games/{id}`` and, with ``type`` and
+    ``online``, of the WebSocket ``state`` frame (``app/realtime/frames.py``).
+
+    ``view``, ``legal`` and ``result`` are the ruleset's own shapes; ``log`` entries stay loosely
+    typed (each a JSON object) so their shape can grow without touching this model.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: int
+    seat: int | None = Field(description="the viewer's seat; null for a spectator")
+    status: str = Field(description='"running" or "finished"')
+    view: dict[str, Any] = Field(description="what this viewer may see of the game (the ruleset's view)")
+    legal: list[Any] = Field(description="the viewer's legal moves, each sendable back as it is")
+    to_act: list[int] = Field(description="the seats to act now")
+    undo: bool = Field(description="whether the viewer may take back their last move now (issue 20)")
+    log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
+    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, rule} once the game is over")
+    players: list[PlayerOut]
+
+
+def players(snapshot: GameSnapshot) -> list[PlayerOut]:
+    """The seats of ``snapshot`` for a state payload (:class:`PlayerOut`).
 
     ``bot`` says a bot sits there; ``takeover`` why a bot plays a person's seat (or None);
     ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control;
     ``away_since`` since when its person is away (issue 16), ``away_deadline`` when the bot takes
     an away person's seat over on an untimed live table (each None otherwise).
     """
-    return [{"seat": info.seat, "name": info.name or "", "bot": info.bot_level is not None, "takeover": info.takeover,
-             "deadline": iso_utc(info.deadline), "away_since": iso_utc(info.away_since),
-             "away_deadline": iso_utc(info.away_deadline)}
+    return [PlayerOut(seat=info.seat, name=info.name or "", bot=info.bot_level is not None, takeover=info.takeover,
+                      deadline=iso_utc(info.deadline), away_since=iso_utc(info.away_since),
+                      away_deadline=iso_utc(info.away_deadline))
             for info in snapshot.seats]
 
 
@@ -80,8 +117,8 @@ def result_payload(result: Result | None, names: tuple[str, ...]) -> dict[str, A
 
 
 def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
-                  log: list[dict[str, Any]]) -> dict[str, Any]:
-    """The ``state`` frame body for ``seat`` (None: spectator), docs/api.md.
+                  log: list[dict[str, Any]]) -> GameState:
+    """The game as ``seat`` (None: spectator) sees it, with ``log`` (docs/api.md).
 
     ``legal`` lists the seat's legal moves in wire form (``Ruleset.dump_moves``: read-only
     dicts); empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
@@ -94,21 +131,6 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     legal = (ruleset.dump_moves(ruleset.legal_moves(state, seat))
              if running and played_by_person and seat in acting else [])
     result = ruleset.result(state)
-    return {
-        "type": "state",
-        "version": snapshot.version,
-        "seat": seat,
-        "status": snapshot.status,
-        "view": ruleset.view(state, seat),
-        "legal": legal,
-        "to_act": acting,
-        "undo": bool(running and played_by_person and seat == snapshot.undo_seat),
-        "log": log,
-        "result": result_payload(result, snapshot.names),
-        "players": players(snapshot),
-    }
-
-
-def encode(payload: dict[str, Any]) -> bytes:
-    """A payload as JSON bytes (any move model left in it in its wire form)."""
-    return orjson.dumps(payload, default=move_json_default)
+    return GameState(version=snapshot.version, seat=seat, status=snapshot.status, view=ruleset.view(state, seat),
+                     legal=legal, to_act=acting, undo=bool(running and played_by_person and seat == snapshot.undo_seat),
+                     log=log, result=result_payload(result, snapshot.names), players=players(snapshot))
