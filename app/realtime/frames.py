@@ -75,6 +75,7 @@ class StateFrame(_ServerFrame):
     view: dict[str, Any]
     legal: list[Any]
     to_act: list[int]
+    undo: bool
     log: list[dict[str, Any]]
     result: dict[str, Any] | None
     players: list[PlayerOut]

@@ -36,7 +36,7 @@ def sample_frames() -> list:
     player = PlayerOut(seat=1, name="Bo", bot=True, takeover="away", deadline=None,
                        away_since="2026-12-01T10:00:00+00:00", away_deadline=None)
     game = GameState(version=4, seat=0, status="running", view={"board": [[1, 2]], "you": 0},
-                     legal=[{"type": "add", "amount": 1}, {"type": "add", "amount": 2}], to_act=[0],
+                     legal=[{"type": "add", "amount": 1}, {"type": "add", "amount": 2}], to_act=[0], undo=False,
                      log=[{"version": 4, "text": "Bo adds 2."}], result=None, players=[player])
     return [
         frames.state(game, [0]),
@@ -68,7 +68,7 @@ def test_each_frame_is_written_in_its_documented_shape(frame):
 def test_frames_write_the_exact_json():
     state, presence, chat, chat_removed, rematch, ack, error, pong = (frames.encode(frame) for frame in sample_frames())
     assert state == (b'{"type":"state","version":4,"seat":0,"status":"running","view":{"board":[[1,2]],"you":0},'
-                     b'"legal":[{"type":"add","amount":1},{"type":"add","amount":2}],"to_act":[0],'
+                     b'"legal":[{"type":"add","amount":1},{"type":"add","amount":2}],"to_act":[0],"undo":false,'
                      b'"log":[{"version":4,"text":"Bo adds 2."}],"result":null,'
                      b'"players":[{"seat":1,"name":"Bo","bot":true,"takeover":"away","deadline":null,'
                      b'"away_since":"2026-12-01T10:00:00+00:00","away_deadline":null}],"online":[0]}')
@@ -107,6 +107,6 @@ def test_move_models_in_legal_are_written_in_wire_form():
         type: Literal["add"] = "add"
         amount: int
 
-    game = GameState(version=0, seat=0, status="running", view={}, legal=[Add(amount=3)], to_act=[0], log=[],
+    game = GameState(version=0, seat=0, status="running", view={}, legal=[Add(amount=3)], to_act=[0], undo=False, log=[],
                      result=None, players=[])
     assert orjson.loads(frames.encode(frames.state(game, [])))["legal"] == [{"type": "add", "amount": 3}]
