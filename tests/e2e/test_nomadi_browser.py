@@ -235,7 +235,7 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
         expect(page.locator("#result")).to_be_visible()
         for seat, score in enumerate(result["scores"]):
             expect(page.locator(f'#result [data-score-seat="{seat}"]')).to_have_text(str(score))
-        expect(page.locator("#result tbody tr")).to_have_count(2 + 2)  # coins, cards, total, place
+        expect(page.locator("#result tbody tr")).to_have_count(2 + 3)  # coins, cards, total, place, rating (a rated table)
         expect(page.locator(".move-controls")).to_have_count(0)
 
 

@@ -203,6 +203,6 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
         expect(page.locator("#turn")).to_contain_text("Game over")
         for seat, score in enumerate(result["scores"]):
             expect(page.locator(f'#result [data-score-seat="{seat}"]')).to_have_text(str(score))
-        expect(page.locator("#result tbody tr")).to_have_count(categories + 2)  # + total, place
+        expect(page.locator("#result tbody tr")).to_have_count(categories + 3)  # + total, place, rating (a rated table)
         expect(page.locator(".move-controls")).to_have_count(0)
         assert page.locator("body").get_attribute("data-my-turn") == "false"
