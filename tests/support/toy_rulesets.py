@@ -76,7 +76,7 @@ class ToyRace(Ruleset):
         return {state["words"][seat]}
 
     def is_reversible(self, before, seat, move, after):
-        return move.amount != 3
+        return move.amount != 3 and after["winner"] is None  # the move that ends the race is final
 
 
 class Bid(MoveModel):
