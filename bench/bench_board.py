@@ -1,4 +1,4 @@
-"""``bench-board``: the ruleset of the move-pipeline benchmark (``../shared/bench/LOAD_SHAPE.md``).
+"""``bench-board``: the ruleset of the move-pipeline benchmark (its load shape: ``bench/README.md``).
 
 Two seats, a board of 1000 cells (each empty or the seat that last placed there) and a move
 counter.  One move, ``{"type": "place", "cell": k}``; every cell is always legal (overwriting

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""The move-pipeline load client: ``../shared/bench/LOAD_SHAPE.md`` against a running Caravanserai.
+"""The move-pipeline load client: the load shape of ``bench/README.md`` (the project's LOAD_SHAPE) against a running Caravanserai.
 
 Usage (normally called by ``bench/run.py``, which starts a fresh server per run)::
 
@@ -560,21 +560,26 @@ def markdown_row(result: dict[str, Any]) -> str:
             f"{'yes' if result.get('timed_out') else 'no'} |")
 
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_run_arguments(parser: argparse.ArgumentParser, compression: str = "deflate") -> None:
+    """The options of one run, shared with the Node client's wrapper (``node_load.py``)."""
     parser.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
     parser.add_argument("--games", "-G", type=int, required=True)
     parser.add_argument("--moves", "-M", type=int, default=200)
     parser.add_argument("--timeout", type=float, default=300.0, help="play time limit in seconds (timed_out)")
     parser.add_argument("--concurrency", type=int, default=32, help="requests in flight during setup")
-    parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
-                        help="offer permessage-deflate like a browser does (default), or not")
+    parser.add_argument("--compression", choices=("deflate", "none"), default=compression,
+                        help=f"offer permessage-deflate like a browser does, or not (default {compression})")
     parser.add_argument("--server-pid", type=int, help="root pid of the server (CPU, RSS from /proc)")
     parser.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--pg-db", help="the server's Postgres database (enables the Postgres CPU figures)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--label", help="free text kept in the JSON line")
     parser.add_argument("--machine", help="machine name in the JSON line (default: hostname)")
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_run_arguments(parser)
     parser.add_argument("--profile-out", help="run py-spy record on the server during play, writing here")
     parser.add_argument("--profile-format", default="raw", choices=("raw", "flamegraph", "speedscope"))
     parser.add_argument("--profile-rate", type=int, default=100)

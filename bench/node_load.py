@@ -23,7 +23,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from load import PostgresProbe, ServerProbe, machine_busy_seconds
+from load import PostgresProbe, ServerProbe, add_run_arguments, machine_busy_seconds
 
 NODE_DIR = Path(__file__).resolve().parent / "node"
 
@@ -102,19 +102,7 @@ def _round(value: float | None, digits: int) -> float | None:
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", required=True, help="the server, e.g. http://127.0.0.1:8000")
-    parser.add_argument("--games", "-G", type=int, required=True)
-    parser.add_argument("--moves", "-M", type=int, default=200)
-    parser.add_argument("--timeout", type=float, default=300.0, help="play time limit in seconds (timed_out)")
-    parser.add_argument("--concurrency", type=int, default=32, help="requests in flight during setup")
-    parser.add_argument("--compression", choices=("deflate", "none"), default="none",
-                        help="offer permessage-deflate (default none, as boardgame.io's socket.io client)")
-    parser.add_argument("--server-pid", type=int, help="root pid of the server (CPU, RSS from /proc)")
-    parser.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
-    parser.add_argument("--pg-db", help="the server's Postgres database (enables the Postgres CPU figures)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--label", help="free text kept in the JSON line")
-    parser.add_argument("--machine", help="machine name in the JSON line (default: hostname)")
+    add_run_arguments(parser, compression="none")  # no permessage-deflate, as boardgame.io's socket.io client
     return parser.parse_args(argv)
 
 

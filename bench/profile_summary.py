@@ -11,6 +11,8 @@ Idle samples (the event loop waiting in ``select``/``epoll``) are left out unles
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import argparse
 import re
 from collections import Counter
@@ -19,13 +21,16 @@ IDLE = ("select (selectors.py", "_run_once (asyncio/base_events.py", "epoll", "r
 FRAME = re.compile(r"^(?P<func>.*?) \((?P<file>[^():]*?)(?::(?P<line>\d+))?\)$")
 
 
+ROOT = Path(__file__).resolve().parent.parent  # the checkout: its paths read as app/...
+
+
 def short(frame: str) -> str:
     """``func (path/to/lib/module.py:123)`` -> ``func (lib/module.py)``."""
     match = FRAME.match(frame.strip())
     if not match:
         return frame.strip()
     path = match["file"]
-    for marker in ("site-packages/", "lib/python3.11/", "/work/main/"):
+    for marker in ("site-packages/", "lib/python3.11/", f"{ROOT}/"):
         if marker in path:
             path = path.split(marker, 1)[1]
     return f"{match['func']} ({path})"

@@ -248,7 +248,7 @@ def write_markdown(jsonl: Path, markdown: Path) -> None:
     results = [json.loads(line) for line in jsonl.read_text().splitlines() if line.strip()]
     machine = results[0].get("machine", "?") if results else "?"
     lines = [f"# Move-pipeline benchmark, {jsonl.stem}", "",
-             f"Machine `{machine}`, {results[0].get('cpus', '?')} CPUs. Load: `../shared/bench/LOAD_SHAPE.md`; "
+             f"Machine `{machine}`, {results[0].get('cpus', '?')} CPUs. Load: the load shape in `bench/README.md`; "
              "client `bench/load.py`, runner `bench/run.py`; one JSON line per run in "
              f"`{jsonl.name}`. Latency is mover's write to opponent's decoded state; percentiles by nearest rank; "
              "CPU seconds are during play only; RSS summed over server processes.", "",
