@@ -30,11 +30,19 @@ TOY_RULESETS = ["tests.support.toy_rulesets:ToyRace", "tests.support.toy_ruleset
 _postgres_skipped: list[str] = []
 
 
+def call_in_thread(function, *args):
+    """Call ``function(*args)`` in a fresh thread and return its result or raise what it raised
+    (``SystemExit`` included). Code that calls ``asyncio.run`` (the ``caravanserai`` command) needs
+    this in tests: a worker that ran the browser tests keeps Playwright's sync loop running in the
+    main thread until the session ends."""
+    with concurrent.futures.ThreadPoolExecutor(1) as worker:
+        return worker.submit(function, *args).result()
+
+
 def run_coroutine(coroutine_function, *args):
     """Run an async function to completion from sync test code, even where a loop already runs
     in this thread (Playwright's sync API keeps one)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as worker:
-        return worker.submit(asyncio.run, coroutine_function(*args)).result()
+    return call_in_thread(asyncio.run, coroutine_function(*args))
 
 
 def _asyncpg_dsn(url: str) -> str:

@@ -8,6 +8,7 @@ import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from app.cli import main
+from tests.conftest import call_in_thread
 from tests.support.accounts import Member, admin_lines
 from tests.support.players import Player, hello, started_table
 
@@ -25,7 +26,7 @@ def admin_cli(database_url, monkeypatch, tmp_path, capsys):
     def run(*args: str):
         capsys.readouterr()
         try:
-            main(["admin", *args])
+            call_in_thread(main, ["admin", *args])
             refusal = None
         except SystemExit as exit:
             refusal = str(exit.code)

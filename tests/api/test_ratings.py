@@ -14,7 +14,7 @@ from app.cli import main as cli_main
 from app.db.models import Rating
 from app.main import create_app
 from app.services import ratings
-from tests.conftest import TOY_RULESETS, make_settings
+from tests.conftest import TOY_RULESETS, call_in_thread, make_settings
 from tests.support.players import Player, started_table
 from tests.support.polling import poll
 
@@ -202,7 +202,7 @@ def test_the_recompute_command_reports_and_checks(sqlite_database, monkeypatch, 
         podium([ana, bo], [2, 1])
     monkeypatch.setenv("CARAVANSERAI_DATABASE_URL", sqlite_database)
     monkeypatch.setenv("CARAVANSERAI_EXTRA_RULESETS", f'["{PODIUM}"]')
-    cli_main(["ratings", "recompute", "--check"])
+    call_in_thread(cli_main, ["ratings", "recompute", "--check"])
     assert capsys.readouterr().out.strip() == "1 rated games replayed, 2 ratings; 0 stored numbers differed"
-    cli_main(["ratings", "recompute"])
+    call_in_thread(cli_main, ["ratings", "recompute"])
     assert "and were rewritten" in capsys.readouterr().out

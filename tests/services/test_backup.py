@@ -23,7 +23,7 @@ from app.db.models import Account, Table
 from app.main import create_app
 from app.rulesets.testing import canonical
 from app.services import games
-from tests.conftest import _database_url, make_settings, run_coroutine
+from tests.conftest import _database_url, call_in_thread, make_settings, run_coroutine
 from tests.support.players import Player, started_table
 from tests.support.server import ROOT
 
@@ -100,7 +100,7 @@ def caravanserai(monkeypatch, capsys, tmp_path):
         monkeypatch.setenv("CARAVANSERAI_DATABASE_URL", database_url)
         capsys.readouterr()
         try:
-            main([command_name, *arguments])
+            call_in_thread(main, [command_name, *arguments])
         except SystemExit as stopped:
             return 1, capsys.readouterr().out, str(stopped.code)
         return 0, capsys.readouterr().out, ""
