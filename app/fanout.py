@@ -1,6 +1,6 @@
 """Fan-out: "game G is at version V", published after commit, heard by every app instance.
 
-Knows nothing of sockets or games (ARCHITECTURE.md): it carries two numbers, a game id and its
+Knows nothing of sockets or games (docs/architecture.md): it carries two numbers, a game id and its
 version, or one of the negative :class:`Marker` versions (a seating change, a chat line, a rematch,
 a deleted table or chat message; an account that logged out, whose id then stands in the first
 place).  Two implementations of one interface:

@@ -1,4 +1,4 @@
-"""Dependencies of the REST handlers as ``Annotated`` aliases (STYLE.md, FastAPI template)."""
+"""Dependencies of the REST handlers as ``Annotated`` aliases (docs/style.md, FastAPI template)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Generic players that use only the ruleset contract (ARCHITECTURE.md, ``bots/``).
+"""Generic players that use only the ruleset contract (docs/architecture.md, ``bots/``).
 
 A bot sees what its seat sees: ``view(state, seat)`` and its legal moves, never the state.
 """

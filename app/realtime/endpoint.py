@@ -1,4 +1,4 @@
-"""The WebSocket endpoint ``/ws/games/{id}`` (ARCHITECTURE.md, "The public interface").
+"""The WebSocket endpoint ``/ws/games/{id}`` (docs/architecture.md, "The public interface").
 
 Authenticated by the session cookie (no cookie: spectator).  Every client frame is parsed once
 into :mod:`app.realtime.frames`; moves go through the same pipeline as REST; ``ack``/``error``

@@ -1,4 +1,4 @@
-"""The WebSocket frames as two closed sets of types (ARCHITECTURE.md, "The public interface";
+"""The WebSocket frames as two closed sets of types (docs/architecture.md, "The public interface";
 docs/api.md gives every shape).
 
 Client frames are parsed once at the edge into :data:`ClientFrame`; no handler touches a raw dict.

@@ -1,6 +1,6 @@
 """The ruleset contract: what every game implements and the platform relies on.
 
-A ruleset is a pure, deterministic state machine (ARCHITECTURE.md, "The ruleset contract").
+A ruleset is a pure, deterministic state machine (docs/architecture.md, "The ruleset contract").
 It imports nothing from the platform but this module, and the platform never imports a game
 by name: games are found through the ``caravanserai.rulesets`` entry-point group.
 
@@ -313,7 +313,7 @@ class Rng:
 
 
 class Ruleset(ABC, Generic[StateT]):
-    """The contract every game implements (ARCHITECTURE.md, "The ruleset contract").
+    """The contract every game implements (docs/architecture.md, "The ruleset contract").
 
     Class attributes state what the game is (like OpenSpiel's game facts):
 

@@ -1,6 +1,6 @@
 """Ruleset discovery: the entry-point group ``caravanserai.rulesets`` plus extra import paths.
 
-The platform never imports a game by name (ARCHITECTURE.md); it asks this registry.
+The platform never imports a game by name (docs/architecture.md); it asks this registry.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""The ruleset conformance kit: the one place that proves a game behaves (STYLE.md, OpenSpiel).
+"""The ruleset conformance kit: the one place that proves a game behaves (docs/style.md, OpenSpiel).
 
 ``tests/rulesets/test_conformance.py`` runs it over every discovered ruleset, every player count
 and every declared variant (:func:`cases`); a new game gets these checks for free.  A case plays a
-few random games (:func:`check_case`) and asserts the contract (ARCHITECTURE.md, "The ruleset
+few random games (:func:`check_case`) and asserts the contract (docs/architecture.md, "The ruleset
 contract"; issue 2, "conformance kit"; issue 22, item 3):
 
 At every position of every game:
@@ -552,7 +552,7 @@ def _check_determinize(ruleset: Ruleset, state: State, seat: Seat, legal: list[M
 
 def _check_simultaneous(ruleset: Ruleset, state: State, acting: frozenset[Seat], legal: dict[Seat, list[MoveModel]],
                         chooser: random.Random, where: str) -> None:
-    """ARCHITECTURE.md: in a simultaneous step another seat's move is no reason to reject yours."""
+    """docs/architecture.md: in a simultaneous step another seat's move is no reason to reject yours."""
     for seat in sorted(acting):
         after, _ = ruleset.apply(state, seat, chooser.choice(legal[seat]))
         for other in sorted(acting - {seat}):

@@ -21,7 +21,7 @@ STATUS_BY_CODE = {
 
 
 class AppError(Exception):
-    """A refused request: ``code`` is a wire error code (ARCHITECTURE.md), ``message`` is for people."""
+    """A refused request: ``code`` is a wire error code (docs/architecture.md), ``message`` is for people."""
 
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)

@@ -1,4 +1,4 @@
-"""The move pipeline and game reads (ARCHITECTURE.md, "The platform").
+"""The move pipeline and game reads (docs/architecture.md, "The platform").
 
 Applying a move is one transaction: lock the game row, check the seat is to act and the
 version is current, ``apply``, append to ``moves``, update snapshot and version, commit.  Only
@@ -287,7 +287,7 @@ async def _others_moved_meanwhile(session: AsyncSession, ruleset, game_id: int, 
                                   current: int) -> bool:
     """Whether a stale ``version`` is only stale because other seats acted in a simultaneous step.
 
-    ARCHITECTURE.md: in a simultaneous step another seat's move is not a reason to reject
+    docs/architecture.md: in a simultaneous step another seat's move is not a reason to reject
     yours.  True when the ruleset has simultaneous steps and this seat has made no move since
     ``version`` (so it is still answering the position it saw; ``apply`` judges the move).
     """

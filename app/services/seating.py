@@ -8,7 +8,6 @@ from datetime import datetime
 from app.bots import DEFAULT_LEVEL
 
 BOT_NAMES = ("Ada", "Babak", "Cyra", "Dariush", "Esme", "Farid", "Gul", "Hamid")
-TAKEOVER_REASONS = ("timeout", "left", "resigned", "away")
 
 
 def bot_name(seat: int) -> str:
