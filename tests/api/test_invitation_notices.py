@@ -147,25 +147,31 @@ def test_a_blocked_inviter_never_reaches_the_invitee(client, push_service):
     assert bo.get("/api/friends").json()["invitations"] == []
 
 
-def test_a_block_made_before_the_notice_leaves_stops_it(client, push_service):
-    """The notice is sent after the invitation's answer: an invitation the invitee blocked (which
-    drops it) meanwhile, or declined, is not told."""
-    ana, bo = Player(client, "Ana"), Player(client, "Bo")
-    subscribe(bo, push_service, "bo")
-    befriend(ana, bo)
+def test_an_invitation_blocked_or_declined_before_its_notice_leaves_is_not_told(client, push_service, monkeypatch):
+    """The notice leaves after the invitation's answer: if meanwhile the invitee blocked the inviter
+    (which drops the invitation) or declined it, nothing is sent; an invitation still waiting is told."""
+    ana, bo, cy, di = (Player(client, name) for name in ("Ana", "Bo", "Cy", "Di"))
+    for friend in (bo, cy, di):
+        subscribe(friend, push_service, friend.name)
+        befriend(ana, friend)
     notices = client.app.state.notify.invitations
-    notices.tell = lambda invitation_id: held.append(invitation_id)  # hold the notice back
     held: list[int] = []
+    monkeypatch.setattr(notices, "tell", held.append)  # the notices wait
     table_id = open_table(ana)
-    assert invite(ana, table_id, bo).status_code == 201
+    for friend in (bo, cy, di):
+        assert invite(ana, table_id, friend).status_code == 201
     assert bo.post(f"/api/players/{ana.id}/block").status_code == 201
+    [declined] = cy.get("/api/friends").json()["invitations"]
+    assert cy.client.delete(f"/api/invitations/{declined['id']}", headers=cy.headers).status_code == 200
 
-    del notices.tell
-    [invitation_id] = held
-    client.portal.call(lambda: _tell(notices, invitation_id))
+    monkeypatch.undo()
+    for invitation_id in held:
+        client.portal.call(_tell, notices, invitation_id)
+    push_service.wait_for("Di")
     settle(client)
 
-    assert push_service.received("bo") == []
+    assert len(held) == 3
+    assert [request.name for request in push_service.requests] == ["Di"]
 
 
 async def _tell(notices, invitation_id: int) -> None:
