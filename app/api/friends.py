@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import MAX_ID, CurrentAccount, Ctx, Session, TableId
 from app.api.guards import TablesLimit
+from app.api.notifications import Kit
 from app.api.players import PlayerId
 from app.api.schemas import EmptyOut, FriendsOut, InvitationCreated, RelationOut, errors
 from app.services import friends
@@ -63,9 +64,12 @@ async def unblock(player_id: PlayerId, account: CurrentAccount, db: Session) -> 
 @router.post("/api/tables/{table_id}/invitations", status_code=201, response_model=InvitationCreated,
              responses=errors(400, 401, 403, 404, 409, 429))
 async def invite(table_id: TableId, body: InvitationIn, account: CurrentAccount, ctx: Ctx, db: Session,
-                 _: TablesLimit) -> dict:
-    """Invite a friend to an open table with a free seat: ``{id, table_id, invitee: {id, name}}``."""
-    return await friends.invite(db, ctx.registry, account, table_id, body.account_id)
+                 notify: Kit, _: TablesLimit) -> dict:
+    """Invite a friend to an open table with a free seat: ``{id, table_id, invitee: {id, name}}``.
+    The friend is also told by push and e-mail, if they chose those (after the answer, never delaying it)."""
+    invitation = await friends.invite(db, ctx.registry, account, table_id, body.account_id)
+    notify.invitations.tell(invitation["id"])
+    return invitation
 
 
 @router.delete("/api/invitations/{invitation_id}", response_model=EmptyOut, responses=errors(400, 401, 403, 404))

@@ -162,14 +162,14 @@ async def confirm(token: Token, db: Session, notify: Kit) -> HTMLResponse:
 
 @router.api_route("/notifications/unsubscribe", methods=["GET", "POST"], include_in_schema=False)
 async def unsubscribe_mail(token: Token, db: Session, notify: Kit) -> HTMLResponse:
-    """The unsubscribe link of every turn mail (GET from the mail, POST from a mail program's
-    one-click button, RFC 8058): no more turn mails to that address, no login needed."""
+    """The unsubscribe link of every notice mail (GET from the mail, POST from a mail program's
+    one-click button, RFC 8058): no more turn or invitation mails to that address, no login needed."""
     try:
         account_id, address = notify.tokens.read_unsubscribe(token)
     except AppError as exc:
         return _page("Link not valid", exc.message, status=400)
     await preferences.set_mail_enabled(db, account_id, False, address)
-    return _page("No more e-mails", f"You will get no more turn e-mails at {address}. To have them again, turn them "
+    return _page("No more e-mails", f"You will get no more turn or invitation e-mails at {address}. To have them again, turn them "
                                     "on under Notifications on your page (My games).")
 
 

@@ -15,6 +15,7 @@ Every refusal is an ``AppError`` and changes nothing.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -155,6 +156,33 @@ async def invite(session: AsyncSession, registry: Registry, account: Account, ta
         await session.rollback()
         raise AppError("conflict", f"{name} is already invited to this table") from None
     return {"id": invitation_id, "table_id": table_id, "invitee": {"id": invitee_id, "name": name}}
+
+
+@dataclass(frozen=True)
+class PendingInvitation:
+    """An invitation still worth telling its invitee of: who invited whom to which open table."""
+
+    table_id: int
+    title: str
+    inviter_name: str
+    invitee_id: int
+
+
+async def pending_invitation(session: AsyncSession, registry: Registry, invitation_id: int) -> PendingInvitation | None:
+    """The invitation ``invitation_id`` if its invitee should hear of it now, else None: it was not
+    declined or withdrawn, its table is still open, the invitee has not blocked the inviter (a block
+    also drops the invitation; this guards a block made while the notice was on its way) and has
+    not deleted their account."""
+    row = (await session.execute(
+        select(Invitation.table_id, Invitation.invitee_id, Invitation.inviter_id, Table.ruleset, Account.name)
+        .join(Table, Table.id == Invitation.table_id).join(Account, Account.id == Invitation.inviter_id)
+        .where(Invitation.id == invitation_id, Table.status == "open"))).first()
+    if row is None or await _exists(session, Block, blocker_id=row.invitee_id, blocked_id=row.inviter_id):
+        return None
+    invitee = await session.get(Account, row.invitee_id)
+    if invitee is None or invitee.deleted_at is not None:
+        return None
+    return PendingInvitation(row.table_id, _title(registry, row.ruleset), row.name, row.invitee_id)
 
 
 async def drop_invitation(session: AsyncSession, account: Account, invitation_id: int) -> None:

@@ -262,7 +262,7 @@ export function mountNotifications(container, account) {
     toggle.checked = mail.enabled;
     toggle.addEventListener("change", () => run(toggle, mailMessage, null, () => api("PATCH", "/api/notifications/email", { enabled: toggle.checked })));
     mailBody.append(
-      h("label", { class: "field-check", for: "notify-email-enabled" }, toggle, h("span", {}, "E-mail me when it is my turn")),
+      h("label", { class: "field-check", for: "notify-email-enabled" }, toggle, h("span", {}, "E-mail me when it is my turn or a friend invites me")),
       h("div", { class: "actions" }, remove),
     );
   }

@@ -188,7 +188,7 @@ def test_mail_notice_reaches_the_confirmed_address_and_its_unsubscribe_link_stop
     assert turn_mail["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
 
     page = follow(client, unsubscribe)  # from the mail, with no session
-    assert page.status_code == 200 and "no more turn e-mails at cy@example.org" in page.text
+    assert page.status_code == 200 and "no more turn or invitation e-mails at cy@example.org" in page.text
     assert cy.get("/api/notifications").json()["email"]["enabled"] is False
 
     # A whole round: Dee is told of hers, Cy no longer of his.

@@ -1,10 +1,13 @@
 """The lobby shows running games with whose turn it is, and a player's profile page lists their
-games with results (issue 10), in real Chromium."""
+games with results (issue 10); friends are followed from a profile, seen online in the lobby,
+invited to a table and blocked (issue 21, item 2); in real Chromium."""
 
 from __future__ import annotations
 
 import random
 import re
+import time
+import uuid
 
 import pytest
 
@@ -57,3 +60,79 @@ def test_lobby_shows_whose_turn_and_the_profile_lists_results(live_server, chrom
     expect(ana.locator("#player-name")).to_have_text("Bo")
     ana.goto(f"{base}/tables/{table_id}")  # the result screen shows the change beside the place
     expect(ana.locator('[data-rating-change-seat="0"]')).to_have_text(f"{shown} ({'+' if shown > 1000 else '−'}{abs(shown - 1000)})")
+
+
+def registered(chromium, base: str, name: str):
+    """A new browser context with a new registered account ``name``, on the lobby page."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{base}/")
+    answer = page.request.post(f"{base}/api/auth/register", data={"name": name, "password": "friendly-password"})
+    assert answer.ok, answer.text()
+    page.reload()
+    expect(page.locator("#who-name")).to_have_text(name)
+    return page, answer.json()["id"]
+
+
+def test_follow_a_friend_see_them_online_invite_them_and_block_their_chat(live_server, chromium):
+    base = live_server
+    suffix = uuid.uuid4().hex[:6]  # registered names are unique on the session's server
+    ana, ana_id = registered(chromium, base, f"Ana{suffix}")
+    bo, bo_id = registered(chromium, base, f"Bo{suffix}")
+
+    # Bo has a game open (against a bot): that is being online.
+    own = bo.request.post(f"{base}/api/tables", data={"ruleset": "through-the-desert", "seats": 2}).json()["id"]
+    assert bo.request.post(f"{base}/api/tables/{own}/bots", data={"seat": 1, "level": "random"}).ok
+    assert bo.request.post(f"{base}/api/tables/{own}/start", data={}).ok
+    bo.goto(f"{base}/tables/{own}")
+    expect(bo.locator("#game")).to_be_visible()
+
+    # Ana follows Bo from his profile; her lobby's Friends list shows him online.
+    ana.goto(f"{base}/players/{bo_id}")
+    ana.click("#follow-player")
+    expect(ana.locator("#follow-player")).to_have_text("Unfollow")
+    friend = ana.locator(f'#friends-section [data-friend="{bo_id}"]')
+    deadline = time.monotonic() + 30  # the server writes down open games every few seconds
+    while True:
+        ana.goto(f"{base}/")
+        expect(friend).to_contain_text(f"Bo{suffix}")
+        if friend.get_attribute("data-online") == "true" or time.monotonic() > deadline:
+            break
+        ana.wait_for_timeout(500)
+    expect(friend).to_have_attribute("data-online", "true")
+    expect(friend.locator(f'[data-friend-game="{own}"]')).to_be_visible()  # and his running game
+
+    # Ana invites him to her new table from its waiting room; Bo joins from his lobby.
+    table_id = ana.request.post(f"{base}/api/tables", data={"ruleset": "through-the-desert", "seats": 3}).json()["id"]
+    ana.goto(f"{base}/tables/{table_id}")
+    ana.select_option("#invite-friend", str(bo_id))
+    ana.click("#invite-friend-button")
+    expect(ana.locator(".invite-friend [role=status]")).to_contain_text(f"Bo{suffix} is invited")
+    bo.goto(f"{base}/")
+    invitation = bo.locator(f'.invitation[data-invitation-table="{table_id}"]')
+    expect(invitation).to_contain_text(f"Ana{suffix} invites you to Through the Desert")
+    invitation.locator("[data-accept]").click()
+    bo.wait_for_url(re.compile(rf"/tables/{table_id}$"))
+    bo.click('[data-action="join"]')
+    expect(bo.locator('[data-action="leave"]')).to_be_visible()
+
+    # Ana says hello in the chat; Bo sees it, blocks her from her profile, and sees her lines no more.
+    ana.fill("#chat-input", "Welcome, Bo!")
+    ana.click("#chat-send")
+    expect(bo.locator("#chat-messages")).to_contain_text("Welcome, Bo!")
+    bo.goto(f"{base}/players/{ana_id}")
+    bo.click("#block-player")
+    expect(bo.locator("#block-player")).to_have_text("Unblock")
+    bo.goto(f"{base}/tables/{table_id}")
+    bo.fill("#chat-input", "Hello all")
+    bo.click("#chat-send")
+    expect(bo.locator("#chat-messages")).to_contain_text("Hello all")
+    ana.fill("#chat-input", "Still there?")
+    ana.click("#chat-send")
+    expect(ana.locator("#chat-messages")).to_contain_text("Still there?")
+    bo.fill("#chat-input", "Anyone?")  # sent after Ana's line: shown once that line would have been
+    bo.click("#chat-send")
+    expect(bo.locator("#chat-messages")).to_contain_text("Anyone?")
+    expect(bo.locator("#chat-messages")).not_to_contain_text("Welcome, Bo!")
+    expect(bo.locator("#chat-messages")).not_to_contain_text("Still there?")

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from app.db.models import Account, NotifyAccount, PushSubscription
 from app.services.context import Context
 from app.services.notify import preferences
-from app.services.notify.mail import Mailer, turn_mail
+from app.services.notify.mail import Mailer, notice_mail
 from app.services.notify.messages import Notice
 from app.services.notify.push import GONE, Subscription, payload
 from app.services.notify.tokens import Tokens
@@ -138,7 +138,7 @@ class MailChannel:
             return
         site = self._ctx.settings.site_url
         unsubscribe = f"{site}/notifications/unsubscribe?token={self._tokens.unsubscribe(account_id, row.email)}"
-        message = turn_mail(self._mailer, row.email, name or "", notice, site, unsubscribe)
+        message = notice_mail(self._mailer, row.email, name or "", notice, site, unsubscribe)
         metrics = self._ctx.metrics
         try:
             async with asyncio.timeout(self._ctx.settings.notify_send_timeout_seconds):
@@ -148,7 +148,7 @@ class MailChannel:
             log.warning("the SMTP server did not answer in time")
         except (aiosmtplib.SMTPRecipientsRefused, aiosmtplib.SMTPResponseException) as exc:
             metrics.notifications_failed.labels(self.name, "refused").inc()
-            log.warning("the SMTP server refused a turn mail: %s", exc)
+            log.warning("the SMTP server refused a notice mail: %s", exc)
         except (aiosmtplib.SMTPException, OSError) as exc:
             metrics.notifications_failed.labels(self.name, "unreachable").inc()
             log.warning("the SMTP server is unreachable: %s", exc)

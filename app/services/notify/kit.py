@@ -1,5 +1,5 @@
 """The notice machinery of one process, built in the app's lifespan: keys, mailer, push sender,
-channels and the :class:`~app.services.notifier.Notifier`."""
+channels, the :class:`~app.services.notifier.Notifier` (turns) and the invitation notices."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from app.services.errors import AppError
 from app.services.notifier import Notifier, Presence
 from app.services.notify import vapid
 from app.services.notify.channels import MailChannel, PushChannel
+from app.services.notify.invitations import InvitationNotices
 from app.services.notify.mail import Mailer
 from app.services.notify.tokens import Tokens
 
@@ -21,7 +22,7 @@ from app.services.notify.tokens import Tokens
 @dataclass
 class NotifyKit:
     """What the notification API and the notifier share: the mailer, the link tokens, the VAPID
-    key (and its public half, for browsers), the push channel and the notifier."""
+    key (and its public half, for browsers), the push channel, the notifier and the invitation notices."""
 
     mailer: Mailer
     tokens: Tokens
@@ -29,6 +30,7 @@ class NotifyKit:
     public_key: str
     push: PushChannel
     notifier: Notifier
+    invitations: InvitationNotices
 
     async def start(self) -> None:
         """Start opening the push channel's HTTP client, and the notifier."""
@@ -36,8 +38,9 @@ class NotifyKit:
         await self.notifier.start()
 
     async def stop(self) -> None:
-        """Stop the notifier (notices under way finish), then close the HTTP client."""
+        """Stop the notifier and the invitation notices (notices under way finish), then close the HTTP client."""
         await self.notifier.stop()
+        await self.invitations.stop()
         await self.push.close()
 
 
@@ -48,8 +51,9 @@ def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = la
     mailer = Mailer(settings)
     tokens = Tokens(settings.session_secret)
     push = PushChannel(ctx, key, vapid.subject(settings))
-    notifier = Notifier(ctx, [push, MailChannel(ctx, mailer, tokens)], is_present=is_present, is_leader=is_leader)
-    return NotifyKit(mailer, tokens, key, vapid.public_key(key), push, notifier)
+    channels = [push, MailChannel(ctx, mailer, tokens)]
+    notifier = Notifier(ctx, channels, is_present=is_present, is_leader=is_leader)
+    return NotifyKit(mailer, tokens, key, vapid.public_key(key), push, notifier, InvitationNotices(ctx, channels))
 
 
 def presence_across_processes(ctx: Context) -> Presence:

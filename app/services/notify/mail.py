@@ -1,7 +1,7 @@
-"""E-mail: checking an address, writing the turn and confirmation mails, and sending them (aiosmtplib).
+"""E-mail: checking an address, writing the notice and confirmation mails, and sending them (aiosmtplib).
 
-Mails are plain text with the table's link and, for turn mails, the unsubscribe link in the body
-and in the ``List-Unsubscribe`` headers (RFC 2369, one-click per RFC 8058), so mail programs offer
+Mails are plain text.  A notice's mail carries its link and the unsubscribe link, in the body and
+in the ``List-Unsubscribe`` headers (RFC 2369, one-click per RFC 8058), so mail programs offer
 their own "unsubscribe" button.
 """
 
@@ -73,13 +73,15 @@ class Mailer:
             timeout=settings.notify_send_timeout_seconds)
 
 
-def turn_mail(mailer: Mailer, to: str, name: str, notice: Notice, site_url: str, unsubscribe_url: str) -> EmailMessage:
-    """The mail of a notice: each waiting game with its link, then the unsubscribe link."""
-    games = "\n".join(f"  {line}\n  {site_url}{game.path}\n" for line, game in zip(notice.lines, notice.games))
-    if len(notice.games) == 1:
-        games = f"{notice.lines[0]}\n\n  {site_url}{notice.path}\n"
-    text = (f"Hello {name},\n\n{notice.title}.\n\n{games}\n"
-            f"You get this mail because you asked Caravanserai to tell you when it is your turn.\n"
+def notice_mail(mailer: Mailer, to: str, name: str, notice: Notice, site_url: str, unsubscribe_url: str) -> EmailMessage:
+    """The mail of a notice (a turn, a digest, an invitation): its lines with the link (each waiting
+    game's in a digest), why it came, then the unsubscribe link."""
+    if len(notice.games) > 1:
+        body = "\n".join(f"  {line}\n  {site_url}{game.path}\n" for line, game in zip(notice.lines, notice.games))
+    else:
+        body = "\n".join(notice.lines) + f"\n\n  {site_url}{notice.path}\n"
+    text = (f"Hello {name},\n\n{notice.title}.\n\n{body}\n"
+            f"You get this mail because you asked Caravanserai to tell you {notice.reason}.\n"
             f"To get no more of these mails, follow this link: {unsubscribe_url}\n")
     message = mailer.message(to, notice.title, text)
     message["List-Unsubscribe"] = f"<{unsubscribe_url}>"

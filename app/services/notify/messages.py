@@ -1,7 +1,10 @@
-"""The words of a "your turn" notice, the same for every channel (issue 16, item 5).
+"""The words of a notice, the same for every channel.
 
-One turn: "Your turn in Nimalia (table 12)", leading to the table.  Several games waiting: a
-digest, "Your turn in 3 games", naming each, leading to the person's games.
+One turn (issue 16, item 5): "Your turn in Nimalia (table 12)", leading to the table.  Several
+games waiting: a digest, "Your turn in 3 games", naming each, leading to the person's games.
+An invitation (issue 21, item 2): "Ana invites you to Nimalia (table 12)", leading to the lobby,
+where the invitation waits with *Join* and *Decline* (a private table's invite code stays there,
+out of mailboxes).
 """
 
 from __future__ import annotations
@@ -35,13 +38,16 @@ class WaitingGame:
 class Notice:
     """One message to one person: ``title`` (the push title, the mail subject), ``lines`` (the body,
     one line per game), ``path`` (where a click leads, on this site), ``tag`` (a later notice with
-    the same tag replaces this one on the device), and the games it names."""
+    the same tag replaces this one on the device), the games it names (none for an invitation), and
+    ``reason``: why the person gets it, for the mail's last words ("... asked Caravanserai to tell you
+    {reason}")."""
 
     title: str
     lines: tuple[str, ...]
     path: str
     tag: str
     games: tuple[WaitingGame, ...]
+    reason: str = "when it is your turn"
 
 
 def turn_notice(game: WaitingGame, now: datetime) -> Notice:
@@ -61,6 +67,13 @@ def digest_notice(games: list[WaitingGame], my_games_path: str, now: datetime) -
         lines.append(f"{game.name}{f', {due}' if due else ''}")
     return Notice(title=f"Your turn in {len(games)} games", lines=tuple(lines), path=my_games_path, tag="digest",
                   games=tuple(ordered))
+
+
+def invitation_notice(inviter: str, game: WaitingGame) -> Notice:
+    """The notice of ``inviter``'s invitation to ``game``'s table, leading to the lobby."""
+    return Notice(title=f"{inviter} invites you to {game.name}",
+                  lines=("Join or decline in the lobby, under Friends.",), path="/", tag=f"invitation-{game.table_id}",
+                  games=(), reason="when it is your turn, and when a friend invites you to a table")
 
 
 def due_text(deadline: datetime | None, now: datetime) -> str:
