@@ -29,6 +29,7 @@ async def keep_guest(session: AsyncSession, account: Account, name: str, passwor
     if account.password_hash is not None:
         raise AppError("conflict", "this account is registered already")
     name, key = accounts.registered_name(name)
+    await accounts.refuse_look_alike(session, name, key, account.id)
     password_hash = await accounts.hash_password(password)
     first = await accounts.first_registered(session)
     await _update(session, account, {"name": name, "login_name": key, "password_hash": password_hash, "admin": first},
@@ -66,6 +67,7 @@ async def rename(session: AsyncSession, account: Account, name: str) -> Account:
         await session.commit()
     else:
         name, key = accounts.registered_name(name)
+        await accounts.refuse_look_alike(session, name, key, account.id)
         await _update(session, account, {"name": name, "login_name": key})
         await accounts.commit_name(session, name)
     return await _reload(session, account)

@@ -11,6 +11,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from confusable_homoglyphs import confusables
 from sqlalchemy import bindparam, exists, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -62,12 +63,46 @@ async def create_guest(session: AsyncSession, name: str) -> Account:
 
 def registered_name(name: str) -> tuple[str, str]:
     """``(display name, login key)`` of a name to register; raises ``AppError(bad_request)`` (see
-    :func:`clean_name`; also a key over 32 characters once normalised)."""
+    :func:`clean_name`; also a key over 32 characters once normalised, and a name mixing alphabets
+    with a letter that looks like another alphabet's, such as a Cyrillic "А" in "Аna": Unicode's
+    confusables data, through ``confusable_homoglyphs``)."""
     name = clean_name(name)
     key = login_key(name)
     if len(key) > 32:
         raise AppError("bad_request", "a registered name has 1 to 32 characters once normalised")
+    if confusables.is_dangerous(name):
+        raise AppError("bad_request", "a registered name may not mix alphabets with letters that look alike "
+                                      "(such as a Cyrillic \"а\" among Latin letters)")
     return name, key
+
+
+def latin_reading(name: str) -> str | None:
+    """How ``name`` reads to someone who sees Latin letters, when it is written wholly in letters of
+    another alphabet that look like Latin ones ("Аnnа" in Cyrillic reads "Anna"); ``None`` when some
+    letter looks like no Latin letter or the name is Latin already."""
+    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"])
+    if not found:
+        return None
+    latin = {}
+    for entry in found:
+        lookalikes = [glyph["c"] for glyph in entry["homoglyphs"] if glyph["n"].startswith("LATIN ")]
+        if not lookalikes:
+            return None
+        latin[entry["character"]] = lookalikes[0]
+    return "".join(latin.get(char, char) for char in name)
+
+
+async def refuse_look_alike(session: AsyncSession, name: str, key: str, account_id: int | None = None) -> None:
+    """Raise ``AppError(conflict)`` when ``name`` (login key ``key``) reads as a name another account
+    registered in Latin letters (see :func:`latin_reading`); ``account_id`` is the account taking it."""
+    reading = latin_reading(name)
+    if reading is None or login_key(reading) == key:
+        return
+    holder = select(Account.id).where(Account.login_name == login_key(reading))
+    if account_id is not None:
+        holder = holder.where(Account.id != account_id)
+    if await session.scalar(holder) is not None:
+        raise AppError("conflict", f"the name {name!r} looks like the registered name {reading!r}")
 
 
 async def hash_password(password: str) -> str:
@@ -108,6 +143,7 @@ async def register(session: AsyncSession, name: str, password: str) -> Account:
     """A new registered account (the site's admin when it is the first); raises ``AppError``:
     ``conflict`` if the name is taken, ``bad_request`` for a bad name or password."""
     name, key = registered_name(name)
+    await refuse_look_alike(session, name, key)
     account = Account(name=name, login_name=key, password_hash=await hash_password(password),
                       admin=await first_registered(session))
     session.add(account)

@@ -80,6 +80,24 @@ def test_renaming_keeps_names_unique_ignoring_case_and_look_alikes(client):
     assert ada.post("/api/account/name", {"name": "Bo"}).json()["name"] == "Bo"  # free again
 
 
+def test_names_that_look_like_a_registered_one_in_another_alphabet_are_refused(client):
+    Member(client, "Anna")
+    gus, bo = Player(client, "Gus"), Member(client, "Bo")
+    mixed = bo.post("/api/account/name", {"name": "\u0410nna"})  # a Cyrillic A before Latin "nna"
+    assert mixed.status_code == 400 and "mix alphabets" in mixed.json()["error"]["message"]
+    cyrillic = bo.post("/api/account/name", {"name": "\u0410\u043f\u043f\u0430"})  # Cyrillic letters only
+    assert cyrillic.status_code == 200  # no Latin look-alike of every letter: a name of its own
+    twin = "\u0410\u043e\u0440"  # Cyrillic "Аор", read as Latin "Aop"
+    Member(client, "Aop")
+    refused = gus.post("/api/account/register", {"name": twin, "password": "long-enough"})
+    assert refused.status_code == 409 and refused.json()["error"] == {
+        "code": "conflict", "message": f"the name {twin!r} looks like the registered name 'Aop'"}
+    assert gus.get("/api/auth/me").json()["guest"] is True
+    assert bo.post("/api/account/name", {"name": twin}).status_code == 409
+    assert bo.get("/api/auth/me").json()["name"] == "\u0410\u043f\u043f\u0430"
+    assert bo.post("/api/account/name", {"name": "Олег"}).status_code == 200  # Cyrillic, like no Latin name
+
+
 def test_deleting_an_account_keeps_its_games_under_deleted_player(client):
     ada, bo = Member(client, "Ada"), Player(client, "Bo")
     running = started_table(ada, [bo])
