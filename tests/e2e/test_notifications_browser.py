@@ -303,6 +303,11 @@ def test_three_people_start_a_turn_based_game_in_browsers_close_their_tabs_and_e
             assert answer.status_code == 200, answer.text
             last_mover = seat
             game = http.get(f"/api/games/{table_id}", headers=as_("Ava")).json()
+    [seat] = game["to_act"]
+    if seat != last_mover:  # the last move began someone's next turn: they are told of it too
+        told[names[seat]] += 1
+        push.wait_for(f"{names[seat]}-browser", told[names[seat]])
+        mailbox.wait_for(people[names[seat]][2], 1 + told[names[seat]])
     for name in names:  # once per turn on each channel
         assert len(push.received(f"{name}-browser")) == told[name]
         assert len(mailbox.to(people[name][2])) == 1 + told[name]

@@ -50,7 +50,7 @@ def two_workers(tmp_path_factory):
             assert len(directories) == 1, f"no metrics directory of its own: {directories}"
             yield server, directories[0]
         finally:
-            server.stop()
+            server.stop(grace=120)  # the directory goes after both workers stopped: a busy machine is slow
         assert not directories[0].exists(), "the metrics directory outlived the server"
 
 

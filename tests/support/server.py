@@ -76,9 +76,9 @@ class ServerProcess:
             self.process.send_signal(signal.SIGKILL)
             self.process.wait(10)
 
-    def stop(self) -> None:
-        """SIGTERM and wait (SIGKILL after 10 s)."""
-        stop_process(self.process)
+    def stop(self, grace: float = 10) -> None:
+        """SIGTERM and wait (SIGKILL after ``grace`` seconds)."""
+        stop_process(self.process, grace)
 
 
 def wait_until_healthy(process: subprocess.Popen, url: str, timeout: float) -> str | None:
@@ -97,13 +97,14 @@ def wait_until_healthy(process: subprocess.Popen, url: str, timeout: float) -> s
     return f"did not answer {urlsplit(url).path} within {timeout} s"
 
 
-def stop_process(process: subprocess.Popen | None) -> None:
-    """SIGTERM ``process`` and wait for it (SIGKILL after 10 s); nothing when it is not running."""
+def stop_process(process: subprocess.Popen | None, grace: float = 10) -> None:
+    """SIGTERM ``process`` and wait for it (SIGKILL after ``grace`` seconds); nothing when it is not
+    running."""
     if process is None or process.poll() is not None:
         return
     process.terminate()
     try:
-        process.wait(10)
+        process.wait(grace)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait(10)
