@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import os
+import shutil
 import warnings
+from pathlib import Path
 
 import asyncpg
 
@@ -104,12 +106,20 @@ def postgres_url():
     run_coroutine(_drop_database)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite_file(tmp_path_factory) -> Path:
+    """An empty SQLite file migrated to head once per test session (each test gets a copy: running
+    the migrations for every test cost the suite minutes)."""
+    path = tmp_path_factory.mktemp("sqlite-template") / "template.db"
+    upgrade_to_head(f"sqlite+aiosqlite:///{path}")
+    return path
+
+
 @pytest.fixture
-def sqlite_database(tmp_path) -> str:
-    """An empty, migrated SQLite file for one test."""
-    url = f"sqlite+aiosqlite:///{tmp_path}/test.db"
-    upgrade_to_head(url)
-    return url
+def sqlite_database(tmp_path, migrated_sqlite_file) -> str:
+    """An empty, migrated SQLite file for one test (a copy of the session's migrated file)."""
+    shutil.copyfile(migrated_sqlite_file, tmp_path / "test.db")
+    return f"sqlite+aiosqlite:///{tmp_path}/test.db"
 
 
 @pytest.fixture

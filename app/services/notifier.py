@@ -150,6 +150,8 @@ class Notifier:
             if self._marked:
                 continue
             self._wake.clear()
+            if self._stopping.is_set():  # stop() woke us during the look: that wake-up was just cleared
+                return
             pause = max(0.0, next_check - asyncio.get_running_loop().time())
             try:
                 await asyncio.wait_for(self._wake.wait(), pause if leading else min(pause, LEADER_POLL_SECONDS))

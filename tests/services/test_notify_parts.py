@@ -9,10 +9,12 @@ import os
 import stat
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
+from types import SimpleNamespace
 
 import pytest
 
 from app.config import Settings
+from app.services import notifier as notifier_module
 from app.services.errors import AppError
 from app.services.notify import vapid
 from app.services.notify.messages import WaitingGame, digest_notice, due_text, turn_notice
@@ -136,3 +138,39 @@ def test_the_vapid_subject_defaults_to_the_https_site_or_the_sender():
     assert vapid.subject(Settings(smtp_from="Caravanserai <games@example.org>", _env_file=None)) == \
         "mailto:games@example.org"
     assert vapid.subject(Settings(vapid_subject="mailto:me@example.org", _env_file=None)) == "mailto:me@example.org"
+
+
+def test_a_stop_during_a_look_ends_the_notifier_without_cancelling_it(monkeypatch):
+    """A stop that arrives while the leader looks at games must end the loop at once; its wake-up
+    was cleared after the look, so the loop slept until its next check and was cancelled after the
+    5 s grace (every server shutdown and test teardown waited for that)."""
+    entered, release = asyncio.Event(), asyncio.Event()
+
+    async def running_games_of_wanting(session, smtp_configured):
+        entered.set()
+        await release.wait()  # the look is under way when stop() is called
+        return []
+
+    class Sessions:
+        async def __aenter__(self):
+            return None
+
+        async def __aexit__(self, *exc_info):
+            return False
+
+    monkeypatch.setattr(notifier_module.preferences, "running_games_of_wanting", running_games_of_wanting)
+    settings = Settings(_env_file=None, notify_check_seconds=3600)
+    ctx = SimpleNamespace(settings=settings, sessions=Sessions, fanout=SimpleNamespace(subscribe=lambda listener: None))
+
+    async def scenario():
+        notifier = notifier_module.Notifier(ctx, [], is_present=None, is_leader=lambda: True)
+        await notifier.start()
+        await entered.wait()
+        stopping = asyncio.create_task(notifier.stop())
+        await asyncio.sleep(0)  # stop() has set its flags and waits for the loop
+        release.set()
+        await stopping
+        return notifier._task
+
+    task = asyncio.run(scenario())
+    assert task.done() and not task.cancelled()
