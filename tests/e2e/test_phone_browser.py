@@ -67,14 +67,14 @@ def small_tap_targets(page) -> list[str]:
     """The visible controls of ``page`` smaller than TAP_PX either way on the TAP_PHONE screen (the
     page is measured at that size and given its own size back), but for SMALL_ON_PURPOSE and the
     spaces of an SVG board."""
-    size = page.viewport_size
+    viewport = page.viewport_size
     page.set_viewport_size(TAP_PHONE)
     try:
         page.evaluate("() => new Promise(requestAnimationFrame)")  # board-fit.js resizes on the next frame
         exempt = ", ".join([*SMALL_ON_PURPOSE, SVG_BOARD_SPACES])
         return page.evaluate(TAP_TARGETS, [exempt, TAP_PX])
     finally:
-        page.set_viewport_size(size)
+        page.set_viewport_size(viewport)
 
 
 def space_sizes(page) -> list[tuple[float, float]]:
@@ -85,11 +85,11 @@ def space_sizes(page) -> list[tuple[float, float]]:
 def assert_board_zooms_to_tap_size(page, ruleset: str) -> None:
     """The highlighted spaces of an SVG board are tap targets, or the board's zoom control makes
     them so (issue 20: "pinch-zoom or a zoom control for the board; 44 px tap targets")."""
-    size = page.viewport_size
+    viewport = page.viewport_size
     page.set_viewport_size(TAP_PHONE)
     try:
         sizes = space_sizes(page)
-        if all(min(size) >= TAP_PX for size in sizes):
+        if all(min(box) >= TAP_PX for box in sizes):
             return
         zoom = page.locator(ZOOM_CONTROLS)
         expect(zoom).to_have_count(1)
@@ -97,11 +97,11 @@ def assert_board_zooms_to_tap_size(page, ruleset: str) -> None:
         zoom.tap()
         expect(zoom).to_have_attribute("aria-pressed", "true")
         zoomed = space_sizes(page)
-        assert zoomed and min(min(size) for size in zoomed) >= TAP_PX, f"{ruleset}: zoomed spaces {zoomed[:3]}"
+        assert zoomed and min(min(box) for box in zoomed) >= TAP_PX, f"{ruleset}: zoomed spaces {zoomed[:3]}"
         zoom.tap()  # back to the whole board
         expect(zoom).to_have_attribute("aria-pressed", "false")
     finally:
-        page.set_viewport_size(size)
+        page.set_viewport_size(viewport)
 
 
 def show_legal_spaces(page, ruleset: str) -> None:
