@@ -101,17 +101,24 @@ export function edgeLabels(labels) {
 const zoomedBoards = new Set(); // the names of the boards the player enlarged (kept across redraws)
 const zoomScroll = new Map(); // name -> [left, top] of the enlarged board's frame, kept across redraws
 
+/** Enlarged, a board space is this wide at least: above the 44 px tap target, with room for rounding. */
+export const ZOOMED_SPACE_PX = 48;
+
 /**
  * The board in its frame with a "Larger board" toggle for small screens: the board fits the
- * window by default (every space visible without scrolling); enlarged, it is drawn at twice the
- * width inside its frame, which then scrolls, so small spaces become 44 px tap targets. The
- * toggle shows only on narrow screens (CSS `.zoom-toggle`). `name` keeps the choice per game.
- * `readOnly` (a replay, which has no controls at all): the board alone in its frame.
+ * window by default (every space visible without scrolling); enlarged, it is drawn so wide that
+ * its smallest space, `spaceSize` units of the SVG's viewBox across, is ZOOMED_SPACE_PX CSS px
+ * (a 44 px tap target, issue 20), inside its frame, which then scrolls. Without `spaceSize` it
+ * is drawn at twice the width. The toggle shows only on narrow and touch screens (CSS
+ * `.zoom-toggle`). `name` keeps the choice per game. `readOnly` (a replay, which has no controls
+ * at all): the board alone in its frame.
  */
-export function zoomableFrame(name, frameClass, board, readOnly = false) {
+export function zoomableFrame(name, frameClass, board, readOnly = false, spaceSize = null) {
   const zoomed = !readOnly && zoomedBoards.has(name);
   const frame = document.createElement("div");
   frame.className = `${frameClass} board-frame${zoomed ? " zoomed" : ""}`;
+  const viewBoxWidth = board.viewBox?.baseVal?.width;
+  if (spaceSize && viewBoxWidth) board.style.setProperty("--zoomed-width", `${Math.ceil((viewBoxWidth / spaceSize) * ZOOMED_SPACE_PX)}px`);
   frame.append(board);
   frame.addEventListener("scroll", () => zoomScroll.set(name, [frame.scrollLeft, frame.scrollTop]), { passive: true });
   if (zoomed && zoomScroll.has(name)) {

@@ -1,4 +1,5 @@
-"""Shared steps of the browser tests: a signed-in page, the game's version on it, the server's view."""
+"""Shared steps of the browser tests: a signed-in page, the game's version on it, the server's view,
+and the scan of what a player reads for rule codes and internal ids (issue 20, item 3)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,36 @@ import uuid
 import pytest
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+# What must never reach a player's eyes (issue 20, item 3): a rule code ("R-17", "G-1", "NW-1",
+# "A-S3", "(R-30b)", "spec 1.7", "§ 5"), an internal id ("card-08", an objective's "O12", a seat
+# placeholder "{seat1}"), a raw coordinate pair "(-2, 11)", and the words a renderer writes when
+# it formats a missing or unformatted value. Names the boards show ("N17", "Hex E7") do not match.
+CODE_OR_ID = re.compile(
+    r"\b[A-Z]{1,3}-[A-Z]?\d+[a-z]?\b"  # rule codes: R-17, G-1, NW-1, E-5, A-S3, R-30b
+    r"|\b[Ss]pec\.?\s*§?\s*\d|§\s*\d"  # spec 1.7, Spec §5
+    r"|\bcard-\d+|\bO\d+\b"  # card ids, objective ids
+    r"|\{\w*\}"  # a template placeholder left unfilled
+    r"|\(\s*-?\d+\s*,\s*-?\d+\s*\)"  # raw coordinates
+    r"|\bundefined\b|\bnull\b|\bNaN\b|\[object \w+\]"
+)
+# The parts of a table page a player reads: the game (turn banner, board with its offer and choice
+# dialogs, players, result, log) and any open modal dialog. Attributes (a rule link's tooltip) are
+# not text, so rule references may stay there; the chat is people's own words and is left out.
+READ_TEXT = "#game, dialog[open]"
+
+
+def code_leaks(text: str) -> list[str]:
+    """The lines of ``text`` that show a rule code or an internal id (``CODE_OR_ID``)."""
+    return [line.strip() for line in text.splitlines() if CODE_OR_ID.search(line)]
+
+
+def assert_no_codes(page, where: str = "") -> None:
+    """The rendered text (``innerText``) of ``page``'s game and open dialogs shows no rule code or
+    internal id; ``where`` names the moment in the failure message."""
+    text = page.evaluate("selector => [...document.querySelectorAll(selector)].map(e => e.innerText).join('\\n')", READ_TEXT)
+    leaks = code_leaks(text)
+    assert leaks == [], f"{where or page.url}: rule codes or internal ids in the page's text: {leaks}"
 
 
 def sign_in(chromium, base: str, name: str, width: int = 1280, height: int = 900, touch: bool = False, **context_options):

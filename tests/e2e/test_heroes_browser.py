@@ -32,7 +32,7 @@ from collections import deque
 
 import pytest
 
-from tests.e2e.pages import create_join_and_start, server_game, sign_in, version_of, wait_for_version
+from tests.e2e.pages import assert_no_codes, create_join_and_start, server_game, sign_in, version_of, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
@@ -103,7 +103,8 @@ def click_march(page, move: dict) -> None:
 
 
 def click_move(page, move: dict) -> None:
-    """Make ``move`` (one of the page's legal moves) through the page's controls."""
+    """Make ``move`` (one of the page's legal moves) through the page's controls; a choice among
+    buttons (a tactic card's payments, losses, follows) is read for codes first (issue 20)."""
     kind = move["type"]
     if kind == "place_nomad":
         target = region(page, move["region"])
@@ -115,17 +116,18 @@ def click_move(page, move: dict) -> None:
         page.locator(f'#board [data-action="{kind}"]').click()
     elif kind == "fire_mercenary":  # destructive: a button, then the confirmation
         page.locator('#board [data-action="fire-mercenary"]').click()
+        assert_no_codes(page, "Heroes, firing the Nomad Mercenary")
         page.locator('#board [data-action="fire-mercenary-confirm"]').click()
-    elif kind == "tactic":
-        press(page, f'[data-card="{move["card"]}"]')
-        choice(page, move).click()
-    elif kind == "casualties":
-        press(page, f'[data-losses="{losses(move)}"]')
-        choice(page, move).click()
-    elif kind in ("recruit", "build", "tax") and move.get("worker") == "token":
-        press(page, f'[data-action-slot="{kind}"]')
-        choice(page, move).click()
-    else:  # follows and conscripts: one button per legal move
+    else:
+        if kind == "tactic":
+            press(page, f'[data-card="{move["card"]}"]')
+        elif kind == "casualties":
+            press(page, f'[data-losses="{losses(move)}"]')
+        elif kind in ("recruit", "build", "tax") and move.get("worker") == "token":
+            press(page, f'[data-action-slot="{kind}"]')
+        # else follows and conscripts: one button per legal move
+        expect(choice(page, move)).to_be_visible()
+        assert_no_codes(page, f"Heroes, choosing a {kind}")
         choice(page, move).click()
 
 
@@ -254,6 +256,8 @@ def test_three_players_finish_a_game_with_wandering_nomads_by_clicks(live_server
         expect(page.locator("#result-table [data-score-seat]")).to_have_count(3)
         expect(page.locator("#board .hx-controls")).to_have_count(0)
         expect(page.locator("#board .hx")).to_have_attribute("data-phase", "over")
+        expect(page.locator("#log li")).to_have_count(len(server_game(page, base, table_id)["log"]))  # the whole game, in words
+        assert_no_codes(page, "Heroes, wandering Nomads, the end")
     for page in players:
         page.context.close()
 
@@ -367,6 +371,7 @@ def test_a_battle_tactic_cards_chosen_in_secret_and_revealed_by_clicks(live_serv
             panel = page.locator("#board .hx-battle")
             for seat, name in names.items():
                 expect(panel).to_contain_text(f"{('Ana', 'Bo')[seat]}: {name}")
+            assert_no_codes(page, "Heroes, the tactic cards revealed")
 
     # Conscripts and casualties, if the battle asks for them, by clicks.
     for _ in range(10):
@@ -477,6 +482,8 @@ def test_three_players_finish_a_game_with_mercenary_nomads_by_clicks(live_server
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#result-table [data-score-seat]")).to_have_count(3)
         expect(page.locator("#board .hx-controls")).to_have_count(0)
+        expect(page.locator("#log li")).to_have_count(len(server_game(page, base, table_id)["log"]))  # the whole game, in words
+        assert_no_codes(page, "Heroes, Mercenary Nomads, the end")
     expect_mercenary(players, final["view"])
     print(f"Mercenary Nomads by clicks: hired {hired}, fired {fired}, marches with figures {marched}")
     for page in players:
@@ -541,5 +548,6 @@ def test_solo_against_the_enemy_with_wandering_nomads_finished_by_clicks(live_se
         expect(page.locator("#result")).to_be_visible()
         expect(page.locator("#result-table [data-score-seat]")).to_have_count(1)
         expect(page.locator("#board .hx")).to_have_attribute("data-phase", "over")
+        assert_no_codes(page, "Heroes solo, the end")
     for page in (ana, watcher):
         page.context.close()

@@ -4,7 +4,8 @@ then to the end through the REST pipeline while the pages follow.
 Both players choose at the same time (the draft is simultaneous).  Every placement is chosen
 from the spaces the page highlights, and the test checks that those are exactly the server's
 legal positions for the chosen card and rotation.  A player's hand and waiting choice never show
-on the other player's page or a spectator's.
+on the other player's page or a spectator's.  No rule code or internal id (an objective's "O12")
+is in the text of a page while a card is placed or at the end (issue 20).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import re
 
 import pytest
 
-from tests.e2e.pages import (create_join_and_start, finish_by_rest, server_game, sign_in, version_of, wait_for_version,
-                             wait_for_version_change)
+from tests.e2e.pages import (assert_no_codes, create_join_and_start, finish_by_rest, server_game, sign_in, version_of,
+                             wait_for_version, wait_for_version_change)
 
 pytestmark = pytest.mark.e2e
 
@@ -47,6 +48,7 @@ def choose_by_clicks(page, base: str, table_id: str, rng: random.Random) -> dict
     target = rng.choice(expected)
     page.click(f'.nim-mine [data-anchor="{target}"]')
     expect(page.locator(".nim-mine .nim-cell.preview")).to_have_count(4)
+    assert_no_codes(page, f"Nimalia, placing card {card}")  # the hand, the preview, the log so far
     before = version_of(page)
     page.click('[data-action="confirm"]')
     wait_for_version_change(page, before)
@@ -150,6 +152,7 @@ def test_two_players_draft_by_clicks_to_the_first_scoring(live_server, chromium)
             expect(page.locator(f'#result [data-score-seat="{seat}"]')).to_have_text(str(score))
             expect(page.locator(f'[data-nim-score="{seat}"] .nim-score-value')).to_have_text(str(score))
         expect(page.locator(".move-controls")).to_have_count(0)
+        assert_no_codes(page, "Nimalia, the end")
 
 
 def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
@@ -184,3 +187,6 @@ def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
         for seat in range(3):  # 15 cards of 4 spaces, some covered: every reserve drawn as the server has it
             expect(page.locator(f'[data-reserve="{seat}"] .nim-cell:not(.empty)')).to_have_count(
                 len(server_game(page, base, table_id)["view"]["players"][seat]["spaces"]))
+        # issue 20: the whole game's log, the scoring history and the result read in words
+        expect(page.locator("#log li")).to_have_count(len(server_game(page, base, table_id)["log"]))
+        assert_no_codes(page, "Nimalia, the end")

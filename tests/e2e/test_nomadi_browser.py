@@ -4,7 +4,8 @@ without controls, and the game is finished through the REST pipeline.
 
 Every click is checked against the server: the cells the page highlights for a stone are exactly
 that stone's legal moves (the client never decides a rule), and a card's value shows only on the
-page of the mover who inspected it.
+page of the mover who inspected it. The offer dialogs, the whole game's log and the result show
+no rule code or internal id (issue 20).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ import uuid
 
 import pytest
 
-from tests.e2e.pages import create_join_and_start, finish_by_rest, server_game, sign_in, version_of, wait_for_version
+from tests.e2e.pages import (assert_no_codes, create_join_and_start, finish_by_rest, server_game, sign_in, version_of,
+                             wait_for_version)
 from tests.support.nomadi_steering import steer
 
 pytestmark = pytest.mark.e2e
@@ -79,7 +81,7 @@ def use_one_die_by_clicking(page, base: str, table_id: str, rng: random.Random) 
 
 def play_clicked_turn(players, base: str, table_id: str, rng: random.Random) -> None:
     """The seat to act rolls and uses dice by clicking until the turn passes (an offer, if one
-    comes up, goes without a claim and is declined)."""
+    comes up, goes without a claim and is declined; neither dialog shows a code or an id)."""
     page = mover(players)
     before = version_of(page)
     page.click('[data-action="roll"]')
@@ -93,9 +95,13 @@ def play_clicked_turn(players, base: str, table_id: str, rng: random.Random) -> 
         if view["phase"] == "move":
             use_one_die_by_clicking(page, base, table_id, rng)
         elif view["phase"] == "claim":
+            assert_no_codes(page, "Nomadi, the offer dialog")
             page.click('[data-action="offer"]')
         elif view["phase"] == "answer":
-            players[view["offer"]["owner"]].click('[data-action="decline"]')
+            owner = players[view["offer"]["owner"]]
+            expect(owner.locator('[data-offer-stage="answer"]')).to_be_visible()
+            assert_no_codes(owner, "Nomadi, the answer dialog")
+            owner.click('[data-action="decline"]')
         wait_for_version(players, game["version"] + 1)
     raise AssertionError("the turn did not end")
 
@@ -191,6 +197,8 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
         expect(page.locator('[data-offer-stage="claim"]')).to_have_count(0)
         assert inspected not in page.content()
         expect(page.locator(".nomadi-board .offer-ring")).to_have_count(1)
+    for page in watchers:  # issue 20: the offer dialog and the note name no card id ("card-08")
+        assert_no_codes(page, "Nomadi, a card to offer")
 
     # The mover claims +3 (true or not) and offers; the owner sees the claim, not the value.
     version = version_of(mover_page)
@@ -203,6 +211,8 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
     expect(answer).to_contain_text("claiming it is worth +3")
     assert inspected not in owner_page.content() and inspected not in carol.content()
     expect(carol.locator('[data-offer-stage="answer-watch"]')).to_contain_text("claiming it is worth +3")
+    for page in watchers:
+        assert_no_codes(page, "Nomadi, a card offered")
     expect(mover_page.locator('[data-action="offer"]')).to_have_count(0)
 
     # The owner accepts: the card is theirs, and the turn goes back to the mover's dice (or on).
@@ -237,6 +247,9 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
             expect(page.locator(f'#result [data-score-seat="{seat}"]')).to_have_text(str(score))
         expect(page.locator("#result tbody tr")).to_have_count(2 + 3)  # coins, cards, total, place, rating (a rated table)
         expect(page.locator(".move-controls")).to_have_count(0)
+        # issue 20: the whole game's log and the result read in words, with no rule code or id
+        expect(page.locator("#log li")).to_have_count(len(game_of(page, base, table_id)["log"]))
+        assert_no_codes(page, "Nomadi, the end")
 
 
 def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
@@ -272,3 +285,4 @@ def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
         for seat, score in enumerate(result["scores"]):
             expect(page.locator(f'#result [data-score-seat="{seat}"]')).to_have_text(str(score))
         expect(page.locator(".move-controls")).to_have_count(0)
+        assert_no_codes(page, "Nomadi, three players, the end")

@@ -1,6 +1,11 @@
 """Every game on a phone (issue 10): at 375 px wide the table page has no horizontal scrolling
 (checked on a full-page screenshot, whose width is the page's), and a move can be made by touch.
 
+Tap targets (issue 20, item 5): on a 390 x 844 phone every visible control of the lobby and the
+table page (buttons, links, fields, a checkbox's label, a game's hand and reserve spaces) is at
+least 44 x 44 CSS px, but for the few inline text links named in SMALL_ON_PURPOSE; a board whose
+spaces are smaller offers a zoom control that makes every highlighted space at least 44 px.
+
 The phone is Chromium's mobile emulation (touch events, a 375 x 812 viewport); every tap goes to
 one of the elements the page marks as legal, and the server's version tells that the move went in.
 """
@@ -19,6 +24,33 @@ pytestmark = pytest.mark.e2e
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 SCALE = 2  # device pixels per CSS pixel
+TAP_PX = 44  # the least width and height of a tap target (WCAG 2.5.5; Apple's and Google's guidance)
+TAP_PHONE = {"width": 390, "height": 844}  # the phone of issue 20
+# Controls that stay smaller on purpose: inline links inside text, each with a 44 px way to the same place.
+SMALL_ON_PURPOSE = {
+    "a.table-name": "a table's name in a lobby list: the row's Play / Join / Watch button is its tap target",
+    "a.seat-name": "a player's name inside a seat chip, an inline link to the profile (also reached from the table)",
+    "a.log-rule": "a log line's rule mark, inline after the sentence; the header's Rules link opens the same page",
+}
+# Spaces of an SVG board: measured highlighted and zoomed, by assert_board_zooms_to_tap_size.
+SVG_BOARD_SPACES = "#board svg *"
+# What a person can tap; a checkbox or radio is tapped through its whole label, so the label is measured.
+TAP_TARGETS = """([exempt, tapPx]) => {
+  const found = [];
+  for (const e of document.querySelectorAll('button, a[href], input, select, textarea, summary, [role=button], [tabindex]:not([tabindex="-1"])')) {
+    if (e.matches(exempt)) continue;
+    const target = ['checkbox', 'radio'].includes(e.type) ? (e.closest('label') || document.querySelector(`label[for="${e.id}"]`) || e) : e;
+    const box = target.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0 || getComputedStyle(target).visibility === 'hidden') continue;
+    if (box.width < tapPx || box.height < tapPx) {
+      const name = (target.innerText || target.getAttribute('aria-label') || target.id || target.className.baseVal || target.className || '').trim().slice(0, 40);
+      found.push(`${target.tagName.toLowerCase()} "${name}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+    }
+  }
+  return found;
+}"""
+LEGAL_SVG_SPACES = "#board svg .legal"
+ZOOM_CONTROLS = '#board [data-action="zoom-board"], #board [data-action="zoom"]'
 
 
 def png_size(png: bytes) -> tuple[int, int]:
@@ -31,14 +63,61 @@ def phone_page(chromium, base: str, name: str):
     return sign_in(chromium, base, name, width=375, height=812, touch=True, is_mobile=True, device_scale_factor=SCALE)
 
 
-def tap_a_move(page, ruleset: str) -> None:
-    """One legal move by taps only, in each game's own controls, then *Confirm* (issue 20: a touch
-    screen confirms moves by default; Nimalia's own preview asks already)."""
+def small_tap_targets(page) -> list[str]:
+    """The visible controls of ``page`` smaller than TAP_PX either way on the TAP_PHONE screen (the
+    page is measured at that size and given its own size back), but for SMALL_ON_PURPOSE and the
+    spaces of an SVG board."""
+    viewport = page.viewport_size
+    page.set_viewport_size(TAP_PHONE)
+    try:
+        page.evaluate("() => new Promise(requestAnimationFrame)")  # board-fit.js resizes on the next frame
+        exempt = ", ".join([*SMALL_ON_PURPOSE, SVG_BOARD_SPACES])
+        return page.evaluate(TAP_TARGETS, [exempt, TAP_PX])
+    finally:
+        page.set_viewport_size(viewport)
+
+
+def space_sizes(page) -> list[tuple[float, float]]:
+    return page.locator(LEGAL_SVG_SPACES).evaluate_all(
+        "spaces => spaces.map(space => { const box = space.getBoundingClientRect(); return [box.width, box.height]; })")
+
+
+def assert_board_zooms_to_tap_size(page, ruleset: str) -> None:
+    """The highlighted spaces of an SVG board are tap targets, or the board's zoom control makes
+    them so (issue 20: "pinch-zoom or a zoom control for the board; 44 px tap targets")."""
+    viewport = page.viewport_size
+    page.set_viewport_size(TAP_PHONE)
+    try:
+        sizes = space_sizes(page)
+        if all(min(box) >= TAP_PX for box in sizes):
+            return
+        zoom = page.locator(ZOOM_CONTROLS)
+        expect(zoom).to_have_count(1)
+        assert min(zoom.bounding_box()["height"], zoom.bounding_box()["width"]) >= TAP_PX
+        zoom.tap()
+        expect(zoom).to_have_attribute("aria-pressed", "true")
+        zoomed = space_sizes(page)
+        assert zoomed and min(min(box) for box in zoomed) >= TAP_PX, f"{ruleset}: zoomed spaces {zoomed[:3]}"
+        zoom.tap()  # back to the whole board
+        expect(zoom).to_have_attribute("aria-pressed", "false")
+    finally:
+        page.set_viewport_size(viewport)
+
+
+def show_legal_spaces(page, ruleset: str) -> None:
+    """The taps before a space can be chosen: a caravan colour, a card from the hand."""
     if ruleset == "through-the-desert":
         page.locator(".colour-buttons [data-colour]:not([disabled])").first.tap()
-        page.locator("[data-hex].legal").first.tap()
     elif ruleset == "nimalia":
         page.locator("[data-hand-card]:not([disabled])").first.tap()
+
+
+def tap_a_move(page, ruleset: str) -> None:
+    """One legal move by taps only, in each game's own controls (after ``show_legal_spaces``), then
+    *Confirm* (issue 20: a touch screen confirms moves by default; Nimalia's own preview asks already)."""
+    if ruleset == "through-the-desert":
+        page.locator("[data-hex].legal").first.tap()
+    elif ruleset == "nimalia":
         page.locator(".nim-mine [data-anchor].legal").first.tap()
         page.locator('[data-action="confirm"]').tap()
     elif ruleset == "heroes":
@@ -61,6 +140,7 @@ def test_a_game_fits_a_phone_and_plays_by_touch(live_server, chromium, ruleset):
     base = live_server
     ana, bo = phone_page(chromium, base, "Ana"), phone_page(chromium, base, "Bo")
     assert_no_horizontal_scrolling(ana, "lobby")
+    assert small_tap_targets(ana) == [], "lobby"
     options = {"first_player": "host"} if ruleset in ("nomadi", "heroes") else {}
     created = ana.request.post(f"{base}/api/tables", data={"ruleset": ruleset, "seats": 2, "options": options})
     table_id = created.json()["id"]
@@ -73,7 +153,13 @@ def test_a_game_fits_a_phone_and_plays_by_touch(live_server, chromium, ruleset):
     mover = next(page for page in (ana, bo) if server_game(page, base, table_id)["legal"])
     assert_no_horizontal_scrolling(mover, f"{ruleset} table")
 
+    show_legal_spaces(mover, ruleset)
+    assert small_tap_targets(mover) == [], f"{ruleset} table"
+    assert_board_zooms_to_tap_size(mover, ruleset)
     tap_a_move(mover, ruleset)
     expect(mover.locator("#game")).to_have_attribute("data-version", re.compile(r"^[1-9]\d*$"))
     assert server_game(mover, base, table_id)["version"] == version_of(mover) >= 1
     assert_no_horizontal_scrolling(mover, f"{ruleset} after a move")
+    mover.goto(f"{base}/")  # the lobby with this table among "My games", its Play and Copy link
+    expect(mover.locator(f'#mine [data-my-table-id="{table_id}"]')).to_be_visible()
+    assert small_tap_targets(mover) == [], f"lobby with a {ruleset} table"

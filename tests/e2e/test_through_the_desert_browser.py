@@ -1,5 +1,6 @@
 """A whole table of Through the Desert in real Chromium: lobby, seats, start, moves by clicking,
 a spectator who sees the same board without controls, and a reload in the middle of the game.
+At the end, the whole game's log and the result show no rule code or internal id (issue 20).
 
 Every move is chosen from the hexes the page highlights, and the test checks that those are
 exactly the server's legal moves for the chosen colour (the client never decides a rule).
@@ -13,7 +14,7 @@ import re
 
 import pytest
 
-from tests.e2e.pages import finish_by_rest, sign_in, version_of, wait_for_version
+from tests.e2e.pages import assert_no_codes, finish_by_rest, sign_in, version_of, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
@@ -188,6 +189,7 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
         assert len(server_log) > 0
         expect(page.locator("#log li")).to_have_count(len(server_log))
         expect(page.locator("#log li").last).to_have_text(server_log[-1]["text"])
+        assert_no_codes(page, "Through the Desert, camel phase")
 
     # Nothing overflows sideways at phone width.
     overflow = carol.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
@@ -206,3 +208,6 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
         expect(page.locator("#result tbody tr")).to_have_count(categories + 3)  # + total, place, rating (a rated table)
         expect(page.locator(".move-controls")).to_have_count(0)
         assert page.locator("body").get_attribute("data-my-turn") == "false"
+        # issue 20: the whole game's log and the result read in words, with no rule code or id
+        expect(page.locator("#log li")).to_have_count(len(page.request.get(f"{base}/api/games/{table_id}").json()["log"]))
+        assert_no_codes(page, "Through the Desert, the end")

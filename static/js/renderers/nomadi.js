@@ -13,6 +13,7 @@ import { h, replaceChildren, s } from "../dom.js";
 import { cardBack } from "../pieces.js";
 
 const CELL = 10;
+const TARGET = CELL - 1.2; // a highlighted cell, a little inside the cell
 const FILL = { blue: "#3d6fd6", yellow: "#f2c53d", red: "#d8433f", green: "#3b9e4a", black: "#2f2f2f" };
 const EDGE = { blue: "#1d3f8a", yellow: "#8a6d04", red: "#7d1b18", green: "#1f5f28", black: "#000000" };
 const INK = { blue: "#ffffff", yellow: "#1c1611", red: "#ffffff", green: "#ffffff", black: "#ffffff" };
@@ -230,7 +231,7 @@ function drawTargets(targets, onPick) {
       "aria-label": target.description,
     });
     marker.append(s("title", {}, target.description));
-    marker.append(s("rect", { x: c * CELL + 0.6, y: r * CELL + 0.6, width: CELL - 1.2, height: CELL - 1.2, rx: 1.6, class: "legal-fill" }));
+    marker.append(s("rect", { x: c * CELL + (CELL - TARGET) / 2, y: r * CELL + (CELL - TARGET) / 2, width: TARGET, height: TARGET, rx: 1.6, class: "legal-fill" }));
     if (target.label) marker.append(s("text", { x: (c + 0.5) * CELL, y: (r + 0.5) * CELL + 0.2, class: "legal-label" }, target.label));
     activate(marker, () => onPick(target));
     group.append(marker);
@@ -686,7 +687,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       controls,
       waiting,
       drawDice(view, ui, usableValues, interactive && !disabled, chooseDie),
-      zoomableFrame("nomadi", "nomadi-board-frame", drawBoard(frame, view, ui, movable, targets, chooseStone, pick), readOnly),
+      zoomableFrame("nomadi", "nomadi-board-frame", drawBoard(frame, view, ui, movable, targets, chooseStone, pick), readOnly, TARGET),
       drawLegend(),
     ),
     drawPanel(frame, view),
@@ -817,7 +818,8 @@ const CSS = `
 .legend-swatch { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 2px; vertical-align: -0.1em; border: 1px solid #d8bf8a; }
 .legend-start { background: #e7c99a; } .legend-goal { background: #bfe0a6; } .legend-water { background: #4aa3df; }
 @media (max-width: 900px) { .nomadi { grid-template-columns: minmax(0, 1fr); } .nomadi-player-list { grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); } }
-@media (max-width: 520px) { .nomadi-dice .die { width: 34px; height: 34px; font-size: 1.05rem; } .nomadi-board-frame { padding: 2px; } }
+@media (max-width: 520px) { .nomadi-board-frame { padding: 2px; } }
+@media (max-width: 700px), (pointer: coarse) { .nomadi-dice .die { width: 44px; height: 44px; } } /* a die is a 44 px tap target (issue 20) */
 `;
 
 function ensureStyle() {

@@ -11,6 +11,7 @@ import { camelPath } from "../pieces.js";
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
+const TARGET_SIZE = SIZE * 0.9; // a highlighted space, a little inside its hex
 
 const FILL = { pink: "#f4a3c8", green: "#86cf74", yellow: "#f5d547", purple: "#b08de3", turquoise: "#45c6c0" };
 const EDGE = { pink: "#a8336a", green: "#2f7a22", yellow: "#9a7b06", purple: "#5d3aa3", turquoise: "#11706b" };
@@ -202,7 +203,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
       : `Place a ${move.type === "palm" ? "palm tree" : move.type} on ${where(move.hex)}`;
     const target = s("polygon", {
       class: "legal",
-      points: hexPoints(centre(move.hex), SIZE * 0.9),
+      points: hexPoints(centre(move.hex), TARGET_SIZE),
       "data-hex": key(move.hex),
       "data-focus-key": `hex:${key(move.hex)}`,
       role: "button",
@@ -513,7 +514,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       "div",
       { class: "ttd-board-column" },
       seated && frame.status !== "finished" ? drawControls(frame, view, placements, choices, state.colour, disabled, choose, sendMove) : null,
-      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove), readOnly),
+      zoomableFrame("through-the-desert", "ttd-board-frame", drawBoard(frame, view, highlighted, sendMove), readOnly, TARGET_SIZE * SQRT3),
       drawLegend(),
     ),
     drawPanel(frame, view),
