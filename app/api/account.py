@@ -39,7 +39,8 @@ class SettingsIn(BaseModel):
     model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
 
     confirm_moves: StrictBool | None = Field(
-        default=None, description='"Confirm my moves": true, false, or null (each device decides: on for touch screens)')
+        default=None,
+        description='"Confirm my moves": true, false, or null (each device decides: on for touch screens)')
 
     @model_validator(mode="after")
     def _names_one(self) -> SettingsIn:

@@ -48,7 +48,8 @@ export function confirmMoves(account = null) {
 const KEPT_WHERE = {
   account: "Kept with your account: every device you sign in on uses it",
   saving: "Saving to your account…",
-  browser: "Kept in this browser only (your account could not be reached; tried again next time)",
+  unsaved: "Kept in this browser only: your account could not be reached (tried again next time)",
+  browser: "Kept in this browser",
   device: "Not chosen yet: on for touch screens",
 };
 
@@ -98,8 +99,9 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
     confirming = confirmMoves(account);
     toggle.checked = confirming;
     if (!confirming && proposal) clear();
+    const chosen = account && typeof account.confirm_moves === "boolean";
     if (unsavedFor(account)) save(confirming);
-    else kept(account && typeof account.confirm_moves === "boolean" ? "account" : stored(SETTING_KEY) ? "browser" : "device");
+    else kept(chosen ? "account" : stored(SETTING_KEY) ? "browser" : "device");
   }
 
   /** Keep the choice in this browser, and with the account when one is signed in. */
@@ -121,7 +123,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
       if (stored(UNSAVED_KEY) === accountId) store(UNSAVED_KEY, null);
       kept("account");
     } catch (error) {
-      if (mine === saves) kept("browser");
+      if (mine === saves) kept("unsaved");
     }
   }
 

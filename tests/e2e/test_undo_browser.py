@@ -149,11 +149,11 @@ def test_a_choice_the_account_did_not_take_stays_in_this_browser_and_is_sent_aga
     expect(setting).to_have_attribute("data-saved", "device")
     cora.route("**/api/account/settings", lambda route: route.abort())
     setting.check()
-    expect(setting).to_have_attribute("data-saved", "browser")
+    expect(setting).to_have_attribute("data-saved", "unsaved")
     assert confirm_setting_of(cora, base) is None
     cora.reload()  # the account still says null, and the request still fails: this browser's choice holds
     expect(setting).to_be_checked()
-    expect(setting).to_have_attribute("data-saved", "browser")
+    expect(setting).to_have_attribute("data-saved", "unsaved")
     cora.unroute("**/api/account/settings")
     cora.reload()  # sent again, and taken
     expect(setting).to_have_attribute("data-saved", "account")
@@ -162,9 +162,9 @@ def test_a_choice_the_account_did_not_take_stays_in_this_browser_and_is_sent_aga
     # Off while the account cannot be reached: this browser's newer choice beats the account's older one.
     cora.route("**/api/account/settings", lambda route: route.abort())
     setting.uncheck()
-    expect(setting).to_have_attribute("data-saved", "browser")
+    expect(setting).to_have_attribute("data-saved", "unsaved")
     cora.reload()
-    expect(setting).to_have_attribute("data-saved", "browser")
+    expect(setting).to_have_attribute("data-saved", "unsaved")
     expect(setting).not_to_be_checked()
     assert confirm_setting_of(cora, base) is True
     cora.unroute("**/api/account/settings")
