@@ -1,10 +1,10 @@
 """``/api/account``: the logged-in person's own account (issue 21, item 3): keep a guest account,
-change password or name, delete it."""
+change password or name, delete it; and its settings (issue 20, item 2: "Confirm my moves")."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from app.api.auth import account_out, log_in
 from app.api.deps import Ctx, CurrentAccount, Session
@@ -33,6 +33,22 @@ class DeleteIn(BaseModel):
     password: str | None = Field(default=None, max_length=128)
 
 
+class SettingsIn(BaseModel):
+    """The settings to change, at least one; a setting not sent stays as it is."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"minProperties": 1})
+
+    confirm_moves: StrictBool | None = Field(
+        default=None,
+        description='"Confirm my moves": true, false, or null (each device decides: on for touch screens)')
+
+    @model_validator(mode="after")
+    def _names_one(self) -> SettingsIn:
+        if not self.model_fields_set:
+            raise ValueError("name at least one setting to change")
+        return self
+
+
 @router.post("/register", response_model=AccountOut, responses=errors(400, 401, 403, 409, 429))
 async def keep(body: KeepIn, account: CurrentAccount, db: Session, _: AuthLimit) -> dict:
     """Turn the caller's guest account into a registered one (same id: its games and seats stay).
@@ -59,6 +75,16 @@ async def rename(body: NameIn, account: CurrentAccount, db: Session, _: AuthLimi
     """Change the account's name.  Errors: ``unauthorized``, ``conflict`` (registered by another
     account, ignoring case and look-alike forms), ``bad_request``, ``rate_limited``."""
     return account_out(await account_settings.rename(db, account, body.name))
+
+
+@router.post("/settings", response_model=AccountOut, responses=errors(400, 401, 403, 409))
+async def change_settings(body: SettingsIn, account: CurrentAccount, db: Session) -> dict:
+    """Change the account's settings (guests' too), so every device of the account uses them:
+    ``{"confirm_moves": true | false | null}``.  Errors: ``unauthorized``, ``bad_request`` (no
+    setting named, an unknown one, a value that is not a boolean or null; nothing changes),
+    ``conflict`` (the account was deleted meanwhile)."""
+    changes = body.model_dump(include=body.model_fields_set)
+    return account_out(await account_settings.change_settings(db, account, changes))
 
 
 @router.post("/delete", response_model=EmptyOut, responses=errors(400, 401, 403, 429))

@@ -29,8 +29,9 @@ class ResetIn(BaseModel):
 
 
 def account_out(account: Account) -> dict:
-    """``{id, name, guest, admin}``."""
-    return {"id": account.id, "name": account.name, "guest": account.guest, "admin": account.admin}
+    """``{id, name, guest, admin, confirm_moves}``."""
+    return {"id": account.id, "name": account.name, "guest": account.guest, "admin": account.admin,
+            "confirm_moves": account.confirm_moves}
 
 
 def _log_in(request: Request, account: Account) -> dict:

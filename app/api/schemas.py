@@ -61,6 +61,8 @@ class AccountOut(Answer):
     name: str
     guest: bool
     admin: bool
+    confirm_moves: bool | None = Field(description='"Confirm my moves": hold each move for Confirm (true) or send it '
+                                                   "at once (false); null: each device decides (on for touch screens)")
 
 
 class EmptyOut(Answer):

@@ -57,6 +57,9 @@ class Account(Base):
     SHA-256 (hex) of the one pending password-reset token, valid until ``password_reset_expires_at``.
     ``deleted_at``: when its owner deleted the account (issue 21, item 3): the row stays, so their
     games keep their seats, named "deleted player", with no login name or password.
+    ``confirm_moves``: the "Confirm my moves" setting (issue 20, item 2): hold each move for Confirm
+    (true) or send it at once (false) on every device; null lets each device decide (on for touch
+    screens).
     """
 
     __tablename__ = "accounts"
@@ -73,6 +76,7 @@ class Account(Base):
     deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     password_reset_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     password_reset_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    confirm_moves: Mapped[bool | None] = mapped_column(Boolean)
 
     @property
     def guest(self) -> bool:

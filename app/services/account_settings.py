@@ -1,5 +1,6 @@
 """Accounts people keep (issue 21, item 3): a guest becomes registered, a registered person changes
-their password or name, anyone deletes their own account.
+their password or name, anyone deletes their own account; and the settings that follow a person to
+every device (issue 20, item 2: "Confirm my moves").
 
 Names stay unique as registered names always were: compared case-insensitively after Unicode NFKC
 folding (``accounts.login_key``), so "ＡＤＡ" and "ada" are the same name.  Each refusal changes
@@ -8,6 +9,8 @@ its own request in again after a password change).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -70,6 +73,29 @@ async def rename(session: AsyncSession, account: Account, name: str) -> Account:
         await accounts.refuse_look_alike(session, name, key, account.id)
         await _update(session, account, {"name": name, "login_name": key})
         await accounts.commit_name(session, name)
+    return await _reload(session, account)
+
+
+SETTINGS = frozenset({"confirm_moves"})
+"""The account's settings, each a column of ``accounts`` that is true, false or null (null: each
+device decides; for ``confirm_moves``, on for touch screens)."""
+
+
+async def change_settings(session: AsyncSession, account: Account, values: Mapping[str, bool | None]) -> Account:
+    """Set the named settings (``{"confirm_moves": True | False | None}``); the others stay as
+    they are.  Guests have settings too.
+
+    Raises ``AppError``: ``bad_request`` (a name not in :data:`SETTINGS`, or a value that is
+    not a boolean or null), ``conflict`` (the account was deleted meanwhile).
+    """
+    for name, value in values.items():
+        if name not in SETTINGS:
+            raise AppError("bad_request", f"no setting is called {name!r}")
+        if value is not None and not isinstance(value, bool):
+            raise AppError("bad_request", f"{name} is true, false or null")
+    if values:
+        await _update(session, account, dict(values))
+        await session.commit()
     return await _reload(session, account)
 
 

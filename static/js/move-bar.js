@@ -1,53 +1,82 @@
-// The move bar above the board (issue 20, item 2). "Confirm my moves", a setting kept in this
-// browser (on by default on touch screens), holds a chosen move until Confirm or Cancel; "Undo"
-// takes back the player's last move while the server says it may (the state frame's `undo`).
-// A renderer that shows a move before sending it and asks itself (it exports `confirmsMoves`, like
-// Nimalia's) is not asked twice. It decides no rule: the server judges every move and every undo.
+// The move bar above the board (issue 20, item 2). "Confirm my moves", a setting of the account (so
+// every device of the player uses it; on by default on touch screens), holds a chosen move until
+// Confirm or Cancel; "Undo" takes back the player's last move while the server says it may (the
+// state frame's `undo`). A renderer that shows a move before sending it and asks itself (it exports
+// `confirmsMoves`, like Nimalia's) is not asked twice. It decides no rule: the server judges every
+// move and every undo.
 
+import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 
-const SETTING_KEY = "caravanserai.confirmMoves";
+const SETTING_KEY = "caravanserai.confirmMoves"; // this browser's own choice: "on" or "off"
+const UNSAVED_KEY = "caravanserai.confirmMovesUnsaved"; // the account id whose choice did not reach the server
 
-/** Whether this browser asks before sending a move: the stored choice, else on for touch screens. */
-export function confirmMoves() {
-  let stored = null;
+function stored(key) {
   try {
-    stored = window.localStorage.getItem(SETTING_KEY);
+    return window.localStorage.getItem(key);
   } catch (error) {
-    stored = null; // storage refused (private mode): the default
+    return null; // storage refused (private mode): nothing kept
   }
-  if (stored === "on" || stored === "off") return stored === "on";
-  return window.matchMedia("(pointer: coarse)").matches;
 }
 
-function rememberConfirmMoves(on) {
+function store(key, value) {
   try {
-    window.localStorage.setItem(SETTING_KEY, on ? "on" : "off");
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
   } catch (error) {
     // not kept: the choice lasts for this page only
   }
 }
 
+/** Whether this browser's last choice for `account` never reached the server (it is sent again). */
+function unsavedFor(account) {
+  return Boolean(account) && stored(UNSAVED_KEY) === String(account.id);
+}
+
+/**
+ * Whether to ask before sending a move: the account's setting (`account.confirm_moves`, true or
+ * false); else (no account, its setting null, or a choice made here that did not reach it) this
+ * browser's own choice; else on for touch screens.
+ */
+export function confirmMoves(account = null) {
+  if (account && typeof account.confirm_moves === "boolean" && !unsavedFor(account)) return account.confirm_moves;
+  const local = stored(SETTING_KEY);
+  if (local === "on" || local === "off") return local === "on";
+  return window.matchMedia("(pointer: coarse)").matches;
+}
+
+const KEPT_WHERE = {
+  account: "Kept with your account: every device you sign in on uses it",
+  saving: "Saving to your account…",
+  unsaved: "Kept in this browser only: your account could not be reached (tried again next time)",
+  browser: "Kept in this browser",
+  device: "Not chosen yet: on for touch screens",
+};
+
 /**
  * Mount the bar before `board` (the live board's element). `send(move)` sends a move, `undo()`
  * asks to take back the last one, `redraw()` draws the page again, `describe(move)` words a move
- * (or null); `ownConfirm`: the renderer confirms moves itself. Returns `{choose, proposal, clear, render}`.
+ * (or null); `ownConfirm`: the renderer confirms moves itself; `account`: the signed-in account
+ * (the `me` answer) whose setting it shows and saves. Returns `{choose, proposal, clear, render,
+ * useAccount}`; `useAccount(account)` after a sign-in or sign-out on the page.
  */
-export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm = false }) {
+export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm = false, account = null }) {
   const bar = h("div", { id: "move-bar", class: "move-bar", role: "group", "aria-label": "Your move" });
   bar.hidden = true;
   board.before(bar);
-  let confirming = confirmMoves();
+  let confirming = false;
   let proposal = null;
+  let saving = Promise.resolve(); // the account's saves, one after the other, so the last choice wins
+  let saves = 0;
 
   const toggle = h("input", { type: "checkbox", id: "confirm-moves", "data-setting": "confirm-moves" });
-  toggle.checked = confirming;
+  const setting = h("label", { class: "move-bar-setting" }, toggle, " Confirm my moves");
   toggle.addEventListener("change", () => {
     confirming = toggle.checked;
-    rememberConfirmMoves(confirming);
+    save(confirming);
     if (!confirming && proposal) clear();
   });
-  const setting = h("label", { class: "move-bar-setting" }, toggle, " Confirm my moves");
+  useAccount(account);
   const question = h("span", { class: "move-bar-question", id: "move-bar-question", "aria-live": "polite" }, "");
   const confirm = h("button", { type: "button", class: "primary", id: "confirm-move", "data-action": "confirm-move" }, "Confirm");
   const cancel = h("button", { type: "button", id: "cancel-move", "data-action": "cancel-move" }, "Cancel");
@@ -63,6 +92,45 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && proposal) clear();
   });
+
+  /** Show `next`'s setting (see `confirmMoves`); a choice made here that it never got is sent again. */
+  function useAccount(next) {
+    account = next;
+    confirming = confirmMoves(account);
+    toggle.checked = confirming;
+    if (!confirming && proposal) clear();
+    const chosen = account && typeof account.confirm_moves === "boolean";
+    if (unsavedFor(account)) save(confirming);
+    else kept(chosen ? "account" : stored(SETTING_KEY) ? "browser" : "device");
+  }
+
+  /** Keep the choice in this browser, and with the account when one is signed in. */
+  async function save(on) {
+    store(SETTING_KEY, on ? "on" : "off");
+    if (!account) {
+      kept("browser");
+      return;
+    }
+    const accountId = String(account.id);
+    store(UNSAVED_KEY, accountId);
+    const mine = ++saves;
+    kept("saving");
+    const request = saving.then(() => api("POST", "/api/account/settings", { confirm_moves: on }));
+    saving = request.catch(() => null);
+    try {
+      await request;
+      if (mine !== saves) return; // a later choice is on its way
+      if (stored(UNSAVED_KEY) === accountId) store(UNSAVED_KEY, null);
+      kept("account");
+    } catch (error) {
+      if (mine === saves) kept("unsaved");
+    }
+  }
+
+  function kept(where) {
+    toggle.dataset.saved = where;
+    setting.title = KEPT_WHERE[where];
+  }
 
   function clear() {
     if (!proposal) return;
@@ -98,5 +166,5 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
     }
   }
 
-  return { choose, render, clear: () => { proposal = null; }, get proposal() { return proposal; } };
+  return { choose, render, useAccount, clear: () => { proposal = null; }, get proposal() { return proposal; } };
 }

@@ -82,6 +82,7 @@ function accountChanged(signedIn) {
   const before = account && account.id;
   account = signedIn;
   if (chat) chat.refresh();
+  if (moveBar) moveBar.useAccount(signedIn); // "Confirm my moves" is the account's setting
   if (!table) return;
   if (table.status === "open") drawWaitingRoom();
   else if (socket && before !== (signedIn && signedIn.id)) socket.retry(); // the socket carries the identity
@@ -306,6 +307,7 @@ async function startGame() {
     redraw: draw,
     describe: (move) => (renderer.describeMove && frame ? renderer.describeMove(frame.view, move, frame.seat) : null),
     ownConfirm: Boolean(renderer.confirmsMoves),
+    account,
   });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));

@@ -22,10 +22,12 @@ def test_a_guest_keeps_its_games_and_seats_by_registering(client):
     assert taken.status_code == 409 and taken.json()["error"]["code"] == "conflict"
     short = gus.post("/api/account/register", {"name": "Gus", "password": "short"})
     assert short.status_code == 400
-    assert gus.get("/api/auth/me").json() == {"id": gus.id, "name": "Gus", "guest": True, "admin": False}
+    assert gus.get("/api/auth/me").json() == {"id": gus.id, "name": "Gus", "guest": True, "admin": False,
+                                              "confirm_moves": None}
     kept = gus.post("/api/account/register", {"name": "Gustav", "password": "long-enough-1"})
     assert kept.status_code == 200
-    assert kept.json() == {"id": gus.id, "name": "Gustav", "guest": False, "admin": False}
+    assert kept.json() == {"id": gus.id, "name": "Gustav", "guest": False, "admin": False,
+                           "confirm_moves": None}
     assert gus.post("/api/account/register", {"name": "Gustav2", "password": "long-enough-1"}).status_code == 409
     gus.post("/api/auth/logout")
     again = client.post("/api/auth/login", json={"name": "GUSTAV", "password": "long-enough-1"})
@@ -125,3 +127,34 @@ def test_a_guest_deletes_its_account_without_a_password(client):
     gus = Player(client, "Gus")
     assert gus.post("/api/account/delete", {}).json() == {}
     assert gus.get("/api/auth/me").status_code == 401
+
+
+def test_confirm_my_moves_is_kept_with_the_account_and_read_on_every_device(client):
+    """Issue 20, item 2: the setting is the account's, so a second device (another session of the
+    same account) reads what the first one chose; null gives the choice back to each device."""
+    ada, bo = Member(client, "Ada"), Member(client, "Bo")
+    phone = new_cookie(client, ada.login())
+    on_the_phone = {"cookie": f"{SESSION_COOKIE}={phone}"}
+    assert ada.get("/api/auth/me").json()["confirm_moves"] is None  # every device decides at first
+    chosen = ada.post("/api/account/settings", {"confirm_moves": True})
+    assert chosen.status_code == 200 and chosen.json()["confirm_moves"] is True
+    assert client.get("/api/auth/me", headers=on_the_phone).json()["confirm_moves"] is True
+    assert ada.login().json()["confirm_moves"] is True  # a new sign-in brings it along
+    assert bo.get("/api/auth/me").json()["confirm_moves"] is None  # nobody else's
+    off = client.post("/api/account/settings", json={"confirm_moves": False}, headers=on_the_phone)
+    assert off.json()["confirm_moves"] is False
+    assert ada.get("/api/auth/me").json()["confirm_moves"] is False
+    assert ada.post("/api/account/settings", {"confirm_moves": None}).json()["confirm_moves"] is None
+    assert client.get("/api/auth/me", headers=on_the_phone).json()["confirm_moves"] is None
+
+
+def test_a_guest_keeps_the_setting_too_and_bad_settings_change_nothing(client):
+    gus = Player(client, "Gus")
+    assert gus.post("/api/account/settings", {"confirm_moves": True}).json()["confirm_moves"] is True
+    for bad in ({"confirm_moves": "false"}, {"confirm_moves": 0}, {"confirm_moves": []}, {},
+                {"confirm_moves": False, "confirm": False}, {"dark_mode": True}, [False], None):
+        refused = gus.post("/api/account/settings", bad)
+        assert refused.status_code == 400 and refused.json()["error"]["code"] == "bad_request", bad
+        assert gus.get("/api/auth/me").json()["confirm_moves"] is True, bad
+    assert client.post("/api/account/settings", json={"confirm_moves": False}).status_code == 401
+    assert gus.get("/api/auth/me").json()["confirm_moves"] is True

@@ -29,7 +29,8 @@ def token_of(link: str) -> str:
 def test_the_first_registered_account_is_the_admin_and_nobody_else_gets_in(client):
     guest = Player(client, "Gus")
     ada, bo = Member(client, "Ada"), Member(client, "Bo")
-    assert ada.get("/api/auth/me").json() == {"id": ada.id, "name": "Ada", "guest": False, "admin": True}
+    assert ada.get("/api/auth/me").json() == {"id": ada.id, "name": "Ada", "guest": False, "admin": True,
+                                              "confirm_moves": None}
     assert bo.get("/api/auth/me").json()["admin"] is False
     for outsider in (guest, bo):
         for method, path in (("GET", "/api/admin/users"), ("POST", f"/api/admin/users/{guest.id}/ban"),

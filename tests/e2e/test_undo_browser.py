@@ -3,7 +3,10 @@ stone may be taken back (Spec R-10), rolling the dice may not (R-13).
 
 Alice turns "Confirm my moves" on (off by default on a desktop), cancels a held move, confirms
 one, takes it back with Undo, and finds Undo gone, and refused by the server, once Bob has placed
-and after her roll.  Bob's phone-sized touch screen has the setting on by default.
+and after her roll.  Bob's phone-sized touch screen has the setting on by default.  The setting is
+the account's: a second browser of Alice's (her session cookie in a fresh context, with storage of
+its own) shows what she chose in the first, against that device's own default.  A choice the
+account could not take stays in that browser and is sent again when the page loads next.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import uuid
 
 import pytest
 
-from tests.e2e.pages import server_game, sign_in, version_of, wait_for_version
+from tests.e2e.pages import create_join_and_start, server_game, sign_in, version_of, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
@@ -33,6 +36,20 @@ def move_by_rest(page, base: str, table_id: str, move: dict) -> None:
     answer = page.request.post(f"{base}/api/games/{table_id}/moves",
                                data={"id": str(uuid.uuid4()), "version": game["version"], "move": move})
     assert answer.ok, answer.text()
+
+
+def same_account(chromium, page, width: int = 1280, height: int = 900, touch: bool = False, **context_options):
+    """A second browser of ``page``'s account: a fresh context (its own local storage) given the
+    same session cookie, on no page yet."""
+    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=touch, **context_options)
+    context.set_default_timeout(10_000)
+    context.add_cookies(page.context.cookies())
+    return context.new_page()
+
+
+def confirm_setting_of(page, base: str):
+    """The account's ``confirm_moves`` (``GET /api/auth/me`` as the page's user)."""
+    return page.request.get(f"{base}/api/auth/me").json()["confirm_moves"]
 
 
 def test_confirm_cancel_undo_and_refusals(live_server, chromium):
@@ -55,6 +72,15 @@ def test_confirm_cancel_undo_and_refusals(live_server, chromium):
     setting = alice.locator("#confirm-moves")
     expect(setting).not_to_be_checked()
     setting.check()
+    expect(setting).to_have_attribute("data-saved", "account")
+    assert confirm_setting_of(alice, base) is True
+
+    # Alice's other computer (a desktop too, so off by default) has the account's choice: on.
+    desk = same_account(chromium, alice)
+    desk.goto(f"{base}/tables/{table_id}")
+    expect(desk.locator("#confirm-moves")).to_be_checked()
+    expect(desk.locator("#confirm-moves")).to_have_attribute("data-saved", "account")
+    desk.context.close()
 
     # A held move: nothing is sent until Confirm; Cancel drops it.
     target = alice.locator(".nomadi-board [data-target].legal").first
@@ -97,6 +123,7 @@ def test_confirm_cancel_undo_and_refusals(live_server, chromium):
         move_by_rest(page, base, table_id, game["legal"][0])
     rolled = server_game(alice, base, table_id)["version"] + 1
     setting.uncheck()  # straight from the board again
+    expect(setting).to_have_attribute("data-saved", "account")
     wait_for_version([alice], rolled - 1)
     alice.click('[data-action="roll"]')
     wait_for_version([alice], rolled)
@@ -104,3 +131,45 @@ def test_confirm_cancel_undo_and_refusals(live_server, chromium):
     expect(alice.locator("#undo-move")).to_have_count(0)
     assert undo_by_rest(alice, base, table_id) == (409, "not_reversible")
     assert server_game(alice, base, table_id)["version"] == rolled
+
+    # Alice's phone (on by default there) follows the account: off.
+    phone = same_account(chromium, alice, width=390, height=844, touch=True, is_mobile=True)
+    phone.goto(f"{base}/tables/{table_id}")
+    expect(phone.locator("#confirm-moves")).not_to_be_checked()
+    expect(bob.locator("#confirm-moves")).to_be_checked()  # Bob's own account never chose: his phone's default
+    phone.context.close()
+
+
+def test_a_choice_the_account_did_not_take_stays_in_this_browser_and_is_sent_again(live_server, chromium):
+    base = live_server
+    cora = sign_in(chromium, base, "Cora", height=1000)
+    table_id = create_join_and_start(cora, [], "heroes")
+    setting = cora.locator("#confirm-moves")
+    expect(setting).not_to_be_checked()
+    expect(setting).to_have_attribute("data-saved", "device")
+    cora.route("**/api/account/settings", lambda route: route.abort())
+    setting.check()
+    expect(setting).to_have_attribute("data-saved", "unsaved")
+    assert confirm_setting_of(cora, base) is None
+    cora.reload()  # the account still says null, and the request still fails: this browser's choice holds
+    expect(setting).to_be_checked()
+    expect(setting).to_have_attribute("data-saved", "unsaved")
+    cora.unroute("**/api/account/settings")
+    cora.reload()  # sent again, and taken
+    expect(setting).to_have_attribute("data-saved", "account")
+    expect(setting).to_be_checked()
+    assert confirm_setting_of(cora, base) is True
+    # Off while the account cannot be reached: this browser's newer choice beats the account's older one.
+    cora.route("**/api/account/settings", lambda route: route.abort())
+    setting.uncheck()
+    expect(setting).to_have_attribute("data-saved", "unsaved")
+    cora.reload()
+    expect(setting).to_have_attribute("data-saved", "unsaved")
+    expect(setting).not_to_be_checked()
+    assert confirm_setting_of(cora, base) is True
+    cora.unroute("**/api/account/settings")
+    cora.reload()
+    expect(setting).to_have_attribute("data-saved", "account")
+    expect(setting).not_to_be_checked()
+    assert confirm_setting_of(cora, base) is False
+    assert server_game(cora, base, table_id)["status"] == "running"

@@ -45,8 +45,8 @@ def fingerprint(client: TestClient) -> tuple[str, LeakScanner]:
 
     async def read():
         async with ctx.sessions() as session:
-            accounts = (await session.execute(select(Account.id, Account.name, Account.session_epoch)
-                                              .order_by(Account.id))).all()
+            accounts = (await session.execute(select(Account.id, Account.name, Account.session_epoch,
+                                                     Account.confirm_moves).order_by(Account.id))).all()
             tables = (await session.execute(select(Table.id, Table.status, Table.version, Table.creator_id,
                                                    Table.private, Table.options).order_by(Table.id))).all()
             seats = (await session.execute(select(Seat.table_id, Seat.seat, Seat.account_id, Seat.bot_level,
