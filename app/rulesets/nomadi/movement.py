@@ -5,6 +5,12 @@
 (same number twice) needs the turn's history and is left to the caller as a set of forbidden
 landings.
 
+A position works out each answer once and keeps it: the rows of stones next to a stone (shared
+by every die value), every stone's landings for all six values at once, its legal landings, and
+the moves of each value.  :func:`caravan` hands out one shared position per arrangement of stones
+(a small cache), so the questions of ``legal_moves``, ``apply`` (the check of the move, then
+"can the turn go on?") and the next ``legal_moves`` about the same stones are answered once.
+
 Connectivity (R-24) is checked without trying every landing: one pass finds the stones whose
 removal splits the caravan (articulation points).  Without any other stone the rest stays whole
 and a landing only has to touch it; without a splitting stone the rest falls into components
@@ -14,11 +20,16 @@ every one of them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show, step
+from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show
 from app.rulesets.nomadi.state import NomadiState
+
+DIE_VALUES = range(1, 7)
+TURNED = (5, 6)
+"""R-20: the die values whose path may turn once."""
 
 
 @dataclass(frozen=True)
@@ -31,7 +42,11 @@ class StoneAt:
 
 
 class Caravan:
-    """The stones on ``board``: cell -> :class:`StoneAt` (locked stones are those in the goal)."""
+    """The stones on ``board``: cell -> :class:`StoneAt` (locked stones are those in the goal).
+
+    Answers are worked out on first use and kept, so a position is read-only once made: a
+    position from :func:`caravan` is shared by every state with the same stones.
+    """
 
     def __init__(self, board: Board, stones: Mapping[Cell, StoneAt]) -> None:
         self.board = board
@@ -39,6 +54,11 @@ class Caravan:
         self._split: dict[Cell, tuple[dict[Cell, int], int]] = {}
         self._cuts: set[Cell] | None = None
         self._cuts_known = False
+        self._runs: dict[tuple[Cell, Cell], int] = {}
+        self._reach: dict[Cell, dict[int, set[Cell]]] = {}
+        self._legal_from: dict[Cell, dict[int, list[Cell]]] = {}
+        self._moves: dict[int, dict[Cell, list[Cell]]] = {}
+        self._order: list[Cell] | None = None
 
     # -- R-5 and R-19 -----------------------------------------------------------------------
 
@@ -119,53 +139,64 @@ class Caravan:
 
     # -- R-20 .. R-23 -----------------------------------------------------------------------
 
-    def _run(self, cell: Cell, direction: Cell, most: int) -> int:
-        """How many stones stand in a row from ``cell + direction`` on (counting at most ``most``)."""
-        stones = self.stones
-        count = 0
-        row, col = cell
-        while count < most:
-            row, col = row + direction[0], col + direction[1]
-            if (row, col) not in stones:
-                break
-            count += 1
-        return count
+    def _run(self, cell: Cell, direction: Cell) -> int:
+        """How many stones stand in a row from ``cell + direction`` on (counted once per position)."""
+        key = (cell, direction)
+        found = self._runs.get(key)
+        if found is None:
+            stones = self.stones
+            (row, col), (down, right) = cell, direction
+            found = 0
+            while (row + down, col + right) in stones:
+                row, col = row + down, col + right
+                found += 1
+            self._runs[key] = found
+        return found
+
+    def _reach_from(self, origin: Cell) -> dict[int, set[Cell]]:
+        """Spec R-20, R-21 for every die value at once: value -> the playable empty cells a die of
+        that value takes ``origin`` to over exactly ``value - 1`` stones (nothing else checked).
+
+        Walks the rows of stones instead of trying every shape of :func:`board.paths` (the two
+        agree; the tests check it).  A row of ``run`` stones in direction ``d`` is the straight
+        jump of a ``run + 1`` (the cell after the row is free by construction); a 5 or a 6 may turn
+        on the ``t``-th stone of that row and go on over a row of ``rest`` stones, a die of
+        ``t + rest + 1``.
+        """
+        found = self._reach.get(origin)
+        if found is not None:
+            return found
+        stones, playable = self.stones, self.board.playable_cells
+        row, col = origin
+        found = {value: set() for value in DIE_VALUES}
+        found[1] = {cell for cell in ((row + dr, col + dc) for dr, dc in ALL_AROUND) if cell in playable and cell not in stones}
+        for first in ORTHOGONAL:
+            down, right = first
+            run = self._run(origin, first)
+            if run == 0:
+                continue
+            if run < 6:
+                landing = (row + (run + 1) * down, col + (run + 1) * right)
+                if landing in playable:
+                    found[run + 1].add(landing)
+            for t in range(1, min(run, TURNED[-1] - 1) + 1):
+                corner = (row + t * down, col + t * right)
+                for second in ((right, down), (-right, -down)):
+                    rest = self._run(corner, second)
+                    if t + rest + 1 in TURNED:
+                        landing = (corner[0] + (rest + 1) * second[0], corner[1] + (rest + 1) * second[1])
+                        if landing in playable:
+                            found[t + rest + 1].add(landing)
+        self._reach[origin] = found
+        return found
+
+    def reachable(self, origin: Cell, value: int) -> set[Cell]:
+        """Spec R-20, R-21: landings of a die ``value`` (1 to 6) from ``origin`` over exactly
+        ``value - 1`` stones, onto a playable empty cell (nothing else checked)."""
+        return set(self._reach_from(origin).get(value, ()))
 
     def _open(self, cell: Cell) -> bool:
         return cell not in self.stones and cell in self.board.playable_cells
-
-    def reachable(self, origin: Cell, value: int) -> set[Cell]:
-        """Spec R-20, R-21: landings of a die ``value`` from ``origin`` over exactly ``value - 1``
-        stones, onto a playable empty cell (nothing else checked).
-
-        Walks the rows of stones instead of trying every shape of :func:`board.paths` (the two
-        agree; the tests check it): a jump in direction ``d`` needs a row of exactly ``value - 1``
-        stones; a turned jump (5, 6) turns on the ``t``-th stone of the first row and needs a
-        row of exactly ``value - 1 - t`` stones after the turn.
-        """
-        if value == 1:
-            return {cell for cell in (step(origin, offset) for offset in ALL_AROUND) if self._open(cell)}
-        found = set()
-        jumped = value - 1
-        for first in ORTHOGONAL:
-            run = self._run(origin, first, jumped)
-            if run == 0:
-                continue
-            if run == jumped:
-                landing = step(origin, first, value)
-                if self._open(landing):
-                    found.add(landing)
-            if value < 5:
-                continue
-            for t in range(1, run + 1):
-                corner = step(origin, first, t)
-                rest = jumped - t
-                for second in ((first[1], first[0]), (-first[1], -first[0])):
-                    if self._run(corner, second, rest) == rest:
-                        landing = step(corner, second, rest + 1)
-                        if self._open(landing):
-                            found.add(landing)
-        return found
 
     def allowed_end(self, origin: Cell, landing: Cell) -> bool:
         """Spec R-22 and R-23: a departed stone never ends on a start cell; a stone on the far side
@@ -174,27 +205,55 @@ class Caravan:
             return False
         return not (self.board.far_side(origin) and not self.board.far_side(landing))
 
+    def _legal_landings(self, origin: Cell) -> dict[int, list[Cell]]:
+        """Spec R-19 .. R-24 without R-18: die value -> the legal landings of the stone on
+        ``origin``, sorted (no entry for a value without any; empty for a cell without a stone)."""
+        found = self._legal_from.get(origin)
+        if found is None:
+            found = {}
+            if origin in self.stones and self.movable(origin):
+                for value, cells in self._reach_from(origin).items():
+                    legal = sorted(cell for cell in cells
+                                   if self.allowed_end(origin, cell) and self.stays_connected(origin, cell))
+                    if legal:
+                        found[value] = legal
+            self._legal_from[origin] = found
+        return found
+
     def _legal(self, origin: Cell, value: int, forbidden: Iterable[Cell]) -> Iterator[Cell]:
-        if origin not in self.stones or not self.movable(origin):
-            return
-        blocked = set(forbidden)
-        for landing in self.reachable(origin, value):
-            if landing not in blocked and self.allowed_end(origin, landing) and self.stays_connected(origin, landing):
-                yield landing
+        targets = self._legal_landings(origin).get(value, ())
+        if targets:
+            blocked = forbidden if isinstance(forbidden, (set, frozenset)) else set(forbidden)
+            yield from (landing for landing in targets if landing not in blocked)
 
     def landings(self, origin: Cell, value: int, forbidden: Iterable[Cell] = ()) -> list[Cell]:
         """Spec R-19 .. R-24 (and R-18 through ``forbidden``): every legal landing, sorted."""
-        return sorted(self._legal(origin, value, forbidden))
+        return list(self._legal(origin, value, forbidden))
+
+    def _stones_in_order(self) -> list[Cell]:
+        if self._order is None:
+            self._order = sorted(self.stones)
+        return self._order
 
     def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
         """Every stone with at least one legal landing for ``value`` -> its landings (reading order)."""
-        forbidden = forbidden or {}
-        found = {}
-        for origin in sorted(self.stones):
-            targets = self.landings(origin, value, forbidden.get(origin, ()))
-            if targets:
-                found[origin] = targets
-        return found
+        found = self._moves.get(value)
+        if found is None:
+            found = {}
+            for origin in self._stones_in_order():
+                targets = self._legal_landings(origin).get(value)
+                if targets:
+                    found[origin] = targets
+            self._moves[value] = found
+        if not forbidden:
+            return {origin: list(targets) for origin, targets in found.items()}
+        allowed = {}
+        for origin, targets in found.items():
+            blocked = forbidden.get(origin)
+            kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
+            if kept:
+                allowed[origin] = kept
+        return allowed
 
     def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
         """Whether a die of ``value`` has any legal move (R-14, R-16, R-17)."""
@@ -206,6 +265,8 @@ class Caravan:
 
         The message starts with the rule it breaks, e.g. ``"R-24: ..."``.
         """
+        if origin in self.stones and landing in self._legal_landings(origin).get(value, ()):
+            return None
         if origin not in self.stones:
             return f"R-15: no stone stands on {show(origin)}"
         if self.stones[origin].locked:
@@ -229,8 +290,17 @@ class Caravan:
 
 
 def caravan(state: NomadiState, board: Board) -> Caravan:
-    """The stones of a game state on the board, as the move generator sees them."""
-    return Caravan(
-        board,
-        {(s["cell"][0], s["cell"][1]): StoneAt(departed=s["departed"], locked=s["locked"]) for s in state["stones"] if s["cell"]},
-    )
+    """The stones of a game state on the board, as the move generator sees them: one shared,
+    read-only :class:`Caravan` per arrangement of stones (the last few are kept)."""
+    return _position(board, tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
+                                  for s in state["stones"] if s["cell"]))
+
+
+_STONE_AT = {(departed, locked): StoneAt(departed=departed, locked=locked)
+             for departed in (False, True) for locked in (False, True)}
+
+
+@functools.lru_cache(maxsize=64)
+def _position(board: Board, stones: tuple[tuple[int, int, bool, bool], ...]) -> Caravan:
+    """The :class:`Caravan` of ``stones`` (``(row, col, departed, locked)`` each) on ``board``."""
+    return Caravan(board, {(row, col): _STONE_AT[departed, locked] for row, col, departed, locked in stones})
