@@ -24,7 +24,7 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show
+from app.rulesets.nomadi.board import ALL_AROUND, DIAGONAL, ORTHOGONAL, Board, Cell, show
 from app.rulesets.nomadi.state import NomadiState
 
 DIE_VALUES = range(1, 7)
@@ -56,9 +56,11 @@ class Caravan:
         self._cuts_known = False
         self._runs: dict[tuple[Cell, Cell], int] = {}
         self._reach: dict[Cell, dict[int, set[Cell]]] = {}
-        self._legal_from: dict[Cell, dict[int, list[Cell]]] = {}
+        self._legal_from: dict[tuple[Cell, int], list[Cell]] = {}
         self._moves: dict[int, dict[Cell, list[Cell]]] = {}
-        self._order: list[Cell] | None = None
+        self._movers: list[Cell] | None = None
+        self._whole: bool | None = None
+        self._rest_whole: dict[Cell, bool] = {}
 
     # -- R-5 and R-19 -----------------------------------------------------------------------
 
@@ -71,6 +73,12 @@ class Caravan:
         """Spec R-19: not locked in the goal, and at least one free side before the move."""
         stone = self.stones[cell]
         return not stone.locked and self.free_side(cell)
+
+    def _movable_stones(self) -> list[Cell]:
+        """The cells of the movable stones (R-19), in reading order."""
+        if self._movers is None:
+            self._movers = [cell for cell in sorted(self.stones) if self.movable(cell)]
+        return self._movers
 
     # -- R-24 -------------------------------------------------------------------------------
 
@@ -127,13 +135,52 @@ class Caravan:
             self._split[cell] = (label, count)
         return self._split[cell]
 
+    def _connected(self) -> bool:
+        """Whether the caravan is one N4 component (worked out once)."""
+        if self._whole is None:
+            neighbours, stones = self.board.neighbours, self.stones
+            seen: set[Cell] = set()
+            if stones:
+                seed = next(iter(stones))
+                seen.add(seed)
+                todo = [seed]
+                while todo:
+                    for there in neighbours[todo.pop()]:
+                        if there in stones and there not in seen:
+                            seen.add(there)
+                            todo.append(there)
+            self._whole = len(seen) == len(stones)
+        return self._whole
+
+    def _stays_whole_without(self, origin: Cell) -> bool:
+        """Whether the caravan minus ``origin`` is one piece (or nothing).
+
+        A connected caravan stays whole when the stone's N4 neighbours hold together around it: two
+        neighbours a quarter turn apart are linked through the stone on the corner between them,
+        and every piece of the rest holds one of the neighbours.  Otherwise the pieces are counted
+        (:meth:`_components_without`)."""
+        found = self._rest_whole.get(origin)
+        if found is None:
+            stones = self.stones
+            if not self._connected():
+                found = self._components_without(origin)[1] <= 1
+            else:
+                row, col = origin
+                sides = [(row + dr, col + dc) in stones for dr, dc in ORTHOGONAL]
+                links = sum(1 for i, (dr, dc) in enumerate(DIAGONAL)
+                            if sides[i] and sides[(i + 1) % 4] and (row + dr, col + dc) in stones)
+                groups = 1 if links == 4 else sum(sides) - links
+                found = groups <= 1 or self._components_without(origin)[1] <= 1
+            self._rest_whole[origin] = found
+        return found
+
     def stays_connected(self, origin: Cell, landing: Cell) -> bool:
         """Spec R-4 and R-24: ``(caravan - origin) + landing`` forms one N4 component."""
         around = self.board.neighbours[landing]
-        cuts = self._cut_stones()
-        if cuts is not None and origin not in cuts:
+        stones = self.stones
+        if self._stays_whole_without(origin):
             # the rest stays one piece: the landing only has to touch it
-            return len(self.stones) == 1 or any(n in self.stones and n != origin for n in around)
+            return len(stones) == 1 or any(n in stones and n != origin for n in around)
         label, count = self._components_without(origin)
         return len({label[n] for n in around if n in label}) == count
 
@@ -205,23 +252,21 @@ class Caravan:
             return False
         return not (self.board.far_side(origin) and not self.board.far_side(landing))
 
-    def _legal_landings(self, origin: Cell) -> dict[int, list[Cell]]:
-        """Spec R-19 .. R-24 without R-18: die value -> the legal landings of the stone on
-        ``origin``, sorted (no entry for a value without any; empty for a cell without a stone)."""
-        found = self._legal_from.get(origin)
+    def _legal_landings(self, origin: Cell, value: int) -> list[Cell]:
+        """Spec R-19 .. R-24 without R-18: the legal landings of the stone on ``origin`` with a die
+        of ``value``, sorted (empty for a cell without a stone)."""
+        key = (origin, value)
+        found = self._legal_from.get(key)
         if found is None:
-            found = {}
+            found = []
             if origin in self.stones and self.movable(origin):
-                for value, cells in self._reach_from(origin).items():
-                    legal = sorted(cell for cell in cells
-                                   if self.allowed_end(origin, cell) and self.stays_connected(origin, cell))
-                    if legal:
-                        found[value] = legal
-            self._legal_from[origin] = found
+                found = sorted(cell for cell in self._reach_from(origin).get(value, ())
+                               if self.allowed_end(origin, cell) and self.stays_connected(origin, cell))
+            self._legal_from[key] = found
         return found
 
     def _legal(self, origin: Cell, value: int, forbidden: Iterable[Cell]) -> Iterator[Cell]:
-        targets = self._legal_landings(origin).get(value, ())
+        targets = self._legal_landings(origin, value)
         if targets:
             blocked = forbidden if isinstance(forbidden, (set, frozenset)) else set(forbidden)
             yield from (landing for landing in targets if landing not in blocked)
@@ -230,26 +275,19 @@ class Caravan:
         """Spec R-19 .. R-24 (and R-18 through ``forbidden``): every legal landing, sorted."""
         return list(self._legal(origin, value, forbidden))
 
-    def _stones_in_order(self) -> list[Cell]:
-        if self._order is None:
-            self._order = sorted(self.stones)
-        return self._order
-
     def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
         """Every stone with at least one legal landing for ``value`` -> its landings (reading order)."""
         found = self._moves.get(value)
         if found is None:
             found = {}
-            for origin in self._stones_in_order():
-                targets = self._legal_landings(origin).get(value)
+            for origin in self._movable_stones():
+                targets = self._legal_landings(origin, value)
                 if targets:
                     found[origin] = targets
             self._moves[value] = found
-        if not forbidden:
-            return {origin: list(targets) for origin, targets in found.items()}
         allowed = {}
         for origin, targets in found.items():
-            blocked = forbidden.get(origin)
+            blocked = forbidden.get(origin) if forbidden else None
             kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
             if kept:
                 allowed[origin] = kept
@@ -258,14 +296,14 @@ class Caravan:
     def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
         """Whether a die of ``value`` has any legal move (R-14, R-16, R-17)."""
         forbidden = forbidden or {}
-        return any(next(self._legal(origin, value, forbidden.get(origin, ())), None) for origin in self.stones)
+        return any(next(self._legal(origin, value, forbidden.get(origin, ())), None) for origin in self._movable_stones())
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """Why the move ``origin -> landing`` with ``value`` breaks R-19 .. R-24, or ``None`` if it does not.
 
         The message starts with the rule it breaks, e.g. ``"R-24: ..."``.
         """
-        if origin in self.stones and landing in self._legal_landings(origin).get(value, ()):
+        if landing in self._legal_landings(origin, value):
             return None
         if origin not in self.stones:
             return f"R-15: no stone stands on {show(origin)}"
