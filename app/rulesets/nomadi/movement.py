@@ -5,17 +5,17 @@
 (same number twice) needs the turn's history and is left to the caller as a set of forbidden
 landings.
 
-A position works out each answer once and keeps it: the rows of stones next to a stone (shared
-by every die value), every stone's landings for all six values at once, its legal landings, and
-the moves of each value.  :func:`caravan` hands out one shared position per arrangement of stones
-(a small cache), so the questions of ``legal_moves``, ``apply`` (the check of the move, then
-"can the turn go on?") and the next ``legal_moves`` about the same stones are answered once.
+A position works out its legal moves once per die value, for every movable stone at a time
+(:meth:`Caravan._table`), and keeps them; :func:`caravan` hands out one shared position per
+arrangement of stones (a small cache), so ``legal_moves``, the check of a move in ``apply``, "can
+the turn go on?" after it and the next ``legal_moves`` ask the same stones once.
 
-Connectivity (R-24) is checked without trying every landing: one pass finds the stones whose
-removal splits the caravan (articulation points).  Without any other stone the rest stays whole
-and a landing only has to touch it; without a splitting stone the rest falls into components
-(counted once per stone), and a landing keeps the caravan connected exactly when it touches
-every one of them.
+* R-20: the rows of stones next to every stone are counted once (:meth:`Caravan._run`); a row of
+  ``run`` stones is the straight jump of a ``run + 1``, and a 5 or 6 turns on one of its stones.
+* R-24: one depth-first search finds how the caravan falls apart without each stone (the pieces
+  are subtrees of the search, Tarjan's articulation points).  A landing keeps the caravan
+  connected exactly when it touches every piece of the rest; a landing of a 2 to 6 always touches
+  the last stone it jumped, so it only needs checking when the rest is in several pieces.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ import functools
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from app.rulesets.nomadi.board import ALL_AROUND, DIAGONAL, ORTHOGONAL, Board, Cell, show
+from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show
 from app.rulesets.nomadi.state import NomadiState
 
 DIE_VALUES = range(1, 7)
 TURNED = (5, 6)
-"""R-20: the die values whose path may turn once."""
+"""R-20: the die values whose path may turn once (on a jumped stone)."""
+NOTHING: list[Cell] = []
+"""No landing (shared: never changed)."""
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,7 @@ class StoneAt:
 class Caravan:
     """The stones on ``board``: cell -> :class:`StoneAt` (locked stones are those in the goal).
 
-    Answers are worked out on first use and kept, so a position is read-only once made: a
+    Answers are worked out on first use and kept, so a position does not change once made: a
     position from :func:`caravan` is shared by every state with the same stones.
     """
 
@@ -52,15 +54,11 @@ class Caravan:
         self.board = board
         self.stones = dict(stones)
         self._split: dict[Cell, tuple[dict[Cell, int], int]] = {}
-        self._cuts: set[Cell] | None = None
-        self._cuts_known = False
-        self._runs: dict[tuple[Cell, Cell], int] = {}
+        self._runs: list[dict[Cell, int]] | None = None
+        self._search: _Search | None = None
         self._reach: dict[Cell, dict[int, set[Cell]]] = {}
-        self._legal_from: dict[tuple[Cell, int], list[Cell]] = {}
+        self._movable: list[Cell] | None = None
         self._moves: dict[int, dict[Cell, list[Cell]]] = {}
-        self._movers: list[Cell] | None = None
-        self._whole: bool | None = None
-        self._rest_whole: dict[Cell, bool] = {}
 
     # -- R-5 and R-19 -----------------------------------------------------------------------
 
@@ -74,45 +72,20 @@ class Caravan:
         stone = self.stones[cell]
         return not stone.locked and self.free_side(cell)
 
-    def _movable_stones(self) -> list[Cell]:
-        """The cells of the movable stones (R-19), in reading order."""
-        if self._movers is None:
-            self._movers = [cell for cell in sorted(self.stones) if self.movable(cell)]
-        return self._movers
-
     # -- R-24 -------------------------------------------------------------------------------
+
+    def _searched(self) -> _Search:
+        if self._search is None:
+            self._search = _Search(self.board, self.stones)
+        return self._search
 
     def _cut_stones(self) -> set[Cell] | None:
         """The stones whose removal splits the caravan (Tarjan's articulation points), or ``None``
         when the caravan is not connected to begin with."""
-        if not self._cuts_known:
-            neighbours, stones = self.board.neighbours, self.stones
-            index: dict[Cell, int] = {}
-            low: dict[Cell, int] = {}
-            cuts: set[Cell] = set()
-
-            def visit(cell: Cell, parent: Cell | None) -> None:
-                index[cell] = low[cell] = len(index)
-                children = 0
-                for n in neighbours[cell]:
-                    if n not in stones:
-                        continue
-                    if n not in index:
-                        children += 1
-                        visit(n, cell)
-                        low[cell] = min(low[cell], low[n])
-                        if parent is not None and low[n] >= index[cell]:
-                            cuts.add(cell)
-                    elif n != parent:
-                        low[cell] = min(low[cell], index[n])
-                if parent is None and children > 1:
-                    cuts.add(cell)
-
-            if stones:
-                visit(next(iter(stones)), None)
-            self._cuts = cuts if len(index) == len(stones) else None
-            self._cuts_known = True
-        return self._cuts
+        search = self._searched()
+        if not search.connected:
+            return None
+        return {cell for cell in self.stones if search.pieces_without(cell) > 1}
 
     def _components_without(self, cell: Cell) -> tuple[dict[Cell, int], int]:
         """The caravan minus ``cell`` as N4 components: cell -> component number, and their count."""
@@ -135,69 +108,57 @@ class Caravan:
             self._split[cell] = (label, count)
         return self._split[cell]
 
-    def _connected(self) -> bool:
-        """Whether the caravan is one N4 component (worked out once)."""
-        if self._whole is None:
-            neighbours, stones = self.board.neighbours, self.stones
-            seen: set[Cell] = set()
-            if stones:
-                seed = next(iter(stones))
-                seen.add(seed)
-                todo = [seed]
-                while todo:
-                    for there in neighbours[todo.pop()]:
-                        if there in stones and there not in seen:
-                            seen.add(there)
-                            todo.append(there)
-            self._whole = len(seen) == len(stones)
-        return self._whole
+    def _pieces(self, origin: Cell) -> int:
+        """How many N4 components the caravan minus ``origin`` has."""
+        search = self._searched()
+        if search.connected:
+            return search.pieces_without(origin)
+        return self._components_without(origin)[1]
 
-    def _stays_whole_without(self, origin: Cell) -> bool:
-        """Whether the caravan minus ``origin`` is one piece (or nothing).
-
-        A connected caravan stays whole when the stone's N4 neighbours hold together around it: two
-        neighbours a quarter turn apart are linked through the stone on the corner between them,
-        and every piece of the rest holds one of the neighbours.  Otherwise the pieces are counted
-        (:meth:`_components_without`)."""
-        found = self._rest_whole.get(origin)
-        if found is None:
-            stones = self.stones
-            if not self._connected():
-                found = self._components_without(origin)[1] <= 1
-            else:
-                row, col = origin
-                sides = [(row + dr, col + dc) in stones for dr, dc in ORTHOGONAL]
-                links = sum(1 for i, (dr, dc) in enumerate(DIAGONAL)
-                            if sides[i] and sides[(i + 1) % 4] and (row + dr, col + dc) in stones)
-                groups = 1 if links == 4 else sum(sides) - links
-                found = groups <= 1 or self._components_without(origin)[1] <= 1
-            self._rest_whole[origin] = found
-        return found
+    def _touches_every_piece(self, origin: Cell, landing: Cell, pieces: int) -> bool:
+        """Whether ``landing`` touches each of the ``pieces`` (> 1) components of the caravan minus ``origin``."""
+        around = [n for n in self.board.neighbours[landing] if n in self.stones and n != origin]
+        if len(around) < pieces:
+            return False
+        search = self._searched()
+        if search.connected:
+            return len({search.piece_of(origin, n) for n in around}) == pieces
+        label = self._components_without(origin)[0]
+        return len({label[n] for n in around}) == pieces
 
     def stays_connected(self, origin: Cell, landing: Cell) -> bool:
         """Spec R-4 and R-24: ``(caravan - origin) + landing`` forms one N4 component."""
-        around = self.board.neighbours[landing]
-        stones = self.stones
-        if self._stays_whole_without(origin):
-            # the rest stays one piece: the landing only has to touch it
-            return len(stones) == 1 or any(n in stones and n != origin for n in around)
-        label, count = self._components_without(origin)
-        return len({label[n] for n in around if n in label}) == count
+        pieces = self._pieces(origin)
+        if pieces <= 1:
+            # the rest is one piece (or nothing): the landing only has to touch it
+            stones = self.stones
+            return len(stones) == 1 or any(n in stones and n != origin for n in self.board.neighbours[landing])
+        return self._touches_every_piece(origin, landing, pieces)
 
     # -- R-20 .. R-23 -----------------------------------------------------------------------
 
-    def _run(self, cell: Cell, direction: Cell) -> int:
-        """How many stones stand in a row from ``cell + direction`` on (counted once per position)."""
-        key = (cell, direction)
-        found = self._runs.get(key)
-        if found is None:
+    def _run(self, cell: Cell, direction: int) -> int:
+        """How many stones stand in a row from ``cell`` on in ``ORTHOGONAL[direction]`` (not
+        counting ``cell``); counted once for every stone and direction."""
+        if self._runs is None:
             stones = self.stones
-            (row, col), (down, right) = cell, direction
+            self._runs = []
+            for down, right in ORTHOGONAL:
+                runs: dict[Cell, int] = {}
+                for row, col in stones:
+                    if (row + down, col + right) not in stones:  # the end of a row: count back from it
+                        count = 0
+                        while (row, col) in stones:
+                            runs[row, col] = count
+                            row, col, count = row - down, col - right, count + 1
+                self._runs.append(runs)
+        found = self._runs[direction].get(cell)
+        if found is None:  # not a stone
+            down, right = ORTHOGONAL[direction]
+            row, col = cell
             found = 0
-            while (row + down, col + right) in stones:
-                row, col = row + down, col + right
-                found += 1
-            self._runs[key] = found
+            while (row + down, col + right) in self.stones:
+                row, col, found = row + down, col + right, found + 1
         return found
 
     def _reach_from(self, origin: Cell) -> dict[int, set[Cell]]:
@@ -217,9 +178,8 @@ class Caravan:
         row, col = origin
         found = {value: set() for value in DIE_VALUES}
         found[1] = {cell for cell in ((row + dr, col + dc) for dr, dc in ALL_AROUND) if cell in playable and cell not in stones}
-        for first in ORTHOGONAL:
-            down, right = first
-            run = self._run(origin, first)
+        for direction, (down, right) in enumerate(ORTHOGONAL):
+            run = self._run(origin, direction)
             if run == 0:
                 continue
             if run < 6:
@@ -228,10 +188,12 @@ class Caravan:
                     found[run + 1].add(landing)
             for t in range(1, min(run, TURNED[-1] - 1) + 1):
                 corner = (row + t * down, col + t * right)
-                for second in ((right, down), (-right, -down)):
+                for turn in (1, 3):  # a quarter turn either way
+                    second = (direction + turn) % 4
                     rest = self._run(corner, second)
                     if t + rest + 1 in TURNED:
-                        landing = (corner[0] + (rest + 1) * second[0], corner[1] + (rest + 1) * second[1])
+                        across, along = ORTHOGONAL[second]
+                        landing = (corner[0] + (rest + 1) * across, corner[1] + (rest + 1) * along)
                         if landing in playable:
                             found[t + rest + 1].add(landing)
         self._reach[origin] = found
@@ -252,18 +214,52 @@ class Caravan:
             return False
         return not (self.board.far_side(origin) and not self.board.far_side(landing))
 
-    def _legal_landings(self, origin: Cell, value: int) -> list[Cell]:
-        """Spec R-19 .. R-24 without R-18: the legal landings of the stone on ``origin`` with a die
-        of ``value``, sorted (empty for a cell without a stone)."""
-        key = (origin, value)
-        found = self._legal_from.get(key)
+    # -- R-19 .. R-24 together ----------------------------------------------------------------
+
+    def _movers(self) -> list[Cell]:
+        """The cells of the movable stones (R-19), in reading order."""
+        if self._movable is None:
+            self._movable = [cell for cell in sorted(self.stones) if self.movable(cell)]
+        return self._movable
+
+    def _table(self, value: int) -> dict[Cell, list[Cell]]:
+        """Spec R-19 .. R-24 without R-18 for a die of ``value``: every movable stone with a legal
+        landing (reading order) -> its legal landings, sorted; worked out once per value.
+
+        The same checks as :meth:`refusal`, arranged for speed: R-22/R-23 by set lookups, and R-24
+        only where it can fail (a 2 to 6 ends next to the last stone it jumped, so it touches the
+        rest when the rest is one piece)."""
+        found = self._moves.get(value)
         if found is None:
-            found = []
-            if origin in self.stones and self.movable(origin):
-                found = sorted(cell for cell in self._reach_from(origin).get(value, ())
-                               if self.allowed_end(origin, cell) and self.stays_connected(origin, cell))
-            self._legal_from[key] = found
+            found = {}
+            stones, neighbours, board = self.stones, self.board.neighbours, self.board
+            start, far_cells = board.start_set, board.far_cells
+            alone = len(stones) == 1
+            for origin in self._movers():
+                cells = self._reach_from(origin)[value]
+                if not cells:
+                    continue
+                pieces = self._pieces(origin)
+                departed, far = stones[origin].departed, origin in far_cells
+                kept = []
+                for landing in cells:
+                    if (departed and landing in start) or (far and landing not in far_cells):
+                        continue  # R-22, R-23
+                    if pieces > 1:
+                        if not self._touches_every_piece(origin, landing, pieces):
+                            continue
+                    elif value == 1 and not alone and not any(n in stones and n != origin for n in neighbours[landing]):
+                        continue
+                    kept.append(landing)
+                if kept:
+                    found[origin] = sorted(kept)
+            self._moves[value] = found
         return found
+
+    def _legal_landings(self, origin: Cell, value: int) -> list[Cell]:
+        """The legal landings of the stone on ``origin`` with a die of ``value`` without R-18,
+        sorted (empty for a cell without a movable stone)."""
+        return self._table(value).get(origin, NOTHING)
 
     def _legal(self, origin: Cell, value: int, forbidden: Iterable[Cell]) -> Iterator[Cell]:
         targets = self._legal_landings(origin, value)
@@ -277,16 +273,8 @@ class Caravan:
 
     def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
         """Every stone with at least one legal landing for ``value`` -> its landings (reading order)."""
-        found = self._moves.get(value)
-        if found is None:
-            found = {}
-            for origin in self._movable_stones():
-                targets = self._legal_landings(origin, value)
-                if targets:
-                    found[origin] = targets
-            self._moves[value] = found
         allowed = {}
-        for origin, targets in found.items():
+        for origin, targets in self._table(value).items():
             blocked = forbidden.get(origin) if forbidden else None
             kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
             if kept:
@@ -295,8 +283,10 @@ class Caravan:
 
     def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
         """Whether a die of ``value`` has any legal move (R-14, R-16, R-17)."""
-        forbidden = forbidden or {}
-        return any(next(self._legal(origin, value, forbidden.get(origin, ())), None) for origin in self._movable_stones())
+        table = self._table(value)
+        if not forbidden:
+            return bool(table)
+        return any(any(cell not in forbidden.get(origin, ()) for cell in targets) for origin, targets in table.items())
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """Why the move ``origin -> landing`` with ``value`` breaks R-19 .. R-24, or ``None`` if it does not.
@@ -342,3 +332,66 @@ _STONE_AT = {(departed, locked): StoneAt(departed=departed, locked=locked)
 def _position(board: Board, stones: tuple[tuple[int, int, bool, bool], ...]) -> Caravan:
     """The :class:`Caravan` of ``stones`` (``(row, col, departed, locked)`` each) on ``board``."""
     return Caravan(board, {(row, col): _STONE_AT[departed, locked] for row, col, departed, locked in stones})
+
+
+class _Search:
+    """One depth-first search of the caravan (iterative), kept for the connectivity questions
+    of R-24: whether the caravan is connected, and how it falls apart without one stone."""
+
+    def __init__(self, board: Board, stones: Mapping[Cell, StoneAt]) -> None:
+        neighbours = board.neighbours
+        self.index: dict[Cell, int] = {}
+        """The order in which the search reached each stone."""
+        self.last: dict[Cell, int] = {}
+        """The highest index in each stone's subtree (its subtree is ``index..last``)."""
+        self.low: dict[Cell, int] = {}
+        self.children: dict[Cell, list[Cell]] = {}
+        self.root: Cell | None = None
+        if stones:
+            self.root = next(iter(stones))
+            index, low = self.index, self.low
+            index[self.root] = low[self.root] = 0
+            self.children[self.root] = []
+            stack = [(self.root, None, iter(neighbours[self.root]))]
+            while stack:
+                cell, parent, around = stack[-1]
+                for n in around:
+                    if n not in stones:
+                        continue
+                    if n not in index:
+                        index[n] = low[n] = len(index)
+                        self.children[cell].append(n)
+                        self.children[n] = []
+                        stack.append((n, cell, iter(neighbours[n])))
+                        break
+                    if n != parent and index[n] < low[cell]:
+                        low[cell] = index[n]
+                else:
+                    stack.pop()
+                    self.last[cell] = len(index) - 1  # the search numbers a subtree in one stretch
+                    if parent is not None and low[cell] < low[parent]:
+                        low[parent] = low[cell]
+        self.connected = len(self.index) == len(stones)
+        self._apart: dict[Cell, list[Cell]] = {}
+
+    def _split_off(self, cell: Cell) -> list[Cell]:
+        """The children of ``cell`` whose subtrees lose touch with the rest without ``cell``."""
+        found = self._apart.get(cell)
+        if found is None:
+            found = [child for child in self.children[cell] if self.low[child] >= self.index[cell]]
+            self._apart[cell] = found
+        return found
+
+    def pieces_without(self, cell: Cell) -> int:
+        """How many components a connected caravan minus ``cell`` has: one per split-off subtree,
+        and one for the rest unless ``cell`` is the root of the search."""
+        return len(self._split_off(cell)) + (cell != self.root)
+
+    def piece_of(self, without: Cell, cell: Cell) -> Cell | None:
+        """Which component of the caravan minus ``without`` holds ``cell``: the split-off child
+        whose subtree holds it, or ``None`` for the rest."""
+        where = self.index[cell]
+        for child in self._split_off(without):
+            if self.index[child] <= where <= self.last[child]:
+                return child
+        return None
