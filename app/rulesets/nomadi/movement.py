@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show
@@ -31,6 +32,7 @@ DIE_VALUES = range(1, 7)
 TURNED = (5, 6)
 """R-20: the die values whose path may turn once (on a jumped stone)."""
 NOTHING: list[Cell] = []
+NO_CELLS: frozenset[Cell] = frozenset()
 """No landing (shared: never changed)."""
 
 
@@ -56,7 +58,8 @@ class Caravan:
         self._split: dict[Cell, tuple[dict[Cell, int], int]] = {}
         self._runs: list[dict[Cell, int]] | None = None
         self._search: _Search | None = None
-        self._reach: dict[Cell, dict[int, set[Cell]]] = {}
+        self._straight: dict[Cell, dict[int, set[Cell]]] = {}
+        self._turned: dict[Cell, dict[int, set[Cell]]] = {}
         self._movable: list[Cell] | None = None
         self._moves: dict[int, dict[Cell, list[Cell]]] = {}
 
@@ -137,9 +140,9 @@ class Caravan:
 
     # -- R-20 .. R-23 -----------------------------------------------------------------------
 
-    def _run(self, cell: Cell, direction: int) -> int:
-        """How many stones stand in a row from ``cell`` on in ``ORTHOGONAL[direction]`` (not
-        counting ``cell``); counted once for every stone and direction."""
+    def _run_table(self) -> list[dict[Cell, int]]:
+        """Per direction of ``ORTHOGONAL``: stone -> how many stones stand in a row after it in
+        that direction (counted once, from the end of each row back)."""
         if self._runs is None:
             stones = self.stones
             self._runs = []
@@ -152,7 +155,12 @@ class Caravan:
                             runs[row, col] = count
                             row, col, count = row - down, col - right, count + 1
                 self._runs.append(runs)
-        found = self._runs[direction].get(cell)
+        return self._runs
+
+    def _run(self, cell: Cell, direction: int) -> int:
+        """How many stones stand in a row from ``cell`` on in ``ORTHOGONAL[direction]`` (not
+        counting ``cell``)."""
+        found = self._run_table()[direction].get(cell)
         if found is None:  # not a stone
             down, right = ORTHOGONAL[direction]
             row, col = cell
@@ -161,51 +169,66 @@ class Caravan:
                 row, col, found = row + down, col + right, found + 1
         return found
 
-    def _reach_from(self, origin: Cell) -> dict[int, set[Cell]]:
-        """Spec R-20, R-21 for every die value at once: value -> the playable empty cells a die of
-        that value takes ``origin`` to over exactly ``value - 1`` stones (nothing else checked).
+    def _reach_from(self, origin: Cell, value: int) -> AbstractSet[Cell]:
+        """Spec R-20, R-21: the playable empty cells a die of ``value`` takes ``origin`` to over
+        exactly ``value - 1`` stones (nothing else checked); kept per stone.
 
         Walks the rows of stones instead of trying every shape of :func:`board.paths` (the two
         agree; the tests check it).  A row of ``run`` stones in direction ``d`` is the straight
-        jump of a ``run + 1`` (the cell after the row is free by construction); a 5 or a 6 may turn
-        on the ``t``-th stone of that row and go on over a row of ``rest`` stones, a die of
-        ``t + rest + 1``.
+        jump of a ``run + 1`` (the cell after the row is free by construction), worked out for
+        every value at once; a 5 or a 6 may also turn on the ``t``-th stone of that row and go on
+        over a row of ``rest`` stones, a die of ``t + rest + 1`` (worked out when first asked).
         """
-        found = self._reach.get(origin)
-        if found is not None:
-            return found
+        straight = self._straight.get(origin)
+        if straight is None:
+            straight = self._straight[origin] = self._straight_from(origin)
+        if value not in TURNED:
+            return straight.get(value) or NO_CELLS
+        turned = self._turned.get(origin)
+        if turned is None:
+            turned = self._turned[origin] = self._turned_from(origin)
+        return turned[value] | straight.get(value, set())
+
+    def _runs_from(self, origin: Cell) -> list[int]:
+        """The rows of stones after ``origin`` in each direction of ``ORTHOGONAL``."""
+        if origin in self.stones:
+            return [runs[origin] for runs in self._run_table()]
+        return [self._run(origin, direction) for direction in range(4)]
+
+    def _straight_from(self, origin: Cell) -> dict[int, set[Cell]]:
+        """A 1 (the eight cells around) and the straight jumps of a 2 to 6 from ``origin``."""
         stones, playable = self.stones, self.board.playable_cells
         row, col = origin
-        found = {value: set() for value in DIE_VALUES}
-        found[1] = {cell for cell in ((row + dr, col + dc) for dr, dc in ALL_AROUND) if cell in playable and cell not in stones}
-        for direction, (down, right) in enumerate(ORTHOGONAL):
-            run = self._run(origin, direction)
-            if run == 0:
-                continue
-            if run < 6:
+        found = {1: {cell for cell in ((row + dr, col + dc) for dr, dc in ALL_AROUND) if cell in playable and cell not in stones}}
+        for run, (down, right) in zip(self._runs_from(origin), ORTHOGONAL):
+            if 0 < run < 6:
                 landing = (row + (run + 1) * down, col + (run + 1) * right)
                 if landing in playable:
-                    found[run + 1].add(landing)
+                    found.setdefault(run + 1, set()).add(landing)
+        return found
+
+    def _turned_from(self, origin: Cell) -> dict[int, set[Cell]]:
+        """The turned jumps of a 5 and a 6 from ``origin``: value -> landings."""
+        playable, runs = self.board.playable_cells, self._run_table()
+        row, col = origin
+        found: dict[int, set[Cell]] = {value: set() for value in TURNED}
+        for direction, run in enumerate(self._runs_from(origin)):
+            down, right = ORTHOGONAL[direction]
             for t in range(1, min(run, TURNED[-1] - 1) + 1):
                 corner = (row + t * down, col + t * right)
-                for turn in (1, 3):  # a quarter turn either way
-                    second = (direction + turn) % 4
-                    rest = self._run(corner, second)
-                    if t + rest + 1 in TURNED:
+                for second in ((direction + 1) % 4, (direction + 3) % 4):  # a quarter turn either way
+                    rest = runs[second][corner]  # the corner is a stone
+                    if t + rest + 1 in found:
                         across, along = ORTHOGONAL[second]
                         landing = (corner[0] + (rest + 1) * across, corner[1] + (rest + 1) * along)
                         if landing in playable:
                             found[t + rest + 1].add(landing)
-        self._reach[origin] = found
         return found
 
     def reachable(self, origin: Cell, value: int) -> set[Cell]:
         """Spec R-20, R-21: landings of a die ``value`` (1 to 6) from ``origin`` over exactly
         ``value - 1`` stones, onto a playable empty cell (nothing else checked)."""
-        return set(self._reach_from(origin).get(value, ()))
-
-    def _open(self, cell: Cell) -> bool:
-        return cell not in self.stones and cell in self.board.playable_cells
+        return set(self._reach_from(origin, value)) if value in DIE_VALUES else set()
 
     def allowed_end(self, origin: Cell, landing: Cell) -> bool:
         """Spec R-22 and R-23: a departed stone never ends on a start cell; a stone on the far side
@@ -234,12 +257,12 @@ class Caravan:
             found = {}
             stones, neighbours, board = self.stones, self.board.neighbours, self.board
             start, far_cells = board.start_set, board.far_cells
-            alone = len(stones) == 1
+            alone, search = len(stones) == 1, self._searched()
             for origin in self._movers():
-                cells = self._reach_from(origin)[value]
+                cells = self._reach_from(origin, value)
                 if not cells:
                     continue
-                pieces = self._pieces(origin)
+                pieces = search.pieces_without(origin) if search.connected else self._pieces(origin)
                 departed, far = stones[origin].departed, origin in far_cells
                 kept = []
                 for landing in cells:
@@ -352,7 +375,7 @@ class _Search:
             index, low = self.index, self.low
             index[self.root] = low[self.root] = 0
             self.children[self.root] = []
-            stack = [(self.root, None, iter(neighbours[self.root]))]
+            stack: list[tuple[Cell, Cell | None, Iterator[Cell]]] = [(self.root, None, iter(neighbours[self.root]))]
             while stack:
                 cell, parent, around = stack[-1]
                 for n in around:
