@@ -159,6 +159,11 @@ class Board:
         }
         """N4 neighbours of each playable cell that are playable themselves (fewer than four: the
         cell borders the edge or a blocked cell)."""
+        self.around: dict[Cell, tuple[Cell, ...]] = {
+            cell: tuple(n for n in (step(cell, offset) for offset in ALL_AROUND) if n in self.playable_cells)
+            for cell in self.playable_cells
+        }
+        """N8 neighbours of each playable cell that are playable themselves (the landings of a 1)."""
 
     def _cells_of(self, kind: str) -> tuple[Cell, ...]:
         return tuple(sorted(cell for cell, k in self.kind.items() if k == kind))

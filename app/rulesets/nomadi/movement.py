@@ -199,7 +199,10 @@ class Caravan:
         """A 1 (the eight cells around) and the straight jumps of a 2 to 6 from ``origin``."""
         stones, playable = self.stones, self.board.playable_cells
         row, col = origin
-        found = {1: {cell for cell in ((row + dr, col + dc) for dr, dc in ALL_AROUND) if cell in playable and cell not in stones}}
+        around = self.board.around.get(origin)
+        if around is None:  # off the board or blocked
+            around = tuple(cell for cell in ((row + dr, col + dc) for dr, dc in ALL_AROUND) if cell in playable)
+        found = {1: {cell for cell in around if cell not in stones}}
         for run, (down, right) in zip(self._runs_from(origin), ORTHOGONAL):
             if 0 < run < 6:
                 landing = (row + (run + 1) * down, col + (run + 1) * right)
