@@ -48,8 +48,9 @@ class StoneAt:
 class Caravan:
     """The stones on ``board``: cell -> :class:`StoneAt` (locked stones are those in the goal).
 
-    Answers are worked out on first use and kept, so a position does not change once made: a
-    position from :func:`caravan` is shared by every state with the same stones.
+    Answers are worked out on first use and kept, so the stones of a position must not change once
+    it is made: a position from :func:`caravan` is shared by every state with the same stones (and
+    by threads: each answer is stored whole, once worked out).
     """
 
     def __init__(self, board: Board, stones: Mapping[Cell, StoneAt]) -> None:
@@ -145,7 +146,7 @@ class Caravan:
         that direction (counted once, from the end of each row back)."""
         if self._runs is None:
             stones = self.stones
-            self._runs = []
+            tables = []
             for down, right in ORTHOGONAL:
                 runs: dict[Cell, int] = {}
                 for row, col in stones:
@@ -154,7 +155,8 @@ class Caravan:
                         while (row, col) in stones:
                             runs[row, col] = count
                             row, col, count = row - down, col - right, count + 1
-                self._runs.append(runs)
+                tables.append(runs)
+            self._runs = tables
         return self._runs
 
     def _run(self, cell: Cell, direction: int) -> int:
@@ -345,7 +347,7 @@ class Caravan:
 
 def caravan(state: NomadiState, board: Board) -> Caravan:
     """The stones of a game state on the board, as the move generator sees them: one shared,
-    read-only :class:`Caravan` per arrangement of stones (the last few are kept)."""
+    read-only :class:`Caravan` per arrangement of stones (the last 64 are kept)."""
     return _position(board, tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
                                   for s in state["stones"] if s["cell"]))
 
