@@ -8,7 +8,9 @@ For each ruleset (entry-point group ``caravanserai.rulesets``, plus ``bench-boar
 directory) and each player count from ``min_players`` to ``max_players``:
 
 * ``game_ms``: median and p95 (nearest rank) wall time of one random full game, timed around
-  ``app.rulesets.testing.play_random_game(ruleset, n, seed, check=False)`` with seeds 1..N.
+  ``app.rulesets.testing.play_random_game(ruleset, n, seed, check=False)`` with seeds 1..N;
+  ``game_cpu_ms`` the same games' CPU time of this process (``time.process_time``), which other
+  programs on a shared machine disturb far less than the wall time.
   That helper still takes the JSON text of the state once per ply (its "the move changed
   something" assertion), so ``pure_game_ms`` is also given: the same game (same seed,
   same moves) played by a bare loop of ``to_act`` / ``legal_moves`` / ``apply`` only.
@@ -18,6 +20,9 @@ directory) and each player count from ``min_players`` to ``max_players``:
 ``bench-board`` never ends, so it gets no full-game figures; its ``legal_us`` comes from the
 positions of 200-ply random playouts.  Results: one JSON line per (ruleset, players) in
 ``bench/results/<date>-<machine>-rules.jsonl`` and a markdown table in ``...-rules.md``.
+
+``--source DIR`` measures the rules of another checkout (e.g. a git worktree of the commit before a
+change), so that before and after runs can be interleaved with the same benchmark code.
 """
 
 from __future__ import annotations
@@ -31,19 +36,41 @@ import os
 import random
 import socket
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-sys.path[:0] = [str(ROOT), str(BENCH)]
+sys.path.insert(0, str(BENCH))
 
-from app.rulesets.registry import ENTRY_POINT_GROUP  # noqa: E402
-from app.rulesets.testing import play_random_game  # noqa: E402
+ENTRY_POINT_GROUP = "caravanserai.rulesets"  # app.rulesets.registry.ENTRY_POINT_GROUP (checked by import_rules)
+play_random_game = None  # app.rulesets.testing.play_random_game of the checkout measured (import_rules)
 
 TARGET_GAME_MS = 50.0
 ENDLESS = {"bench-board": 200}  # rulesets that never end: plies per playout instead of a full game
+
+
+def import_rules(source: Path) -> None:
+    """Import the rules kit (and, through the entry points, the rulesets) from the checkout ``source``."""
+    global play_random_game
+    sys.path.insert(0, str(source))
+    from app.rulesets import registry, testing
+
+    if not Path(testing.__file__).resolve().is_relative_to(source.resolve()):
+        raise SystemExit(f"app was imported from {testing.__file__}, not from {source}")
+    assert registry.ENTRY_POINT_GROUP == ENTRY_POINT_GROUP
+    play_random_game = testing.play_random_game
+
+
+def commit_of(source: Path) -> str | None:
+    """The git commit checked out in ``source`` (``None`` outside git)."""
+    try:
+        return subprocess.run(["git", "-C", str(source), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
 
 
 def nearest_rank(values: list[float], percent: float) -> float:
@@ -110,7 +137,7 @@ def endless_playout(ruleset, n_players: int, seed: int, plies: int) -> list:
 
 def bench_one(ruleset, n_players: int, games: int, budget_s: float, max_moves: int) -> dict:
     options = ruleset.parse_options({})
-    game_times, pure_times, plies, all_moves = [], [], [], []
+    game_times, cpu_times, pure_times, plies, all_moves = [], [], [], [], []
     started = time.perf_counter()
     endless = ruleset.name in ENDLESS
     for seed in range(1, games + 1):
@@ -118,9 +145,10 @@ def bench_one(ruleset, n_players: int, games: int, budget_s: float, max_moves: i
             all_moves.append((seed, endless_playout(ruleset, n_players, seed, ENDLESS[ruleset.name])))
         else:
             gc.collect()
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             played = play_random_game(ruleset, n_players, seed, options, max_moves=max_moves, check=False)
             game_times.append(time.perf_counter() - began)
+            cpu_times.append(time.process_time() - began_cpu)
             pure_times.append(bare_random_game(ruleset, n_players, seed, options, max_moves))
             plies.append(len(played.moves))
             all_moves.append((seed, played.moves))
@@ -138,6 +166,8 @@ def bench_one(ruleset, n_players: int, games: int, budget_s: float, max_moves: i
         "plies_mean": round(statistics.mean(plies), 1) if plies else None,
         "game_ms": ({"median": round(statistics.median(game_times) * 1e3, 2),
                      "p95": round(nearest_rank(game_times, 95) * 1e3, 2)} if game_times else None),
+        "game_cpu_ms": ({"median": round(statistics.median(cpu_times) * 1e3, 2),
+                         "p95": round(nearest_rank(cpu_times, 95) * 1e3, 2)} if cpu_times else None),
         "pure_game_ms": ({"median": round(statistics.median(pure_times) * 1e3, 2),
                           "p95": round(nearest_rank(pure_times, 95) * 1e3, 2)} if pure_times else None),
         "legal_us": {"median": round(statistics.median(legal_times) / 1e3, 1),
@@ -151,9 +181,9 @@ def bench_one(ruleset, n_players: int, games: int, budget_s: float, max_moves: i
     return row
 
 
-MD_HEADER = ("| ruleset | players | games | plies | game ms median | game ms p95 | bare game ms median | "
-             "legal_moves us median | p95 | mean | legal moves (mean) | < 50 ms median |\n"
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+MD_HEADER = ("| ruleset | players | games | plies | game ms median | game ms p95 | game CPU ms median | "
+             "bare game ms median | legal_moves us median | p95 | mean | legal moves (mean) | < 50 ms median |\n"
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
 
 
 def md_row(row: dict) -> str:
@@ -162,7 +192,8 @@ def md_row(row: dict) -> str:
 
     met = {True: "yes", False: "**no**"}.get(row.get("target_game_ms_met"), "- (never ends)")
     return (f"| {row['ruleset']} | {row['players']} | {row['games']} | {row['plies_mean'] or '-'} | "
-            f"{get('game_ms', 'median')} | {get('game_ms', 'p95')} | {get('pure_game_ms', 'median')} | "
+            f"{get('game_ms', 'median')} | {get('game_ms', 'p95')} | {get('game_cpu_ms', 'median')} | "
+            f"{get('pure_game_ms', 'median')} | "
             f"{get('legal_us', 'median')} | {get('legal_us', 'p95')} | {get('legal_us', 'mean')} | "
             f"{row['legal_moves_mean']} | {met} |")
 
@@ -176,7 +207,11 @@ def main() -> None:
     parser.add_argument("--out-dir", default=str(BENCH / "results"))
     parser.add_argument("--machine", default=socket.gethostname())
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--source", type=Path, default=ROOT,
+                        help="the checkout whose rules are measured (default: this one)")
     args = parser.parse_args()
+    import_rules(args.source)
+    commit = commit_of(args.source)
     wanted = set(args.rulesets.split(",")) if args.rulesets else None
     rulesets, failures = load_rulesets(wanted)
     stamp = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
@@ -190,7 +225,7 @@ def main() -> None:
                 row = {"bench": "rules", "ruleset": ruleset.name, "players": n_players, "games": 0,
                        "error": f"{type(exc).__name__}: {str(exc)[:300]}", "plies_mean": None,
                        "legal_moves_mean": None}
-            row.update({"date": stamp, "machine": args.machine, "cpus": os.cpu_count(),
+            row.update({"date": stamp, "machine": args.machine, "cpus": os.cpu_count(), "commit": commit,
                         "loadavg_1m": round(os.getloadavg()[0], 2)})
             rows.append(row)
             print(md_row(row) if "error" not in row else f"| {row['ruleset']} | {n_players} | error: {row['error']} |",
@@ -209,12 +244,13 @@ def main() -> None:
             handle.write(json.dumps(row) + "\n")
     lines = [f"# Rules-engine benchmark, {stem}", "",
              f"Machine `{args.machine}`, {os.cpu_count()} CPUs, {stamp}. `bench/rules.py`: random full games with "
-             "`play_random_game(..., check=False)` (game ms) and a bare loop of the same moves without the kit's "
-             "per-ply JSON comparison (bare game ms); `legal_moves` timed once per position of those games. "
+             "`play_random_game(..., check=False)` (game ms: wall time; game CPU ms: this process's CPU time) and "
+             "a bare loop of the same moves without the kit's per-ply JSON comparison (bare game ms); `legal_moves` "
+             f"timed once per position of those games. Rules measured: `{args.source}` at commit {commit}. "
              f"Target: a random full game under {TARGET_GAME_MS:g} ms median.", "", MD_HEADER]
     for row in rows:
         if "error" in row:
-            lines.append(f"| {row['ruleset']} | {row.get('players', '-')} | {row['error']} |||||||||||")
+            lines.append(f"| {row['ruleset']} | {row.get('players', '-')} | {row['error']} ||||||||||||")
         else:
             lines.append(md_row(row))
     (out / f"{stem}.md").write_text("\n".join(lines) + "\n")

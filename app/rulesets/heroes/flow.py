@@ -283,12 +283,14 @@ def take_march(state: HeroesState, setting: Setting, seat: Seat, move: March, ev
     """A March with an Action Token (then the Muster window)."""
     require(move.worker == "token", "on your own turn the March is taken with an Action Token")
     require(move.slot == open_march_slot(state, seat), "spec 1.7: march into your first open March slot")
-    require(march_end(state, setting.board, seat, move) is not None, f"spec 1.7 March: {move} is not possible")
+    end = march_end(state, setting.board, seat, move)
+    if end is None:
+        raise IllegalMove(f"spec 1.7 March: {move} is not possible")
     player = state["players"][seat]
     player["bar"][move.slot] = "token"
     player["tokens"] -= 1
     last_move(state)["slots"].append([seat, move.slot])
-    do_march(state, setting, seat, move, "muster", events)
+    do_march(state, setting, seat, move, end, "muster", events)  # the bar and tokens do not change ``end``
 
 
 def muster(state: HeroesState, setting: Setting, seat: Seat, move: March, events: list[Event]) -> None:
@@ -296,14 +298,16 @@ def muster(state: HeroesState, setting: Setting, seat: Seat, move: March, events
     require(move.worker in workers(state, seat), "spec 1.7 Muster: a Courtyard Serf or captured Nomad pays it")
     require(move.slot == open_march_slot(state, seat), "spec 1.7 Muster: the other March slot must be open")
     place_worker(state, seat, move.slot, move.worker)
-    if march_end(state, setting.board, seat, move) is None:
-        raise IllegalMove(f"spec 1.7 March: {move} is not possible")
-    do_march(state, setting, seat, move, "end_turn", events)
-
-
-def do_march(state: HeroesState, setting: Setting, seat: Seat, move: March, then: Then, events: list[Event]) -> None:
-    """Move the army; a Nomad region means capture (NB-1..NB-6), a hostile one a battle."""
     end = march_end(state, setting.board, seat, move)
+    if end is None:
+        raise IllegalMove(f"spec 1.7 March: {move} is not possible")
+    do_march(state, setting, seat, move, end, "end_turn", events)
+
+
+def do_march(state: HeroesState, setting: Setting, seat: Seat, move: March, end: str, then: Then,
+             events: list[Event]) -> None:
+    """Move the army; ``end`` is how the march ends (``march.march_end``, checked by the caller): a
+    Nomad region means capture (NB-1..NB-6), a hostile one a battle."""
     take_units(state, move.origin, seat, move.units)
     add_units(state, move.destination, seat, move.units)
     touch(state, move.origin, move.destination)

@@ -140,7 +140,10 @@ def iter_marches(state: HeroesState, board: Board, seat: Seat, slot: str, worker
     capital = state["players"][seat]["capital"]
     terrain = Terrain(state, board, seat)
     n_nomads = len(terrain.nomads)
+    mine = str(seat)
     for origin in sorted(state["regions"]):
+        if mine not in state["regions"][origin]["units"]:
+            continue  # no unit of the seat here: the stored shape has no entry then (``pieces.tidy``)
         present = units_at(state, origin, seat)
         if origin == capital and worker == "serf":
             present["serf"] -= 1

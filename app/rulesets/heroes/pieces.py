@@ -16,6 +16,8 @@ from app.rulesets.heroes.state import HeroesState, Pending
 NO_UNITS = {"serf": 0, "warrior": 0, "hero": 0}
 """The stored shape of a seat's counts in a region (``mercenary`` is added only when not 0)."""
 ZERO = {kind: 0 for kind in UNIT_KINDS}
+NO_COUNTS = (0,) * len(UNIT_KINDS)
+"""A count of 0 for each kind of :data:`UNIT_KINDS`, in order (the default of a missing kind)."""
 STRENGTH = {kind: HOUSE.strength(kind) for kind in UNIT_KINDS}
 ENEMY = 1
 """Solo (spec 1.12): the Enemy's index in ``state["players"]``.  It is no seat of the table
@@ -65,7 +67,7 @@ def units_at(state: HeroesState, region: str, seat: Seat) -> dict[str, int]:
 
 def size(counts: dict[str, int]) -> int:
     """How many units ``counts`` holds."""
-    return sum(counts.get(kind, 0) for kind in UNIT_KINDS)
+    return sum(map(counts.get, UNIT_KINDS, NO_COUNTS))
 
 
 def natural_strength(counts: dict[str, int]) -> int:

@@ -140,6 +140,8 @@ class Board:
         self.playable_cells: frozenset[Cell] = frozenset(cell for cell, kind in self.kind.items() if kind != BLOCKED)
         self.start_cells: tuple[Cell, ...] = self._cells_of(START)
         self.start_set: frozenset[Cell] = frozenset(self.start_cells)
+        self.far_cells: frozenset[Cell] = frozenset(cell for cell in self.playable_cells if self.far_side(cell))
+        """The playable cells beyond the chasm (R-2, :meth:`far_side`)."""
         self.printed_goal: tuple[Cell, ...] = self._cells_of(GOAL)
         self.water_sources: tuple[Cell, ...] = self._cells_of(WATER_SOURCE)
         self.sand_cells: tuple[Cell, ...] = self._cells_of(SAND)
@@ -157,6 +159,11 @@ class Board:
         }
         """N4 neighbours of each playable cell that are playable themselves (fewer than four: the
         cell borders the edge or a blocked cell)."""
+        self.around: dict[Cell, tuple[Cell, ...]] = {
+            cell: tuple(n for n in (step(cell, offset) for offset in ALL_AROUND) if n in self.playable_cells)
+            for cell in self.playable_cells
+        }
+        """N8 neighbours of each playable cell that are playable themselves (the landings of a 1)."""
 
     def _cells_of(self, kind: str) -> tuple[Cell, ...]:
         return tuple(sorted(cell for cell, k in self.kind.items() if k == kind))

@@ -415,15 +415,14 @@ def _check_roll(state: NomadiState, board: Board, seat: Seat, move: Roll) -> Non
 
 def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
     """Spec R-13/R-14: six dice, rolled again for free until at least one can be used."""
-    position = caravan(state, board)
-    usable = {value for value in range(1, 7) if position.can_use(value)}
-    if not usable:
+    position = caravan(state, board)  # asked only about the values needed: each costs a walk of every stone
+    if not any(position.can_use(value) for value in range(1, 7)):
         _end_game(state, "no die value could move any stone (R-14)", events)
         return
     rng = Rng(state["rng"])
     while True:
         dice = sorted(rng.randrange(6) + 1 for _ in range(DICE))
-        if usable & set(dice):
+        if any(position.can_use(value) for value in set(dice)):
             break
         events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
     state["rng"] = rng.state
