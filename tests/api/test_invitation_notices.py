@@ -15,21 +15,8 @@ from fastapi.testclient import TestClient
 
 from app.main import create_app
 from tests.api.test_notifications import Registered, confirm_address, metric, notify_settings, subscribe
-from tests.support.mailbox import Mailbox, link, text_of
+from tests.support.mailbox import link, text_of
 from tests.support.players import Player
-from tests.support.push_service import PushService
-
-
-@pytest.fixture
-def mailbox():
-    with Mailbox() as box:
-        yield box
-
-
-@pytest.fixture
-def push_service():
-    with PushService() as service:
-        yield service
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from app.services.notify import preferences, turns
 from tests.conftest import make_settings
 from tests.support.mailbox import Mailbox, link, text_of
 from tests.support.players import Player, hello, receive_until, started_table
-from tests.support.push_service import BrowserKeys, PushService, check_vapid
+from tests.support.push_service import BrowserKeys, check_vapid
 
 SENDER = "Caravanserai <games@example.org>"
 
@@ -56,18 +56,6 @@ class Clock:
 
     def __call__(self) -> datetime:
         return self.now
-
-
-@pytest.fixture
-def mailbox():
-    with Mailbox() as box:
-        yield box
-
-
-@pytest.fixture
-def push_service():
-    with PushService() as service:
-        yield service
 
 
 def notify_settings(database_url, mailbox=None, **overrides):
