@@ -37,8 +37,9 @@ def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_
                 addresses.append(f"{player.name.lower()}@example.org")
                 confirm_address(player, mailbox, addresses[-1])
                 keys.append(subscribe(player, push, player.name))
-            created = players[0].post("/api/tables", {"ruleset": "through-the-desert", "seats": 3,
-                                                       "move_seconds": DAY}).json()
+            # The shorter piles and the immediate end (G-2) keep the whole game to a few dozen moves.
+            created = players[0].post("/api/tables", {"ruleset": "through-the-desert", "seats": 3, "move_seconds": DAY,
+                                                       "options": {"piles": "zman", "end_trigger": "immediate"}}).json()
             table_id = created["id"]
             for player in players[1:]:
                 assert player.post(f"/api/tables/{table_id}/join", {}).status_code == 200
@@ -71,7 +72,7 @@ def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_
             settle(client)
 
             assert game["result"] is not None
-            assert datetime.now(timezone.utc) - start > timedelta(days=20)  # the game lived for weeks
+            assert datetime.now(timezone.utc) - start > timedelta(days=14)  # the game lived for weeks
             seats = players[0].get(f"/api/tables/{table_id}").json()["seats"]
             assert [seat["takeover"] for seat in seats] == [None, None, None]  # no clock ran out, nobody was replaced
             assert min(told) >= 3
