@@ -113,9 +113,13 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
     alice = sign_in(chromium, base, "Alice")
     bob = sign_in(chromium, base, "Bob")
 
-    # Alice creates a two-player table and lands in its waiting room.
+    # Alice creates a two-player table (the short piles and the immediate end, G-2: a shorter game
+    # to finish) and lands in its waiting room.
     alice.select_option("#ruleset", "through-the-desert")
     alice.select_option("#seats", "2")
+    alice.click("#options-fieldset summary")
+    alice.select_option('[data-option="piles"]', label="Zman")
+    alice.select_option('[data-option="end_trigger"]', label="Immediate")
     alice.click("#create-table")
     alice.wait_for_url(re.compile(r"/tables/\d+$"))
     table_id = alice.url.rsplit("/", 1)[1]
