@@ -169,25 +169,6 @@ def pytest_configure(config):
         _postgres_skipped.append(f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})")
 
 
-LONGEST_FIRST = (
-    "tests/e2e/test_nomadi_browser.py", "tests/e2e/test_chat_and_rematch_browser.py",
-    "tests/e2e/test_heroes_browser.py", "tests/e2e/test_nimalia_browser.py", "tests/reliability/test_crash.py",
-    "tests/e2e/test_lobby_and_seats_browser.py", "tests/e2e/test_through_the_desert_browser.py",
-    "tests/e2e/test_notifications_browser.py", "tests/e2e/test_profile_browser.py",
-)
-"""The test files that take longest (tens of seconds each), in that order. pytest-xdist hands whole
-files to its workers in collection order, so these start first and the many short files fill the
-end of the run evenly, instead of one long file finishing alone."""
-
-
-def pytest_collection_modifyitems(session, config, items):
-    """Move the files of :data:`LONGEST_FIRST` to the front (a stable sort: the order of the other
-    files and of the tests within a file stays as collected)."""
-    rank = {path: index for index, path in enumerate(LONGEST_FIRST)}
-    root = config.rootpath
-    items.sort(key=lambda item: rank.get(item.path.relative_to(root).as_posix(), len(rank)))
-
-
 def pytest_terminal_summary(terminalreporter):
     if _postgres_skipped and not REQUIRE_POSTGRES:
         terminalreporter.write_line("")
