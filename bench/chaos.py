@@ -44,7 +44,7 @@ from pathlib import Path
 import httpx
 import orjson
 from websockets.asyncio.client import connect as async_connect
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 from websockets.sync.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -236,6 +236,8 @@ async def spectators(cluster: Cluster, tally: Tally, count: int, until: float) -
                               else "spectator_dropped_by_kill")
                 else:
                     tally.add(f"spectator_closed_{closed.rcvd.code}")
+            except InvalidMessage:  # the connection ended before any HTTP answer (a kill mid-handshake)
+                tally.add("spectator_handshake_cut_while_" + ("up" if cluster.is_up(server) else "down"))
             except OSError:
                 tally.add("spectator_connect_refused_while_" + ("up" if cluster.is_up(server) else "down"))
             await asyncio.sleep(chooser.uniform(0.1, 1.0))
@@ -324,6 +326,8 @@ def hostile(cluster: Cluster, tally: Tally, until: float, seed: int) -> None:
         except ConnectionClosed as closed:
             if closed.rcvd is None and cluster.is_up(server):
                 tally.add("hostile_dropped_without_close_frame_while_up")
+        except InvalidMessage:  # the connection ended before any HTTP answer
+            tally.add("hostile_handshake_cut_while_" + ("up" if cluster.is_up(server) else "down"))
         except (httpx.HTTPError, OSError):
             pass  # the instance is being killed
 

@@ -192,6 +192,11 @@ class Hub:
         game_id = subscriber.game_id
         before = self.online(game_id)
         snapshot = snapshot or await self.snapshot(game_id)
+        if snapshot.version < since:
+            # The socket has seen a newer version than this process has heard of (its notice from
+            # another process is slow or lost): read the game now rather than send it back in time.
+            snapshot = await self._reads.run(("snapshot-after", game_id, since),
+                                             lambda: games.load_snapshot(self._ctx, game_id))
         rows = await self._log_rows(snapshot)
         async with subscriber.send_lock:
             subscriber.version = snapshot.version

@@ -113,6 +113,22 @@ def test_a_move_after_logout_is_refused_even_where_the_logout_was_not_heard(inst
     assert len(stored_moves(postgres_database, game_id)) == 1
 
 
+def test_a_hello_never_answers_with_a_version_older_than_the_socket_has_seen(instances):
+    """A player whose socket dropped reconnects to the other process, which has not yet heard of the
+    last move (its notice is slow or lost): ``hello since=1`` must not be answered with version 0
+    from that process's cache (the chaos run saw players' versions go back by one after a kill)."""
+    one, two = instances
+    ana, bo = Player(one, "Ana"), Player(one, "Bo")
+    game_id = started_table(ana, [bo])
+    assert two.get(f"/api/games/{game_id}", headers=bo.headers).json()["version"] == 0  # two caches version 0
+    assert ana.move(game_id, 0, {"type": "add", "amount": 2}).status_code == 200  # on one; two is not told
+    with two.websocket_connect(f"/ws/games/{game_id}", headers=bo.headers) as ws:
+        ws.send_json({"type": "hello", "since": 1})
+        state = receive_until(ws, "state")[0]
+    assert state["version"] == 1 and state["view"]["total"] == 2
+    assert state["log"] == []  # nothing after the version the socket had
+
+
 @pytest.mark.timeout(60)  # before the fix the sockets stayed open: receive_json() waited for ever
 def test_a_socket_of_a_logged_out_session_is_closed_where_the_notice_was_lost(postgres_database):
     """Item 2, every socket on every process: the resync that makes good a lost game notice also finds
