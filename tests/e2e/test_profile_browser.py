@@ -75,6 +75,13 @@ def registered(chromium, base: str, name: str):
     return page, answer.json()["id"]
 
 
+def say(page, text: str) -> None:
+    """Send ``text`` to the table chat from ``page`` and wait until the page shows it."""
+    page.fill("#chat-input", text)
+    page.click("#chat-send")
+    expect(page.locator("#chat-messages")).to_contain_text(text)
+
+
 def test_follow_a_friend_see_them_online_invite_them_and_block_their_chat(live_server, chromium):
     base = live_server
     suffix = uuid.uuid4().hex[:6]  # registered names are unique on the session's server
@@ -118,21 +125,14 @@ def test_follow_a_friend_see_them_online_invite_them_and_block_their_chat(live_s
     expect(bo.locator('[data-action="leave"]')).to_be_visible()
 
     # Ana says hello in the chat; Bo sees it, blocks her from her profile, and sees her lines no more.
-    ana.fill("#chat-input", "Welcome, Bo!")
-    ana.click("#chat-send")
+    say(ana, "Welcome, Bo!")
     expect(bo.locator("#chat-messages")).to_contain_text("Welcome, Bo!")
     bo.goto(f"{base}/players/{ana_id}")
     bo.click("#block-player")
     expect(bo.locator("#block-player")).to_have_text("Unblock")
     bo.goto(f"{base}/tables/{table_id}")
-    bo.fill("#chat-input", "Hello all")
-    bo.click("#chat-send")
-    expect(bo.locator("#chat-messages")).to_contain_text("Hello all")
-    ana.fill("#chat-input", "Still there?")
-    ana.click("#chat-send")
-    expect(ana.locator("#chat-messages")).to_contain_text("Still there?")
-    bo.fill("#chat-input", "Anyone?")  # sent after Ana's line: shown once that line would have been
-    bo.click("#chat-send")
-    expect(bo.locator("#chat-messages")).to_contain_text("Anyone?")
+    say(bo, "Hello all")
+    say(ana, "Still there?")
+    say(bo, "Anyone?")  # sent after Ana's line: shown once that line would have been
     expect(bo.locator("#chat-messages")).not_to_contain_text("Welcome, Bo!")
     expect(bo.locator("#chat-messages")).not_to_contain_text("Still there?")
