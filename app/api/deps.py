@@ -35,14 +35,20 @@ Session = Annotated[AsyncSession, Depends(session)]
 async def optional_account(request: Request, ctx: Ctx) -> Account | None:
     """The logged-in account, or ``None`` (a spectator).
 
-    Looked up in a session of its own that is closed at once, so a request never holds one
-    pooled connection here while the services take another.
+    A cookie whose login session has ended (a logout on another device, a password reset, a ban) is
+    cleared in the answer, so the browser's next socket comes as a spectator instead of being closed
+    with 4401 as an ended session (``app/realtime/endpoint.py``).  Looked up in a session of its own
+    that is closed at once, so a request never holds one pooled connection here while the services
+    take another.
     """
     login = accounts.login_of(request.session)
     if login is None:
         return None
     async with ctx.sessions() as db:
-        return await accounts.get_account(db, login)
+        account = await accounts.get_account(db, login)
+    if account is None:
+        request.session.clear()
+    return account
 
 
 OptionalAccount = Annotated[Account | None, Depends(optional_account)]

@@ -69,11 +69,11 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
             with anyio.CancelScope(shield=True):
                 if table_id is None:
                     raise AppError("not_found", f"no table {game_id[:40]!r}")
-                await _check_login(hub, subscriber, connecting=True)
+                await _check_login(hub, subscriber)
                 subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
         except AppError as exc:
             await subscriber.send(frames.error(exc.code, exc.message))
-            await websocket.close(code=4404 if exc.code == "not_found" else 4400)
+            await websocket.close(code=_close_code(exc), reason="logged out" if exc.code == "unauthorized" else None)
             return
         except Exception as exc:
             await _give_up(subscriber, exc)
@@ -122,8 +122,8 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
         await subscriber.send(frames.pong())
     elif isinstance(frame, frames.Hello):
         try:
-            # Who the socket speaks for is read again at each hello: a logout since then makes it a
-            # spectator (the logout also closes the account's sockets, Hub.disconnect_account).
+            # Who the socket speaks for is read again at each hello: a session ended since then closes
+            # the socket with 4401 (the logout also closes it, Hub.disconnect_account).
             await _check_login(hub, subscriber)
             # Seats change before a game starts: who this socket speaks for is decided at each hello.
             snapshot = await hub.snapshot(subscriber.game_id)
@@ -137,6 +137,9 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
         except AppError as exc:
             await hub.remove(subscriber)
             await subscriber.send(frames.error(exc.code, exc.message))
+            if exc.code == "unauthorized":  # the session ended: closed as a logout closes it
+                await subscriber.websocket.close(code=_close_code(exc), reason="logged out")
+                return False
         except Exception as exc:
             await hub.remove(subscriber)
             await _give_up(subscriber, exc)
@@ -158,15 +161,23 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
     return True
 
 
-async def _check_login(hub, subscriber: Subscriber, connecting: bool = False) -> None:
+async def _check_login(hub, subscriber: Subscriber) -> None:
     """Set ``subscriber.account_id`` from its cookie's login if that session still holds (one query
-    for all sockets asking at once), else make the socket speak for nobody.  A cookie whose session
-    had ended before the socket opened is dropped (a spectator); one that ends later is kept, so the
-    logout still finds and closes the socket."""
-    current = subscriber.login is not None and await hub.login_is_current(subscriber.login)
-    subscriber.account_id = subscriber.login.account_id if current else None
-    if connecting and not current:
-        subscriber.login = None
+    for all sockets asking at once); a socket without a login cookie speaks for nobody (a spectator).
+
+    Raises ``AppError(unauthorized)`` when the cookie names a session that has ended: the caller
+    closes the socket with 4401, as a logout does.  The server cannot tell a session that ended
+    before the socket opened from one that ended while this check waited for its read (a chaos run
+    saw such sockets left open as spectators, issue 17, item 2), and a stale cookie answers 401 on
+    every REST call too, so both are told the same: log in again.
+    """
+    if subscriber.login is None:
+        subscriber.account_id = None
+        return
+    if not await hub.login_is_current(subscriber.login):
+        subscriber.account_id = None
+        raise AppError("unauthorized", "your session has ended (logged out); log in again")
+    subscriber.account_id = subscriber.login.account_id
 
 
 async def _viewer_seat(ctx, hub, table_id: int, account_id: int | None, invite_code: str | None) -> int | None:
@@ -177,6 +188,11 @@ async def _viewer_seat(ctx, hub, table_id: int, account_id: int | None, invite_c
     except AppError:  # no such table, or its game has not started: rare, no burst needs sharing it
         return await games.viewer_seat(ctx, table_id, account_id, invite_code)
     return games.seat_in_snapshot(snapshot, account_id, invite_code)
+
+
+def _close_code(exc: AppError) -> int:
+    """The close code of a socket refused with ``exc``: 4404 unknown table, 4401 ended session, else 4400."""
+    return {"not_found": 4404, "unauthorized": 4401}.get(exc.code, 4400)
 
 
 def _failure(exc: Exception) -> tuple[str, str]:

@@ -462,8 +462,11 @@ function connectionChanged(status, detail) {
     replaceChildren(el.connection, h("span", { id: "reconnecting" }, "Connection lost — reconnecting…"), " ", retry);
   } else if (status === "closed") {
     el.connection.hidden = false;
-    const retry = h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, "Try again");
-    replaceChildren(el.connection, `Disconnected: ${detail}. `, retry, " · ", h("a", { href: "/" }, "Back to lobby"));
+    // Logged out (here or on another device): a reload asks as who we are now, and watches as a spectator.
+    const again = detail === "logged out"
+      ? h("button", { type: "button", class: "link-button", onClick: () => window.location.reload() }, "Reload")
+      : h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, "Try again");
+    replaceChildren(el.connection, `Disconnected: ${detail}. `, again, " · ", h("a", { href: "/" }, "Back to lobby"));
   }
   el.connection.dataset.status = status;
   if ((before === "live") !== (status === "live") && frame) draw();

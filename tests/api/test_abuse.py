@@ -36,7 +36,7 @@ def test_logout_ends_the_session_everywhere(client):
 
 def test_logout_closes_the_accounts_open_sockets(client):
     """A socket opened with the cookie stops speaking for the account when it logs out: it is closed
-    (4401), and a new socket with the old cookie is a spectator that sees no hand."""
+    (4401), and a new socket with the old cookie is refused the same way (``unauthorized``, 4401)."""
     from starlette.websockets import WebSocketDisconnect
 
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
@@ -49,9 +49,46 @@ def test_logout_closes_the_accounts_open_sockets(client):
                 socket.receive_json()
         assert closed.value.code == 4401
     with bo.websocket(table_id) as socket:
-        assert hello(socket)["seat"] is None
+        socket.send_json({"type": "hello", "since": 0})
+        assert socket.receive_json()["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 4401
     refused = bo.move(table_id, 1, {"type": "add", "amount": 1})
     assert refused.json()["error"]["code"] == "unauthorized"
+    # The page's first request drops the ended cookie, so the browser's next socket is a spectator's.
+    looked = bo.get(f"/api/games/{table_id}")
+    assert looked.status_code == 200 and looked.json()["seat"] is None
+    assert looked.cookies.get("caravanserai_session") is None and "caravanserai_session=null" in looked.headers["set-cookie"]
+
+
+@pytest.mark.timeout(60)
+def test_a_socket_whose_session_ends_while_its_login_is_checked_is_closed(client, monkeypatch):
+    """Issue 17, item 2, as a chaos run found it: a socket opened just before a logout through
+    another process, whose check of the login at connect ran only after the logout had committed,
+    was made a spectator and left open (the logout's notice then found no socket of that login)."""
+    from starlette.websockets import WebSocketDisconnect
+
+    from app.services import accounts
+
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    ctx, hub = client.app.state.ctx, client.app.state.hub
+    check = hub.login_is_current
+
+    async def logged_out_meanwhile(login):  # the logout commits while this socket's check waits
+        async with ctx.sessions() as session:
+            await accounts.end_sessions(session, login.account_id)
+        return await check(login)
+
+    monkeypatch.setattr(hub, "login_is_current", logged_out_meanwhile)
+    with bo.websocket(table_id) as socket:
+        socket.send_json({"type": "hello", "since": 0})
+        frame = socket.receive_json()
+        assert frame["type"] == "error" and frame["code"] == "unauthorized", frame
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 4401
 
 
 @pytest.mark.timeout(60)  # before the fix the socket stayed open and acknowledged the move

@@ -4,7 +4,9 @@ import base64
 import json
 
 import itsdangerous
+import pytest
 from sqlalchemy import text
+from starlette.websockets import WebSocketDisconnect
 
 from app.main import SESSION_COOKIE
 from tests.support.players import Player, hello, started_table
@@ -103,8 +105,12 @@ def test_a_cookie_never_logs_in_as_another_account_that_got_its_id(client, datab
     table_id = started_table(bo, [Player(client, "Carol")])
     refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"
-    with ana.websocket(table_id) as socket:
-        assert hello(socket)["seat"] is None  # a spectator, not Bo at seat 0
+    with ana.websocket(table_id) as socket:  # refused as an ended session, not Bo at seat 0
+        socket.send_json({"type": "hello", "since": 0})
+        assert socket.receive_json()["code"] == "unauthorized"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 4401
     with bo.websocket(table_id) as socket:
         assert hello(socket)["seat"] == 0
 
