@@ -174,3 +174,45 @@ def test_a_stop_during_a_look_ends_the_notifier_without_cancelling_it(monkeypatc
 
     task = asyncio.run(scenario())
     assert task.done() and not task.cancelled()
+
+
+def test_one_look_asks_once_who_wants_notices_for_every_game_marked_meanwhile(monkeypatch):
+    """Issue 19: every move marks its game, and the look asked the database who wants notices once
+    per game (a query per move on a busy server).  Three games marked during one look: one question
+    for the three people to act, and turns noted only in the game whose person wants notices."""
+    asked, noted = [], []
+
+    async def accounts_wanting(session, account_ids, mail_configured):
+        asked.append(set(account_ids))
+        return {12}
+
+    async def note(session, game_id, version, acting, wanting, now):
+        noted.append((game_id, version, acting))
+        return {12}
+
+    class Sessions:
+        async def __aenter__(self):
+            return None
+
+        async def __aexit__(self, *exc_info):
+            return False
+
+    def seat(number, account_id):
+        return SimpleNamespace(seat=number, account_id=account_id, played_by_bot=None)
+
+    def game(game_id, version, accounts):  # seat ``version % 2`` is to act
+        return SimpleNamespace(game_id=game_id, version=version, status="running", ruleset="two-seats",
+                               state={"to_act": version % 2}, seats=[seat(n, a) for n, a in enumerate(accounts)])
+
+    cached = {1: game(1, 4, [10, 11]), 2: game(2, 7, [11, 12]), 3: game(3, 2, [13, 11])}
+    monkeypatch.setattr(notifier_module.preferences, "accounts_wanting", accounts_wanting)
+    monkeypatch.setattr(notifier_module.turns, "note", note)
+    ctx = SimpleNamespace(settings=Settings(_env_file=None), sessions=Sessions,
+                          fanout=SimpleNamespace(subscribe=lambda listener: None),
+                          cache=SimpleNamespace(get=cached.get),
+                          registry=SimpleNamespace(get=lambda name: SimpleNamespace(to_act=lambda s: {s["to_act"]})))
+    notifier = notifier_module.Notifier(ctx, [], is_present=None, is_leader=lambda: True)
+
+    owed = asyncio.run(notifier._look({1: 4, 2: 7, 3: 2}))
+    assert asked == [{10, 12, 13}]  # game 1: seat 0 (10); game 2: seat 1 (12); game 3: seat 0 (13)
+    assert noted == [(2, 7, {1: 12})] and owed == {12}
