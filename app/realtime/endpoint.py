@@ -128,6 +128,7 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             # Seats change before a game starts: who this socket speaks for is decided at each hello.
             snapshot = await hub.snapshot(subscriber.game_id)
             subscriber.seat = games.seat_in_snapshot(snapshot, subscriber.account_id, subscriber.invite_code)
+            subscriber.legal_form = frame.legal_form
             hub.add(subscriber)
             await subscriber.websocket.app.state.table_notices.greet(subscriber)  # chat and rematch frames
             if subscriber.seat is not None:

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from app.rulesets.base import move_json_default
 from app.services.chat import ChatLine
+from app.services.legal_forms import LegalForm
 from app.services.views import GameState, PlayerOut
 
 
@@ -27,10 +28,15 @@ class _Frame(BaseModel):
 
 
 class Hello(_Frame):
-    """Subscribe: the server answers with ``state`` holding the log entries after ``since``."""
+    """Subscribe: the server answers with ``state`` holding the log entries after ``since``.
+
+    ``legal_form`` says how this socket's ``state`` frames write ``legal`` from now on (until the
+    next ``hello``): ``"moves"``, the list of moves, or ``"grouped"`` (``app/services/legal_forms.py``).
+    """
 
     type: Literal["hello"]
     since: int = Field(default=0, ge=0, le=MAX_VERSION)
+    legal_form: LegalForm = "moves"
 
 
 class MoveFrame(_Frame):

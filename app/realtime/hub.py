@@ -27,6 +27,7 @@ from app.services.accounts import Login
 from app.services.cache import GameSnapshot
 from app.services.context import Context
 from app.fanout import Marker
+from app.services.legal_forms import LegalForm
 from app.services.views import log_entries, state_payload
 
 log = logging.getLogger(__name__)
@@ -34,7 +35,8 @@ log = logging.getLogger(__name__)
 
 class Subscriber:
     """One open socket of this process: it watches ``game_id`` as ``seat`` (None: spectator) once it
-    said ``hello``, and speaks for ``login`` (None: nobody logged in)."""
+    said ``hello``, and speaks for ``login`` (None: nobody logged in).  ``legal_form`` is how its
+    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/legal_forms.py``)."""
 
     def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None,
                  account_id: int | None = None, login: Login | None = None) -> None:
@@ -44,6 +46,7 @@ class Subscriber:
         self.login = login
         self.account_id = account_id if account_id is not None else (login.account_id if login else None)
         self.invite_code = invite_code
+        self.legal_form: LegalForm = "moves"
         self.version = -1  # the newest version this socket has been sent
         self.send_lock = asyncio.Lock()
 
@@ -201,7 +204,8 @@ class Hub:
         async with subscriber.send_lock:
             subscriber.version = snapshot.version
             online = tuple(self.online(game_id))
-            sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows, online))
+            sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows, online,
+                                                              subscriber.legal_form))
         if sent and self.online(game_id) != before:
             await self._broadcast_presence(game_id)
         # A move committed (here or on another process) while this socket was being greeted was
@@ -211,10 +215,11 @@ class Hub:
             await self.on_version(game_id, newest)
 
     def _payload(self, snapshot: GameSnapshot, seat: int | None, since: int, rows: LogRows,
-                 online: tuple[int, ...]) -> bytes:
+                 online: tuple[int, ...], legal_form: LegalForm) -> bytes:
         """The encoded ``state`` frame of ``snapshot`` for ``seat`` with the entries after ``since``
-        and the seats ``online``, built once per game, snapshot, seat, ``since`` and presence."""
-        key = (seat, min(max(since, 0), snapshot.version), online)
+        and the seats ``online``, ``legal`` in ``legal_form``; built once per game, snapshot, seat,
+        ``since``, presence and form."""
+        key = (seat, min(max(since, 0), snapshot.version), online, legal_form)
         held = self._payloads.get(snapshot.game_id)
         if held is None or held[0] is not snapshot:
             held = (snapshot, {})
@@ -224,7 +229,7 @@ class Hub:
         if payload is None:
             ruleset = self._ctx.registry.get(snapshot.ruleset)
             newer = [row for row in rows if key[1] < row[0] <= snapshot.version]
-            game = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names))
+            game = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names), legal_form)
             payload = held[1][key] = frames.encode(frames.state(game, list(online)))
         return payload
 
@@ -270,7 +275,7 @@ class Hub:
             if subscriber.version > snapshot.version or (subscriber.version == snapshot.version and not force):
                 return
             # Built here, under the lock, from what this socket was really sent last (issue 17, item 4).
-            payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows, online)
+            payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows, online, subscriber.legal_form)
             subscriber.version = snapshot.version
             await self._send(subscriber, payload)
 

@@ -551,6 +551,12 @@ def _plain_model(model: type[BaseModel]) -> bool:
     return all(_plain_annotation(field.annotation) for field in model.model_fields.values())
 
 
+def plain_moves(ruleset: Ruleset) -> bool:
+    """Whether ``ruleset.dump_moves`` gives every move as the model's own ``__dict__`` (all its move
+    models have only plain JSON fields), so a reader may take a move's fields as its attributes."""
+    return _plain_moves(type(ruleset))
+
+
 @functools.cache
 def _plain_moves(ruleset_class: type[Ruleset]) -> bool:
     """Whether every move model of the ruleset has only plain fields (see ``Ruleset.dump_moves``)."""

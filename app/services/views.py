@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.db.models import iso_utc
 from app.rulesets.base import Event, Result, Ruleset, arg_text, move_json_default, split_rule
 from app.services.cache import GameSnapshot
+from app.services.legal_forms import LegalForm, legal_in_form
 
 
 def fill_names(text: str, names: tuple[str, ...]) -> str:
@@ -83,7 +84,8 @@ class GameState(BaseModel):
     seat: int | None = Field(description="the viewer's seat; null for a spectator")
     status: str = Field(description='"running" or "finished"')
     view: dict[str, Any] = Field(description="what this viewer may see of the game (the ruleset's view)")
-    legal: list[Any] = Field(description="the viewer's legal moves, each sendable back as it is")
+    legal: list[Any] = Field(description="the viewer's legal moves, each sendable back as it is (or, for a socket "
+                                         "that asked for it, in the grouped form: app/services/legal_forms.py)")
     to_act: list[int] = Field(description="the seats to act now")
     undo: bool = Field(description="whether the viewer may take back their last move now (issue 20)")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
@@ -117,18 +119,19 @@ def result_payload(result: Result | None, names: tuple[str, ...]) -> dict[str, A
 
 
 def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
-                  log: list[dict[str, Any]]) -> GameState:
+                  log: list[dict[str, Any]], legal_form: LegalForm = "moves") -> GameState:
     """The game as ``seat`` (None: spectator) sees it, with ``log`` (docs/api.md).
 
     ``legal`` lists the seat's legal moves in wire form (``Ruleset.dump_moves``: read-only
-    dicts); empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
+    dicts), or groups them when ``legal_form`` is ``"grouped"`` (``legal_forms.group_moves``);
+    empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
     last move now (issue 20, ``app/services/undo.py``).
     """
     state = snapshot.state
     running = snapshot.status == "running"
     acting = sorted(ruleset.to_act(state)) if running else []
     played_by_person = seat is not None and snapshot.seats and snapshot.seats[seat].takeover is None
-    legal = (ruleset.dump_moves(ruleset.legal_moves(state, seat))
+    legal = (legal_in_form(ruleset, ruleset.legal_moves(state, seat), legal_form)
              if running and played_by_person and seat in acting else [])
     result = ruleset.result(state)
     return GameState(version=snapshot.version, seat=seat, status=snapshot.status, view=ruleset.view(state, seat),

@@ -110,3 +110,11 @@ def test_move_models_in_legal_are_written_in_wire_form():
     game = GameState(version=0, seat=0, status="running", view={}, legal=[Add(amount=3)], to_act=[0], undo=False, log=[],
                      result=None, players=[])
     assert orjson.loads(frames.encode(frames.state(game, [])))["legal"] == [{"type": "add", "amount": 3}]
+
+
+def test_hello_takes_a_legal_form_and_refuses_an_unknown_one():
+    assert frames.client_frame_adapter.validate_json(b'{"type":"hello"}').legal_form == "moves"
+    assert frames.client_frame_adapter.validate_json(b'{"type":"hello","since":3,"legal_form":"grouped"}').legal_form == "grouped"
+    for bad in (b'"bogus"', b'"Grouped"', b'null', b'1'):
+        with pytest.raises(ValidationError):
+            frames.client_frame_adapter.validate_json(b'{"type":"hello","legal_form":' + bad + b'}')

@@ -143,3 +143,49 @@ def test_a_socket_for_a_malformed_or_out_of_range_id_gets_not_found_and_4404(cli
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4404, game_id
+
+
+TOY_RACE_GROUPED = [{"type": "add", "count": 3, "same": {}, "columns": {"amount": [1, 2, 3]}}]
+TOY_RACE_MOVES = [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "add", "amount": 3}]
+
+
+def state_at(websocket, version: int) -> dict:
+    """The ``state`` frame of ``version`` (frames of older versions and other types are skipped)."""
+    for _ in range(10):
+        frame = receive_until(websocket, "state")[0]
+        if frame["version"] == version:
+            return frame
+    raise AssertionError(f"no state of version {version}")
+
+
+def test_a_socket_that_asks_for_grouped_legal_keeps_it_while_another_on_the_seat_gets_moves(client):
+    """Issue 19: ``legal_form: "grouped"`` in the hello holds for that socket's pushes too; a second
+    socket of the same seat without it gets the list of moves (the hub's payload cache is per form)."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    with ana.websocket(table_id) as plain, ana.websocket(table_id) as grouped:
+        plain.send_json({"type": "hello", "since": 0})
+        first_plain = state_at(plain, 0)
+        grouped.send_json({"type": "hello", "since": 0, "legal_form": "grouped"})
+        first_grouped = state_at(grouped, 0)
+        assert first_plain["legal"] == TOY_RACE_MOVES
+        assert first_grouped["legal"] == TOY_RACE_GROUPED
+        assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+        assert state_at(plain, 1)["legal"] == [] and state_at(grouped, 1)["legal"] == []
+        assert bo.move(table_id, 1, {"type": "add", "amount": 2}).status_code == 200  # another player's move
+        pushed_plain, pushed_grouped = state_at(plain, 2), state_at(grouped, 2)
+    assert pushed_grouped["legal"] == TOY_RACE_GROUPED and pushed_grouped["to_act"] == [0]
+    assert pushed_plain["legal"] == TOY_RACE_MOVES
+    assert {key: value for key, value in pushed_plain.items() if key != "legal"} == \
+        {key: value for key, value in pushed_grouped.items() if key != "legal"}
+
+
+def test_an_unknown_legal_form_is_a_bad_request(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    with ana.websocket(table_id) as ws:
+        ws.send_json({"type": "hello", "since": 0, "legal_form": "bogus"})
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "bad_request" and "legal_form" in answer["message"]
+        ws.send_json({"type": "hello", "since": 0, "legal_form": "moves"})
+        assert state_at(ws, 0)["legal"] == TOY_RACE_MOVES
