@@ -1,6 +1,8 @@
 // The WebSocket half of the public interface: one game's socket that says hello, keeps itself
 // alive, and reconnects with backoff when it drops. It knows frames, not games.
 
+import { LEGAL_FORM, expandLegal } from "./legal-form.js";
+
 // Never more than ~3 s between tries: after a server restart the page should be back at once.
 const BACKOFF_MS = [300, 1000, 2000, 3000];
 const PING_EVERY_MS = 25000;
@@ -22,7 +24,8 @@ export function socketUrl(gameId, inviteCode) {
  *
  * - `since()` gives the last version the page has drawn; it goes into every hello, so the
  *   server's first frame after a reconnect is a full state plus the log entries we missed.
- * - `onFrame(frame)` gets every parsed server frame.
+ * - `onFrame(frame)` gets every parsed server frame; a state frame's `legal` is the list of moves
+ *   (the hello asks for the grouped form, expanded here on receipt).
  * - `onStatus(status, detail)`: "connecting", "live", "reconnecting" (detail: ms until the next
  *   try), "closed" (detail: reason; no more tries until retry()).
  */
@@ -74,7 +77,7 @@ export class GameSocket {
 
   /** Ask again for the current state (e.g. after a stale_version error). */
   hello() {
-    return this.send({ type: "hello", since: this.since() });
+    return this.send({ type: "hello", since: this.since(), legal_form: LEGAL_FORM });
   }
 
   stop() {
@@ -109,6 +112,7 @@ export class GameSocket {
         return;
       }
       if (frame && frame.type === "state") {
+        frame.legal = expandLegal(frame.legal);
         this.attempt = 0;
         this.onStatus("live");
       }
