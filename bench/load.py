@@ -54,11 +54,28 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 RULESET = "bench-board"
-CELLS = 1000
 SESSION_COOKIE = "caravanserai_session"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 RATE_LIMIT_RETRY_S = 0.05
+
+
+# -- moves --------------------------------------------------------------------------------------
+
+
+def pick_move(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random move of a state frame's ``legal``, in either form (docs/api.md), without expanding
+    the grouped form: one ``randrange`` over all moves, so both forms pick the same move (for
+    ``bench-board``, ``randrange(1000)`` gives cell k as it did before the grouped form)."""
+    if not legal or "count" not in legal[0]:
+        return legal[rng.randrange(len(legal))]
+    index = rng.randrange(sum(group["count"] for group in legal))
+    for group in legal:
+        if index < group["count"]:
+            return {"type": group["type"], **group["same"],
+                    **{key: column[index] for key, column in group["columns"].items()}}
+        index -= group["count"]
+    raise AssertionError("unreachable: index below the total count")
 
 
 # -- /proc ------------------------------------------------------------------------------------
@@ -233,6 +250,7 @@ class Player:
     cookie: str = ""
     ws: ClientConnection | None = None
     version: int = 0
+    legal: list[Any] = field(default_factory=list)  # of the last state in which this player is to act
 
 
 @dataclass(eq=False)
@@ -312,6 +330,8 @@ class LoadRun:
                 await asyncio.gather(*(step(item) for item in items))
                 self.setup_times[phase] = round(time.perf_counter() - began, 3)
 
+        hello = orjson.dumps({"type": "hello", "since": 0, "legal_form": self.args.legal_form}).decode()
+
         async def open_socket(player: Player) -> None:
             async with limit:
                 player.ws = await connect(
@@ -319,7 +339,7 @@ class LoadRun:
                     additional_headers={"Cookie": f"{SESSION_COOKIE}={player.cookie}"},
                     compression="deflate" if self.args.compression == "deflate" else None,
                     proxy=None, open_timeout=120, ping_interval=None, close_timeout=5, max_size=2**22)
-                await player.ws.send('{"type":"hello","since":0}')
+                await player.ws.send(hello)
                 while True:
                     frame = orjson.loads(await asyncio.wait_for(player.ws.recv(), 120))
                     if frame["type"] == "state":
@@ -329,6 +349,7 @@ class LoadRun:
                 if frame["seat"] != player.seat or frame["version"] != 0:
                     raise RuntimeError(f"unexpected initial state: seat {frame['seat']} version {frame['version']}")
                 player.version = 0
+                player.legal = frame["legal"]
 
         began = time.perf_counter()
         await asyncio.gather(*(open_socket(player) for player in self.players))
@@ -340,7 +361,7 @@ class LoadRun:
         game = player.game
         move_id = str(uuid.uuid4())
         text = orjson.dumps({"type": "move", "id": move_id, "version": player.version,
-                             "move": {"type": "place", "cell": game.rng.randrange(CELLS)}}).decode()
+                             "move": pick_move(player.legal, game.rng)}).decode()
         game.pending = (player, text, move_id)
         game.sent_at = time.perf_counter_ns()
         await player.ws.send(text)
@@ -381,6 +402,7 @@ class LoadRun:
                     bucket[1] += 1
                     if game.done or not acting:
                         continue  # the mover's own copy: received and ignored
+                    player.legal = frame["legal"]
                     if version != game.acked + 1:
                         self.unexpected += 1
                     self.latencies.append(now - game.sent_at)
@@ -484,7 +506,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "bench": "move-pipeline", "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "machine": args.machine or socket.gethostname(), "cpus": os.cpu_count(), "label": args.label,
         "games": args.games, "moves_per_game": args.moves, "compression": args.compression,
-        "server_idle_rss_mib": server.memory_mib("VmRSS"),
+        "legal_form": args.legal_form, "server_idle_rss_mib": server.memory_mib("VmRSS"),
         "loadavg_1m_before": round(os.getloadavg()[0], 2),
     }
     if pg:
@@ -569,6 +591,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, compression: str = "defla
     parser.add_argument("--concurrency", type=int, default=32, help="requests in flight during setup")
     parser.add_argument("--compression", choices=("deflate", "none"), default=compression,
                         help=f"offer permessage-deflate like a browser does, or not (default {compression})")
+    parser.add_argument("--legal-form", choices=("grouped", "moves"), default="grouped",
+                        help="how the state frames write legal, asked in the hello (docs/api.md; default grouped)")
     parser.add_argument("--server-pid", type=int, help="root pid of the server (CPU, RSS from /proc)")
     parser.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--pg-db", help="the server's Postgres database (enables the Postgres CPU figures)")

@@ -51,7 +51,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await pg.open()
     command = ["node", str(NODE_DIR / "client.js"), "--url", args.url, "--games", str(args.games),
                "--moves", str(args.moves), "--timeout", str(args.timeout), "--conc", str(args.concurrency),
-               "--seed", str(args.seed), "--compression", args.compression]
+               "--seed", str(args.seed), "--compression", args.compression, "--legal-form", args.legal_form]
     process = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE,
                                                    stderr=asyncio.subprocess.PIPE, limit=2**24)
     figures: dict[str, Any] = {}

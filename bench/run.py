@@ -192,7 +192,8 @@ def one_run(args: argparse.Namespace, backend: str, games: int, rep: int, scratc
         client = "node_load.py" if args.client == "node" else "load.py"
         command = [sys.executable, str(BENCH / client), "--url", server.url, "--games", str(games),
                    "--moves", str(args.moves), "--timeout", str(args.timeout), "--server-pid", str(server.process.pid),
-                   "--compression", args.compression, "--seed", str(rep), "--label", backend]
+                   "--compression", args.compression, "--legal-form", args.legal_form, "--seed", str(rep),
+                   "--label", backend]
         if args.machine:
             command += ["--machine", args.machine]
         if pg_db:
@@ -283,6 +284,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=300.0, help="play time limit per run, s (default 300)")
     parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
                         help="client offers permessage-deflate like a browser (default) or not")
+    parser.add_argument("--legal-form", choices=("grouped", "moves"), default="grouped",
+                        help="how the server writes legal for the load client (hello's legal_form; default grouped)")
     parser.add_argument("--client", choices=("python", "node"), default="python",
                         help="the load client: load.py, or the Node client bench/node/client.js via node_load.py "
                              "(the same runtime as boardgame.io's anchor client; issue 19)")

@@ -79,7 +79,8 @@ def bgio_run(bgio_dir: Path, games: int, moves: int, timeout: float) -> dict:
 def ours_run(args: argparse.Namespace, games: int, rep: int, scratch: Path) -> dict:
     """One Caravanserai run through ``run.py``'s ``one_run`` with the Node client on Postgres."""
     options = SimpleNamespace(
-        moves=args.moves, timeout=args.timeout, compression="none", client="node", workers=args.workers,
+        moves=args.moves, timeout=args.timeout, compression="none", legal_form=args.legal_form, client="node",
+        workers=args.workers,
         server_env=[], pg_admin_url=args.pg_admin_url, machine=args.machine, quiet_wait=0, quiet_threshold=0.25,
         profile_dir=None, profile_format="raw", profile_gil=False, keep_db=False, keep_logs=False,
         out_dir=str(Path(args.out_dir)))
@@ -131,6 +132,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--moves", type=int, default=200)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--workers", type=int, default=1, help="Caravanserai's uvicorn workers")
+    parser.add_argument("--legal-form", choices=("grouped", "moves"), default="grouped",
+                        help="how Caravanserai writes legal for our Node client (hello's legal_form; default grouped)")
     parser.add_argument("--pg-admin-url", default=os.environ.get("BENCH_PG_ADMIN_URL",
                                                                  "postgresql://postgres@127.0.0.1:5432/postgres"))
     parser.add_argument("--out-dir", default=str(BENCH / "results"))

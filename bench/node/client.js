@@ -3,11 +3,14 @@
 // not clients (issue 19).  Load shape: LOAD_SHAPE.md (summarised in bench/README.md).
 //
 //   node bench/node/client.js --url http://127.0.0.1:8000 --games 100 --moves 200
-//        [--timeout 300] [--conc 32] [--seed 1] [--compression none|deflate]
+//        [--timeout 300] [--conc 32] [--seed 1] [--compression none|deflate] [--legal-form grouped|moves]
 //
 // Prints one JSON line on stdout.  On stderr it prints "play-start" when every player holds its
 // initial state (t0) and "play-end" when play stops, so that a wrapper (bench/node_load.py)
 // measures the server's and Postgres's CPU over exactly the play phase.
+//
+// The hello asks for `legal` in --legal-form (docs/api.md; default grouped) and each move is picked
+// from the mover's last `legal` without expanding the grouped form (pickMove).
 //
 // Latency of a move: performance.now() just before the mover's ws.send of the (already encoded)
 // move frame, to just after the opponent's JSON.parse of the resulting `state`.
@@ -16,10 +19,11 @@ const crypto = require('crypto');
 const WebSocket = require('ws');
 
 const RULESET = 'bench-board';
-const CELLS = 1000;
 const SESSION_COOKIE = 'caravanserai_session';
 
-const opt = { url: 'http://127.0.0.1:8000', games: 10, moves: 200, timeout: 300, conc: 32, seed: 1, compression: 'none' };
+const opt = {
+  url: 'http://127.0.0.1:8000', games: 10, moves: 200, timeout: 300, conc: 32, seed: 1, compression: 'none', 'legal-form': 'grouped',
+};
 for (let i = 2; i < process.argv.length; i += 2) {
   const key = process.argv[i].replace(/^--/, '');
   if (!(key in opt)) throw new Error(`unknown option ${process.argv[i]}`);
@@ -27,6 +31,7 @@ for (let i = 2; i < process.argv.length; i += 2) {
 }
 const BASE = opt.url.replace(/\/$/, '');
 const WS_BASE = 'ws' + BASE.slice('http'.length);
+if (!['grouped', 'moves'].includes(opt['legal-form'])) throw new Error(`--legal-form must be grouped or moves`);
 setTimeout(() => { console.error('client: hard timeout'); process.exit(2); }, (opt.timeout + 300) * 1000).unref();
 
 // A small seeded generator (mulberry32): each game picks its cells from its own sequence.
@@ -67,7 +72,7 @@ const games = Array.from({ length: opt.games }, (_, index) => ({
   index, tableId: 0, players: [], acked: 0, sentAt: 0, done: false, random: generator(opt.seed * 1000003 + index),
 }));
 for (const game of games) {
-  game.players = [0, 1].map((seat) => ({ index: 2 * game.index + seat, seat, game, cookie: '', ws: null, version: 0 }));
+  game.players = [0, 1].map((seat) => ({ index: 2 * game.index + seat, seat, game, cookie: '', ws: null, version: 0, legal: [] }));
 }
 const players = games.flatMap((game) => game.players);
 const latencies = new Float64Array(opt.games * opt.moves);
@@ -85,11 +90,26 @@ function finished() {
   if (finishedGames === games.length) allDone();
 }
 
+// A random move of a state frame's `legal` in either form: one draw over all moves, so both forms
+// pick the same move (for bench-board, cell floor(random * 1000) as before the grouped form).
+function pickMove(legal, random) {
+  if (!legal.length || legal[0].count === undefined) return legal[Math.floor(random() * legal.length)];
+  let index = Math.floor(random() * legal.reduce((sum, group) => sum + group.count, 0));
+  for (const group of legal) {
+    if (index < group.count) {
+      const move = { type: group.type, ...group.same };
+      for (const key of Object.keys(group.columns)) move[key] = group.columns[key][index];
+      return move;
+    }
+    index -= group.count;
+  }
+  throw new Error('unreachable: index below the total count');
+}
+
 function sendMove(player) {
   const game = player.game;
   const text = JSON.stringify({
-    type: 'move', id: crypto.randomUUID(), version: player.version,
-    move: { type: 'place', cell: Math.floor(game.random() * CELLS) },
+    type: 'move', id: crypto.randomUUID(), version: player.version, move: pickMove(player.legal, game.random),
   });
   game.sentAt = performance.now();
   player.ws.send(text);
@@ -107,6 +127,7 @@ function onPlayFrame(player, data) {
     bucket[0] += data.length;
     bucket[1] += 1;
     if (game.done || !acting) return; // the mover's own copy: received and ignored
+    player.legal = frame.legal;
     if (frame.version !== game.acked + 1) unexpected += 1;
     latencies[latencyCount++] = now - game.sentAt;
     lastAck = now;
@@ -125,13 +146,14 @@ function openSocket(player) {
     });
     player.ws = ws;
     let ready = false;
-    ws.on('open', () => ws.send('{"type":"hello","since":0}'));
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', since: 0, legal_form: opt['legal-form'] })));
     ws.on('message', (data) => {
       if (ready) { onPlayFrame(player, data.toString()); return; }
       const frame = JSON.parse(data.toString());
       if (frame.type === 'error') reject(new Error(`hello answered by error ${JSON.stringify(frame)}`));
       if (frame.type !== 'state') return;
       if (frame.seat !== player.seat || frame.version !== 0) reject(new Error(`unexpected initial state: seat ${frame.seat} version ${frame.version}`));
+      player.legal = frame.legal;
       ready = true;
       resolve();
     });
@@ -193,6 +215,7 @@ async function main() {
   const errorCount = Object.values(errors).reduce((sum, count) => sum + count, 0);
   const result = {
     bench: 'move-pipeline', client: 'node', games: opt.games, moves_per_game: opt.moves, compression: opt.compression,
+    legal_form: opt['legal-form'],
     expected: opt.games * opt.moves, acked: latencyCount, timed_out: timedOut, play_s: round(elapsed, 3),
     throughput_mps: latencyCount && elapsed > 0 ? round(latencyCount / elapsed, 1) : 0,
     latency_ms: {

@@ -104,3 +104,14 @@ def test_grouping_round_trips_on_real_positions(ruleset: Ruleset):
         assert orjson.dumps(legal_in_form(ruleset, models, "grouped")) == orjson.dumps(grouped)
         seen += len(moves)
     assert seen > 0
+
+
+def test_the_example_of_docs_api_md_is_what_group_moves_writes():
+    import json
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    section = text[text.index("### The grouped form of `legal`"):]
+    moves, grouped = (json.loads(block.split("```")[0]) for block in section.split("```json\n")[1:3])
+    assert group_moves(moves) == grouped
+    assert as_multiset(expand_groups(grouped)) == as_multiset(moves)  # group by group: the pass comes last
