@@ -63,11 +63,11 @@ RATE_LIMIT_RETRY_S = 0.05
 # -- moves --------------------------------------------------------------------------------------
 
 
-def pick_move(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
-    """A random move of a state frame's ``legal``, in either form (docs/api.md), without expanding
-    the grouped form: one ``randrange`` over all moves, so both forms pick the same move (for
-    ``bench-board``, ``randrange(1000)`` gives cell k as it did before the grouped form)."""
-    if not legal or "count" not in legal[0]:
+def pick_move(legal: list[dict[str, Any]], form: str, rng: random.Random) -> dict[str, Any]:
+    """A random move of a state frame's ``legal`` written in ``form`` (docs/api.md), without
+    expanding the grouped form: one ``randrange`` over all moves, so both forms pick the same move
+    (for ``bench-board``, ``randrange(1000)`` gives cell k as it did before the grouped form)."""
+    if form == "moves":
         return legal[rng.randrange(len(legal))]
     index = rng.randrange(sum(group["count"] for group in legal))
     for group in legal:
@@ -361,7 +361,7 @@ class LoadRun:
         game = player.game
         move_id = str(uuid.uuid4())
         text = orjson.dumps({"type": "move", "id": move_id, "version": player.version,
-                             "move": pick_move(player.legal, game.rng)}).decode()
+                             "move": pick_move(player.legal, self.args.legal_form, game.rng)}).decode()
         game.pending = (player, text, move_id)
         game.sent_at = time.perf_counter_ns()
         await player.ws.send(text)

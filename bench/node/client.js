@@ -90,10 +90,11 @@ function finished() {
   if (finishedGames === games.length) allDone();
 }
 
-// A random move of a state frame's `legal` in either form: one draw over all moves, so both forms
-// pick the same move (for bench-board, cell floor(random * 1000) as before the grouped form).
+// A random move of a state frame's `legal` in the form the hello asked for: one draw over all
+// moves, so both forms pick the same move (for bench-board, cell floor(random * 1000), as before
+// the grouped form).
 function pickMove(legal, random) {
-  if (!legal.length || legal[0].count === undefined) return legal[Math.floor(random() * legal.length)];
+  if (opt['legal-form'] === 'moves') return legal[Math.floor(random() * legal.length)];
   let index = Math.floor(random() * legal.reduce((sum, group) => sum + group.count, 0));
   for (const group of legal) {
     if (index < group.count) {

@@ -112,6 +112,9 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
     rng = random.Random(2024)
     alice = sign_in(chromium, base, "Alice")
     bob = sign_in(chromium, base, "Bob")
+    bob_frames: dict[str, list] = {"sent": [], "received": []}
+    bob.on("websocket", lambda socket: (socket.on("framesent", lambda text: bob_frames["sent"].append(text)),
+                                        socket.on("framereceived", lambda text: bob_frames["received"].append(text))))
 
     # Alice creates a two-player table (the short piles and the immediate end, G-2: a shorter game
     # to finish) and lands in its waiting room.
@@ -146,6 +149,13 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
         page = mover(players)
         play_one_move(page, base, table_id, rng)
         wait_for_version(players, version + 1)
+    # The page asked for legal in the grouped form (docs/api.md, issue 19), got it, and offered
+    # exactly the server's moves from it (play_one_move).
+    hellos = [json.loads(text) for text in bob_frames["sent"] if '"hello"' in text]
+    assert hellos and all(hello["legal_form"] == "grouped" for hello in hellos)
+    received = [json.loads(text) for text in bob_frames["received"]]
+    legal_lists = [frame["legal"] for frame in received if frame["type"] == "state" and frame["legal"]]
+    assert legal_lists and all(set(group) == {"type", "count", "same", "columns"} for legal in legal_lists for group in legal)
     for page in players:
         expect(page.locator(".camels .camel.leader")).to_have_count(LEADER_MOVES)
         expect(page.locator(".ttd-phase")).to_have_attribute("data-phase", "camels")
