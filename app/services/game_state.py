@@ -41,8 +41,8 @@ async def state_now(ctx: Context, session: AsyncSession, table: Table) -> dict[s
     The row's own state when it is current; else this process's cached snapshot at that version;
     else a fold of the moves after the newest of the row's checkpoint, the cached snapshot and a
     kept replay state (each not above ``version``), kept for the next reader.  An undo row among
-    them (undo writes the whole state, so only a row from before this release has one) leaves the
-    fold to ``replays.state_at``.  The returned state may be shared: read it, never change it.
+    them (an undo writes the whole state, so none should be) or a gap leaves the fold to
+    ``replays.state_at``, which folds from ``setup``.  The returned state may be shared: read it, never change it.
     """
     if table.state is None or table.state_version is None:
         return table.state
@@ -61,7 +61,8 @@ async def state_now(ctx: Context, session: AsyncSession, table: Table) -> dict[s
     moves = (await session.execute(select(Move.seq, Move.seat, Move.kind, Move.move)
                                    .where(Move.table_id == table.id, Move.seq > after, Move.seq <= version)
                                    .order_by(Move.seq))).all()
-    if any(kind == UNDO_KIND for _, _, kind, _ in moves) or [seq for seq, *_ in moves] != list(range(after + 1, version + 1)):
+    gapless = [seq for seq, *_ in moves] == list(range(after + 1, version + 1))
+    if not gapless or any(kind == UNDO_KIND for _, _, kind, _ in moves):
         return await replays.state_at(ctx, ctx.replays, table.id, version, session)
     state = await asyncio.to_thread(_fold, ctx.registry.get(table.ruleset), state, moves)
     ctx.replays.keep(table.id, version, state)
