@@ -135,8 +135,8 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     Usual means: this process's cached snapshot is at ``version`` and running without a time
     control, the mover sits at a seat that is to act and plays it themself, the move parses and
     is legal and does not end the game (a game's end is rated in the same transaction, and a
-    finished game's row holds its whole final state), and the database is still at ``version`` (the statement's ``WHERE version``, which
-    replaces the row lock) with the move id unused, the seat still played by the mover (a person in
+    finished game's row holds its whole final state), and the database is still at ``version``
+    (the statement's ``WHERE version``, which replaces the row lock) with the move id unused, the seat still played by the mover (a person in
     person, or a bot) and the person's login session not ended; the cache's seats only choose
     the path, the statement decides (issue 17, items 2 and 3).  Every refusal and retry is left to
     the locking path, so both paths give the same answers; a refused move is checked twice.
@@ -187,8 +187,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
 
     The row lock reads only the small columns; the state comes from the process's cache when it
     holds this very version (the usual case), else from the database (``game_state.state_now``).
-    The whole new state is written (``state_version`` null), whatever the version.  The seats and the session
-    are always read under the lock: the cache may not have heard yet of a leave, a return or a
+    The whole new state is written (``state_version`` null), whatever the version.  The seats and
+    the session are always read under the lock: the cache may not have heard yet of a leave, a return or a
     logout committed by another process (issue 17, items 2 and 3); ``epoch`` (``GameCache.epoch``,
     taken before) lets the seats read here correct the cache.
     """
