@@ -99,8 +99,12 @@ class Table(Base):
     ``status``: ``open`` (seating) -> ``running`` -> ``finished``; an open table nobody starts
     becomes ``closed``, a running game whose every person stayed away becomes ``abandoned`` (and
     ``running`` again when one of them returns).  ``state`` is the game's snapshot at ``version``
-    (0 right after start; each committed move adds 1).  ``seed`` and
-    the PRNG inside ``state`` never leave the server.
+    (0 right after start; each committed move adds 1), or, when ``state_version`` is set, at that
+    older version: the usual move on PostgreSQL writes the state only every few moves
+    (``app/services/game_state.py`` rebuilds the state at ``version``; every other writer writes
+    the whole state and sets ``state_version`` null).  ``to_act``: while ``state_version`` is set,
+    the seats to act at ``version`` (the lobby's answer without a fold); null otherwise.  ``seed``
+    and the PRNG inside ``state`` never leave the server.
     """
 
     __tablename__ = "tables"
@@ -116,6 +120,8 @@ class Table(Base):
     status: Mapped[str] = mapped_column(String(16), default="open", index=True)
     seed: Mapped[int | None] = mapped_column(BigInteger)
     state: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    state_version: Mapped[int | None] = mapped_column(Integer)
+    to_act: Mapped[list[int] | None] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     move_seconds: Mapped[int | None] = mapped_column(Integer)
     pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")

@@ -16,6 +16,13 @@ never overtaken by a move that process's notice has not yet reached.
 The services use it only when their cached snapshot says the move is for the current version;
 when the database disagrees (another process moved first, the table stopped running) nothing is
 written and they take the locking path in ``app/services/games.py``.
+
+The state itself is written only at a checkpoint (issue 19): writing the whole state as JSON on
+every move (5 KB and more, compressed again by TOAST on each update) was most of Postgres's work.
+Between checkpoints ``state`` stays as it is and ``state_version`` names the version it belongs
+to (the last version whose state was written, kept from the row or the one before this move);
+``to_act`` holds the seats to act at the new version.  ``app/services/game_state.py`` rebuilds the
+state at ``version`` from there.
 """
 
 from __future__ import annotations
@@ -34,7 +41,10 @@ log = logging.getLogger(__name__)
 
 APPEND_MOVE = f"""
 WITH bumped AS (
-    UPDATE tables SET state = $1::json, version = $2, status = $3, updated_at = now()
+    UPDATE tables SET state = COALESCE($1::json, state),
+        state_version = CASE WHEN $1::json IS NULL THEN COALESCE(state_version, $2 - 1) END,
+        to_act = CASE WHEN $1::json IS NULL THEN $13::json END,
+        version = $2, status = $3, updated_at = now()
     WHERE id = $4 AND version = $2 - 1 AND status = 'running'
       AND EXISTS (SELECT 1 FROM seats WHERE seats.table_id = $4 AND seats.seat = $5 AND CASE
           WHEN $9::integer IS NULL THEN seats.bot_level IS NOT NULL OR seats.takeover IS NOT NULL
@@ -54,7 +64,7 @@ class DuplicateMoveId(Exception):
 
 
 class PostgresMoveWriter:
-    """Appends a move and its snapshot in one statement; see the module docstring.
+    """Appends a move (and, at a checkpoint, the state) in one statement; see the module docstring.
 
     ``database_url`` is the SQLAlchemy URL of the app (``postgresql+asyncpg://...``);
     ``max_connections`` bounds this process's extra pool (opened lazily).
@@ -66,11 +76,13 @@ class PostgresMoveWriter:
         self._pool: asyncpg.Pool | None = None
         self._opening = asyncio.Lock()
 
-    async def append(self, game_id: int, version: int, seat: int, state: dict[str, Any], status: str,
+    async def append(self, game_id: int, version: int, seat: int, state: dict[str, Any] | None, status: str,
                      move: dict[str, Any], events: list[dict[str, Any]], client_move_id: str,
                      account_id: int | None, session: int | None = None, key: str | None = "",
-                     reversible: bool = False) -> bool:
-        """Commit ``move`` as version ``version`` of ``game_id`` with the new ``state`` and ``status``.
+                     reversible: bool = False, to_act: list[int] | None = None) -> bool:
+        """Commit ``move`` as version ``version`` of ``game_id`` with the new ``status`` and either
+        the new ``state`` (a checkpoint) or, ``state`` None, the stored state kept as it is and
+        ``to_act``, the seats to act at ``version`` (see the module docstring).
 
         ``account_id``, ``session`` and ``key`` name the person who moves and their login session
         (the epoch and the account key in their cookie); ``account_id`` None is the bot that plays
@@ -86,8 +98,9 @@ class PostgresMoveWriter:
         """
         pool = self._pool or await self._open()
         try:
-            row = await pool.fetchrow(APPEND_MOVE, _json(state), version, status, game_id, seat, _json(move),
-                                      _json(events), client_move_id, account_id, session, key, reversible)
+            row = await pool.fetchrow(APPEND_MOVE, None if state is None else _json(state), version, status, game_id,
+                                      seat, _json(move), _json(events), client_move_id, account_id, session, key,
+                                      reversible, _json(to_act or []))
         except asyncpg.UniqueViolationError:
             raise DuplicateMoveId(client_move_id) from None
         return row is not None

@@ -4,7 +4,9 @@ Applying a move is one transaction: lock the game row, check the seat is to act 
 version is current, ``apply``, append to ``moves``, update snapshot and version, commit.  Only
 then is anyone told (``fanout.committed``).  A client move id makes a retry idempotent.  On
 PostgreSQL the usual move takes a shortcut with the same outcome: one statement that writes
-only if the game is still at the version the move was made for (``_apply_in_one_statement``).
+only if the game is still at the version the move was made for (``_apply_in_one_statement``), and
+writes the state itself only at a checkpoint (``app/services/game_state.py``: every read of a
+started game's state from its row goes through ``game_state.state_now``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from app.db.models import Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import accounts, move_log, ratings, replays
+from app.services import accounts, game_state, move_log, ratings, replays
 from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
@@ -50,9 +52,10 @@ def timeout_move_id(game_id: int, version: int, seat: int) -> str:
     return f"timeout:{game_id}:{version}:{seat}"
 
 
-def snapshot_of(table: Table, seats: tuple[SeatInfo, ...]) -> GameSnapshot:
-    """The snapshot of a loaded table row and its seats."""
-    return GameSnapshot(table.id, table.ruleset, table.status, table.version, table.state, seats,
+def snapshot_of(table: Table, seats: tuple[SeatInfo, ...], state: dict[str, Any] | None) -> GameSnapshot:
+    """The snapshot of a loaded table row, its seats and its ``state`` at ``table.version``
+    (``game_state.state_now``: the row's own may be an older checkpoint)."""
+    return GameSnapshot(table.id, table.ruleset, table.status, table.version, state, seats,
                         table.private, table.invite_code, table.move_seconds, creator_id=table.creator_id)
 
 
@@ -131,8 +134,9 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
 
     Usual means: this process's cached snapshot is at ``version`` and running without a time
     control, the mover sits at a seat that is to act and plays it themself, the move parses and
-    is legal and does not end the game (a game's end is rated in the same transaction), and the database is still at ``version`` (the statement's ``WHERE version``, which
-    replaces the row lock) with the move id unused, the seat still played by the mover (a person in
+    is legal and does not end the game (a game's end is rated in the same transaction, and a
+    finished game's row holds its whole final state), and the database is still at ``version``
+    (the statement's ``WHERE version``, which replaces the row lock) with the move id unused, the seat still played by the mover (a person in
     person, or a bot) and the person's login session not ended; the cache's seats only choose
     the path, the statement decides (issue 17, items 2 and 3).  Every refusal and retry is left to
     the locking path, so both paths give the same answers; a refused move is checked twice.
@@ -158,11 +162,13 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     status = "running"
     event_rows = [event.model_dump(mode="json") for event in events]
     reversible = status == "running" and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
+    checkpoint = game_state.is_checkpoint(new_version)
     try:
         committed = await ctx.move_writer.append(
-            game_id, new_version, mover.seat, new_state, status, ruleset.dump_move(move), event_rows, client_move_id,
-            account_id=None if by_bot else login.account_id, session=None if by_bot else login.session,
-            key=None if by_bot else login.key, reversible=reversible)
+            game_id, new_version, mover.seat, new_state if checkpoint else None, status, ruleset.dump_move(move),
+            event_rows, client_move_id, account_id=None if by_bot else login.account_id,
+            session=None if by_bot else login.session, key=None if by_bot else login.key, reversible=reversible,
+            to_act=None if checkpoint else sorted(ruleset.to_act(new_state)))
     except DuplicateMoveId:
         return None
     if not committed:
@@ -180,8 +186,9 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     anyone whose login session has ended (``unauthorized``).
 
     The row lock reads only the small columns; the state comes from the process's cache when it
-    holds this very version (the usual case), else from the database.  The seats and the session
-    are always read under the lock: the cache may not have heard yet of a leave, a return or a
+    holds this very version (the usual case), else from the database (``game_state.state_now``).
+    The whole new state is written (``state_version`` null), whatever the version.  The seats and
+    the session are always read under the lock: the cache may not have heard yet of a leave, a return or a
     logout committed by another process (issue 17, items 2 and 3); ``epoch`` (``GameCache.epoch``,
     taken before) lets the seats read here correct the cache.
     """
@@ -200,7 +207,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
             ctx.cache.put(snapshot, epoch)  # committed seats this process had not heard of yet
     else:
         info = await load_table(session, game_id)
-        snapshot = snapshot_of(info.table, tuple(info.seats))
+        snapshot = snapshot_of(info.table, tuple(info.seats), await game_state.state_now(ctx, session, info.table))
     mover = next((info for info in snapshot.seats if is_mover(info)), None)
     if mover is None:
         if row.private:
@@ -256,7 +263,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
             raise
         return committed
     await session.execute(update(Table).where(Table.id == game_id)
-                          .values(state=new_state, version=new_version, status=status, updated_at=utcnow()))
+                          .values(state=new_state, state_version=None, to_act=None, version=new_version, status=status,
+                                  updated_at=utcnow()))
     seats = snapshot.seats
     if result is not None and row.rated:
         await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)  # with the finish, atomically
@@ -299,7 +307,8 @@ async def _others_moved_meanwhile(session: AsyncSession, ruleset, game_id: int, 
 
 
 async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
-    """The game's latest committed snapshot, from the cache when it is current.
+    """The game's latest committed snapshot, from the cache when it is current, else from the
+    database (its state at its version through ``game_state.state_now``).
 
     Raises ``AppError(not_found)`` for an unknown game or a table whose game has not started.
     """
@@ -314,7 +323,8 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
         table = await session.scalar(select(Table).where(Table.id == game_id))
         if table.state is None:
             raise AppError("not_found", f"game {game_id} has not started yet")
-        snapshot = replace(snapshot_of(table, tuple((await load_table(session, game_id)).seats)),
+        state = await game_state.state_now(ctx, session, table)
+        snapshot = replace(snapshot_of(table, tuple((await load_table(session, game_id)).seats), state),
                            undo_seat=await move_log.undo_seat(session, game_id) if table.status == "running" else None)
     ctx.cache.put(snapshot, epoch)
     return snapshot

@@ -70,9 +70,18 @@ class TableInfo:
             "version": table.version,
             "created_at": iso_utc(table.created_at),
             "last_activity_at": iso_utc(table.updated_at),
-            "to_act": sorted(registry.get(table.ruleset).to_act(table.state))
-            if table.status == "running" and table.state is not None else [],
+            "to_act": _to_act(registry, table),
         }
+
+
+def _to_act(registry: Registry, table: Table) -> list[int]:
+    """The seats to act in a running game: stored with a checkpoint state (``tables.to_act``, so
+    listing the lobby never folds moves: ``app/services/game_state.py``), else from the state."""
+    if table.status != "running" or table.state is None:
+        return []
+    if table.state_version is not None:
+        return sorted(table.to_act or [])
+    return sorted(registry.get(table.ruleset).to_act(table.state))
 
 
 def choose_pace(pace: str | None, move_seconds: int | None) -> str:
@@ -292,7 +301,7 @@ async def start_table(session: AsyncSession, registry: Registry, account: Accoun
     # A guarded update: a second start racing this one finds the status changed and fails.
     result = await session.execute(
         Table.__table__.update().where(Table.id == table_id, Table.status == "open")
-        .values(status="running", seed=seed, state=state, version=0)
+        .values(status="running", seed=seed, state=state, state_version=None, to_act=None, version=0)
     )
     if result.rowcount != 1:
         await session.rollback()

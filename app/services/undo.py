@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.rulesets.base import Event
-from app.services import accounts, move_log, replays
+from app.services import accounts, game_state, move_log, replays
 from app.services.accounts import Login
 from app.services.cache import GameSnapshot
 from app.services.context import Context
@@ -82,7 +82,8 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
     committed = await _committed_undo(session, game_id, client_move_id, mover.seat)
     if committed is not None:
         return committed
-    if row.status != "running" or info.table.state is None:
+    state = await game_state.state_now(ctx, session, info.table)
+    if row.status != "running" or state is None:
         raise AppError("not_reversible", "this game is not running")
     if version != row.version:
         raise AppError("stale_version", f"the game moved on to version {row.version}; your undo was for version {version}")
@@ -94,7 +95,7 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
         raise AppError("not_reversible", "your last move cannot be taken back: it showed something new "
                                          "(dice, a card, a secret choice) or the rules allow no take-back")
     ruleset = ctx.registry.get(info.table.ruleset)
-    acting = ruleset.to_act(info.table.state)  # now: the update below also changes ``info.table``
+    acting = ruleset.to_act(state)
     before = await replays.state_at(ctx, ctx.replays, game_id, last.seq - 1, session)
     new_version = row.version + 1
     event_rows = [Event(text=f"{{seat{mover.seat}}} takes back their last move").model_dump(mode="json")]
@@ -109,7 +110,8 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
             raise
         return committed
     await session.execute(update(Table).where(Table.id == game_id)
-                          .values(state=before, version=new_version, status="running", updated_at=utcnow()))
+                          .values(state=before, state_version=None, to_act=None, version=new_version, status="running",
+                                  updated_at=utcnow()))
     seats = tuple(info.seats)
     if row.move_seconds:
         due = (last.previous_at or utcnow()) + timedelta(seconds=row.move_seconds)
@@ -118,7 +120,7 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
     await session.commit()
     if row.move_seconds:  # the deadlines moved
         seats = tuple((await load_table(session, game_id)).seats)
-    return replace(snapshot_of(info.table, seats), status="running", version=new_version, state=before,
+    return replace(snapshot_of(info.table, seats, before), status="running", version=new_version,
                    recent=((new_version, event_rows),), undo_seat=undo_seat)
 
 

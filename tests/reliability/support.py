@@ -172,6 +172,7 @@ class StoredGame:
     version: int
     state: dict[str, Any] | None
     moves: list[dict[str, Any]] = field(default_factory=list)  # {seq, seat, move, client_move_id}
+    state_version: int | None = None  # the version ``state`` belongs to when a checkpoint (issue 19); None: ``version``
 
 
 def json_value(value):
@@ -208,13 +209,13 @@ def query(database_url: str, sql: str, *args) -> list[dict[str, Any]]:
 
 
 def read_game(database_url: str, game_id: int) -> StoredGame:
-    row = query(database_url, "SELECT id, ruleset, seat_count, options, seed, status, version, state "
+    row = query(database_url, "SELECT id, ruleset, seat_count, options, seed, status, version, state, state_version "
                               "FROM tables WHERE id = $1", game_id)[0]
     moves = query(database_url, "SELECT seq, seat, move, client_move_id FROM moves WHERE table_id = $1 ORDER BY seq",
                   game_id)
     return StoredGame(id=row["id"], ruleset=row["ruleset"], seat_count=row["seat_count"],
                       options=json_value(row["options"]), seed=row["seed"], status=row["status"],
-                      version=row["version"], state=json_value(row["state"]),
+                      version=row["version"], state=json_value(row["state"]), state_version=row["state_version"],
                       moves=[{**move, "move": json_value(move["move"])} for move in moves])
 
 
@@ -230,12 +231,14 @@ def fold(game: StoredGame, upto: int | None = None) -> dict[str, Any]:
 
 
 def check_stored_game(game: StoredGame) -> None:
-    """The move log has seq 1..version without gaps or doubles, and replays to the stored snapshot."""
+    """The move log has seq 1..version without gaps or doubles, and replays to the stored snapshot
+    (at ``state_version`` when the row holds a checkpoint)."""
     seqs = [move["seq"] for move in game.moves]
     assert seqs == list(range(1, game.version + 1)), f"game {game.id}: seqs {seqs} for version {game.version}"
     ids = [move["client_move_id"] for move in game.moves]
     assert len(set(ids)) == len(ids), f"game {game.id}: a client move id is stored twice"
-    assert canonical(fold(game)) == canonical(game.state), f"game {game.id} does not replay to its snapshot"
+    assert canonical(fold(game, game.state_version)) == canonical(game.state), \
+        f"game {game.id} does not replay to its snapshot"
 
 
 # -- secrets, seeds, PRNG states ----------------------------------------------------------------
