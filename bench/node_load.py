@@ -84,7 +84,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await pg.close()
     lines = [line for line in stdout.splitlines() if line.startswith("{")]
     if process.returncode != 0 or not lines:
-        raise RuntimeError("node client failed: " + " | ".join(messages[-5:]))
+        said = [line for line in messages if not line.strip().startswith("at ")]  # the error, not its stack
+        raise RuntimeError("node client failed: " + " | ".join(said[-5:]))
     result.update(json.loads(lines[-1]))
     result.update(figures)
     acked = result.get("acked") or 0

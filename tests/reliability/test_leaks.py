@@ -27,14 +27,13 @@ import uuid
 import anyio
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
-from app.db.models import Table
 from app.main import create_app
 from app.rulesets.base import Ruleset
 from tests.conftest import make_settings
 from tests.reliability.support import HEAVY, REGISTRY, LeakScanner, report
 from tests.support.players import Player
+from tests.support.stored import stored_state
 
 HIDDEN = [ruleset.name for ruleset in REGISTRY.all() if ruleset.listed and ruleset.hidden_information]
 MAX_MOVES = 2000
@@ -109,8 +108,8 @@ class LeakFuzz:
 
         async def load():
             async with ctx.sessions() as session:
-                table = await session.scalar(select(Table).where(Table.id == self.game_id))
-                return table.state, table.version, table.seed
+                state, table = await stored_state(session, ctx.registry, self.game_id)
+                return state, table.version, table.seed
 
         return self.client.portal.call(load)
 

@@ -31,6 +31,7 @@ from app.main import SESSION_COOKIE, create_app
 from tests.conftest import make_settings
 from tests.reliability.support import LeakScanner, report, scale
 from tests.support.players import Player, started_table
+from tests.support.stored import stored_state
 
 schemathesis = pytest.importorskip("schemathesis")
 from schemathesis import GenerationMode  # noqa: E402
@@ -53,7 +54,9 @@ def fingerprint(client: TestClient) -> tuple[str, LeakScanner]:
                                                   Seat.takeover).order_by(Seat.table_id, Seat.seat))).all()
             moves = (await session.execute(select(Move.table_id, Move.seq, Move.client_move_id)
                                            .order_by(Move.table_id, Move.seq))).all()
-            randomness = (await session.execute(select(Table.seed, Table.state))).all()
+            randomness = [(table.seed, state) for state, table in  # the state now, and a checkpoint's (issue 19)
+                          [await stored_state(session, ctx.registry, table_id) for table_id, *_ in tables]]
+            randomness += (await session.execute(select(Table.seed, Table.state))).all()
             notices = (await session.execute(select(NotifyAccount.account_id, NotifyAccount.email,
                                                     NotifyAccount.email_enabled).order_by(NotifyAccount.account_id))).all()
             browsers = (await session.execute(select(PushSubscription.id, PushSubscription.account_id,

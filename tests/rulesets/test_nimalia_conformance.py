@@ -12,15 +12,14 @@ import uuid
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select
 
-from app.db.models import Table
 from app.main import create_app
 from app.rulesets.nimalia.cards import card_token
 from app.rulesets.testing import canonical, random_games
 from tests.conftest import make_settings
 from tests.rulesets.nimalia_fixtures import RULES
 from tests.support.players import Player, started_table
+from tests.support.stored import stored_state
 
 
 @pytest.fixture(scope="module")
@@ -74,9 +73,10 @@ def test_no_view_or_readable_log_entry_shows_a_hidden_card(n_players):
 
 def _stored(client, table_id):
     async def load():
-        async with client.app.state.ctx.sessions() as session:
-            table = await session.scalar(select(Table).where(Table.id == table_id))
-            return table.state, table.version
+        ctx = client.app.state.ctx
+        async with ctx.sessions() as session:
+            state, table = await stored_state(session, ctx.registry, table_id)
+            return state, table.version
 
     return client.portal.call(load)
 

@@ -13,15 +13,14 @@ import random
 import uuid
 
 import pytest
-from sqlalchemy import select
 
-from app.db.models import Table
 from app.rulesets.registry import Registry
 from app.rulesets.testing import canonical
 from app.services import games
 from app.services.cache import ReplayCache
 from tests.conftest import TOY_RULESETS
 from tests.support.players import Player, started_table
+from tests.support.stored import stored_state
 
 RULESETS = [ruleset.name for ruleset in Registry.discover(TOY_RULESETS).all() if ruleset.listed]
 MAX_MOVES = 1500
@@ -30,12 +29,13 @@ QUICK_OPTIONS = {"nomadi": {"turn_limit": 12}, "heroes": {"round_limit": 4}}
 
 
 def stored(client, table_id):
+    """``(state, version)`` of the game as its rows store it (``tests/support/stored.py``)."""
     ctx = client.app.state.ctx
 
     async def load():
         async with ctx.sessions() as session:
-            table = await session.scalar(select(Table).where(Table.id == table_id))
-            return table.state, table.version
+            state, table = await stored_state(session, ctx.registry, table_id)
+            return state, table.version
 
     return client.portal.call(load)
 
