@@ -7,16 +7,16 @@
 export const LEGAL_FORM = "grouped";
 
 /**
- * The moves of a grouped `legal` list, group by group: move i of a group is
- * `{type, ...same, [key]: columns[key][i] for each column}`.
+ * The moves of a grouped `legal` list, group by group: move i of a group is `{type, [key]: same[key]
+ * or columns[key][i] for each key of keys}`, its keys in the order of `keys`, so a move's JSON text
+ * (the pages compare and mark moves by it) is the same as in the default form.
  */
 export function expandLegal(groups) {
   const moves = [];
   for (const group of groups || []) {
-    const keys = Object.keys(group.columns);
     for (let i = 0; i < group.count; i += 1) {
-      const move = { type: group.type, ...group.same };
-      for (const key of keys) move[key] = group.columns[key][i];
+      const move = { type: group.type };
+      for (const key of group.keys) move[key] = key in group.same ? group.same[key] : group.columns[key][i];
       moves.push(move);
     }
   }

@@ -145,7 +145,7 @@ def test_a_socket_for_a_malformed_or_out_of_range_id_gets_not_found_and_4404(cli
             assert closed.value.code == 4404, game_id
 
 
-TOY_RACE_GROUPED = [{"type": "add", "count": 3, "same": {}, "columns": {"amount": [1, 2, 3]}}]
+TOY_RACE_GROUPED = [{"type": "add", "count": 3, "keys": ["amount"], "same": {}, "columns": {"amount": [1, 2, 3]}}]
 TOY_RACE_MOVES = [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}, {"type": "add", "amount": 3}]
 
 

@@ -29,9 +29,9 @@ def test_one_constant_and_one_varying_field_make_same_and_a_column():
              {"type": "place", "tile": "camel", "cell": 9},
              {"type": "place", "tile": "camel", "cell": 2}]
     assert group_moves(moves) == [
-        {"type": "place", "count": 3, "same": {"tile": "camel"}, "columns": {"cell": [4, 9, 2]}},
+        {"type": "place", "count": 3, "keys": ["tile", "cell"], "same": {"tile": "camel"}, "columns": {"cell": [4, 9, 2]}},
     ]
-    assert expand_groups(group_moves(moves)) == moves
+    assert orjson.dumps(expand_groups(group_moves(moves))) == orjson.dumps(moves)  # the keys in their order too
 
 
 def test_groups_follow_type_and_keys_in_order_of_first_appearance():
@@ -42,9 +42,9 @@ def test_groups_follow_type_and_keys_in_order_of_first_appearance():
              {"type": "pass"},
              {"type": "take", "extra": {"x": 1}, "card": 7}]  # the keys of the third move, in another order
     assert group_moves(moves) == [
-        {"type": "pass", "count": 2, "same": {}, "columns": {}},
-        {"type": "take", "count": 2, "same": {"card": [1, "a"]}, "columns": {}},
-        {"type": "take", "count": 2, "same": {"extra": {"x": 1}}, "columns": {"card": [None, 7]}},
+        {"type": "pass", "count": 2, "keys": [], "same": {}, "columns": {}},
+        {"type": "take", "count": 2, "keys": ["card"], "same": {"card": [1, "a"]}, "columns": {}},
+        {"type": "take", "count": 2, "keys": ["card", "extra"], "same": {"extra": {"x": 1}}, "columns": {"card": [None, 7]}},
     ]
     assert as_multiset(expand_groups(group_moves(moves))) == as_multiset(moves)
 
@@ -52,7 +52,8 @@ def test_groups_follow_type_and_keys_in_order_of_first_appearance():
 def test_values_are_the_same_only_as_json():
     """``1 == 1.0 == True`` in Python, but they are three different JSON values."""
     moves = [{"type": "bid", "amount": 1}, {"type": "bid", "amount": True}, {"type": "bid", "amount": 1.0}]
-    assert group_moves(moves) == [{"type": "bid", "count": 3, "same": {}, "columns": {"amount": [1, True, 1.0]}}]
+    assert group_moves(moves) == [{"type": "bid", "count": 3, "keys": ["amount"], "same": {},
+                                   "columns": {"amount": [1, True, 1.0]}}]
     nested = [{"type": "bid", "at": [0, 1]}, {"type": "bid", "at": [0, True]}]
     assert group_moves(nested)[0]["columns"] == {"at": [[0, 1], [0, True]]}
 
@@ -60,7 +61,7 @@ def test_values_are_the_same_only_as_json():
 def test_no_moves_no_groups_and_a_bad_column_is_refused():
     assert group_moves([]) == [] and expand_groups([]) == []
     with pytest.raises(ValueError):
-        expand_groups([{"type": "place", "count": 2, "same": {}, "columns": {"cell": [1]}}])
+        expand_groups([{"type": "place", "count": 2, "keys": ["cell"], "same": {}, "columns": {"cell": [1]}}])
     with pytest.raises(ValueError):
         legal_in_form(ToyRace(), [], "bogus")
 
@@ -69,7 +70,8 @@ def test_the_toy_race_moves_from_their_models():
     ruleset = ToyRace()
     state = ruleset.setup(2, None, 1)
     models = ruleset.legal_moves(state, 0)
-    assert group_legal(ruleset, models) == [{"type": "add", "count": 3, "same": {}, "columns": {"amount": [1, 2, 3]}}]
+    assert group_legal(ruleset, models) == [{"type": "add", "count": 3, "keys": ["amount"], "same": {},
+                                             "columns": {"amount": [1, 2, 3]}}]
     assert legal_in_form(ruleset, models, "moves") == [{"type": "add", "amount": k} for k in (1, 2, 3)]
 
 
@@ -97,6 +99,8 @@ def test_grouping_round_trips_on_real_positions(ruleset: Ruleset):
         moves = ruleset.dump_moves(models)
         grouped = group_moves(moves)
         assert as_multiset(expand_groups(grouped)) == as_multiset(moves)
+        # each move written with its keys in the same order (pages compare moves as JSON text)
+        assert sorted(map(orjson.dumps, expand_groups(grouped))) == sorted(map(orjson.dumps, moves))
         assert sum(group["count"] for group in grouped) == len(moves)
         assert all(len(column) == group["count"] for group in grouped for column in group["columns"].values())
         # The server's road from the models gives the same JSON.
