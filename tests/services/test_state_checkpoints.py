@@ -120,15 +120,20 @@ def test_undo_right_after_fast_path_moves_between_checkpoints(postgres_database,
     assert (version, state["total"], state["turn"], state["winner"]) == (9, 8, 1, None)
 
 
+def toy_race_played(client, moves: int):
+    """Ana and Bo at a new toy race that has had ``moves`` moves of 1 (Ana first); ``(ana, bo, table id)``."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    for version in range(moves):
+        assert (ana, bo)[version % 2].move(table_id, version, {"type": "add", "amount": 1}).status_code == 200
+    return ana, bo, table_id
+
+
 def test_a_restart_or_a_dropped_cache_between_checkpoints_loses_nothing(postgres_database, monkeypatch):
     monkeypatch.setattr(game_state, "CHECKPOINT_EVERY", 4)
     settings = make_settings(postgres_database)
-    add = {"type": "add", "amount": 1}
     with TestClient(create_app(settings)) as first:
-        ana, bo = Player(first, "Ana"), Player(first, "Bo")
-        table_id = started_table(ana, [bo])
-        for version in range(6):
-            assert (ana, bo)[version % 2].move(table_id, version, add).status_code == 200
+        ana, bo, table_id = toy_race_played(first, 6)
         first.app.state.ctx.cache.forget(table_id)
         first.app.state.ctx.replays.__init__()  # nothing folded before either
         assert ana.get(f"/api/games/{table_id}").json()["view"]["total"] == 6
@@ -152,10 +157,7 @@ def test_a_finished_games_row_holds_its_final_state(postgres_database, monkeypat
     settings = make_settings(postgres_database)
     add = {"type": "add", "amount": 1}
     with TestClient(create_app(settings)) as first:
-        ana, bo = Player(first, "Ana"), Player(first, "Bo")
-        table_id = started_table(ana, [bo])
-        for version in range(9):
-            assert (ana, bo)[version % 2].move(table_id, version, add).status_code == 200
+        ana, bo, table_id = toy_race_played(first, 9)
         assert row_of(postgres_database, table_id)["state_version"] == 8
         assert bo.move(table_id, 9, add).json()["version"] == 10  # from total 9 to 10: Bo wins
     stored = row_of(postgres_database, table_id)
