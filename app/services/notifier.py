@@ -76,8 +76,8 @@ class Notifier:
 
     def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: mark the game for a look (a move, a start, a change of seats); returns at once."""
-        if not game_changed(version) or self._stopping.is_set():
-            return
+        if not game_changed(version) or self._stopping.is_set() or not self.is_leader():
+            return  # (a follower's marks would only be dropped: the leader hears the same news)
         self._marked[game_id] = max(version, self._marked.get(game_id, version))
         self._wake.set()
 
@@ -153,9 +153,11 @@ class Notifier:
             self._wake.clear()
             if self._stopping.is_set():  # stop() woke us during the look: that wake-up was just cleared
                 return
-            pause = max(0.0, next_check - asyncio.get_running_loop().time())
+            # A follower waits a poll's time: its next check is not due while it follows (a pause computed
+            # from a check time that only the leader moves on was 0 for good, and the loop spun).
+            pause = max(0.0, next_check - asyncio.get_running_loop().time()) if leading else LEADER_POLL_SECONDS
             try:
-                await asyncio.wait_for(self._wake.wait(), pause if leading else min(pause, LEADER_POLL_SECONDS))
+                await asyncio.wait_for(self._wake.wait(), pause)
             except TimeoutError:
                 pass
 
