@@ -76,8 +76,8 @@ class Notifier:
 
     def on_version(self, game_id: int, version: int) -> None:
         """Fan-out listener: mark the game for a look (a move, a start, a change of seats); returns at once."""
-        if not game_changed(version) or self._stopping.is_set() or not self.is_leader():
-            return  # (a follower's marks would only be dropped: the leader hears the same news)
+        if not game_changed(version) or self._stopping.is_set():
+            return
         self._marked[game_id] = max(version, self._marked.get(game_id, version))
         self._wake.set()
 

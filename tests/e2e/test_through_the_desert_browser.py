@@ -155,7 +155,7 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
     assert hellos and all(hello["legal_form"] == "grouped" for hello in hellos)
     received = [json.loads(text) for text in bob_frames["received"]]
     legal_lists = [frame["legal"] for frame in received if frame["type"] == "state" and frame["legal"]]
-    assert legal_lists and all(set(group) == {"type", "count", "same", "columns"} for legal in legal_lists for group in legal)
+    assert legal_lists and all(set(group) == {"type", "count", "keys", "same", "columns"} for legal in legal_lists for group in legal)
     for page in players:
         expect(page.locator(".camels .camel.leader")).to_have_count(LEADER_MOVES)
         expect(page.locator(".ttd-phase")).to_have_attribute("data-phase", "camels")
