@@ -73,7 +73,7 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
                 subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
         except AppError as exc:
             await subscriber.send(frames.error(exc.code, exc.message))
-            await websocket.close(code=_close_code(exc), reason="logged out" if exc.code == "unauthorized" else None)
+            await _refuse(websocket, exc)
             return
         except Exception as exc:
             await _give_up(subscriber, exc)
@@ -139,7 +139,7 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             await hub.remove(subscriber)
             await subscriber.send(frames.error(exc.code, exc.message))
             if exc.code == "unauthorized":  # the session ended: closed as a logout closes it
-                await subscriber.websocket.close(code=_close_code(exc), reason="logged out")
+                await _refuse(subscriber.websocket, exc)
                 return False
         except Exception as exc:
             await hub.remove(subscriber)
@@ -191,9 +191,10 @@ async def _viewer_seat(ctx, hub, table_id: int, account_id: int | None, invite_c
     return games.seat_in_snapshot(snapshot, account_id, invite_code)
 
 
-def _close_code(exc: AppError) -> int:
-    """The close code of a socket refused with ``exc``: 4404 unknown table, 4401 ended session, else 4400."""
-    return {"not_found": 4404, "unauthorized": 4401}.get(exc.code, 4400)
+async def _refuse(websocket: WebSocket, exc: AppError) -> None:
+    """Close a socket refused with ``exc``: 4404 unknown table, 4401 ended session ("logged out"), else 4400."""
+    code = {"not_found": 4404, "unauthorized": 4401}.get(exc.code, 4400)
+    await websocket.close(code=code, reason="logged out" if code == 4401 else None)
 
 
 def _failure(exc: Exception) -> tuple[str, str]:
