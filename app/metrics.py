@@ -96,8 +96,9 @@ class Metrics:
             WorkerProcesses(None, registry=self._exposed)
         else:
             self._exposed = CollectorRegistry()
-            MultiProcessCollector(self._exposed, path=self.directory)
+            # Registered first, so a scrape marks the dead workers dead before it merges the files.
             WorkerProcesses(self.directory, registry=self._exposed)
+            MultiProcessCollector(self._exposed, path=self.directory)
 
     def render(self) -> bytes:
         """The text exposition format, every worker's values merged."""
@@ -175,6 +176,18 @@ class WorkerProcesses(Collector):
 
 
 def _running(pid: int) -> bool:
+    """Whether process ``pid`` runs: a killed worker its parent has not reaped yet (a zombie) does not.
+
+    uvicorn's supervisor reaps a dead worker only when its health check next looks, up to
+    ``WORKER_HEALTHCHECK_SECONDS`` (30 s) later when the worker died while being pinged."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            state = stat.read().rpartition(b")")[2].split()[0]  # the field after the parenthesized name
+        return state not in (b"Z", b"X")
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc (not Linux): ask the kernel
+        pass
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -5,20 +5,21 @@ Sums over several workers: ``tests/hosting/test_two_workers.py``."""
 from __future__ import annotations
 
 import asyncio
-
 import os
 import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
+from prometheus_client.mmap_dict import MmapedDict, mmap_key
 import sqlalchemy.exc
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from app.metrics import WorkerProcesses
+from app.metrics import Metrics, WorkerProcesses
 from app.rulesets.base import IllegalMove
 from tests.conftest import TOY_RULESETS, make_settings
 from tests.support.players import Player, hello, started_table
@@ -183,3 +184,26 @@ def test_workers_are_the_live_processes_with_metric_files_and_dead_ones_stop_cou
     left = sorted(path.name for path in tmp_path.iterdir())
     # the dead worker's counts still count; its open sockets and connections do not
     assert left == sorted([f"counter_{live_pid}.db", f"counter_{dead_pid}.db", f"gauge_livesum_{live_pid}.db"])
+
+
+def test_a_killed_worker_its_parent_has_not_reaped_stops_counting_in_the_next_scrape(tmp_path):
+    """uvicorn's supervisor reaps a dead worker only when its health check looks again (up to 30 s
+    when the worker died while being pinged): until then the worker is a zombie, which os.kill(pid, 0)
+    still finds."""
+    worker = subprocess.Popen([sys.executable, "-c", "pass"])  # exits, and is not waited for: a zombie
+    try:
+        deadline = time.monotonic() + 20
+        while Path(f"/proc/{worker.pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z":
+            assert time.monotonic() < deadline, "the child never exited"
+            time.sleep(0.02)
+        gauges = MmapedDict(str(tmp_path / f"gauge_livesum_{worker.pid}.db"))
+        name = "caravanserai_websockets_open"
+        gauges.write_value(mmap_key(name, name, [], [], "WebSocket connections open, all workers"), 3.0, 0.0)
+        gauges.close()
+
+        text = Metrics(str(tmp_path)).render().decode()
+        assert re.search(rf"^{name} ", text, re.MULTILINE) is None  # not 3.0: the zombie's sockets are gone
+        assert "caravanserai_workers 0.0" in text
+        assert not (tmp_path / f"gauge_livesum_{worker.pid}.db").exists()
+    finally:
+        worker.wait()
