@@ -320,12 +320,15 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
         cached = ctx.cache.get(game_id)
         if cached is not None and cached.version == row.version and cached.status == row.status:
             return cached
-        table = await session.scalar(select(Table).where(Table.id == game_id))
-        if table.state is None:
+        # The table and seats once: a second read of the row would refresh this very ``table``
+        # (one session's identity map) to a version another process committed meanwhile, under
+        # the state already folded for the version read first.
+        info = await load_table(session, game_id)
+        if info.table.state is None:
             raise AppError("not_found", f"game {game_id} has not started yet")
-        state = await game_state.state_now(ctx, session, table)
-        snapshot = replace(snapshot_of(table, tuple((await load_table(session, game_id)).seats), state),
-                           undo_seat=await move_log.undo_seat(session, game_id) if table.status == "running" else None)
+        snapshot = snapshot_of(info.table, tuple(info.seats), await game_state.state_now(ctx, session, info.table))
+        if snapshot.status == "running":
+            snapshot = replace(snapshot, undo_seat=await move_log.undo_seat(session, game_id))
     ctx.cache.put(snapshot, epoch)
     return snapshot
 

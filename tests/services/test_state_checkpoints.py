@@ -164,3 +164,33 @@ def test_a_finished_games_row_holds_its_final_state(postgres_database, monkeypat
     assert (stored["status"], stored["version"]) == ("finished", 10)
     assert (stored["state_version"], stored["to_act"]) == (None, None)
     assert (stored["state"]["total"], stored["state"]["winner"]) == (10, 1)
+
+
+def test_a_move_committed_elsewhere_while_a_snapshot_is_read_never_relabels_the_older_state(postgres_database,
+                                                                                              monkeypatch):
+    """Another process commits version 3 while this one reads the game at version 2: the snapshot
+    it keeps must be version 2 with version 2's state (or 3 with 3's), never 3 with 2's state.
+    (A second read of the table row refreshed the version under the state already folded; the
+    next move through this process was then applied to that older state: seen as a sealed-bids
+    game that never finished, tests/reliability/test_two_processes.py.)"""
+    settings = make_settings(postgres_database)
+    with TestClient(create_app(settings)) as first, TestClient(create_app(settings)) as second:
+        ana, bo, table_id = toy_race_played(first, 2)
+        reading = game_state.state_now
+
+        async def read_while_another_process_moves(ctx, session, table):
+            state = await reading(ctx, session, table)
+            if ctx is second.app.state.ctx:
+                assert ana.move(table_id, 2, {"type": "add", "amount": 1}).json()["version"] == 3  # through first
+            return state
+        monkeypatch.setattr(game_state, "state_now", read_while_another_process_moves)
+        version, state = state_read_by(second, table_id)
+        monkeypatch.setattr(game_state, "state_now", reading)
+        assert (version, state["total"]) in ((2, 2), (3, 3))
+        kept = second.app.state.ctx.cache.get(table_id)
+        assert (kept.version, kept.state["total"]) in ((2, 2), (3, 3))
+        bo.client = second  # Bo moves through the process that read
+        assert bo.move(table_id, 3, {"type": "add", "amount": 1}).json()["version"] == 4
+    assert row_of(postgres_database, table_id)["version"] == 4
+    with TestClient(create_app(settings)) as fresh:
+        assert state_read_by(fresh, table_id)[1]["total"] == 4
