@@ -171,6 +171,7 @@ class PostgresFanout(LocalFanout):
         self._outbox: list[tuple[int, int]] = []
         self._wakeup = asyncio.Event()
         self._stopping = False
+        self._listening = None  # the listening asyncpg connection while it is open: it sends too
 
     async def start(self) -> None:
         """Open the listening connection and the sender in the background."""
@@ -208,9 +209,17 @@ class PostgresFanout(LocalFanout):
                 return
 
     async def _send(self, news: list[tuple[int, int]]) -> None:
+        """One ``NOTIFY`` statement for ``news``: on the listening connection while it is open (one
+        round trip, no pooled connection: a busy server sends several batches per move it could
+        otherwise commit), else on a pooled one; three tries, then the resync poll makes up for it."""
         payloads = encode_batch(self.origin, news)
         for attempt in range(3):
             try:
+                listening = self._listening
+                if listening is not None and not listening.is_closed():
+                    await listening.execute(f"SELECT pg_notify('{CHANNEL}', payload) FROM unnest($1::text[]) AS payload",
+                                            payloads)
+                    return
                 async with self._engine.connect() as connection:
                     await connection.execute(text("SELECT pg_notify(:channel, payload) FROM unnest(CAST(:payloads AS "
                                                   "text[])) AS payload"), {"channel": CHANNEL, "payloads": payloads})
@@ -230,10 +239,12 @@ class PostgresFanout(LocalFanout):
                     raw = await connection.get_raw_connection()
                     driver_connection = raw.driver_connection
                     await driver_connection.add_listener(CHANNEL, self._on_notification)
+                    self._listening = driver_connection
                     try:
                         while not driver_connection.is_closed():
                             await asyncio.sleep(1.0)
                     finally:
+                        self._listening = None
                         if not driver_connection.is_closed():
                             await driver_connection.remove_listener(CHANNEL, self._on_notification)
             except asyncio.CancelledError:
