@@ -22,7 +22,7 @@ from app.rulesets.nomadi.bank import coins, pay_in, transfer
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, place_arg, show, step
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
 from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve
-from app.rulesets.nomadi.movement import caravan
+from app.rulesets.nomadi.bitboard import position as caravan
 from app.rulesets.nomadi.moves import (
     CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie, signed,
 )
