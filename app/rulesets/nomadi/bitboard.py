@@ -26,6 +26,8 @@ test_nomadi_bitboard.py`` checks both generators agree on many random positions.
 from __future__ import annotations
 
 import functools
+
+import orjson
 from collections.abc import Mapping
 
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell
@@ -317,12 +319,21 @@ class _Pieces:
 
 
 def position(state: NomadiState, board: Board) -> Position:
-    """The stones of a game state as one shared, read-only :class:`Position` (the last 64
-    arrangements are kept)."""
-    return _position(board, tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
-                                  for s in state["stones"] if s["cell"]))
+    """The stones of a game state as one shared, read-only :class:`Position`, looked up by the JSON
+    text of the stones (the last :data:`KEPT` arrangements per process are kept)."""
+    key = (board, orjson.dumps(state["stones"]))
+    found = _POSITIONS.get(key)
+    if found is None:
+        found = Position(board, tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
+                                      for s in state["stones"] if s["cell"]))
+        _POSITIONS[key] = found
+        if len(_POSITIONS) > KEPT:
+            try:
+                del _POSITIONS[next(iter(_POSITIONS))]  # the oldest
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                pass
+    return found
 
 
-@functools.lru_cache(maxsize=64)
-def _position(board: Board, stones: StoneKey) -> Position:
-    return Position(board, stones)
+KEPT = 64
+_POSITIONS: dict[tuple[Board, bytes], Position] = {}
