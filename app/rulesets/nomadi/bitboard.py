@@ -113,14 +113,19 @@ class Position:
                 locked |= b
         self.S, self.departed = S, departed
         free = self.free = g.playable & ~S
-        runs, ends = [], []
+        runs, ends, every = [], [], g.all
         for offset in g.steps:
-            row, end = [g.all], [0]
-            here = g.all
-            for k in range(1, 7):
-                end.append(S & here & _back(free, k * offset))
-                here = _back(S & here, offset)
-                row.append(here)
+            row, end, here = [every], [0], every
+            if offset > 0:
+                for k in range(1, 7):
+                    end.append(S & here & free >> k * offset)
+                    here = (S & here) >> offset
+                    row.append(here)
+            else:
+                for k in range(1, 7):
+                    end.append(S & here & free << -k * offset)
+                    here = (S & here) << -offset
+                    row.append(here)
             runs.append(row)
             ends.append(end)
         self.runs = runs
@@ -132,7 +137,7 @@ class Position:
         self.movers = S & ~locked & ~surrounded
         """R-19: the stones not locked in the goal with a free side."""
         self._moves: dict[int, dict[Cell, list[Cell]]] = {}
-        self._keep: dict[tuple[int, int], int] = {}
+        self._allowed_by_stone: dict[int, tuple[int, int]] = {}
         self._reference: Caravan | None = None
         self.pieces = _Pieces(self) if S else None
         self.connected = self.pieces is None or self.pieces.connected
@@ -185,26 +190,28 @@ class Position:
 
     # -- R-24 ---------------------------------------------------------------------------
 
-    def _keep_mask(self, origin: int, value: int) -> int:
-        """R-24 as a mask: the landings that keep ``(caravan - origin) + landing`` in one piece,
-        among the landings a die of ``value`` can reach (a 2 to 6 ends next to a jumped stone)."""
-        one = value == 1
-        key = (origin, one)
-        found = self._keep.get(key)
+    def _allowed(self, origin: int, one: bool) -> int:
+        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (a mask), among those
+        a die can reach: ``one`` for a 1, else a 2 to 6 (which ends next to a jumped stone, so it
+        keeps a caravan whose rest is one piece whole); worked out once per stone."""
+        found = self._allowed_by_stone.get(origin)
         if found is None:
             g = self.grid
+            more = g.all
+            if self.departed >> origin & 1:
+                more &= ~g.start  # R-22
+            if g.far >> origin & 1:
+                more &= g.far  # R-23
             rest = self.S & ~(1 << origin)
-            pieces = self.pieces.pieces_without(origin) if self.pieces is not None and rest else []
-            if len(pieces) > 1:
-                found = g.all
+            pieces = self.pieces.pieces_without(origin) if rest and self.pieces is not None else None
+            if pieces:  # R-24: the landing must touch every piece
                 for piece in pieces:
-                    found &= g.spread(piece)
-            elif one and rest:
-                found = g.spread(rest)
-            else:
-                found = g.all
-            self._keep[key] = found
-        return found
+                    more &= g.spread(piece)
+                found = (more, more)
+            else:  # R-24: a 1 must touch the rest (a 2 to 6 does)
+                found = (more, more & g.spread(rest) if rest else more)
+            self._allowed_by_stone[origin] = found
+        return found[one]
 
     # -- R-19 .. R-24 together -------------------------------------------------------------
 
@@ -217,19 +224,16 @@ class Position:
                 found = self.reference()._table(value)
             else:
                 found = {}
-                g = self.grid
-                cell, start, far, departed = g.cell, g.start, g.far, self.departed
+                cell, allowed, one = self.grid.cell, self._allowed, value == 1
                 reach = self._reach(value)
                 for origin in sorted(reach):
-                    landings = reach[origin]
-                    if departed >> origin & 1:
-                        landings &= ~start  # R-22
-                    if far >> origin & 1:
-                        landings &= far  # R-23
-                    if landings:
-                        landings &= self._keep_mask(origin, value)  # R-24
-                    if landings:
+                    landings = reach[origin] & allowed(origin, one)
+                    if not landings:
+                        continue
+                    if landings & (landings - 1):
                         found[cell[origin]] = [cell[b] for b in _bits(landings)]
+                    else:
+                        found[cell[origin]] = [cell[landings.bit_length() - 1]]
             self._moves[value] = found
         return found
 
@@ -268,30 +272,30 @@ class _Pieces:
         sides, S = position.grid.sides, position.S
         stones = set(_bits(S))
         self.S = S
-        index: dict[int, int] = {}
-        low: dict[int, int] = {}
-        self.last: dict[int, int] = {}
+        size = position.board.height * position.grid.width
+        index = [-1] * size
+        low = [0] * size
+        last = self.last = [0] * size
         self.split: dict[int, list[int]] = {}
         order: list[int] = []
         self.root = root = min(stones)
-        last, split = self.last, self.split
+        split = self.split
 
         def visit(here: int, parent: int) -> None:
-            index[here] = low[here] = len(order)
+            mine = index[here] = low[here] = len(order)
             order.append(here)
-            apart = split[here] = []
             for there in sides[here]:
-                if there not in stones:
-                    continue
-                seen = index.get(there)
-                if seen is None:
-                    visit(there, here)
-                    if low[there] < low[here]:
-                        low[here] = low[there]
-                    if low[there] >= index[here]:
-                        apart.append(there)
-                elif there != parent and seen < low[here]:
-                    low[here] = seen
+                if there in stones:
+                    seen = index[there]
+                    if seen < 0:
+                        visit(there, here)
+                        below = low[there]
+                        if below >= mine:
+                            split.setdefault(here, []).append(there)
+                        elif below < low[here]:
+                            low[here] = below
+                    elif seen < low[here] and there != parent:
+                        low[here] = seen
             last[here] = len(order) - 1
 
         visit(root, -1)
@@ -305,7 +309,7 @@ class _Pieces:
     def pieces_without(self, cell: int) -> list[int]:
         """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
         given as ``[]`` (not needed: the rest of the caravan)."""
-        apart = self.split[cell]
+        apart = self.split.get(cell, ())
         if len(apart) + (cell != self.root) <= 1:
             return []
         prefix, index, last = self.prefix, self.index, self.last
