@@ -26,9 +26,10 @@ test_nomadi_bitboard.py`` checks both generators agree on many random positions.
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
+from collections.abc import Mapping
 
 import orjson
-from collections.abc import Mapping
 
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell
 from app.rulesets.nomadi.movement import Caravan, StoneAt
@@ -69,12 +70,8 @@ class Grid:
         """Bit of a playable cell -> its playable N8 neighbours (the landings of a 1)."""
         self.sides = {self.bit[cell]: tuple(self.bit[n] for n in cells) for cell, cells in board.neighbours.items()}
         self.all = (1 << (board.height * W)) - 1
-        perpendicular = {0: (1, 3), 1: (0, 2), 2: (1, 3), 3: (0, 2)}
-        self.turns = {
-            value: tuple((first, t, second) for first in range(4) for t in range(1, value) for second in perpendicular[first])
-            for value in (5, 6)
-        }
-        """R-20: the turned paths of a 5 and a 6 as (first direction, stones before the turn, second direction)."""
+        self.perpendicular = ((1, 3), (0, 2), (1, 3), (0, 2))
+        """R-20: the directions a 5 or a 6 may turn to after each direction of ``ORTHOGONAL``."""
 
     def mask(self, cells) -> int:
         found = 0
@@ -104,8 +101,12 @@ class Position:
         g = self.grid = grid(board)
         bit, W = g.bit, g.width
         S = locked = departed = 0
+        bits = self.bits = set()
+        """The bits of the stones."""
         for row, col, has_left, is_locked in stones:
-            b = 1 << bit[row, col]
+            here = bit[row, col]
+            bits.add(here)
+            b = 1 << here
             S |= b
             if has_left:
                 departed |= b
@@ -174,18 +175,24 @@ class Position:
                 origins ^= low
                 found[origin] = found.get(origin, 0) | 1 << (origin + jump)
         if value >= 5:
-            for first, t, second in g.turns[value]:
-                corners = ends[second][value - t]
-                if not corners:
-                    continue
-                ahead = t * steps[first]
-                origins = movers & runs[first][t] & _back(corners, ahead)
-                jump = ahead + (value - t) * steps[second]
-                while origins:
-                    low = origins & -origins
-                    origin = low.bit_length() - 1
-                    origins ^= low
-                    found[origin] = found.get(origin, 0) | 1 << (origin + jump)
+            for first, seconds in enumerate(g.perpendicular):
+                step = steps[first]
+                for t in range(1, value):
+                    base = movers & runs[first][t]
+                    if not base:
+                        break  # a longer row is a subset of this one
+                    for second in seconds:
+                        corners = ends[second][value - t]
+                        if not corners:
+                            continue
+                        ahead = t * step
+                        origins = base & (corners >> ahead if ahead > 0 else corners << -ahead)
+                        jump = ahead + (value - t) * steps[second]
+                        while origins:
+                            low = origins & -origins
+                            origin = low.bit_length() - 1
+                            origins ^= low
+                            found[origin] = found.get(origin, 0) | 1 << (origin + jump)
         return found
 
     # -- R-24 ---------------------------------------------------------------------------
@@ -270,12 +277,12 @@ class _Pieces:
 
     def __init__(self, position: Position) -> None:
         sides, S = position.grid.sides, position.S
-        stones = set(_bits(S))
+        stones = position.bits
         self.S = S
-        size = position.board.height * position.grid.width
-        index = [-1] * size
-        low = [0] * size
-        last = self.last = [0] * size
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        last: dict[int, int] = {}
+        self.last = last
         self.split: dict[int, list[int]] = {}
         order: list[int] = []
         self.root = root = min(stones)
@@ -286,8 +293,8 @@ class _Pieces:
             order.append(here)
             for there in sides[here]:
                 if there in stones:
-                    seen = index[there]
-                    if seen < 0:
+                    seen = index.get(there)
+                    if seen is None:
                         visit(there, here)
                         below = low[there]
                         if below >= mine:
@@ -333,11 +340,11 @@ def position(state: NomadiState, board: Board) -> Position:
         _POSITIONS[key] = found
         if len(_POSITIONS) > KEPT:
             try:
-                del _POSITIONS[next(iter(_POSITIONS))]  # the oldest
-            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+                _POSITIONS.popitem(last=False)  # the oldest
+            except KeyError:  # another thread got there first
                 pass
     return found
 
 
 KEPT = 64
-_POSITIONS: dict[tuple[Board, bytes], Position] = {}
+_POSITIONS: OrderedDict[tuple[Board, bytes], Position] = OrderedDict()
