@@ -68,6 +68,8 @@ class Grid:
         """The bit offset of one step in each direction of ``ORTHOGONAL``."""
         self.around = {self.bit[cell]: self.mask(cells) for cell, cells in board.around.items()}
         """Bit of a playable cell -> its playable N8 neighbours (the landings of a 1)."""
+        self.side_mask = {self.bit[cell]: self.mask(cells) for cell, cells in board.neighbours.items()}
+        """Bit of a playable cell -> its playable N4 neighbours."""
         self.sides = {self.bit[cell]: tuple(self.bit[n] for n in cells) for cell, cells in board.neighbours.items()}
         self.all = (1 << (board.height * W)) - 1
         self.perpendicular = ((1, 3), (0, 2), (1, 3), (0, 2))
@@ -139,6 +141,7 @@ class Position:
         """R-19: the stones not locked in the goal with a free side."""
         self._moves: dict[int, dict[Cell, list[Cell]]] = {}
         self._allowed_by_stone: dict[int, tuple[int, int]] = {}
+        self._touch: tuple[int, int] | None = None
         self._reference: Caravan | None = None
         self.pieces = _Pieces(self) if S else None
         self.connected = self.pieces is None or self.pieces.connected
@@ -199,8 +202,9 @@ class Position:
 
     def _allowed(self, origin: int, one: bool) -> int:
         """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (a mask), among those
-        a die can reach: ``one`` for a 1, else a 2 to 6 (which ends next to a jumped stone, so it
-        keeps a caravan whose rest is one piece whole); worked out once per stone."""
+        a die can reach: ``one`` for a 1 (the eight cells around), else a 2 to 6 (which ends next
+        to a jumped stone, so it keeps a caravan whose rest is one piece whole); worked out once
+        per stone."""
         found = self._allowed_by_stone.get(origin)
         if found is None:
             g = self.grid
@@ -209,16 +213,28 @@ class Position:
                 more &= ~g.start  # R-22
             if g.far >> origin & 1:
                 more &= g.far  # R-23
-            rest = self.S & ~(1 << origin)
-            pieces = self.pieces.pieces_without(origin) if rest and self.pieces is not None else None
+            pieces = self.pieces.pieces_without(origin) if self.pieces is not None else None
             if pieces:  # R-24: the landing must touch every piece
                 for piece in pieces:
                     more &= g.spread(piece)
                 found = (more, more)
-            else:  # R-24: a 1 must touch the rest (a 2 to 6 does)
-                found = (more, more & g.spread(rest) if rest else more)
+            elif self.S & ~(1 << origin):
+                # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
+                # when it touches any stone; a side neighbour when it touches two (the stone and another).
+                touching, twice = self._touching()
+                found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
+            else:
+                found = (more, more)  # the only stone
             self._allowed_by_stone[origin] = found
         return found[one]
+
+    def _touching(self) -> tuple[int, int]:
+        """The cells next to (N4) at least one stone, and those next to at least two."""
+        if self._touch is None:
+            S, W, every = self.S, self.grid.width, self.grid.all
+            a, b, c, d = S << 1 & every, S >> 1, S << W & every, S >> W
+            self._touch = (a | b | c | d, (a & b) | (c & d) | ((a | b) & (c | d)))
+        return self._touch
 
     # -- R-19 .. R-24 together -------------------------------------------------------------
 
