@@ -101,35 +101,37 @@ class Position:
     def __init__(self, board: Board, stones: StoneKey) -> None:
         self.board, self.key = board, stones
         g = self.grid = grid(board)
-        bit, W = g.bit, g.width
+        bit = g.bit
         S = locked = departed = 0
-        bits = self.bits = set()
-        """The bits of the stones."""
+        bits: set[int] = set()
         for row, col, has_left, is_locked in stones:
-            here = bit[row, col]
-            bits.add(here)
-            b = 1 << here
+            at = bit[row, col]
+            bits.add(at)
+            b = 1 << at
             S |= b
             if has_left:
                 departed |= b
             if is_locked:
                 locked |= b
-        self.S, self.departed = S, departed
+        self.S, self.departed, self.bits = S, departed, bits
+        """The stones as one mask, those that left the start (R-27), and the stones' bits."""
         free = self.free = g.playable & ~S
-        runs, ends, every = [], [], g.all
+        runs: list[list[int]] = []
+        ends: list[list[int]] = []
+        every = g.all
         for offset in g.steps:
-            row, end, here = [every], [0], every
+            line, end, here = [every], [0], every
             if offset > 0:
                 for k in range(1, 7):
                     end.append(S & here & free >> k * offset)
                     here = (S & here) >> offset
-                    row.append(here)
+                    line.append(here)
             else:
                 for k in range(1, 7):
                     end.append(S & here & free << -k * offset)
                     here = (S & here) << -offset
-                    row.append(here)
-            runs.append(row)
+                    line.append(here)
+            runs.append(line)
             ends.append(end)
         self.runs = runs
         """``runs[d][k]``: the cells followed by ``k`` stones in a row in direction ``d``."""
