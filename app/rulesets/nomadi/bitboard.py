@@ -262,6 +262,11 @@ class Position:
             self._moves[value] = found
         return found
 
+    def table(self, value: int) -> dict[Cell, list[Cell]]:
+        """Every movable stone with a legal landing for ``value`` (reading order) -> its legal
+        landings, sorted (R-19 .. R-24 without R-18).  Shared: not to be changed."""
+        return self._table(value)
+
     def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
         """``movement.Caravan.moves``: every stone with a legal landing for ``value`` -> its
         landings (reading order), without those in ``forbidden`` (R-18)."""

@@ -487,12 +487,12 @@ def _die_move(value: int, origin: Cell, landing: Cell) -> UseDie:
 
 def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
     position = caravan(state, board)
-    moves: list[MoveModel] = [
-        _die_move(value, origin, landing)
-        for value in sorted(set(unused_values(state)))
-        for origin, landings in position.moves(value, forbidden_returns(state, value)).items()
-        for landing in landings
-    ]
+    moves: list[MoveModel] = []
+    for value in sorted(set(unused_values(state))):
+        forbidden = forbidden_returns(state, value)
+        for origin, landings in position.table(value).items():
+            blocked = forbidden.get(origin)
+            moves += [_die_move(value, origin, landing) for landing in landings if not blocked or landing not in blocked]
     if state["options"]["voluntary_pass"]:
         moves.append(EndTurn())
     return moves
