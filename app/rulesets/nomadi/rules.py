@@ -479,9 +479,10 @@ def forbidden_returns(state: NomadiState, value: int) -> dict[Cell, set[Cell]]:
     return forbidden
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=8192)
 def _die_move(value: int, origin: Cell, landing: Cell) -> UseDie:
-    """The move ``UseDie(die=value, stone=origin, to=landing)``, made once (moves are frozen)."""
+    """The move ``UseDie(die=value, stone=origin, to=landing)``, made once (moves are frozen; the
+    last 8192 are kept: a few MB)."""
     return UseDie(die=value, stone=origin, to=landing)
 
 
