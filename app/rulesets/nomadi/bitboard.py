@@ -1,0 +1,373 @@
+"""The move generator on bitboards: the same answers as ``movement.Caravan``, several times faster.
+
+A cell ``(row, col)`` is bit ``row * W + col`` of a Python int, with ``W = width + 1``: one column
+past the board's edge stays empty in every mask, so a step sideways never wraps onto the next row.
+A set of cells is one int; "the cells from which a step in direction ``d`` lands in ``M``" is
+``M`` shifted by one step (:func:`_back`), so the rows of stones next to every stone are a few
+shifts and ANDs for all stones at once.
+
+* R-20, R-21: ``runs[d][k]`` is the set of cells followed by ``k`` stones in a row in direction
+  ``d`` (:class:`Position`).  A die of ``v`` jumps straight from a movable stone ``o`` when ``o``
+  is in ``runs[d][v - 1]`` and the cell ``v`` steps on is free; a 5 or 6 turns on the ``t``-th
+  stone (``1 <= t <= v - 1``) when that stone is followed by ``v - t - 1`` stones and a free cell
+  in a perpendicular direction.  Every path shape of ``board.paths`` is one such mask.
+* R-19: a movable stone is not locked and not in ``runs[d][1]`` for all four directions.
+* R-22, R-23: per stone, a mask of forbidden landings (start cells, the near side).
+* R-24: the caravan minus the moving stone falls into pieces; a landing must touch every piece.
+  One depth-first search of the caravan per position (Tarjan's cut vertices) gives the pieces
+  as runs of the search order.  A 2 to 6 ends next to the last stone it jumped, so with one
+  piece only a 1 needs checking.
+
+A caravan that is not connected (never in the dice phase: placement builds it connected and
+R-24 keeps it so) is answered by ``movement.Caravan`` itself.  ``tests/rulesets/
+test_nomadi_bitboard.py`` checks both generators agree on many random positions.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Mapping
+
+import orjson
+
+from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell
+from app.rulesets.nomadi.movement import Caravan, StoneAt
+from app.rulesets.nomadi.state import NomadiState
+
+StoneKey = tuple[tuple[int, int, bool, bool], ...]
+"""The stones on the board as ``(row, col, departed, locked)``, in stone order."""
+
+def _back(mask: int, offset: int) -> int:
+    """The cells ``x`` such that ``x + offset`` is in ``mask`` (bits pushed below 0 are dropped)."""
+    return mask >> offset if offset > 0 else mask << -offset
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
+
+
+class Grid:
+    """A board as bit masks (module docstring): cell <-> bit, and the fixed masks of its cells."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.width = W = board.width + 1
+        self.bit: dict[Cell, int] = {(row, col): row * W + col for row in range(board.height) for col in range(board.width)}
+        self.cell: dict[int, Cell] = {bit: cell for cell, bit in self.bit.items()}
+        self.playable = self.mask(board.playable_cells)
+        self.start = self.mask(board.start_set)
+        self.far = self.mask(board.far_cells)
+        self.steps = tuple(down * W + right for down, right in ORTHOGONAL)
+        """The bit offset of one step in each direction of ``ORTHOGONAL``."""
+        self.around = {self.bit[cell]: self.mask(cells) for cell, cells in board.around.items()}
+        """Bit of a playable cell -> its playable N8 neighbours (the landings of a 1)."""
+        self.side_mask = {self.bit[cell]: self.mask(cells) for cell, cells in board.neighbours.items()}
+        """Bit of a playable cell -> its playable N4 neighbours."""
+        self.sides = {self.bit[cell]: tuple(self.bit[n] for n in cells) for cell, cells in board.neighbours.items()}
+        self.all = (1 << (board.height * W)) - 1
+        self.perpendicular = ((1, 3), (0, 2), (1, 3), (0, 2))
+        """R-20: the directions a 5 or a 6 may turn to after each direction of ``ORTHOGONAL``."""
+
+    def mask(self, cells) -> int:
+        found = 0
+        for cell in cells:
+            found |= 1 << self.bit[cell]
+        return found
+
+    def spread(self, mask: int) -> int:
+        """The cells next to (N4) a cell of ``mask``, pad column included (never a landing)."""
+        W = self.width
+        return (mask << 1 | mask >> 1 | mask << W | mask >> W) & self.all
+
+
+@functools.lru_cache(maxsize=8)
+def grid(board: Board) -> Grid:
+    """The :class:`Grid` of ``board`` (made once per board)."""
+    return Grid(board)
+
+
+class Position:
+    """The stones of one arrangement as bit masks; answers the move generator's questions
+    (``moves``, ``can_use``, ``refusal``) like ``movement.Caravan`` and keeps its answers, so it
+    must not change once made (it is shared: :func:`position`)."""
+
+    def __init__(self, board: Board, stones: StoneKey) -> None:
+        self.board, self.key = board, stones
+        g = self.grid = grid(board)
+        bit = g.bit
+        S = locked = departed = 0
+        bits: set[int] = set()
+        for row, col, has_left, is_locked in stones:
+            at = bit[row, col]
+            bits.add(at)
+            b = 1 << at
+            S |= b
+            if has_left:
+                departed |= b
+            if is_locked:
+                locked |= b
+        self.S, self.departed, self.bits = S, departed, bits
+        """The stones as one mask, those that left the start (R-27), and the stones' bits."""
+        free = self.free = g.playable & ~S
+        runs: list[list[int]] = []
+        ends: list[list[int]] = []
+        every = g.all
+        for offset in g.steps:
+            line, end, here = [every], [0], every
+            if offset > 0:
+                for k in range(1, 7):
+                    end.append(S & here & free >> k * offset)
+                    here = (S & here) >> offset
+                    line.append(here)
+            else:
+                for k in range(1, 7):
+                    end.append(S & here & free << -k * offset)
+                    here = (S & here) << -offset
+                    line.append(here)
+            runs.append(line)
+            ends.append(end)
+        self.runs = runs
+        """``runs[d][k]``: the cells followed by ``k`` stones in a row in direction ``d``."""
+        self.ends = ends
+        """``ends[d][k]``: the stones followed by ``k - 1`` stones in a row and then a free cell
+        in direction ``d`` (the straight jumps of a ``k``)."""
+        surrounded = runs[0][1] & runs[1][1] & runs[2][1] & runs[3][1]
+        self.movers = S & ~locked & ~surrounded
+        """R-19: the stones not locked in the goal with a free side."""
+        self._moves: dict[int, dict[Cell, list[Cell]]] = {}
+        self._allowed_by_stone: dict[int, tuple[int, int]] = {}
+        self._touch: tuple[int, int] | None = None
+        self._reference: Caravan | None = None
+        self.pieces = _Pieces(self) if S else None
+        self.connected = self.pieces is None or self.pieces.connected
+        """R-4: the stones form one N4 piece (the search reached them all)."""
+
+    def reference(self) -> Caravan:
+        """This arrangement as ``movement.Caravan`` (for the words of a refusal, and a caravan in
+        several pieces)."""
+        if self._reference is None:
+            self._reference = Caravan(self.board, {(row, col): StoneAt(departed=departed, locked=locked)
+                                                   for row, col, departed, locked in self.key})
+        return self._reference
+
+    # -- R-20, R-21: the landings of every movable stone -----------------------------------
+
+    def _reach(self, value: int) -> dict[int, int]:
+        """Movable stone (bit) -> its landings (mask) with a die of ``value``: R-19 .. R-21."""
+        g, movers, free, runs = self.grid, self.movers, self.free, self.runs
+        found: dict[int, int] = {}
+        if value == 1:
+            around = g.around
+            for origin in _bits(movers):
+                landings = around[origin] & free
+                if landings:
+                    found[origin] = landings
+            return found
+        steps, ends = g.steps, self.ends
+        for direction, offset in enumerate(steps):
+            origins = movers & ends[direction][value]
+            jump = value * offset
+            while origins:
+                low = origins & -origins
+                origin = low.bit_length() - 1
+                origins ^= low
+                found[origin] = found.get(origin, 0) | 1 << (origin + jump)
+        if value >= 5:
+            for first, seconds in enumerate(g.perpendicular):
+                step = steps[first]
+                for t in range(1, value):
+                    base = movers & runs[first][t]
+                    if not base:
+                        break  # a longer row is a subset of this one
+                    for second in seconds:
+                        corners = ends[second][value - t]
+                        if not corners:
+                            continue
+                        ahead = t * step
+                        origins = base & (corners >> ahead if ahead > 0 else corners << -ahead)
+                        jump = ahead + (value - t) * steps[second]
+                        while origins:
+                            low = origins & -origins
+                            origin = low.bit_length() - 1
+                            origins ^= low
+                            found[origin] = found.get(origin, 0) | 1 << (origin + jump)
+        return found
+
+    # -- R-24 ---------------------------------------------------------------------------
+
+    def _allowed(self, origin: int, one: bool) -> int:
+        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (a mask), among those
+        a die can reach: ``one`` for a 1 (the eight cells around), else a 2 to 6 (which ends next
+        to a jumped stone, so it keeps a caravan whose rest is one piece whole); worked out once
+        per stone."""
+        found = self._allowed_by_stone.get(origin)
+        if found is None:
+            g = self.grid
+            more = g.all
+            if self.departed >> origin & 1:
+                more &= ~g.start  # R-22
+            if g.far >> origin & 1:
+                more &= g.far  # R-23
+            pieces = self.pieces.pieces_without(origin) if self.pieces is not None else None
+            if pieces:  # R-24: the landing must touch every piece
+                for piece in pieces:
+                    more &= g.spread(piece)
+                found = (more, more)
+            elif self.S & ~(1 << origin):
+                # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
+                # when it touches any stone; a side neighbour when it touches two (the stone and another).
+                touching, twice = self._touching()
+                found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
+            else:
+                found = (more, more)  # the only stone
+            self._allowed_by_stone[origin] = found
+        return found[one]
+
+    def _touching(self) -> tuple[int, int]:
+        """The cells next to (N4) at least one stone, and those next to at least two."""
+        if self._touch is None:
+            S, W, every = self.S, self.grid.width, self.grid.all
+            a, b, c, d = S << 1 & every, S >> 1, S << W & every, S >> W
+            self._touch = (a | b | c | d, (a & b) | (c & d) | ((a | b) & (c | d)))
+        return self._touch
+
+    # -- R-19 .. R-24 together -------------------------------------------------------------
+
+    def _table(self, value: int) -> dict[Cell, list[Cell]]:
+        """``movement.Caravan._table``: every movable stone with a legal landing (reading order)
+        -> its legal landings, sorted (R-19 .. R-24 without R-18); worked out once per value."""
+        found = self._moves.get(value)
+        if found is None:
+            if not self.connected:
+                found = self.reference()._table(value)
+            else:
+                found = {}
+                cell, allowed, one = self.grid.cell, self._allowed, value == 1
+                reach = self._reach(value)
+                for origin in sorted(reach):
+                    landings = reach[origin] & allowed(origin, one)
+                    if not landings:
+                        continue
+                    if landings & (landings - 1):
+                        found[cell[origin]] = [cell[b] for b in _bits(landings)]
+                    else:
+                        found[cell[origin]] = [cell[landings.bit_length() - 1]]
+            self._moves[value] = found
+        return found
+
+    def table(self, value: int) -> dict[Cell, list[Cell]]:
+        """Every movable stone with a legal landing for ``value`` (reading order) -> its legal
+        landings, sorted (R-19 .. R-24 without R-18).  Shared: not to be changed."""
+        return self._table(value)
+
+    def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
+        """``movement.Caravan.moves``: every stone with a legal landing for ``value`` -> its
+        landings (reading order), without those in ``forbidden`` (R-18)."""
+        allowed = {}
+        for origin, targets in self._table(value).items():
+            blocked = forbidden.get(origin) if forbidden else None
+            kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
+            if kept:
+                allowed[origin] = kept
+        return allowed
+
+    def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
+        """``movement.Caravan.can_use``: whether a die of ``value`` has a legal move (R-14, R-16, R-17)."""
+        table = self._table(value)
+        if not forbidden:
+            return bool(table)
+        return any(any(cell not in forbidden.get(origin, ()) for cell in targets) for origin, targets in table.items())
+
+    def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
+        """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..
+        R-24 (the message names the rule), or ``None``."""
+        if value in range(1, 7) and landing in self._table(value).get(origin, ()):
+            return None
+        return self.reference().refusal(origin, value, landing)
+
+
+class _Pieces:
+    """One depth-first search of a connected caravan (Tarjan's cut vertices): for each stone, the
+    pieces the rest falls into without it, as masks.  The subtree of a search child is a run of
+    the search order, so a piece is a difference of two prefix masks."""
+
+    def __init__(self, position: Position) -> None:
+        sides, S = position.grid.sides, position.S
+        stones = position.bits
+        self.S = S
+        index: dict[int, int] = {}
+        low: dict[int, int] = {}
+        last: dict[int, int] = {}
+        self.last = last
+        self.split: dict[int, list[int]] = {}
+        order: list[int] = []
+        self.root = root = min(stones)
+        split = self.split
+
+        def visit(here: int, parent: int) -> None:
+            mine = index[here] = low[here] = len(order)
+            order.append(here)
+            for there in sides[here]:
+                if there in stones:
+                    seen = index.get(there)
+                    if seen is None:
+                        visit(there, here)
+                        below = low[there]
+                        if below >= mine:
+                            split.setdefault(here, []).append(there)
+                        elif below < low[here]:
+                            low[here] = below
+                    elif seen < low[here] and there != parent:
+                        low[here] = seen
+            last[here] = len(order) - 1
+
+        visit(root, -1)
+        self.connected = len(order) == len(stones)
+        self.index = index
+        prefix = [0]
+        for b in order:
+            prefix.append(prefix[-1] | 1 << b)
+        self.prefix = prefix
+
+    def pieces_without(self, cell: int) -> list[int]:
+        """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
+        given as ``[]`` (not needed: the rest of the caravan)."""
+        apart = self.split.get(cell, ())
+        if len(apart) + (cell != self.root) <= 1:
+            return []
+        prefix, index, last = self.prefix, self.index, self.last
+        pieces = [prefix[last[child] + 1] & ~prefix[index[child]] for child in apart]
+        if cell != self.root:
+            rest = self.S & ~(1 << cell)
+            for piece in pieces:
+                rest &= ~piece
+            pieces.append(rest)
+        return pieces
+
+
+def position(state: NomadiState, board: Board) -> Position:
+    """The stones of a game state as one shared, read-only :class:`Position`, looked up by the JSON
+    text of the stones (the last :data:`KEPT` arrangements per process are kept)."""
+    key = (board, orjson.dumps(state["stones"]))
+    found = _POSITIONS.get(key)
+    if found is None:
+        found = Position(board, tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
+                                      for s in state["stones"] if s["cell"]))
+        _POSITIONS[key] = found
+        if len(_POSITIONS) > KEPT:
+            try:
+                _POSITIONS.popitem(last=False)  # the oldest
+            except KeyError:  # another thread got there first
+                pass
+    return found
+
+
+KEPT = 64
+_POSITIONS: OrderedDict[tuple[Board, bytes], Position] = OrderedDict()
