@@ -108,8 +108,8 @@ SELECT table_id FROM logged
 """
 
 MAX_BATCH = 256
-"""The most moves one batch commits (the statement's arrays stay small; a move waits at most for the
-batch in flight and the one before it)."""
+"""The most moves one batch commits (the statement and the time its row locks are held stay small);
+more wait for the next batch."""
 
 
 class DuplicateMoveId(Exception):
@@ -119,7 +119,8 @@ class DuplicateMoveId(Exception):
 @dataclass
 class _Waiting:
     """One move handed to :meth:`PostgresMoveWriter.append`, waiting for its batch to commit; ``row``
-    holds :data:`APPEND_MOVE`'s parameters ($1..$13) and ``answer`` is resolved after the commit."""
+    is its row of :data:`APPEND_MOVES` (the value of each array $1..$13) and ``answer`` is resolved
+    after the commit."""
 
     game_id: int
     row: tuple[Any, ...]
