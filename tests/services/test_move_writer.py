@@ -373,3 +373,19 @@ def test_the_batch_size_metric_counts_the_moves_of_each_commit(postgres_database
         text = client.get("/metrics").text
     assert "caravanserai_move_batch_size_count 1.0" in text
     assert 'caravanserai_move_batch_size_bucket{le="1.0"} 1.0' in text
+
+
+def test_a_move_whose_caller_stopped_waiting_before_its_batch_is_not_written(postgres_database):
+    async def scenario(connection, writer, batches):
+        kept, dropped = await running_tables(connection, 2)
+        waiting = [asyncio.create_task(first_move(writer, table)) for table in (kept, dropped)]
+        await asyncio.sleep(0)  # both handed to the writer, whose task has not run yet
+        waiting[1].cancel()
+        outcomes = await asyncio.gather(*waiting, return_exceptions=True)
+        versions = [await connection.fetchval("SELECT version FROM tables WHERE id = $1", table[0])
+                    for table in (kept, dropped)]
+        return outcomes, batches, versions
+
+    outcomes, batches, versions = with_writer(scenario)(postgres_database)
+    assert outcomes[0] is True and isinstance(outcomes[1], asyncio.CancelledError)
+    assert batches == [1] and versions == [1, 0]
