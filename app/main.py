@@ -62,6 +62,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
         ctx.metrics.watch_pool(engine)
+        if ctx.move_writer is not None:
+            ctx.move_writer.on_batch = ctx.metrics.move_batch_size.observe
         app.state.rules_book = rules_pages.RulesBook(ctx.registry)
         storage = rate_limit_storage(settings.rate_limit_storage, engine)
         app.state.rate_limits = RateLimits(settings, storage)

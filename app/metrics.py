@@ -29,6 +29,7 @@ from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 MULTIPROC_DIR_ENV = "PROMETHEUS_MULTIPROC_DIR"
+MOVE_BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
 HTTP_SECONDS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
@@ -49,6 +50,10 @@ class Metrics:
         self.move_seconds = Histogram(
             "caravanserai_move_seconds", "Time from receiving a move to its commit, in seconds",
             buckets=(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5), registry=self.registry)
+        self.move_batch_size = Histogram(
+            "caravanserai_move_batch_size", "Moves committed together by one statement of the move writer (group "
+            "commit on PostgreSQL, app/db/move_writer.py), per statement", buckets=MOVE_BATCH_BUCKETS,
+            registry=self.registry)
         self.open_sockets = Gauge("caravanserai_open_sockets", "WebSocket subscriptions to a game (sockets that "
                                   "said hello), all workers", multiprocess_mode="livesum", registry=self.registry)
         self.games_running = Gauge("caravanserai_games_running", "Games in the running state (whole database)",

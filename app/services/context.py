@@ -20,7 +20,8 @@ from app.services.cache import GameCache, ReplayCache
 class Context:
     """Settings, database, rulesets, fan-out and the in-process cache of latest game states.
 
-    ``move_writer`` is the one-statement move commit of PostgreSQL (None on SQLite).
+    ``move_writer`` is the one-statement move commit of PostgreSQL, grouped over many games (group
+    commit; None on SQLite).
     """
 
     settings: Settings

@@ -4,7 +4,8 @@ Applying a move is one transaction: lock the game row, check the seat is to act 
 version is current, ``apply``, append to ``moves``, update snapshot and version, commit.  Only
 then is anyone told (``fanout.committed``).  A client move id makes a retry idempotent.  On
 PostgreSQL the usual move takes a shortcut with the same outcome: one statement that writes
-only if the game is still at the version the move was made for (``_apply_in_one_statement``), and
+only if the game is still at the version the move was made for (``_apply_in_one_statement``;
+the move writer commits the moves of many games in one such statement, group commit), and
 writes the state itself only at a checkpoint (``app/services/game_state.py``: every read of a
 started game's state from its row goes through ``game_state.state_now``).
 """
