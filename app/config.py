@@ -41,14 +41,15 @@ class Settings(BaseSettings):
       or database password copied from an example is refused at start (issue 18), since with a
       known key anyone can sign a cookie for any account.
     * PostgreSQL connections: each process opens at most ``db_pool_size + db_max_overflow +
-      db_move_writer_connections + 2`` (the fan-out listener and the leadership lock): 22 by
-      default, so ``workers`` times that must stay below the server's ``max_connections`` (100 by
-      default: 4 workers at most).
+      db_move_writer_connections + 1`` (the leadership lock; the fan-out listener holds one of the
+      pool's): 12 by default, so ``workers`` times that must stay below the server's
+      ``max_connections`` (100 by default: 8 workers at most).
     * Absent players (issue 16): ``absent_after_seconds`` (live tables) and
       ``turn_based_absent_after_hours`` say when a person without an open socket is away;
       ``abandon_after_days`` when a game whose every person is away is marked abandoned.
-      The move writer's 10 let Postgres commit more moves per WAL flush than 5 did (G = 100:
-      1,426 and 1,510 moves/s against 1,403 and 1,188, interleaved runs).
+      The move writer commits the waiting moves of many games in one statement (group commit,
+      app/db/move_writer.py) from one task, so it uses one connection at a time: a second one
+      would sit idle.
     * Turn notices (issue 16, item 5; docs/hosting.md): ``public_url`` for links in mails, the
       VAPID key (generated once into ``vapid_key_path`` like the session key), ``smtp_*`` (no
       e-mail without ``smtp_host`` and ``smtp_from``), and the pace ``notify_*``.
@@ -66,8 +67,8 @@ class Settings(BaseSettings):
     workers: int = Field(default=1, ge=1)
     db_pool_size: int = Field(default=5, ge=1, description="PostgreSQL connections each process keeps open")
     db_max_overflow: int = Field(default=5, ge=0, description="extra PostgreSQL connections a process may open under load")
-    db_move_writer_connections: int = Field(default=10, ge=1, description="PostgreSQL connections of each process's "
-                                            "move writer (the one-statement commit of a move)")
+    db_move_writer_connections: int = Field(default=1, ge=1, description="PostgreSQL connections of each process's "
+                                            "move writer (its one task commits one batch of moves at a time)")
     cookie_secure: bool = False
     extra_rulesets: list[str] = []
     max_payload_bytes: int = 64 * 1024

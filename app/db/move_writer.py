@@ -138,7 +138,7 @@ class PostgresMoveWriter:
     one by one), before any of them is answered (the metric ``caravanserai_move_batch_size``).
     """
 
-    def __init__(self, database_url: str, max_connections: int = 10, max_batch: int = MAX_BATCH,
+    def __init__(self, database_url: str, max_connections: int = 1, max_batch: int = MAX_BATCH,
                  on_batch: Callable[[int], None] | None = None) -> None:
         self._dsn = libpq_url(database_url)
         self._max = max_connections
