@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Move, Table, utcnow
+from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
@@ -233,8 +233,11 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         committed = await _committed(session, game_id, client_move_id, seat, wire_move)
         if committed is not None:
             return committed
-        if version != row.version and not await _others_moved_meanwhile(session, ruleset, game_id, seat, version,
-                                                                       row.version):
+        if version > row.version:
+            raise AppError("stale_version", f"the game is at version {row.version}; your move was for version "
+                                            f"{version}, which it has not reached")
+        if version != row.version and not await _same_simultaneous_step(ctx, session, ruleset, game_id, seat, version,
+                                                                        row.version):
             raise AppError("stale_version", f"the game moved on to version {row.version}; your move was for version "
                                             f"{version}")
         if row.status != "running":
@@ -292,19 +295,37 @@ async def _committed(session: AsyncSession, game_id: int, client_move_id: str, s
     return committed.seq
 
 
-async def _others_moved_meanwhile(session: AsyncSession, ruleset, game_id: int, seat: int, version: int,
-                                  current: int) -> bool:
-    """Whether a stale ``version`` is only stale because other seats acted in a simultaneous step.
+async def _same_simultaneous_step(ctx: Context, session: AsyncSession, ruleset, game_id: int, seat: int,
+                                  version: int, current: int) -> bool:
+    """Whether a move made at ``version`` (older than ``current``) answers the simultaneous step the
+    game is still in, so that the other seats' moves since are no reason to refuse it.
 
-    docs/architecture.md: in a simultaneous step another seat's move is not a reason to reject
-    yours.  True when the ruleset has simultaneous steps and this seat has made no move since
-    ``version`` (so it is still answering the position it saw; ``apply`` judges the move).
+    docs/architecture.md, "The platform": in a simultaneous step (several seats in ``to_act``),
+    another seat's move is not a reason to reject yours.  True only when the ruleset has such steps,
+    ``seat`` was one of several seats to act at ``version``, stayed to act at every version after it
+    up to ``current - 1``, and every move since ``version`` is another seat's own move (no undo): then
+    ``seat`` is still answering the step it saw, and ``apply`` judges the move.  A move made while
+    ``seat`` had nothing to do, or in an earlier step or turn, is stale (found by a fresh user: Heroes
+    took moves sent for an older version in its turn-by-turn phases).
+
+    Folds the stored moves from ``replays.state_at(version)``: this runs only for a stale version.
     """
-    if not ruleset.simultaneous or version > current:
+    if not ruleset.simultaneous or not 0 <= version < current:
         return False
-    own_moves = await session.scalar(select(func.count()).select_from(Move)
-                                     .where(Move.table_id == game_id, Move.seq > version, Move.seat == seat))
-    return own_moves == 0
+    since = (await session.execute(select(Move.seat, Move.kind, Move.move)
+                                   .where(Move.table_id == game_id, Move.seq > version, Move.seq <= current)
+                                   .order_by(Move.seq))).all()
+    if len(since) != current - version or any(mover == seat or kind == UNDO_KIND for mover, kind, _ in since):
+        return False
+    state = await replays.state_at(ctx, ctx.replays, game_id, version, session)
+    acting = ruleset.to_act(state)
+    if seat not in acting or len(acting) < 2:
+        return False
+    for mover, _, raw in since[:-1]:
+        state, _ = ruleset.apply(state, mover, ruleset.parse_move(raw))
+        if seat not in ruleset.to_act(state):
+            return False
+    return True
 
 
 async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:

@@ -111,6 +111,52 @@ def test_simultaneous_step_accepts_both_bids_with_same_version(client):
     assert ana.move(table_id, 3, {"type": "bid", "amount": 1}).json()["error"]["code"] == "not_your_turn"
 
 
+def test_a_bid_made_while_the_seat_had_nothing_to_do_is_stale_in_the_next_round(client):
+    # docs/architecture.md: only another seat's move *in the same simultaneous step* is no reason to
+    # refuse yours.  At version 1 Ana had bid and waited for Bo; Bo's bid (version 2) opened round 2.
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], ruleset="toy-sealed-bids")
+    assert ana.move(table_id, 0, {"type": "bid", "amount": 4}).json()["version"] == 1
+    assert bo.move(table_id, 1, {"type": "bid", "amount": 2}).json()["version"] == 2
+    late = ana.move(table_id, 1, {"type": "bid", "amount": 5}).json()
+    assert late["error"]["code"] == "stale_version" and "moved on to version 2" in late["error"]["message"]
+    state = client.get(f"/api/games/{table_id}").json()
+    assert state["version"] == 2 and state["view"]["round"] == 2
+
+
+def test_a_move_for_a_version_the_game_has_not_reached_says_so(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    error = ana.move(table_id, 5, add(1)).json()["error"]
+    assert error["code"] == "stale_version"
+    assert error["message"] == "the game is at version 0; your move was for version 5, which it has not reached"
+    assert game_version(client, table_id) == 0
+
+
+def test_heroes_refuses_a_move_sent_for_the_version_before_another_seats_turn(client):
+    # Found by a fresh user: Heroes (a ruleset with simultaneous steps) took moves sent for an older
+    # version in its turn-by-turn phases.  Play the seat to act's first legal move until a version
+    # whose one seat to act was not to act at the version before; that seat's move for the older
+    # version must be refused, and the game stay where it is.
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    players = [ana, bo]
+    table_id = started_table(ana, [bo], ruleset="heroes")
+    before = None
+    for _ in range(200):
+        seen = [player.get(f"/api/games/{table_id}").json() for player in players]
+        acting = seen[0]["to_act"]
+        if before is not None and len(acting) == 1 and acting[0] not in before["to_act"]:
+            seat = acting[0]
+            late = players[seat].move(table_id, before["version"], seen[seat]["legal"][0]).json()
+            assert late["error"]["code"] == "stale_version"
+            assert game_version(client, table_id) == seen[0]["version"]
+            return
+        seat = acting[0]
+        before = seen[0]
+        assert players[seat].move(table_id, seen[seat]["version"], seen[seat]["legal"][0]).status_code == 200
+    raise AssertionError("no turn passed from one seat to another in 200 moves")
+
+
 def test_pending_bid_hidden_from_others(client):
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo], ruleset="toy-sealed-bids")
