@@ -130,7 +130,7 @@ class Hub:
         if not logins:
             return 0
         async with self._ctx.sessions() as session:  # a read of its own: it must see the logout just committed
-            ended = logins - await accounts.current_logins(session, logins)
+            ended = await accounts.ended_logins(session, logins)
         return await self._close_logins(ended)
 
     async def close_game(self, game_id: int) -> int:
@@ -185,8 +185,11 @@ class Hub:
         return rows
 
     async def _current_logins(self, logins: set[Login]) -> set[Login]:
+        return logins - await self._ended_logins(logins)
+
+    async def _ended_logins(self, logins: set[Login]) -> set[Login]:
         async with self.read_slots, self._ctx.sessions() as session:
-            return await accounts.current_logins(session, logins)
+            return await accounts.ended_logins(session, logins)
 
     # -- greeting -----------------------------------------------------------------------------
 
@@ -337,7 +340,8 @@ class Hub:
     async def resync(self) -> None:
         """Push the current state to every greeted socket whose game is further on in the database
         than the socket was told (one query for all watched games), and close the sockets whose
-        login session has ended (one query for all logins: a logout's notice can be lost too).
+        login session has ended (one statement for all logins on PostgreSQL, ``accounts.ended_logins``:
+        a logout's notice can be lost too).
 
         The pushes run as one task per game that this call does not wait for: a socket whose peer
         stopped reading must not hold up the other games (issue 17, item 5).  A game whose last
@@ -345,7 +349,7 @@ class Hub:
         """
         logins = {s.login for s in self._sockets if s.login is not None}
         if logins:
-            await self._close_logins(logins - await self._current_logins(logins))
+            await self._close_logins(await self._ended_logins(logins))
         told = {game_id: min(s.version for s in watchers if s.version >= 0)
                 for game_id, watchers in self._subscribers.items() if any(s.version >= 0 for s in watchers)}
         if not told:
