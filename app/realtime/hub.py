@@ -49,12 +49,20 @@ class Subscriber:
         self.legal_form: LegalForm = "moves"
         self.version = -1  # the newest version this socket has been sent
         self.send_lock = asyncio.Lock()
+        self.closed_by_server = False  # whether the server sent the close frame (the socket metrics)
 
     async def send(self, frame: frames.ServerFrameModel | bytes) -> None:
         """Send one frame (already-encoded bytes, from :func:`frames.encode`, are sent as they are)."""
         data = frame if isinstance(frame, bytes) else frames.encode(frame)
         async with self.send_lock:
             await self.websocket.send_text(data.decode())
+
+    async def close(self, code: int, reason: str | None = None) -> None:
+        """Close the socket with ``code`` (the server closes every socket through here, so its end is
+        counted as the server's in ``caravanserai_websocket_disconnects``); raises what the socket
+        raises when it is closed already."""
+        self.closed_by_server = True
+        await self.websocket.close(code=code, reason=reason)
 
 
 class Hub:
@@ -292,7 +300,7 @@ class Hub:
         except TimeoutError:
             log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
                         self._send_timeout)
-            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.websocket.close(code=1013, reason="too slow"),
+            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.close(1013, "too slow"),
                                                                  self._send_timeout), "closing a slow socket"))
         except Exception:  # the socket is closing; its handler removes it
             pass
@@ -312,7 +320,7 @@ class Hub:
     async def _close(self, sockets: list[Subscriber], code: int, reason: str) -> int:
         for subscriber in sockets:
             try:
-                await asyncio.wait_for(subscriber.websocket.close(code=code, reason=reason), self._send_timeout)
+                await asyncio.wait_for(subscriber.close(code, reason), self._send_timeout)
             except Exception:  # already closing
                 pass
         return len(sockets)
