@@ -315,6 +315,8 @@ class Hub:
             await self._send(subscriber, frame)
 
     async def _close_logins(self, ended: set[Login]) -> int:
+        if not ended:  # the usual resync: no need to hash every socket's login
+            return 0
         return await self._close([s for s in self._sockets if s.login in ended], 4401, "logged out")
 
     async def _close(self, sockets: list[Subscriber], code: int, reason: str) -> int:
