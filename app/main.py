@@ -14,10 +14,10 @@ from prometheus_client import CONTENT_TYPE_LATEST
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select, text
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.middleware.sessions import SessionMiddleware
 
 from app.api import account, admin, auth, chat, friends, games, notifications, players, ratings, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
+from app.api.cookie_sessions import CookieSessions
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
 from app.api.schemas import without_validation_errors
@@ -114,7 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ctx.metrics.process_exited()
 
     app = FastAPI(title="Caravanserai", lifespan=lifespan)
-    app.add_middleware(SessionMiddleware, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
+    app.add_middleware(CookieSessions, secret_key=settings.session_secret, session_cookie=SESSION_COOKIE,
                        same_site="lax", https_only=settings.cookie_secure, max_age=60 * 60 * 24 * 365)
     _add_error_handlers(app, settings)
     without_validation_errors(app)

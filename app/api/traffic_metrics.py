@@ -4,8 +4,12 @@ WebSocket connections.
 Pure ASGI, so it sees every answer, error pages included.  HTTP requests are labelled with the
 route template (``/api/games/{game_id}``), never the raw path, so no client can create new series
 by asking for new addresses; requests no route matches share the label ``unmatched``, and a
-mounted app (``/static``) is ``/static/{path}``.  A WebSocket counts as connected when the
-endpoint accepts it and as disconnected when the endpoint returns.
+mounted app (``/static``) is ``/static/{path}``.
+
+WebSockets are counted by the endpoint (``app/realtime/endpoint.py``, with :func:`socket_accepted`
+and :func:`socket_ended`), not here: a middleware sees them only by wrapping ``send``, which puts a
+call on every frame (issue 19).  A socket counts as connected when the endpoint accepts it and as
+disconnected when the endpoint returns.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ UNMATCHED = "unmatched"
 
 
 class TrafficMetrics:
-    """Count each HTTP request (``http_requests``, ``http_seconds``) and each WebSocket
-    (``websocket_connects``/``_disconnects``, ``websockets_open``) in the app's ``Metrics``.
+    """Count each HTTP request (``http_requests``, ``http_seconds``) in the app's ``Metrics``;
+    WebSocket connections pass through untouched (their endpoint counts them).
 
     ``status_of_error(exc)``: the status the app's last-resort handler answers for an exception
     that leaves the routes (that handler runs outside every middleware, so the status is not seen here).
@@ -32,14 +36,10 @@ class TrafficMetrics:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         ctx = getattr(scope["app"].state, "ctx", None) if "app" in scope else None
-        if ctx is None:  # no lifespan ran (an app driven without its lifespan): nothing to count into
+        if ctx is None or scope["type"] != "http":  # sockets count in their endpoint; no lifespan: no metrics
             await self.app(scope, receive, send)
-        elif scope["type"] == "http":
-            await self._http(ctx.metrics, scope, receive, send)
-        elif scope["type"] == "websocket":
-            await self._websocket(ctx.metrics, scope, receive, send)
         else:
-            await self.app(scope, receive, send)
+            await self._http(ctx.metrics, scope, receive, send)
 
     async def _http(self, metrics, scope: Scope, receive: Receive, send: Send) -> None:
         started = time.perf_counter()
@@ -61,25 +61,19 @@ class TrafficMetrics:
             metrics.http_requests.labels(scope["method"], route, str(status)).inc()
             metrics.http_seconds.labels(scope["method"], route).observe(time.perf_counter() - started)
 
-    async def _websocket(self, metrics, scope: Scope, receive: Receive, send: Send) -> None:
-        accepted = closed_by_server = False
 
-        async def send_and_note(message: Message) -> None:
-            nonlocal accepted, closed_by_server
-            if message["type"] == "websocket.accept":
-                accepted = True
-                metrics.websocket_connects.inc()
-                metrics.websockets_open.inc()
-            elif message["type"] == "websocket.close":
-                closed_by_server = True
-            await send(message)
+def socket_accepted(metrics) -> None:
+    """A WebSocket is being accepted: ``websocket_connects`` and ``websockets_open`` go up."""
+    metrics.websocket_connects.inc()
+    metrics.websockets_open.inc()
 
-        try:
-            await self.app(scope, receive, send_and_note)
-        finally:
-            if accepted:
-                metrics.websockets_open.dec()
-                metrics.websocket_disconnects.labels("server" if closed_by_server else "client").inc()
+
+def socket_ended(metrics, closed_by_server: bool) -> None:
+    """An accepted WebSocket's endpoint returned: ``websockets_open`` goes down and
+    ``websocket_disconnects`` counts it as closed by the ``server`` (the app sent a close frame)
+    or the ``client`` (the peer left or stopped answering pings)."""
+    metrics.websockets_open.dec()
+    metrics.websocket_disconnects.labels("server" if closed_by_server else "client").inc()
 
 
 def route_template(scope: Scope) -> str:

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from app.api.deps import MAX_ID
 from app.api.guards import same_site
+from app.api.traffic_metrics import socket_accepted, socket_ended
 from app.realtime import frames
 from app.realtime.hub import Subscriber
 from app.services import accounts, games, takeover, undo
@@ -60,11 +61,12 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
     if origin and not same_site(origin, websocket.headers.get("host", "")):
         await websocket.close(code=4403, reason="cross-site sockets are refused")  # socket hijacking by another site
         return
-    await websocket.accept()
     table_id = _table_id(game_id)
     subscriber = Subscriber(websocket, table_id or 0, None, invite_code, login=accounts.login_of(websocket.session))
-    hub.connected(subscriber)
+    socket_accepted(ctx.metrics)  # counted here, not by a middleware wrapping every frame's send (issue 19)
     try:
+        await websocket.accept()
+        hub.connected(subscriber)
         try:
             with anyio.CancelScope(shield=True):
                 if table_id is None:
@@ -73,7 +75,7 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
                 subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
         except AppError as exc:
             await subscriber.send(frames.error(exc.code, exc.message))
-            await _refuse(websocket, exc)
+            await _refuse(subscriber, exc)
             return
         except Exception as exc:
             await _give_up(subscriber, exc)
@@ -85,6 +87,7 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
         if websocket.application_state != WebSocketState.DISCONNECTED:
             raise
     finally:
+        socket_ended(ctx.metrics, subscriber.closed_by_server)
         with anyio.CancelScope(shield=True):
             await hub.disconnected(subscriber)
 
@@ -139,7 +142,7 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             await hub.remove(subscriber)
             await subscriber.send(frames.error(exc.code, exc.message))
             if exc.code == "unauthorized":  # the session ended: closed as a logout closes it
-                await _refuse(subscriber.websocket, exc)
+                await _refuse(subscriber, exc)
                 return False
         except Exception as exc:
             await hub.remove(subscriber)
@@ -191,10 +194,10 @@ async def _viewer_seat(ctx, hub, table_id: int, account_id: int | None, invite_c
     return games.seat_in_snapshot(snapshot, account_id, invite_code)
 
 
-async def _refuse(websocket: WebSocket, exc: AppError) -> None:
+async def _refuse(subscriber: Subscriber, exc: AppError) -> None:
     """Close a socket refused with ``exc``: 4404 unknown table, 4401 ended session ("logged out"), else 4400."""
     code = {"not_found": 4404, "unauthorized": 4401}.get(exc.code, 4400)
-    await websocket.close(code=code, reason="logged out" if code == 4401 else None)
+    await subscriber.close(code, "logged out" if code == 4401 else None)
 
 
 def _failure(exc: Exception) -> tuple[str, str]:
@@ -211,7 +214,7 @@ async def _give_up(subscriber: Subscriber, exc: Exception) -> None:
     code, message = _failure(exc)
     try:
         await subscriber.send(frames.error(code, message))
-        await subscriber.websocket.close(code=1013 if code == "unavailable" else 1011)
+        await subscriber.close(1013 if code == "unavailable" else 1011)
     except Exception:  # the peer went away meanwhile
         pass
 

@@ -49,12 +49,20 @@ class Subscriber:
         self.legal_form: LegalForm = "moves"
         self.version = -1  # the newest version this socket has been sent
         self.send_lock = asyncio.Lock()
+        self.closed_by_server = False  # whether the server sent the close frame (the socket metrics)
 
     async def send(self, frame: frames.ServerFrameModel | bytes) -> None:
         """Send one frame (already-encoded bytes, from :func:`frames.encode`, are sent as they are)."""
         data = frame if isinstance(frame, bytes) else frames.encode(frame)
         async with self.send_lock:
             await self.websocket.send_text(data.decode())
+
+    async def close(self, code: int, reason: str | None = None) -> None:
+        """Close the socket with ``code`` (the server closes every socket through here, so its end is
+        counted as the server's in ``caravanserai_websocket_disconnects``); raises what the socket
+        raises when it is closed already."""
+        self.closed_by_server = True
+        await self.websocket.close(code=code, reason=reason)
 
 
 class Hub:
@@ -130,7 +138,7 @@ class Hub:
         if not logins:
             return 0
         async with self._ctx.sessions() as session:  # a read of its own: it must see the logout just committed
-            ended = logins - await accounts.current_logins(session, logins)
+            ended = await accounts.ended_logins(session, logins)
         return await self._close_logins(ended)
 
     async def close_game(self, game_id: int) -> int:
@@ -185,8 +193,11 @@ class Hub:
         return rows
 
     async def _current_logins(self, logins: set[Login]) -> set[Login]:
+        return logins - await self._ended_logins(logins)
+
+    async def _ended_logins(self, logins: set[Login]) -> set[Login]:
         async with self.read_slots, self._ctx.sessions() as session:
-            return await accounts.current_logins(session, logins)
+            return await accounts.ended_logins(session, logins)
 
     # -- greeting -----------------------------------------------------------------------------
 
@@ -289,7 +300,7 @@ class Hub:
         except TimeoutError:
             log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
                         self._send_timeout)
-            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.websocket.close(code=1013, reason="too slow"),
+            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.close(1013, "too slow"),
                                                                  self._send_timeout), "closing a slow socket"))
         except Exception:  # the socket is closing; its handler removes it
             pass
@@ -304,12 +315,14 @@ class Hub:
             await self._send(subscriber, frame)
 
     async def _close_logins(self, ended: set[Login]) -> int:
+        if not ended:  # the usual resync: no need to hash every socket's login
+            return 0
         return await self._close([s for s in self._sockets if s.login in ended], 4401, "logged out")
 
     async def _close(self, sockets: list[Subscriber], code: int, reason: str) -> int:
         for subscriber in sockets:
             try:
-                await asyncio.wait_for(subscriber.websocket.close(code=code, reason=reason), self._send_timeout)
+                await asyncio.wait_for(subscriber.close(code, reason), self._send_timeout)
             except Exception:  # already closing
                 pass
         return len(sockets)
@@ -337,7 +350,8 @@ class Hub:
     async def resync(self) -> None:
         """Push the current state to every greeted socket whose game is further on in the database
         than the socket was told (one query for all watched games), and close the sockets whose
-        login session has ended (one query for all logins: a logout's notice can be lost too).
+        login session has ended (one statement for all logins on PostgreSQL, ``accounts.ended_logins``:
+        a logout's notice can be lost too).
 
         The pushes run as one task per game that this call does not wait for: a socket whose peer
         stopped reading must not hold up the other games (issue 17, item 5).  A game whose last
@@ -345,7 +359,7 @@ class Hub:
         """
         logins = {s.login for s in self._sockets if s.login is not None}
         if logins:
-            await self._close_logins(logins - await self._current_logins(logins))
+            await self._close_logins(await self._ended_logins(logins))
         told = {game_id: min(s.version for s in watchers if s.version >= 0)
                 for game_id, watchers in self._subscribers.items() if any(s.version >= 0 for s in watchers)}
         if not told:

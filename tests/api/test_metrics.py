@@ -73,6 +73,22 @@ def test_websocket_connections_are_counted_while_open_and_when_closed(client):
     assert value(client, "caravanserai_websockets_open") == 0
 
 
+def test_a_socket_the_hub_closes_on_logout_counts_as_closed_by_the_server(client):
+    """The hub closes sockets itself (logout, deleted table, slow peer): the endpoint counts them,
+    not a middleware watching every frame's ``send`` (issue 19), so the hub's closes must be the server's."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    with pytest.raises(WebSocketDisconnect) as closed, bo.websocket(table_id) as socket:
+        hello(socket)
+        assert bo.post("/api/auth/logout").status_code == 200
+        while True:
+            socket.receive_json()
+    assert closed.value.code == 4401
+    assert wait_for_value(client, "caravanserai_websocket_disconnects_total", 1, closed_by="server") == 1
+    assert value(client, "caravanserai_websocket_disconnects_total", closed_by="client") == 0
+    assert value(client, "caravanserai_websockets_open") == 0
+
+
 def test_database_errors_and_503s_are_counted(sqlite_database):
     with TestClient(create_app(make_settings(sqlite_database)), raise_server_exceptions=False) as client:
         ctx = client.app.state.ctx
