@@ -80,11 +80,17 @@ def main(argv: list[str] | None = None) -> None:
         if args.check and recomputed.differences:
             raise SystemExit(1)
         return
+    workers = args.workers or settings.workers
+    if workers > 1 and settings.is_sqlite:
+        # Each process would be its own leader with its own in-process fan-out: moves committed by
+        # one would never reach the sockets of the other (found by a fresh user).
+        raise SystemExit(f"SQLite serves one process only, and {workers} workers were asked for: set "
+                         "CARAVANSERAI_WORKERS=1 (or leave it out), or use PostgreSQL (CARAVANSERAI_DATABASE_URL; "
+                         "docs/hosting.md)")
     if not args.no_migrate:
         upgrade_to_head(settings.async_database_url)
     settings.session_secret  # create the key files once, before any worker starts
     load_or_create_key(settings)
-    workers = args.workers or settings.workers
     with metrics_directory(workers):
         uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
                     port=args.port or settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,

@@ -30,3 +30,14 @@ def test_a_placeholder_secret_stops_the_server_with_one_clear_line(tmp_path):
     assert "CARAVANSERAI_SECRET_KEY is still the example's placeholder" in answer.stderr
     assert "Traceback" not in answer.stderr
     assert not (tmp_path / "site.db").exists()  # refused before anything was migrated
+
+
+def test_several_workers_on_sqlite_are_refused_with_one_clear_line(tmp_path):
+    # SQLite's fan-out is in-process: a second worker's sockets would never hear the first one's moves.
+    for how in ({"CARAVANSERAI_WORKERS": "2"}, {}):
+        args = ("serve",) if how else ("serve", "--workers", "3")
+        answer = run_cli(*args, cwd=tmp_path, CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db", **how)
+        assert answer.returncode == 1
+        assert "SQLite serves one process only" in answer.stderr
+        assert "Traceback" not in answer.stderr
+        assert not (tmp_path / "site.db").exists()  # refused before anything was migrated
