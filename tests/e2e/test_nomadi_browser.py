@@ -68,6 +68,8 @@ def use_one_die_by_clicking(page, base: str, table_id: str, rng: random.Random) 
     if piece.get_attribute("aria-pressed") != "true":
         piece.click()
     expect(piece).to_have_attribute("aria-pressed", "true")
+    row, column = map(int, stone.split(","))  # the prompt names the cell as the board's edges and the log do
+    expect(page.locator("#nomadi-prompt")).to_contain_text(f"move the stone on {'ABCDEFGHJKLMNPQRSTUVWXYZ'[column]}{row + 1} ")
     targets = page.locator(".nomadi-board [data-target].legal")
     expect(targets).to_have_count(len(expected))
     shown = targets.evaluate_all("els => els.map(e => [e.dataset.target, e.dataset.die])")

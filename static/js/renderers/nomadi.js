@@ -447,7 +447,7 @@ function prompt(frame, view, legal, ui) {
   if (types.has("roll")) return "Your turn: roll the six dice.";
   if (types.has("move")) {
     const left = (view.dice || []).filter((die) => !die.used).length;
-    if (ui.stone) return `Click a highlighted cell to move the stone on (${ui.stone.replace(",", ", ")}) — the number is the die it uses — or pick another stone.`;
+    if (ui.stone) return `Click a highlighted cell to move the stone on ${where(ui.stone.split(",").map(Number))} — the number is the die it uses — or pick another stone.`;
     return `Use your dice one at a time (${left} left): click a stone with a dashed ring${ui.die ? ` that can use the ${ui.die}` : ""}.`;
   }
   if (types.has("offer")) return "Offer the card to the stone's owner.";
