@@ -5,7 +5,6 @@ the endpoint unwrapped.  HTTP keeps Starlette's session handling (``Set-Cookie``
 
 from __future__ import annotations
 
-import asyncio
 import json
 from base64 import b64encode
 from types import SimpleNamespace
@@ -14,6 +13,7 @@ from app.api.cookie_sessions import CookieSessions
 from app.api.traffic_metrics import TrafficMetrics
 from app.main import SESSION_COOKIE
 from tests.support.players import Player, hello, started_table
+from tests.conftest import run_coroutine
 
 
 class Inner:
@@ -52,7 +52,7 @@ def test_a_socket_gets_the_servers_send_and_receive_unwrapped_and_its_cookie_rea
     inner = Inner()
     sessions = middleware(inner)
     scope = socket_scope(signed(sessions, {"account_id": 7, "epoch": 2, "key": "k"}))
-    asyncio.run(sessions(scope, receive, send))
+    run_coroutine(sessions, scope, receive, send)
     [(seen, seen_receive, seen_send)] = inner.calls
     assert seen_send is send and seen_receive is receive
     assert dict(seen["session"]) == {"account_id": 7, "epoch": 2, "key": "k"}
@@ -63,14 +63,14 @@ def test_a_socket_with_a_forged_or_no_cookie_has_an_empty_session():
     sessions = middleware(inner)
     forged = signed(middleware(Inner()), {"account_id": 1})[:-2] + "xx"
     for cookie in (forged, None):
-        asyncio.run(sessions(socket_scope(cookie), receive, send))
+        run_coroutine(sessions, socket_scope(cookie), receive, send)
     assert [dict(scope["session"]) for scope, _, _ in inner.calls] == [{}, {}]
 
 
 def test_traffic_metrics_passes_a_socket_through_unwrapped():
     inner = Inner()
     app = SimpleNamespace(state=SimpleNamespace(ctx=SimpleNamespace(metrics=None)))
-    asyncio.run(TrafficMetrics(inner, status_of_error=lambda exc: 500)({**socket_scope(None), "app": app}, receive, send))
+    run_coroutine(TrafficMetrics(inner, status_of_error=lambda exc: 500), {**socket_scope(None), "app": app}, receive, send)
     [(_, seen_receive, seen_send)] = inner.calls
     assert seen_send is send and seen_receive is receive
 

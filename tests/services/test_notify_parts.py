@@ -22,6 +22,7 @@ from app.services.notify.push import MAX_PAYLOAD_BYTES, Subscription, check_subs
 from app.services.notify.transport import PublicOnlyResolver
 from app.services.notify.tokens import Tokens
 from tests.support.push_service import BrowserKeys
+from tests.conftest import run_coroutine
 
 NOW = datetime(2027, 1, 10, 9, 0, tzinfo=timezone.utc)
 
@@ -69,7 +70,7 @@ def test_a_name_that_resolves_to_a_private_address_is_never_connected_to():
             await resolver.close()
 
     with pytest.raises(OSError, match="no public address"):
-        asyncio.run(resolve())
+        run_coroutine(resolve)
 
 
 def test_a_turn_notice_names_the_game_and_table_and_says_when_the_move_is_due():
@@ -172,7 +173,7 @@ def test_a_stop_during_a_look_ends_the_notifier_without_cancelling_it(monkeypatc
         await stopping
         return notifier._task
 
-    task = asyncio.run(scenario())
+    task = run_coroutine(scenario)
     assert task.done() and not task.cancelled()
 
 
@@ -213,7 +214,7 @@ def test_one_look_asks_once_who_wants_notices_for_every_game_marked_meanwhile(mo
                           registry=SimpleNamespace(get=lambda name: SimpleNamespace(to_act=lambda s: {s["to_act"]})))
     notifier = notifier_module.Notifier(ctx, [], is_present=None, is_leader=lambda: True)
 
-    owed = asyncio.run(notifier._look({1: 4, 2: 7, 3: 2}))
+    owed = run_coroutine(notifier._look, {1: 4, 2: 7, 3: 2})
     assert asked == [{10, 12, 13}]  # game 1: seat 0 (10); game 2: seat 1 (12); game 3: seat 0 (13)
     assert noted == [(2, 7, {1: 12})] and owed == {12}
 
@@ -237,5 +238,5 @@ def test_a_follower_waits_between_looks_instead_of_spinning():
         await asyncio.sleep(0.3)
         await notifier.stop()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario)
     assert 1 <= len(asked) <= 3, f"the follower's loop ran {len(asked)} times in 0.3 s"
