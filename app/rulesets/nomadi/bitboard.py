@@ -27,12 +27,11 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from collections.abc import Mapping
 
 import orjson
 
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell
-from app.rulesets.nomadi.movement import Caravan, StoneAt
+from app.rulesets.nomadi.movement import Caravan, LandingTable, StoneAt
 from app.rulesets.nomadi.state import NomadiState
 
 StoneKey = tuple[tuple[int, int, bool, bool], ...]
@@ -93,7 +92,7 @@ def grid(board: Board) -> Grid:
     return Grid(board)
 
 
-class Position:
+class Position(LandingTable):
     """The stones of one arrangement as bit masks; answers the move generator's questions
     (``moves``, ``can_use``, ``refusal``) like ``movement.Caravan`` and keeps its answers, so it
     must not change once made (it is shared: :func:`position`)."""
@@ -266,24 +265,6 @@ class Position:
         """Every movable stone with a legal landing for ``value`` (reading order) -> its legal
         landings, sorted (R-19 .. R-24 without R-18).  Shared: not to be changed."""
         return self._table(value)
-
-    def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
-        """``movement.Caravan.moves``: every stone with a legal landing for ``value`` -> its
-        landings (reading order), without those in ``forbidden`` (R-18)."""
-        allowed = {}
-        for origin, targets in self._table(value).items():
-            blocked = forbidden.get(origin) if forbidden else None
-            kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
-            if kept:
-                allowed[origin] = kept
-        return allowed
-
-    def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
-        """``movement.Caravan.can_use``: whether a die of ``value`` has a legal move (R-14, R-16, R-17)."""
-        table = self._table(value)
-        if not forbidden:
-            return bool(table)
-        return any(any(cell not in forbidden.get(origin, ()) for cell in targets) for origin, targets in table.items())
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..

@@ -49,7 +49,35 @@ class StoneAt:
     locked: bool = False
 
 
-class Caravan:
+class LandingTable:
+    """The move generator's answers read off a table of legal landings per die value, shared by
+    :class:`Caravan` (the reference) and ``bitboard.Position`` (the fast road): each gives
+    ``_table(value)``, every movable stone with a legal landing for ``value`` (reading order) ->
+    its legal landings, sorted (Spec R-19 .. R-24 without R-18)."""
+
+    def _table(self, value: int) -> dict[Cell, list[Cell]]:
+        raise NotImplementedError
+
+    def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
+        """Every stone with at least one legal landing for ``value`` -> its landings (reading order),
+        without those in ``forbidden`` (origin -> landings R-18 rules out)."""
+        allowed = {}
+        for origin, targets in self._table(value).items():
+            blocked = forbidden.get(origin) if forbidden else None
+            kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
+            if kept:
+                allowed[origin] = kept
+        return allowed
+
+    def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
+        """Whether a die of ``value`` has any legal move (R-14, R-16, R-17)."""
+        table = self._table(value)
+        if not forbidden:
+            return bool(table)
+        return any(any(cell not in forbidden.get(origin, ()) for cell in targets) for origin, targets in table.items())
+
+
+class Caravan(LandingTable):
     """The stones on ``board``: cell -> :class:`StoneAt` (locked stones are those in the goal).
 
     Answers are worked out on first use and kept, so the stones of a position must not change once
@@ -302,23 +330,6 @@ class Caravan:
     def landings(self, origin: Cell, value: int, forbidden: Iterable[Cell] = ()) -> list[Cell]:
         """Spec R-19 .. R-24 (and R-18 through ``forbidden``): every legal landing, sorted."""
         return list(self._legal(origin, value, forbidden))
-
-    def moves(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> dict[Cell, list[Cell]]:
-        """Every stone with at least one legal landing for ``value`` -> its landings (reading order)."""
-        allowed = {}
-        for origin, targets in self._table(value).items():
-            blocked = forbidden.get(origin) if forbidden else None
-            kept = [cell for cell in targets if cell not in blocked] if blocked else list(targets)
-            if kept:
-                allowed[origin] = kept
-        return allowed
-
-    def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
-        """Whether a die of ``value`` has any legal move (R-14, R-16, R-17)."""
-        table = self._table(value)
-        if not forbidden:
-            return bool(table)
-        return any(any(cell not in forbidden.get(origin, ()) for cell in targets) for origin, targets in table.items())
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """Why the move ``origin -> landing`` with ``value`` breaks R-19 .. R-24, or ``None`` if it does not.
