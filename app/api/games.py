@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
 from app.api.guards import MovesLimit, ReplaysLimit
@@ -17,6 +17,7 @@ router = APIRouter(prefix="/api/games", tags=["games"])
 
 
 class MoveIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     id: MoveId
     version: int = Field(ge=0, le=MAX_ID)
     move: dict[str, Any]
@@ -43,6 +44,7 @@ async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ct
 
 
 class UndoIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     id: MoveId
     version: int = Field(ge=0, le=MAX_ID)
 

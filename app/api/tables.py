@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
@@ -16,6 +16,7 @@ router = APIRouter(prefix="/api/tables", tags=["tables"])
 
 
 class TableIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     ruleset: str = Field(min_length=1, max_length=64)
     seats: int = Field(ge=1, le=16)
     options: dict[str, Any] = {}
@@ -31,11 +32,13 @@ class TableIn(BaseModel):
 
 
 class BotIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     seat: int
     level: str = Field(default="default", max_length=16)
 
 
 class JoinIn(BaseModel):
+    model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     seat: int | None = None
     invite_code: str | None = Field(default=None, max_length=64)
 

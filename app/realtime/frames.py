@@ -24,7 +24,8 @@ MAX_VERSION = 2**31 - 1
 
 
 class _Frame(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: "5", true or 5.0 for a version is a bad_request, not a quiet conversion
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Hello(_Frame):

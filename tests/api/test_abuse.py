@@ -176,6 +176,30 @@ def test_huge_ids_and_versions_are_bad_requests(client):
         assert receive_until(ws, "state")[0]["version"] == 0
 
 
+def test_numbers_and_switches_of_another_type_are_bad_requests_not_quietly_converted(client):
+    # Found by a fresh user: "0", " 4 ", true and 2.0 were taken for versions, "2" for seats and
+    # "no" for private, and the moves committed.
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    for version in ("0", " 0 ", True, False, 0.0):
+        answer = ana.post(f"/api/games/{table_id}/moves", {"id": str(uuid.uuid4()), "version": version,
+                                                          "move": {"type": "add", "amount": 1}})
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_request", (version, answer.text)
+    for body in ({"ruleset": "toy-race", "seats": "2"}, {"ruleset": "toy-race", "seats": 2, "private": "no"},
+                 {"ruleset": "toy-race", "seats": 2.0}, {"ruleset": "toy-race", "seats": 2, "chat_spectators": 1}):
+        answer = ana.post("/api/tables", body)
+        assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_request", (body, answer.text)
+    with ana.websocket(table_id) as ws:
+        hello(ws)
+        for version in ("0", True, 0.0):
+            ws.send_json({"type": "move", "id": str(uuid.uuid4()), "version": version, "move": {"type": "add", "amount": 1}})
+            assert receive_until(ws, "error")[0]["code"] == "bad_request", version
+        ws.send_json({"type": "hello", "since": "0"})
+        assert receive_until(ws, "error")[0]["code"] == "bad_request"
+    assert client.get(f"/api/games/{table_id}").json()["version"] == 0
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).json()["version"] == 1  # a number still moves
+
+
 def test_stale_version_wins_over_not_your_turn(client):
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])
