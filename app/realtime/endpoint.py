@@ -161,6 +161,7 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             code, message = _failure(exc)
             await subscriber.send(frames.error(code, message + " (send the move again with the same id)", frame.id))
         else:
+            subscriber.acked = max(subscriber.acked, version)
             await subscriber.send(frames.ack(frame.id, version))
     return True
 

@@ -48,6 +48,7 @@ class Subscriber:
         self.invite_code = invite_code
         self.legal_form: LegalForm = "moves"
         self.version = -1  # the newest version this socket has been sent
+        self.acked = -1  # the newest version an ack sent to this socket named: an older state is never sent after it
         self.send_lock = asyncio.Lock()
         self.closed_by_server = False  # whether the server sent the close frame (the socket metrics)
 
@@ -284,6 +285,11 @@ class Hub:
                     force: bool) -> None:
         async with subscriber.send_lock:
             if subscriber.version > snapshot.version or (subscriber.version == snapshot.version and not force):
+                return
+            if snapshot.version < subscriber.acked:
+                # Its own move was acknowledged at a newer version: this older state (late: a read, or
+                # another process's news) would show the seat still to act.  The push of the acked
+                # version follows, with the log from what this socket was last sent.
                 return
             # Built here, under the lock, from what this socket was really sent last (issue 17, item 4).
             payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows, online, subscriber.legal_form)

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.realtime.hub import Subscriber
 from tests.conftest import make_settings
-from tests.support.players import Player, hello, started_table
+from tests.support.players import Player, hello, receive_until, started_table
 
 
 def poll(condition, timeout: float = 20.0, what: str = "condition") -> None:
@@ -114,3 +114,39 @@ def test_a_socket_that_stopped_reading_does_not_hold_up_the_resync_of_other_game
                 latest = max([latest] + [frame["version"] for frame in frames_until_pong(ws)
                                          if frame["type"] == "state"])
         assert latest == 4, "the finished game's socket stayed behind while another game's socket was stuck"
+
+
+def test_a_state_older_than_the_sockets_last_ack_is_never_sent_after_the_ack(client, monkeypatch):
+    """Found by a fresh user under load (Nimalia's draft): a socket got the ``ack`` of its pick at
+    version N, then the late ``state`` of version N - 1, which still listed its seat to act; a client
+    that trusted it picked again for N - 1 and was refused.  Here the pushes wait (as a slow read
+    does) while Bo's pick of the same simultaneous step is acknowledged."""
+    hub = client.app.state.hub
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    game_id = started_table(ana, [bo], ruleset="toy-sealed-bids")
+    gate = client.portal.call(_new_event)
+    read_log = hub._log_rows
+
+    async def slow_log_rows(snapshot):
+        await gate.wait()
+        return await read_log(snapshot)
+
+    with bo.websocket(game_id) as ws:
+        assert hello(ws)["version"] == 0
+        subscriber = next(s for s in hub.watchers(game_id) if s.seat == 1)
+        monkeypatch.setattr(hub, "_log_rows", slow_log_rows)
+        assert ana.move(game_id, 0, {"type": "bid", "amount": 4}).json()["version"] == 1  # its push waits
+        ws.send_json({"type": "move", "id": "bo-bid", "version": 0, "move": {"type": "bid", "amount": 2}})
+        ack, before = receive_until(ws, "ack")
+        assert ack["version"] == 2 and [frame for frame in before if frame["type"] == "state"] == []
+        client.portal.call(gate.set)
+        poll(lambda: subscriber.version == 2, what="the push of version 2")
+        frames = frames_until_pong(ws)
+    states = [frame for frame in frames if frame["type"] == "state"]
+    assert [state["version"] for state in states] == [2], [state["version"] for state in states]
+    logged = [entry["version"] for entry in states[0]["log"]]
+    assert logged.count(1) == 1 and set(logged) == {1, 2}, logged  # version 1's entry is not lost
+
+
+async def _new_event() -> asyncio.Event:
+    return asyncio.Event()
