@@ -238,8 +238,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
                                             f"{version}, which it has not reached")
         if version != row.version and not await _same_simultaneous_step(ctx, session, ruleset, game_id, seat, version,
                                                                         row.version):
-            raise AppError("stale_version", f"the game moved on to version {row.version}; your move was for version "
-                                            f"{version}")
+            raise AppError("stale_version", await _stale_message(session, game_id, seat, version, row.version))
         if row.status != "running":
             raise AppError("illegal_move", "this game is over" if row.status == "finished" else "this game is not running")
         if seat not in acting:
@@ -293,6 +292,17 @@ async def _committed(session: AsyncSession, game_id: int, client_move_id: str, s
     if committed.seat != seat or committed.move != wire_move:
         raise AppError("bad_request", f"move id {client_move_id!r} was already used for another move")
     return committed.seq
+
+
+async def _stale_message(session: AsyncSession, game_id: int, seat: int, version: int, current: int) -> str:
+    """The ``stale_version`` message for a move made at ``version`` when the game is at ``current``:
+    it also says when ``seat`` itself has moved since (from another tab or device, most often)."""
+    own = await session.scalar(select(Move.seq).where(Move.table_id == game_id, Move.seq > version, Move.seat == seat)
+                               .order_by(Move.seq).limit(1))
+    if own is not None:
+        return (f"the game moved on to version {current}: you already moved at version {own} (in another tab or "
+                f"device?); this move was for version {version}")
+    return f"the game moved on to version {current}; your move was for version {version}"
 
 
 async def _same_simultaneous_step(ctx: Context, session: AsyncSession, ruleset, game_id: int, seat: int,

@@ -206,7 +206,8 @@ def test_stale_version_wins_over_not_your_turn(client):
     ana.move(table_id, 0, {"type": "add", "amount": 1})
     second_tab = ana.move(table_id, 0, {"type": "add", "amount": 2}, move_id=str(uuid.uuid4()))
     assert second_tab.json()["error"]["code"] == "stale_version"
-    assert "moved on" in second_tab.json()["error"]["message"]
+    assert second_tab.json()["error"]["message"] == ("the game moved on to version 1: you already moved at version 1 "
+                                                     "(in another tab or device?); this move was for version 0")
 
 
 def test_host_leaving_hands_the_table_to_the_next_player(client):
