@@ -181,7 +181,7 @@ def test_a_failing_or_hanging_push_service_never_holds_up_or_fails_the_invitatio
     push_service.release()
     settle(client)
 
-    assert hanging.answered.is_set()
+    assert hanging.answered.wait(20)  # marked by the service's thread just after it wrote the answer
     assert metric(client, "caravanserai_notifications_failed_total", channel="push", reason="refused") == 1
     assert metric(client, "caravanserai_notifications_sent_total", channel="push") == 1
     assert [invitation["table_id"] for invitation in cy.get("/api/friends").json()["invitations"]] == [table_id]
