@@ -66,6 +66,7 @@ def test_every_board_fits_the_window_without_scrolling_it(live_server, chromium,
     expect(page.locator('[data-game-card="nomadi"] a.game-card-rules')).to_have_attribute("href", "/rules/nomadi")
     expect(page.locator("#seats")).to_have_value("2")
     assert page.locator("#create-title").bounding_box()["y"] < 120
+    expect(page.locator("#create-table")).to_be_visible()  # laid out (bounding_box is None until then)
     assert page.locator("#create-table").bounding_box()["y"] < 3 * height, "the form is near the top"
     page.locator('[data-game-card="heroes"] button').click()
     expect(page.locator("#ruleset")).to_have_value("heroes")
