@@ -480,7 +480,7 @@ function drawPanel(frame, view) {
         h("dt", {}, "Coins"),
         h("dd", { "data-coins": coins, class: coins.startsWith("-") ? "debt" : "" }, coins === "hidden" ? "hidden" : coins),
         h("dt", {}, "Cards"),
-        h("dd", { "data-cards": String(player.cards) }, String(player.cards), Array.isArray(player.card_values) && player.card_values.length ? ` (${player.card_values.map(signed).join(", ")})` : ""),
+        h("dd", { "data-cards": String(player.cards) }, String(player.cards), Array.isArray(player.card_values) && player.card_values.length ? ` (worth ${player.card_values.map(signed).join(", ")})` : ""),
         h("dt", {}, "In the goal"),
         h("dd", { "data-in-goal": String(player.stones_in_goal) }, `${player.stones_in_goal} of ${player.stones}`),
         player.stones_to_place ? [h("dt", {}, "To place"), h("dd", { "data-to-place": String(player.stones_to_place) }, String(player.stones_to_place))] : null,
