@@ -94,12 +94,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.notify.start()
         # Several processes on one database: a notice another process lost still reaches our sockets.
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
+        send_watch = asyncio.create_task(app.state.hub.watch_sends_forever())
         try:
             yield
         finally:
-            if resync is not None:
-                resync.cancel()
-                await asyncio.gather(resync, return_exceptions=True)
+            for task in (resync, send_watch):
+                if task is not None:
+                    task.cancel()
+                    await asyncio.gather(task, return_exceptions=True)
             await app.state.notify.stop()
             await presence.stop()
             if sweeper is not None:

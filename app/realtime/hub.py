@@ -17,11 +17,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from dataclasses import dataclass
 
 from fastapi import WebSocket
 
 from app.realtime import frames
-from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads
+from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads, rows_between
 from app.services import accounts, games
 from app.services.accounts import Login
 from app.services.cache import GameSnapshot
@@ -51,6 +52,12 @@ class Subscriber:
         self.acked = -1  # the newest version an ack sent to this socket named: an older state is never sent after it
         self.send_lock = asyncio.Lock()
         self.closed_by_server = False  # whether the server sent the close frame (the socket metrics)
+        # The pushes' outbox (Hub._queue_push): the newest push not yet written, the task that
+        # writes them, and since when (event-loop time) its current frame has been going out.
+        self.pending: _Push | None = None
+        self.wake = asyncio.Event()
+        self.writer: asyncio.Task | None = None
+        self.sending_since: float | None = None
 
     async def send(self, frame: frames.ServerFrameModel | bytes) -> None:
         """Send one frame (already-encoded bytes, from :func:`frames.encode`, are sent as they are)."""
@@ -64,6 +71,17 @@ class Subscriber:
         raises when it is closed already."""
         self.closed_by_server = True
         await self.websocket.close(code=code, reason=reason)
+
+
+@dataclass(frozen=True)
+class _Push:
+    """A push waiting in a socket's outbox: ``snapshot`` with its log ``rows`` and the seats
+    ``online``; ``force``: send it even if the socket has this version (the seats changed)."""
+
+    snapshot: GameSnapshot
+    rows: LogRows
+    online: tuple[int, ...]
+    force: bool
 
 
 class Hub:
@@ -118,6 +136,7 @@ class Hub:
         watchers = self._subscribers.get(subscriber.game_id)
         if watchers is None or subscriber not in watchers:
             return
+        self._stop_writer(subscriber)
         before = self.online(subscriber.game_id)
         watchers.discard(subscriber)
         players = self._players.get(subscriber.game_id)
@@ -240,7 +259,7 @@ class Hub:
         payload = held[1].get(key)
         if payload is None:
             ruleset = self._ctx.registry.get(snapshot.ruleset)
-            newer = [row for row in rows if key[1] < row[0] <= snapshot.version]
+            newer = rows_between(rows, key[1], snapshot.version)
             game = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names), legal_form)
             payload = held[1][key] = frames.encode(frames.state(game, list(online)))
         return payload
@@ -279,12 +298,48 @@ class Hub:
                 snapshot = await self._load(game_id)
         rows = await self._log_rows(snapshot)
         online = tuple(self.online(game_id))
-        await asyncio.gather(*(self._push(subscriber, snapshot, rows, online, force) for subscriber in watchers))
+        for subscriber in watchers:
+            self._queue_push(subscriber, _Push(snapshot, rows, online, force))
 
-    async def _push(self, subscriber: Subscriber, snapshot: GameSnapshot, rows: LogRows, online: tuple[int, ...],
-                    force: bool) -> None:
+    def _queue_push(self, subscriber: Subscriber, push: _Push) -> None:
+        """Put ``push`` in ``subscriber``'s outbox, in place of an older one still waiting there, and
+        wake its writer (started on the first push).  One long-lived writer per socket, not one task
+        and one timer per frame: that was a fifth of the server's CPU at 500 games (issue 19).  A
+        slow socket holds up only its own writer; :meth:`watch_sends_forever` closes it."""
+        waiting = subscriber.pending
+        if waiting is None or waiting.snapshot.version <= push.snapshot.version:
+            if waiting is not None and waiting.force and not push.force:
+                push = _Push(push.snapshot, push.rows, push.online, True)
+            subscriber.pending = push
+        if subscriber.writer is None or subscriber.writer.done():
+            subscriber.writer = asyncio.ensure_future(self._write_pushes(subscriber))
+        else:
+            subscriber.wake.set()
+
+    async def _write_pushes(self, subscriber: Subscriber) -> None:
+        """``subscriber``'s writer: send what its outbox holds, newest first, until it is removed."""
+        while True:
+            push = subscriber.pending
+            if push is None:
+                subscriber.wake.clear()
+                await subscriber.wake.wait()
+                continue
+            subscriber.pending = None
+            try:
+                await self._push(subscriber, push)
+            except Exception:  # never let one frame end the writer
+                log.exception("pushing game %s to a socket failed", subscriber.game_id)
+
+    def _stop_writer(self, subscriber: Subscriber) -> None:
+        subscriber.pending = None
+        if subscriber.writer is not None:
+            subscriber.writer.cancel()
+            subscriber.writer = None
+
+    async def _push(self, subscriber: Subscriber, push: _Push) -> None:
+        snapshot = push.snapshot
         async with subscriber.send_lock:
-            if subscriber.version > snapshot.version or (subscriber.version == snapshot.version and not force):
+            if subscriber.version > snapshot.version or (subscriber.version == snapshot.version and not push.force):
                 return
             if snapshot.version < subscriber.acked:
                 # Its own move was acknowledged at a newer version: this older state (late: a read, or
@@ -292,9 +347,43 @@ class Hub:
                 # version follows, with the log from what this socket was last sent.
                 return
             # Built here, under the lock, from what this socket was really sent last (issue 17, item 4).
-            payload = self._payload(snapshot, subscriber.seat, subscriber.version, rows, online, subscriber.legal_form)
+            payload = self._payload(snapshot, subscriber.seat, subscriber.version, push.rows, push.online,
+                                    subscriber.legal_form)
             subscriber.version = snapshot.version
-            await self._send(subscriber, payload)
+            subscriber.sending_since = asyncio.get_running_loop().time()
+            try:
+                await subscriber.websocket.send_text(payload.decode())
+            except Exception:  # the socket is closing; its handler removes it
+                pass
+            finally:
+                subscriber.sending_since = None
+
+    async def watch_sends_forever(self) -> None:
+        """Close (1013) every socket whose push has been going out for over ``ws_send_timeout_seconds``
+        (its peer stopped reading), checking every quarter of that time (at most every second), until
+        cancelled.  The pushes carry no timer of their own (:meth:`_queue_push`)."""
+        interval = min(1.0, self._send_timeout / 4)
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.close_stuck_sends()
+            except Exception:
+                log.exception("checking for stuck sockets failed")
+
+    def close_stuck_sends(self) -> list[Subscriber]:
+        """One round of :meth:`watch_sends_forever`: stop the writers of the sockets stuck in a push for
+        over ``ws_send_timeout_seconds`` and close those sockets; returns them."""
+        now = asyncio.get_running_loop().time()
+        stuck = [s for watchers in self._subscribers.values() for s in watchers
+                 if s.sending_since is not None and now - s.sending_since > self._send_timeout]
+        for subscriber in stuck:
+            log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
+                        self._send_timeout)
+            subscriber.sending_since = None
+            self._stop_writer(subscriber)
+            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.close(1013, "too slow"),
+                                                                 self._send_timeout), "closing a slow socket"))
+        return stuck
 
     async def _send(self, subscriber: Subscriber, payload: bytes) -> bool:
         """Send under the caller's send lock; a socket that takes no frame for ``ws_send_timeout_seconds``

@@ -98,6 +98,15 @@ class BatchedCheck(Generic[K]):
             self._reader = None
 
 
+def rows_between(rows: LogRows, since: int, version: int) -> LogRows:
+    """The rows of ``rows`` (``(version, events)`` in ascending, distinct versions from 1) with
+    ``since < version' <= version``: a slice when row ``i`` is version ``i + 1`` up to ``version``
+    (a whole log, as :class:`GameLogs` holds it), else a scan."""
+    if len(rows) >= version and (version == 0 or rows[version - 1][0] == version):
+        return rows[since:version]  # distinct ascending versions from 1 whose v-th is v: row i is version i + 1
+    return [row for row in rows if since < row[0] <= version]
+
+
 class GameLogs:
     """The raw log rows ``(version, events)`` of versions 1..v of recently watched games.
 
@@ -113,19 +122,24 @@ class GameLogs:
         self._max_rows = max_rows
 
     def rows(self, snapshot: GameSnapshot) -> LogRows | None:
-        """The rows of versions 1..``snapshot.version``, if held or if the snapshot's own rows
-        (``recent``) complete the held ones; else ``None``."""
+        """The held rows of versions 1..``snapshot.version`` at least (perhaps newer ones too: read
+        them with :func:`rows_between`), if held or if the snapshot's own rows (``recent``) complete
+        the held ones; else ``None``.  The list is the held one, not a copy: never change it."""
         held = self._logs.get(snapshot.game_id)
         if held is None:
             return None
         self._logs.move_to_end(snapshot.game_id)
         if len(held) >= snapshot.version:
-            return held[:snapshot.version]
+            return held  # rows after snapshot.version too: readers take rows_between(rows, since, version)
         newer = [row for row in snapshot.recent if row[0] > len(held)]
         if [version for version, _ in newer] != list(range(len(held) + 1, snapshot.version + 1)):
             return None
-        self.keep(snapshot.game_id, held + newer)
-        return self._logs[snapshot.game_id]
+        # In place, not a copy (a copy per move made a game's log cost O(moves^2)): every reader
+        # reads only rows up to its snapshot's version, which appending leaves as they were.
+        held.extend(newer)
+        self._rows += len(newer)
+        self._trim()
+        return held
 
     def keep(self, game_id: int, rows: LogRows) -> None:
         """Hold ``rows`` (versions 1..len(rows)) as ``game_id``'s log, unless a longer one is held."""
@@ -134,9 +148,12 @@ class GameLogs:
             if len(held) >= len(rows):
                 return
             self._rows -= len(held)
-        self._logs[game_id] = rows
+        self._logs[game_id] = list(rows)
         self._logs.move_to_end(game_id)
         self._rows += len(rows)
+        self._trim()
+
+    def _trim(self) -> None:
         while self._rows > self._max_rows and len(self._logs) > 1:
             _, dropped = self._logs.popitem(last=False)
             self._rows -= len(dropped)

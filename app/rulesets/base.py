@@ -551,6 +551,22 @@ def _plain_model(model: type[BaseModel]) -> bool:
     return all(_plain_annotation(field.annotation) for field in model.model_fields.values())
 
 
+def sole_move_model(ruleset: Ruleset) -> type[MoveModel] | None:
+    """The move model of a ruleset whose ``Move`` is one model class with plain fields (every legal
+    move is then an instance of exactly it, by the contract of ``Ruleset.Move``), else ``None``."""
+    return _sole_move_model(type(ruleset))
+
+
+@functools.cache
+def _sole_move_model(ruleset_class: type[Ruleset]) -> type[MoveModel] | None:
+    model = ruleset_class.Move
+    while typing.get_origin(model) is typing.Annotated:
+        model = typing.get_args(model)[0]
+    if isinstance(model, type) and issubclass(model, BaseModel) and _plain_moves(ruleset_class):
+        return model
+    return None
+
+
 def plain_moves(ruleset: Ruleset) -> bool:
     """Whether ``ruleset.dump_moves`` gives every move as the model's own ``__dict__`` (all its move
     models have only plain JSON fields), so a reader may take a move's fields as its attributes."""

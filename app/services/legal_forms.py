@@ -21,7 +21,7 @@ import typing
 from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
-from app.rulesets.base import MoveModel, Ruleset, plain_moves
+from app.rulesets.base import MoveModel, Ruleset, plain_moves, sole_move_model
 
 LegalForm = Literal["moves", "grouped"]
 
@@ -67,9 +67,12 @@ def group_legal(ruleset: Ruleset, moves: list[MoveModel]) -> list[dict[str, Any]
     are all of one class with plain fields and one ``type``: for the benchmark's 1000 moves that
     takes about what dumping and writing them as moves takes (~75 us), grouping their dicts 2-3 times
     as long (tests/services/test_legal_forms.py checks both roads give the same JSON)."""
-    classes = dict.fromkeys(map(type, moves))
-    if len(classes) == 1 and plain_moves(ruleset):
-        (model,) = classes
+    model = sole_move_model(ruleset)  # one move class: no need to read every move's class (~1/3 of the time)
+    if model is None and plain_moves(ruleset):
+        classes = dict.fromkeys(map(type, moves))
+        if len(classes) == 1:
+            (model,) = classes
+    if model is not None and moves:
         types = _fixed_type(model) or dict.fromkeys(map(attrgetter("type"), moves))
         if len(types) == 1:
             return [_group(next(iter(types)), moves, list(moves[0].__dict__), attrgetter)]

@@ -7,6 +7,7 @@ information and the seed stay inside.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.db.models import iso_utc
 from app.rulesets.base import Event, Result, Ruleset, arg_text, move_json_default, split_rule
 from app.services.cache import GameSnapshot
+from app.services.seating import SeatInfo
 from app.services.legal_forms import LegalForm, legal_in_form
 
 
@@ -101,10 +103,17 @@ def players(snapshot: GameSnapshot) -> list[PlayerOut]:
     ``away_since`` since when its person is away (issue 16), ``away_deadline`` when the bot takes
     an away person's seat over on an untimed live table (each None otherwise).
     """
-    return [PlayerOut(seat=info.seat, name=info.name or "", bot=info.bot_level is not None, takeover=info.takeover,
-                      deadline=iso_utc(info.deadline), away_since=iso_utc(info.away_since),
-                      away_deadline=iso_utc(info.away_deadline))
-            for info in snapshot.seats]
+    return list(_players_of(snapshot.seats))
+
+
+@functools.lru_cache(maxsize=4096)
+def _players_of(seats: tuple[SeatInfo, ...]) -> tuple[PlayerOut, ...]:
+    """:func:`players` of the seats ``seats``: built once per distinct seating, not once per frame
+    (the seats change far less often than the version; ``SeatInfo`` and ``PlayerOut`` are frozen)."""
+    return tuple(PlayerOut(seat=info.seat, name=info.name or "", bot=info.bot_level is not None,
+                           takeover=info.takeover, deadline=iso_utc(info.deadline),
+                           away_since=iso_utc(info.away_since), away_deadline=iso_utc(info.away_deadline))
+                 for info in seats)
 
 
 def result_payload(result: Result | None, names: tuple[str, ...]) -> dict[str, Any] | None:

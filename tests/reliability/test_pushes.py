@@ -51,7 +51,8 @@ def test_two_racing_pushes_never_send_a_log_entry_twice(client):
             assert ana.move(game_id, 0, {"type": "add", "amount": 1}).status_code == 200
             poll(lambda: len(lock._waiters or ()) == 1, what="the push of version 1 waiting")
             assert bo.move(game_id, 1, {"type": "add", "amount": 2}).status_code == 200
-            poll(lambda: len(lock._waiters or ()) == 2, what="the push of version 2 waiting")
+            poll(lambda: subscriber.pending is not None and subscriber.pending.snapshot.version == 2,
+                 what="the push of version 2 waiting in the socket's outbox")
         finally:
             client.portal.call(lock.release)
         frames = frames_until_pong(ws)
@@ -150,3 +151,30 @@ def test_a_state_older_than_the_sockets_last_ack_is_never_sent_after_the_ack(cli
 
 async def _new_event() -> asyncio.Event:
     return asyncio.Event()
+
+
+def test_a_socket_that_stopped_reading_holds_up_nobody_of_its_game_and_is_closed(database_url):
+    """Issue 19 moved the pushes to one writer per socket with no timer per frame: a spectator
+    whose peer stopped reading must still hold up nobody of its own game, and the send watch must
+    close it (1013) once its push has been going out for ``ws_send_timeout_seconds``."""
+    with TestClient(create_app(make_settings(database_url, ws_send_timeout_seconds=3600))) as client:
+        hub = client.app.state.hub
+        ana, bo = Player(client, "Ana"), Player(client, "Bo")
+        game_id = started_table(ana, [bo])
+        peer = _PeerThatStoppedReading()
+        stuck = Subscriber(peer, game_id, None)
+        with bo.websocket(game_id) as ws:
+            assert hello(ws)["version"] == 0
+            stuck.version = 0
+            hub.add(stuck)  # a spectator greeted after Bo (else Bo's greeting would tell it Bo is online)
+            assert ana.move(game_id, 0, {"type": "add", "amount": 1}).status_code == 200
+            assert bo.move(game_id, 1, {"type": "add", "amount": 2}).status_code == 200
+            got: list[int] = []
+            poll(lambda: 2 in got or got.extend(f["version"] for f in frames_until_pong(ws) if f["type"] == "state"),
+                 what="Bo's socket getting version 2")
+            assert stuck.sending_since is not None and peer.closed_with is None  # the spectator is still stuck
+            assert client.portal.call(hub.close_stuck_sends) == []  # not for long enough yet
+            hub._send_timeout = 0.5  # now it has been (or soon will)
+            poll(lambda: peer.closed_with is not None, what="the stuck socket closed by the send watch")
+        assert peer.closed_with == 1013 and stuck.writer is None
+        client.portal.call(hub.remove, stuck)

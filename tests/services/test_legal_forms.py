@@ -9,11 +9,12 @@ import random
 import orjson
 import pytest
 
-from app.rulesets.base import Ruleset
+from app.rulesets.base import Ruleset, sole_move_model
+from app.rulesets.nimalia.moves import Place as NimaliaPlace
 from app.rulesets.registry import Registry
 from app.rulesets.testing import cases
 from app.services.legal_forms import expand_groups, group_legal, group_moves, legal_in_form
-from tests.support.toy_rulesets import ToyRace, ToySealedBids
+from tests.support.toy_rulesets import Add, ToyRace, ToySealedBids
 
 RULESETS = Registry.discover().all() + [ToyRace(), ToySealedBids()]
 PLIES = 12
@@ -68,6 +69,10 @@ def test_no_moves_no_groups_and_a_bad_column_is_refused():
 
 def test_the_toy_race_moves_from_their_models():
     ruleset = ToyRace()
+    assert sole_move_model(ruleset) is Add  # one move class: group_legal reads no move's class
+    # Nimalia's only move is a placement; the other games' moves are unions of several classes
+    sole = {game.name: sole_move_model(game) for game in Registry.discover().all()}
+    assert sole == {"heroes": None, "nimalia": NimaliaPlace, "nomadi": None, "through-the-desert": None}
     state = ruleset.setup(2, None, 1)
     models = ruleset.legal_moves(state, 0)
     assert group_legal(ruleset, models) == [{"type": "add", "count": 3, "keys": ["amount"], "same": {},
