@@ -41,3 +41,26 @@ def test_several_workers_on_sqlite_are_refused_with_one_clear_line(tmp_path):
         assert "SQLite serves one process only" in answer.stderr
         assert "Traceback" not in answer.stderr
         assert not (tmp_path / "site.db").exists()  # refused before anything was migrated
+
+
+def test_serve_migrates_in_a_child_process_that_keeps_alembic_out_of_the_server(tmp_path):
+    # The server process never imports Alembic (about 11 MiB it would keep, issue 19): serve runs the
+    # migrations as `python -m app.db.migrate`, and a failure there is the server's exit status.
+    probe = ("import sys; from app.db.migrate import upgrade_to_head_in_child; "
+             f"upgrade_to_head_in_child('sqlite+aiosqlite:///{tmp_path}/site.db'); "
+             "print(sorted(name for name in sys.modules if name.split('.')[0] in ('alembic', 'mako')))")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
+    environment["PYTHONPATH"] = str(ROOT)
+    answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=environment,
+                            capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.strip().splitlines()[-1] == "[]"
+    import sqlite3
+    with sqlite3.connect(tmp_path / "site.db") as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchone()
+
+    broken = probe.replace(f"sqlite+aiosqlite:///{tmp_path}/site.db", "sqlite+aiosqlite:////nonexistent/dir/x.db")
+    answer = subprocess.run([sys.executable, "-c", broken], cwd=tmp_path, env=environment,
+                            capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 1
+    assert "Traceback" in answer.stderr  # the child's, as a failed in-process migration showed it

@@ -1,19 +1,34 @@
-"""Running the Alembic migrations from code (``caravanserai migrate``, ``serve``, tests)."""
+"""Running the Alembic migrations from code (``caravanserai migrate``, ``serve``, tests).
+
+Alembic (with Mako and Pygments) is imported by these functions, not by this module: the server
+process never needs it (``serve`` migrates in a child process, :func:`upgrade_to_head_in_child`),
+and importing it costs about 11 MiB that a process keeps for good.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
-
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.paths import ALEMBIC_INI, MIGRATIONS_DIR
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+# The child process of upgrade_to_head_in_child reads its database URL from here (not its command
+# line, which every user of the machine can read, password and all).
+CHILD_URL_ENV = "CARAVANSERAI_MIGRATE_URL"
 
 
 def alembic_config(database_url: str) -> Config:
     """An Alembic config for ``migrations/`` that targets ``database_url`` (an async URL)."""
+    from alembic.config import Config
+
     config = Config(str(ALEMBIC_INI))
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
     config.attributes["database_url"] = database_url
@@ -26,6 +41,8 @@ def upgrade_to_head(database_url: str) -> None:
     Alembic's environment runs its own event loop, so when this thread already runs one the
     upgrade happens in a short-lived worker thread.
     """
+    from alembic import command
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -39,6 +56,28 @@ def known_revisions() -> list[str]:
     """Every migration of this release, oldest first (the last one is the head).
 
     Raises ``alembic.util.CommandError`` if the migrations have several heads (a bad merge)."""
+    from alembic.script import ScriptDirectory
+
     script = ScriptDirectory.from_config(alembic_config(""))
     head = script.get_current_head()
     return [revision.revision for revision in script.walk_revisions("base", head)][::-1]
+
+
+def upgrade_to_head_in_child(database_url: str) -> None:
+    """:func:`upgrade_to_head` in a short-lived child process (``python -m app.db.migrate``), so the
+    calling process (the server) never imports Alembic nor keeps what a migration run allocated.
+
+    The child inherits the environment and working directory, with the directory holding the
+    ``app`` package first on its ``PYTHONPATH``; its output (Alembic's log lines, a traceback) goes
+    where this process's does.  Raises ``SystemExit`` with the child's status if it failed.
+    """
+    package_root = str(Path(__file__).resolve().parents[2])
+    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+    env = {**os.environ, CHILD_URL_ENV: database_url, "PYTHONPATH": path}
+    status = subprocess.run([sys.executable, "-m", "app.db.migrate"], env=env).returncode
+    if status != 0:
+        raise SystemExit(status)
+
+
+if __name__ == "__main__":
+    upgrade_to_head(os.environ[CHILD_URL_ENV])
