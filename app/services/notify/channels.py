@@ -39,8 +39,9 @@ class Channel(Protocol):
 class PushChannel:
     """Web Push to every browser the account subscribed; a subscription its service calls gone is dropped.
 
-    Its HTTP client (``transport.PushSender``) is loaded in a worker thread once the server runs
-    (:meth:`start`), so the server answers before aiohttp is imported.
+    Its HTTP client (``transport.PushSender``) is loaded in a worker thread on the first notice for
+    an account with a subscription: a server whose players never subscribed never imports aiohttp
+    (about 6 MiB it would keep, issue 19), and none waits for it to start.
     """
 
     name = "push"
@@ -53,8 +54,7 @@ class PushChannel:
         self._opening: asyncio.Task | None = None
 
     async def start(self) -> None:
-        """Begin loading and opening the HTTP client in the background."""
-        self._opening = asyncio.create_task(self._open())
+        """Nothing yet: the HTTP client opens on the first push (:meth:`deliver`)."""
 
     async def close(self) -> None:
         """Close the HTTP client (after it finished opening)."""
@@ -78,13 +78,14 @@ class PushChannel:
                                           .where(PushSubscription.account_id == account_id))).all()
         if not rows:
             return
-        if self._opening is not None:
-            try:
-                await self._opening
-            except Exception:
-                self._ctx.metrics.notifications_failed.labels(self.name, "unreachable").inc(len(rows))
-                log.exception("the push client could not be opened")
-                return
+        if self._opening is None:  # the first push: load and open the client, once for every notice
+            self._opening = asyncio.create_task(self._open())
+        try:
+            await asyncio.shield(self._opening)  # one notice cancelled does not cancel it for the others
+        except Exception:
+            self._ctx.metrics.notifications_failed.labels(self.name, "unreachable").inc(len(rows))
+            log.exception("the push client could not be opened")
+            return
         data = payload(notice)
         await asyncio.gather(*(self._one(Subscription(*row), data, notice.tag) for row in rows))
 

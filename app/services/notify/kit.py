@@ -33,7 +33,7 @@ class NotifyKit:
     invitations: InvitationNotices
 
     async def start(self) -> None:
-        """Start opening the push channel's HTTP client, and the notifier."""
+        """Start the push channel (its HTTP client opens on the first push) and the notifier."""
         await self.push.start()
         await self.notifier.start()
 
