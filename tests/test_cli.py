@@ -1,6 +1,7 @@
 """The ``caravanserai`` command as a host meets it: ``--version`` and clear refusals (issue 18)."""
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -43,24 +44,24 @@ def test_several_workers_on_sqlite_are_refused_with_one_clear_line(tmp_path):
         assert not (tmp_path / "site.db").exists()  # refused before anything was migrated
 
 
-def test_serve_migrates_in_a_child_process_that_keeps_alembic_out_of_the_server(tmp_path):
-    # The server process never imports Alembic (about 11 MiB it would keep, issue 19): serve runs the
-    # migrations as `python -m app.db.migrate`, and a failure there is the server's exit status.
-    probe = ("import sys; from app.db.migrate import upgrade_to_head_in_child; "
-             f"upgrade_to_head_in_child('sqlite+aiosqlite:///{tmp_path}/site.db'); "
-             "print(sorted(name for name in sys.modules if name.split('.')[0] in ('alembic', 'mako')))")
+
+def test_serve_prepares_in_a_child_process_that_keeps_alembic_and_cryptography_out_of_the_server(tmp_path):
+    # The server process imports neither Alembic nor the cryptography library at start (about 17 MiB it
+    # would keep, issue 19): serve migrates and makes the VAPID key in `python -m app.prepare`, and a
+    # failure there is the server's exit status.
+    probe = ("import sys; from app.prepare import prepare_in_child; prepare_in_child(migrate=True); "
+             "print(sorted(name for name in sys.modules if name.split('.')[0] in ('alembic', 'mako', 'cryptography')))")
     environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
-    environment["PYTHONPATH"] = str(ROOT)
+    environment.update(PYTHONPATH=str(ROOT), CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db")
     answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=environment,
                             capture_output=True, text=True, timeout=60)
     assert answer.returncode == 0, answer.stderr
     assert answer.stdout.strip().splitlines()[-1] == "[]"
-    import sqlite3
     with sqlite3.connect(tmp_path / "site.db") as connection:
         assert connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert (tmp_path / ".caravanserai-vapid.pem").read_bytes().startswith(b"-----BEGIN PRIVATE KEY-----")
 
-    broken = probe.replace(f"sqlite+aiosqlite:///{tmp_path}/site.db", "sqlite+aiosqlite:////nonexistent/dir/x.db")
-    answer = subprocess.run([sys.executable, "-c", broken], cwd=tmp_path, env=environment,
-                            capture_output=True, text=True, timeout=60)
+    answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, timeout=60, capture_output=True, text=True,
+                            env={**environment, "CARAVANSERAI_VAPID_PRIVATE_KEY": "not a key"})
     assert answer.returncode == 1
-    assert "Traceback" in answer.stderr  # the child's, as a failed in-process migration showed it
+    assert "ValueError" in answer.stderr  # the bad key's traceback, from the child, as a failed start showed it before

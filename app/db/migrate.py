@@ -1,28 +1,20 @@
 """Running the Alembic migrations from code (``caravanserai migrate``, ``serve``, tests).
 
 Alembic (with Mako and Pygments) is imported by these functions, not by this module: the server
-process never needs it (``serve`` migrates in a child process, :func:`upgrade_to_head_in_child`),
-and importing it costs about 11 MiB that a process keeps for good.
+process never needs it (``serve`` migrates in a child process, ``app/prepare.py``), and importing
+it costs about 11 MiB that a process keeps for good.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.paths import ALEMBIC_INI, MIGRATIONS_DIR
 
 if TYPE_CHECKING:
     from alembic.config import Config
-
-# The child process of upgrade_to_head_in_child reads its database URL from here (not its command
-# line, which every user of the machine can read, password and all).
-CHILD_URL_ENV = "CARAVANSERAI_MIGRATE_URL"
 
 
 def alembic_config(database_url: str) -> Config:
@@ -62,22 +54,3 @@ def known_revisions() -> list[str]:
     head = script.get_current_head()
     return [revision.revision for revision in script.walk_revisions("base", head)][::-1]
 
-
-def upgrade_to_head_in_child(database_url: str) -> None:
-    """:func:`upgrade_to_head` in a short-lived child process (``python -m app.db.migrate``), so the
-    calling process (the server) never imports Alembic nor keeps what a migration run allocated.
-
-    The child inherits the environment and working directory, with the directory holding the
-    ``app`` package first on its ``PYTHONPATH``; its output (Alembic's log lines, a traceback) goes
-    where this process's does.  Raises ``SystemExit`` with the child's status if it failed.
-    """
-    package_root = str(Path(__file__).resolve().parents[2])
-    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, CHILD_URL_ENV: database_url, "PYTHONPATH": path}
-    status = subprocess.run([sys.executable, "-m", "app.db.migrate"], env=env).returncode
-    if status != 0:
-        raise SystemExit(status)
-
-
-if __name__ == "__main__":
-    upgrade_to_head(os.environ[CHILD_URL_ENV])

@@ -13,7 +13,6 @@ import logging
 from typing import Protocol
 
 import aiosmtplib
-from py_vapid import Vapid
 from sqlalchemy import select
 
 from app.db.models import Account, NotifyAccount, PushSubscription
@@ -23,6 +22,7 @@ from app.services.notify.mail import Mailer, notice_mail
 from app.services.notify.messages import Notice
 from app.services.notify.push import GONE, Subscription, payload
 from app.services.notify.tokens import Tokens
+from app.services.notify.vapid import VapidKey
 
 log = logging.getLogger(__name__)
 
@@ -46,9 +46,9 @@ class PushChannel:
 
     name = "push"
 
-    def __init__(self, ctx: Context, vapid: Vapid, subject: str) -> None:
+    def __init__(self, ctx: Context, key: VapidKey, subject: str) -> None:
         self._ctx = ctx
-        self._vapid = vapid
+        self._key = key
         self._subject = subject
         self._sender = None
         self._opening: asyncio.Task | None = None
@@ -65,8 +65,9 @@ class PushChannel:
 
     async def _open(self) -> None:
         transport = await asyncio.to_thread(importlib.import_module, "app.services.notify.transport")
+        vapid = await asyncio.to_thread(lambda: self._key.vapid)  # the cryptography library, read off the loop too
         settings = self._ctx.settings
-        sender = transport.PushSender(self._vapid, self._subject, settings.notify_send_timeout_seconds,
+        sender = transport.PushSender(vapid, self._subject, settings.notify_send_timeout_seconds,
                                       settings.push_allow_private_endpoints)
         await sender.start()
         self._sender = sender
