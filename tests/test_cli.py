@@ -65,3 +65,28 @@ def test_serve_prepares_in_a_child_process_that_keeps_alembic_and_cryptography_o
                             env={**environment, "CARAVANSERAI_VAPID_PRIVATE_KEY": "not a key"})
     assert answer.returncode == 1
     assert "ValueError" in answer.stderr  # the bad key's traceback, from the child, as a failed start showed it before
+
+
+def test_a_started_server_that_signed_in_a_guest_has_not_imported_what_it_loads_lazily(tmp_path, sqlite_database):
+    # Issue 19: each of these is kept out of the server process until it is needed (a migration,
+    # a push or the VAPID key, a registered name) and holds megabytes once imported.
+    lazily = ("alembic", "mako", "aiohttp", "cryptography", "py_vapid", "http_ece", "confusable_homoglyphs")
+    probe = f"""
+import sys
+from fastapi.testclient import TestClient
+import app.cli
+from app.config import Settings
+from app.main import create_app
+settings = Settings(database_url={sqlite_database!r}, secret_key="test-secret", _env_file=None,
+                    vapid_private_key_file={str(tmp_path / "vapid.pem")!r})
+with TestClient(create_app(settings)) as client:
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/api/rulesets").status_code == 200
+    assert client.post("/api/auth/guest", json={{"name": "Ana"}}).status_code == 200
+print(sorted({{name.split(".")[0] for name in sys.modules}} & set({lazily!r})))
+"""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
+    answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env={**environment, "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.strip().splitlines()[-1] == "[]"
