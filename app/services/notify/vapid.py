@@ -33,23 +33,24 @@ class VapidKey:
     def __init__(self, settings: Settings) -> None:
         self._settings = settings
         self._lock = threading.Lock()
-        self._vapid: Vapid | None = None
-        self._public_key: str | None = None
+        self._loaded: tuple[Vapid, str] | None = None
+
+    def _load(self) -> tuple[Vapid, str]:
+        with self._lock:
+            if self._loaded is None:
+                key = load_or_create_key(self._settings)
+                self._loaded = (key, public_key(key))
+            return self._loaded
 
     @property
     def vapid(self) -> Vapid:
         """The key pair (py-vapid's ``Vapid``)."""
-        with self._lock:
-            if self._vapid is None:
-                self._vapid = load_or_create_key(self._settings)
-                self._public_key = public_key(self._vapid)
-            return self._vapid
+        return self._load()[0]
 
     @property
     def public_key(self) -> str:
         """:func:`public_key` of the key."""
-        self.vapid
-        return self._public_key
+        return self._load()[1]
 
 
 def load_or_create_key(settings: Settings) -> Vapid:
