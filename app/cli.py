@@ -25,9 +25,9 @@ from app.db.backup import RestoreRefused, backup, restorable_backup, restore
 from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import upgrade_to_head
 from app.rulesets.registry import Registry
-from app.services.notify.vapid import load_or_create_key
 from app.services.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV
+from app.prepare import prepare_in_child
 
 WORKER_HEALTHCHECK_SECONDS = 30
 
@@ -87,10 +87,10 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"SQLite serves one process only, and {workers} workers were asked for: set "
                          "CARAVANSERAI_WORKERS=1 (or leave it out), or use PostgreSQL (CARAVANSERAI_DATABASE_URL; "
                          "docs/hosting.md)")
-    if not args.no_migrate:
-        upgrade_to_head(settings.async_database_url)
+    # Migrations and the VAPID key file, in a child process: the server never imports Alembic, nor
+    # the cryptography library before a push needs it (app/prepare.py).
+    prepare_in_child(migrate=not args.no_migrate)
     settings.session_secret  # create the key files once, before any worker starts
-    load_or_create_key(settings)
     with metrics_directory(workers):
         uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
                     port=args.port or settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,

@@ -1,6 +1,7 @@
 """The ``caravanserai`` command as a host meets it: ``--version`` and clear refusals (issue 18)."""
 
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +42,51 @@ def test_several_workers_on_sqlite_are_refused_with_one_clear_line(tmp_path):
         assert "SQLite serves one process only" in answer.stderr
         assert "Traceback" not in answer.stderr
         assert not (tmp_path / "site.db").exists()  # refused before anything was migrated
+
+
+
+def test_serve_prepares_in_a_child_process_that_keeps_alembic_and_cryptography_out_of_the_server(tmp_path):
+    # The server process imports neither Alembic nor the cryptography library at start (about 17 MiB it
+    # would keep, issue 19): serve migrates and makes the VAPID key in `python -m app.prepare`, and a
+    # failure there is the server's exit status.
+    probe = ("import sys; from app.prepare import prepare_in_child; prepare_in_child(migrate=True); "
+             "print(sorted(name for name in sys.modules if name.split('.')[0] in ('alembic', 'mako', 'cryptography')))")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
+    environment.update(PYTHONPATH=str(ROOT), CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db")
+    answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=environment,
+                            capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.strip().splitlines()[-1] == "[]"
+    with sqlite3.connect(tmp_path / "site.db") as connection:
+        assert connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    assert (tmp_path / ".caravanserai-vapid.pem").read_bytes().startswith(b"-----BEGIN PRIVATE KEY-----")
+
+    answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, timeout=60, capture_output=True, text=True,
+                            env={**environment, "CARAVANSERAI_VAPID_PRIVATE_KEY": "not a key"})
+    assert answer.returncode == 1
+    assert "ValueError" in answer.stderr  # the bad key's traceback, from the child, as a failed start showed it before
+
+
+def test_a_started_server_that_signed_in_a_guest_has_not_imported_what_it_loads_lazily(tmp_path, sqlite_database):
+    # Issue 19: each of these is kept out of the server process until it is needed (a migration,
+    # a push or the VAPID key, a registered name) and holds megabytes once imported.
+    lazily = ("alembic", "mako", "aiohttp", "cryptography", "py_vapid", "http_ece", "confusable_homoglyphs")
+    probe = f"""
+import sys
+from fastapi.testclient import TestClient
+import app.cli
+from app.config import Settings
+from app.main import create_app
+settings = Settings(database_url={sqlite_database!r}, secret_key="test-secret", _env_file=None,
+                    vapid_private_key_file={str(tmp_path / "vapid.pem")!r})
+with TestClient(create_app(settings)) as client:
+    assert client.get("/healthz").status_code == 200
+    assert client.get("/api/rulesets").status_code == 200
+    assert client.post("/api/auth/guest", json={{"name": "Ana"}}).status_code == 200
+print(sorted({{name.split(".")[0] for name in sys.modules}} & set({lazily!r})))
+"""
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
+    answer = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env={**environment, "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, timeout=60)
+    assert answer.returncode == 0, answer.stderr
+    assert answer.stdout.strip().splitlines()[-1] == "[]"

@@ -11,7 +11,6 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from confusable_homoglyphs import confusables
 from sqlalchemy import bindparam, exists, or_, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -23,6 +22,15 @@ from app.services.context import Context
 from app.services.errors import AppError
 
 _hasher = PasswordHasher()
+
+
+def _confusables() -> Any:
+    """``confusable_homoglyphs.confusables``, imported on the first registered name: its Unicode
+    data holds about 7 MiB for good (issue 19), and guests, who are most players, never need it.
+    The first such import takes about 50 ms."""
+    from confusable_homoglyphs import confusables
+
+    return confusables
 
 DELETED_NAME = "deleted player"
 """What a deleted account is called wherever its games are shown (issue 21, item 3); nobody may take it."""
@@ -70,7 +78,7 @@ def registered_name(name: str) -> tuple[str, str]:
     key = login_key(name)
     if len(key) > 32:
         raise AppError("bad_request", "a registered name has 1 to 32 characters once normalised")
-    if confusables.is_dangerous(name):
+    if _confusables().is_dangerous(name):
         raise AppError("bad_request", "a registered name may not mix alphabets with letters that look alike "
                                       "(such as a Cyrillic \"а\" among Latin letters)")
     return name, key
@@ -80,7 +88,7 @@ def latin_reading(name: str) -> str | None:
     """How ``name`` reads to someone who sees Latin letters, when it is written wholly in letters of
     another alphabet that look like Latin ones ("Аnnа" in Cyrillic reads "Anna"); ``None`` when some
     letter looks like no Latin letter or the name is Latin already."""
-    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"])
+    found = _confusables().is_confusable(name, greedy=True, preferred_aliases=["latin"])
     if not found:
         return None
     latin = {}

@@ -13,7 +13,6 @@ import logging
 from typing import Protocol
 
 import aiosmtplib
-from py_vapid import Vapid
 from sqlalchemy import select
 
 from app.db.models import Account, NotifyAccount, PushSubscription
@@ -23,6 +22,7 @@ from app.services.notify.mail import Mailer, notice_mail
 from app.services.notify.messages import Notice
 from app.services.notify.push import GONE, Subscription, payload
 from app.services.notify.tokens import Tokens
+from app.services.notify.vapid import VapidKey
 
 log = logging.getLogger(__name__)
 
@@ -39,22 +39,22 @@ class Channel(Protocol):
 class PushChannel:
     """Web Push to every browser the account subscribed; a subscription its service calls gone is dropped.
 
-    Its HTTP client (``transport.PushSender``) is loaded in a worker thread once the server runs
-    (:meth:`start`), so the server answers before aiohttp is imported.
+    Its HTTP client (``transport.PushSender``) is loaded in a worker thread on the first notice for
+    an account with a subscription: a server whose players never subscribed never imports aiohttp
+    (about 6 MiB it would keep, issue 19), and none waits for it to start.
     """
 
     name = "push"
 
-    def __init__(self, ctx: Context, vapid: Vapid, subject: str) -> None:
+    def __init__(self, ctx: Context, key: VapidKey, subject: str) -> None:
         self._ctx = ctx
-        self._vapid = vapid
+        self._key = key
         self._subject = subject
         self._sender = None
         self._opening: asyncio.Task | None = None
 
     async def start(self) -> None:
-        """Begin loading and opening the HTTP client in the background."""
-        self._opening = asyncio.create_task(self._open())
+        """Nothing yet: the HTTP client opens on the first push (:meth:`deliver`)."""
 
     async def close(self) -> None:
         """Close the HTTP client (after it finished opening)."""
@@ -65,8 +65,9 @@ class PushChannel:
 
     async def _open(self) -> None:
         transport = await asyncio.to_thread(importlib.import_module, "app.services.notify.transport")
+        vapid = await asyncio.to_thread(lambda: self._key.vapid)  # the cryptography library, read off the loop too
         settings = self._ctx.settings
-        sender = transport.PushSender(self._vapid, self._subject, settings.notify_send_timeout_seconds,
+        sender = transport.PushSender(vapid, self._subject, settings.notify_send_timeout_seconds,
                                       settings.push_allow_private_endpoints)
         await sender.start()
         self._sender = sender
@@ -78,13 +79,14 @@ class PushChannel:
                                           .where(PushSubscription.account_id == account_id))).all()
         if not rows:
             return
-        if self._opening is not None:
-            try:
-                await self._opening
-            except Exception:
-                self._ctx.metrics.notifications_failed.labels(self.name, "unreachable").inc(len(rows))
-                log.exception("the push client could not be opened")
-                return
+        if self._opening is None:  # the first push: load and open the client, once for every notice
+            self._opening = asyncio.create_task(self._open())
+        try:
+            await asyncio.shield(self._opening)  # one notice cancelled does not cancel it for the others
+        except Exception:
+            self._ctx.metrics.notifications_failed.labels(self.name, "unreachable").inc(len(rows))
+            log.exception("the push client could not be opened")
+            return
         data = payload(notice)
         await asyncio.gather(*(self._one(Subscription(*row), data, notice.tag) for row in rows))
 

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from py_vapid import Vapid
-
 from app.services import presence
 from app.services.context import Context
 from app.services.errors import AppError
@@ -22,18 +20,23 @@ from app.services.notify.tokens import Tokens
 @dataclass
 class NotifyKit:
     """What the notification API and the notifier share: the mailer, the link tokens, the VAPID
-    key (and its public half, for browsers), the push channel, the notifier and the invitation notices."""
+    key (and its public half, for browsers; both loaded on first use), the push channel, the notifier and
+    the invitation notices."""
 
     mailer: Mailer
     tokens: Tokens
-    vapid: Vapid
-    public_key: str
+    key: vapid.VapidKey
     push: PushChannel
     notifier: Notifier
     invitations: InvitationNotices
 
+    @property
+    def public_key(self) -> str:
+        """The VAPID public key browsers subscribe with (``applicationServerKey``, base64url)."""
+        return self.key.public_key
+
     async def start(self) -> None:
-        """Start opening the push channel's HTTP client, and the notifier."""
+        """Start the push channel (its HTTP client opens on the first push) and the notifier."""
         await self.push.start()
         await self.notifier.start()
 
@@ -45,15 +48,16 @@ class NotifyKit:
 
 
 def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = lambda: True) -> NotifyKit:
-    """The kit for ``ctx``; generates the VAPID key on the first start (``vapid.load_or_create_key``)."""
+    """The kit for ``ctx``; its VAPID key is read (or, on a first start without ``serve``, generated)
+    when first used (``vapid.VapidKey``)."""
     settings = ctx.settings
-    key = vapid.load_or_create_key(settings)
+    key = vapid.VapidKey(settings)
     mailer = Mailer(settings)
     tokens = Tokens(settings.session_secret)
     push = PushChannel(ctx, key, vapid.subject(settings))
     channels = [push, MailChannel(ctx, mailer, tokens)]
     notifier = Notifier(ctx, channels, is_present=is_present, is_leader=is_leader)
-    return NotifyKit(mailer, tokens, key, vapid.public_key(key), push, notifier, InvitationNotices(ctx, channels))
+    return NotifyKit(mailer, tokens, key, push, notifier, InvitationNotices(ctx, channels))
 
 
 def presence_across_processes(ctx: Context) -> Presence:

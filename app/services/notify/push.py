@@ -3,7 +3,8 @@
 The payload is encrypted for the subscription's keys (RFC 8291, ``aes128gcm``) by http_ece and
 the request signed with the server's VAPID key (RFC 8292) by py-vapid, as pywebpush does it (whose
 ``requests`` client we do not need); the request itself is one aiohttp POST with a time limit and
-without redirects (``transport.py``, imported only once the server runs: aiohttp takes a while to load).  A push endpoint is a URL a browser hands us, so the
+without redirects (``transport.py``, imported on the first push: aiohttp takes a while to load).  The
+cryptography library and http_ece are imported by the functions that use them (see ``vapid.py``).  A push endpoint is a URL a browser hands us, so the
 server never posts to this machine or its private network (unless
 ``push_allow_private_endpoints``, for tests): such URLs are refused when subscribing, and host
 names are resolved to public addresses only when sending.
@@ -17,9 +18,6 @@ import ipaddress
 import json
 from dataclasses import dataclass
 from urllib.parse import urlsplit
-
-import http_ece
-from cryptography.hazmat.primitives.asymmetric import ec
 
 from app.services.errors import AppError
 from app.services.notify.messages import Notice
@@ -63,6 +61,8 @@ def check_subscription(subscription: Subscription, allow_private: bool) -> Subsc
         raise AppError("bad_request", "a push endpoint is an https:// URL")
     if not allow_private and not _public_host(parts.hostname):
         raise AppError("bad_request", "a push endpoint may not name this server or a private network")
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     try:
         point = _b64url(subscription.p256dh)
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), point)
@@ -94,6 +94,9 @@ def payload(notice: Notice) -> bytes:
 def encrypt(subscription: Subscription, data: bytes) -> bytes:
     """``data`` encrypted for the subscription (RFC 8291): a new sender key pair per message, the
     record's salt random, ``aes128gcm`` (RFC 8188) with the sender's public key in its header."""
+    import http_ece
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     return http_ece.encrypt(data, private_key=ec.generate_private_key(ec.SECP256R1()),
                             dh=_b64url(subscription.p256dh), auth_secret=_b64url(subscription.auth), version="aes128gcm")
 

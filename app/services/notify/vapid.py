@@ -4,20 +4,53 @@ The browser subscribes with the public key (``applicationServerKey``); every pus
 signed with the private key.  A new key would orphan every browser's subscription, so the key is
 generated once (``Settings.vapid_key_path``, mode 0600) and read from there on, or given by the
 host (``CARAVANSERAI_VAPID_PRIVATE_KEY``, PEM).
+
+The cryptography library (and py-vapid) is imported by these functions, not by this module: a
+server loads the key (:class:`VapidKey`) only when a browser asks for it or a push is sent, and
+``serve`` checks it at start in a child process (``app/prepare.py``): about 6 MiB a process keeps
+for good once imported (issue 19).
 """
 
 from __future__ import annotations
 
 import base64
 import os
+import threading
 import time
 from pathlib import Path
-
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from py_vapid import Vapid
+from typing import TYPE_CHECKING
 
 from app.config import Settings
+
+if TYPE_CHECKING:
+    from py_vapid import Vapid
+
+
+class VapidKey:
+    """The VAPID key of ``settings`` and its public half, loaded (or created) on first use, once,
+    from any thread (:func:`load_or_create_key`, whose errors the first use raises)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._lock = threading.Lock()
+        self._loaded: tuple[Vapid, str] | None = None
+
+    def _load(self) -> tuple[Vapid, str]:
+        with self._lock:
+            if self._loaded is None:
+                key = load_or_create_key(self._settings)
+                self._loaded = (key, public_key(key))
+            return self._loaded
+
+    @property
+    def vapid(self) -> Vapid:
+        """The key pair (py-vapid's ``Vapid``)."""
+        return self._load()[0]
+
+    @property
+    def public_key(self) -> str:
+        """:func:`public_key` of the key."""
+        return self._load()[1]
 
 
 def load_or_create_key(settings: Settings) -> Vapid:
@@ -36,6 +69,8 @@ def load_or_create_key(settings: Settings) -> Vapid:
 
 def public_key(vapid: Vapid) -> str:
     """The public key as browsers take it for ``applicationServerKey``: the uncompressed point, base64url."""
+    from cryptography.hazmat.primitives import serialization
+
     raw = vapid.public_key.public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
@@ -51,6 +86,10 @@ def subject(settings: Settings) -> str:
 
 
 def _from_pem(pem: bytes) -> Vapid:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from py_vapid import Vapid
+
     key = serialization.load_pem_private_key(pem, password=None)
     if not isinstance(key, ec.EllipticCurvePrivateKey) or key.curve.name != "secp256r1":
         raise ValueError("the VAPID key must be a P-256 (prime256v1) private key")
@@ -58,6 +97,9 @@ def _from_pem(pem: bytes) -> Vapid:
 
 
 def _read_or_create(path: Path) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
     pem = ec.generate_private_key(ec.SECP256R1()).private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
     try:
