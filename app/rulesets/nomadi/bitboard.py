@@ -64,6 +64,9 @@ class Grid:
         self.playable = self.mask(board.playable_cells)
         self.start = self.mask(board.start_set)
         self.far = self.mask(board.far_cells)
+        self.far_bits = frozenset(self.bit[cell] for cell in board.far_cells)
+        self.off_start = self.playable & ~self.start
+        """The playable cells off the start (R-22), and the bits of the far side (R-23)."""
         self.steps = tuple(down * W + right for down, right in ORTHOGONAL)
         """The bit offset of one step in each direction of ``ORTHOGONAL``."""
         self.around = {self.bit[cell]: self.mask(cells) for cell, cells in board.around.items()}
@@ -123,16 +126,19 @@ class Position(LandingTable):
         every = g.all
         for offset in g.steps:
             line, end, here = [every], [0], every
-            if offset > 0:
-                for k in range(1, 7):
-                    end.append(S & here & free >> k * offset)
-                    here = (S & here) >> offset
-                    line.append(here)
-            else:
-                for k in range(1, 7):
-                    end.append(S & here & free << -k * offset)
-                    here = (S & here) << -offset
-                    line.append(here)
+            for k in range(1, 7):
+                if not here:  # no row of k - 1 stones: none longer either
+                    line += [0] * (7 - k)
+                    end += [0] * (7 - k)
+                    break
+                here &= S
+                if offset > 0:
+                    end.append(here & free >> k * offset)
+                    here >>= offset
+                else:
+                    end.append(here & free << -k * offset)
+                    here <<= -offset
+                line.append(here)
             runs.append(line)
             ends.append(end)
         self.runs = runs
@@ -213,15 +219,14 @@ class Position(LandingTable):
         found = self._allowed_by_stone.get(origin)
         if found is None:
             g = self.grid
-            more = g.all
-            if self.departed >> origin & 1:
-                more &= ~g.start  # R-22
-            if g.far >> origin & 1:
+            more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
+            if origin in g.far_bits:
                 more &= g.far  # R-23
             pieces = self.pieces.pieces_without(origin) if self.pieces is not None else None
-            if pieces:  # R-24: the landing must touch every piece
+            if pieces:  # R-24: the landing must touch every piece (each piece spread by one step)
+                W = g.width
                 for piece in pieces:
-                    more &= g.spread(piece)
+                    more &= piece << 1 | piece >> 1 | piece << W | piece >> W
                 found = (more, more)
             elif self.S & ~(1 << origin):
                 # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
@@ -288,9 +293,17 @@ class Position(LandingTable):
 
     def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
         """Whether a die of ``value`` has any legal move (R-14, R-16, R-17; ``forbidden``: R-18)."""
+        masks = self.landings(value)
         if not forbidden:
-            return bool(self.landings(value))
-        return super().can_use(value, forbidden)
+            return bool(masks)
+        bit = self.grid.bit
+        blocked: dict[int, int] = {}
+        for origin, cells in forbidden.items():
+            mask = 0
+            for cell in cells:
+                mask |= 1 << bit[cell]
+            blocked[bit[origin]] = mask
+        return any(mask & ~blocked.get(origin, 0) for origin, mask in masks.items())
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..
