@@ -257,11 +257,11 @@ class Position(LandingTable):
             found = {}
             if not self.connected:
                 bit = self.grid.bit
-                for origin, cells in self.reference()._table(value).items():
+                for stone, cells in self.reference()._table(value).items():
                     mask = 0
-                    for landing in cells:
-                        mask |= 1 << bit[landing]
-                    found[bit[origin]] = mask
+                    for cell in cells:
+                        mask |= 1 << bit[cell]
+                    found[bit[stone]] = mask
             else:
                 kept, one = self._allowed_by_stone, value == 1
                 reach = self._reach(value)
