@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
+from collections.abc import Mapping
 
 import orjson
 
@@ -63,6 +64,9 @@ class Grid:
         self.playable = self.mask(board.playable_cells)
         self.start = self.mask(board.start_set)
         self.far = self.mask(board.far_cells)
+        self.far_bits = frozenset(self.bit[cell] for cell in board.far_cells)
+        self.off_start = self.playable & ~self.start
+        """The playable cells off the start (R-22), and the bits of the far side (R-23)."""
         self.steps = tuple(down * W + right for down, right in ORTHOGONAL)
         """The bit offset of one step in each direction of ``ORTHOGONAL``."""
         self.around = {self.bit[cell]: self.mask(cells) for cell, cells in board.around.items()}
@@ -70,7 +74,9 @@ class Grid:
         self.side_mask = {self.bit[cell]: self.mask(cells) for cell, cells in board.neighbours.items()}
         """Bit of a playable cell -> its playable N4 neighbours."""
         self.sides = {self.bit[cell]: tuple(self.bit[n] for n in cells) for cell, cells in board.neighbours.items()}
-        self.all = (1 << (board.height * W)) - 1
+        self.size = board.height * W
+        """How many bits a mask of this board may use."""
+        self.all = (1 << self.size) - 1
         self.perpendicular = ((1, 3), (0, 2), (1, 3), (0, 2))
         """R-20: the directions a 5 or a 6 may turn to after each direction of ``ORTHOGONAL``."""
 
@@ -100,11 +106,11 @@ class Position(LandingTable):
     def __init__(self, board: Board, stones: StoneKey) -> None:
         self.board, self.key = board, stones
         g = self.grid = grid(board)
-        bit = g.bit
+        W = g.width
         S = locked = departed = 0
         bits: set[int] = set()
         for row, col, has_left, is_locked in stones:
-            at = bit[row, col]
+            at = row * W + col
             bits.add(at)
             b = 1 << at
             S |= b
@@ -120,16 +126,19 @@ class Position(LandingTable):
         every = g.all
         for offset in g.steps:
             line, end, here = [every], [0], every
-            if offset > 0:
-                for k in range(1, 7):
-                    end.append(S & here & free >> k * offset)
-                    here = (S & here) >> offset
-                    line.append(here)
-            else:
-                for k in range(1, 7):
-                    end.append(S & here & free << -k * offset)
-                    here = (S & here) << -offset
-                    line.append(here)
+            for k in range(1, 7):
+                if not here:  # no row of k - 1 stones: none longer either
+                    line += [0] * (7 - k)
+                    end += [0] * (7 - k)
+                    break
+                here &= S
+                if offset > 0:
+                    end.append(here & free >> k * offset)
+                    here >>= offset
+                else:
+                    end.append(here & free << -k * offset)
+                    here <<= -offset
+                line.append(here)
             runs.append(line)
             ends.append(end)
         self.runs = runs
@@ -140,6 +149,7 @@ class Position(LandingTable):
         surrounded = runs[0][1] & runs[1][1] & runs[2][1] & runs[3][1]
         self.movers = S & ~locked & ~surrounded
         """R-19: the stones not locked in the goal with a free side."""
+        self._masks: dict[int, dict[int, int]] = {}
         self._moves: dict[int, dict[Cell, list[Cell]]] = {}
         self._allowed_by_stone: dict[int, tuple[int, int]] = {}
         self._touch: tuple[int, int] | None = None
@@ -209,15 +219,14 @@ class Position(LandingTable):
         found = self._allowed_by_stone.get(origin)
         if found is None:
             g = self.grid
-            more = g.all
-            if self.departed >> origin & 1:
-                more &= ~g.start  # R-22
-            if g.far >> origin & 1:
+            more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
+            if origin in g.far_bits:
                 more &= g.far  # R-23
             pieces = self.pieces.pieces_without(origin) if self.pieces is not None else None
-            if pieces:  # R-24: the landing must touch every piece
+            if pieces:  # R-24: the landing must touch every piece (each piece spread by one step)
+                W = g.width
                 for piece in pieces:
-                    more &= g.spread(piece)
+                    more &= piece << 1 | piece >> 1 | piece << W | piece >> W
                 found = (more, more)
             elif self.S & ~(1 << origin):
                 # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
@@ -239,25 +248,41 @@ class Position(LandingTable):
 
     # -- R-19 .. R-24 together -------------------------------------------------------------
 
-    def _table(self, value: int) -> dict[Cell, list[Cell]]:
-        """``movement.Caravan._table``: every movable stone with a legal landing (reading order)
-        -> its legal landings, sorted (R-19 .. R-24 without R-18); worked out once per value."""
-        found = self._moves.get(value)
+    def landings(self, value: int) -> dict[int, int]:
+        """Every movable stone with a legal landing for ``value`` (its bit, lowest first: reading
+        order) -> its legal landings (a mask), R-19 .. R-24 without R-18; worked out once per
+        value.  Shared: not to be changed.  ``grid.cell`` turns a bit into its cell."""
+        found = self._masks.get(value)
         if found is None:
+            found = {}
             if not self.connected:
-                found = self.reference()._table(value)
+                bit = self.grid.bit
+                for stone, cells in self.reference()._table(value).items():
+                    mask = 0
+                    for cell in cells:
+                        mask |= 1 << bit[cell]
+                    found[bit[stone]] = mask
             else:
-                found = {}
-                cell, allowed, one = self.grid.cell, self._allowed, value == 1
+                kept, one = self._allowed_by_stone, value == 1
                 reach = self._reach(value)
                 for origin in sorted(reach):
-                    landings = reach[origin] & allowed(origin, one)
-                    if not landings:
-                        continue
-                    if landings & (landings - 1):
-                        found[cell[origin]] = [cell[b] for b in _bits(landings)]
-                    else:
-                        found[cell[origin]] = [cell[landings.bit_length() - 1]]
+                    allowed = kept.get(origin)
+                    if allowed is None:
+                        self._allowed(origin, one)
+                        allowed = kept[origin]
+                    mask = reach[origin] & allowed[one]
+                    if mask:
+                        found[origin] = mask
+            self._masks[value] = found
+        return found
+
+    def _table(self, value: int) -> dict[Cell, list[Cell]]:
+        """``movement.Caravan._table``: :meth:`landings` as cells, ``origin -> [landing, ...]``
+        in reading order; worked out once per value."""
+        found = self._moves.get(value)
+        if found is None:
+            cell = self.grid.cell
+            found = {cell[origin]: [cell[b] for b in _bits(mask)] for origin, mask in self.landings(value).items()}
             self._moves[value] = found
         return found
 
@@ -266,10 +291,26 @@ class Position(LandingTable):
         landings, sorted (R-19 .. R-24 without R-18).  Shared: not to be changed."""
         return self._table(value)
 
+    def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
+        """Whether a die of ``value`` has any legal move (R-14, R-16, R-17; ``forbidden``: R-18)."""
+        masks = self.landings(value)
+        if not forbidden:
+            return bool(masks)
+        bit = self.grid.bit
+        blocked: dict[int, int] = {}
+        for origin, cells in forbidden.items():
+            mask = 0
+            for cell in cells:
+                mask |= 1 << bit[cell]
+            blocked[bit[origin]] = mask
+        return any(mask & ~blocked.get(origin, 0) for origin, mask in masks.items())
+
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..
         R-24 (the message names the rule), or ``None``."""
-        if value in range(1, 7) and landing in self._table(value).get(origin, ()):
+        bit = self.grid.bit
+        start, end = bit.get(origin), bit.get(landing)
+        if value in range(1, 7) and start is not None and end is not None and self.landings(value).get(start, 0) >> end & 1:
             return None
         return self.reference().refusal(origin, value, landing)
 
@@ -286,30 +327,34 @@ class _Pieces:
         index: dict[int, int] = {}
         low: dict[int, int] = {}
         last: dict[int, int] = {}
-        self.last = last
-        self.split: dict[int, list[int]] = {}
-        order: list[int] = []
+        split: dict[int, list[int]] = {}
         self.root = root = min(stones)
-        split = self.split
-
-        def visit(here: int, parent: int) -> None:
-            mine = index[here] = low[here] = len(order)
-            order.append(here)
-            for there in sides[here]:
+        index[root] = low[root] = 0
+        order = [root]
+        # the search without recursion: a stack of (stone, its parent, its neighbours still to try)
+        stack = [(root, -1, iter(sides[root]))]
+        while stack:
+            here, parent, ahead = stack[-1]
+            for there in ahead:
                 if there in stones:
                     seen = index.get(there)
-                    if seen is None:
-                        visit(there, here)
-                        below = low[there]
-                        if below >= mine:
-                            split.setdefault(here, []).append(there)
-                        elif below < low[here]:
-                            low[here] = below
-                    elif seen < low[here] and there != parent:
+                    if seen is None:  # a child: search it, then come back to ``ahead``
+                        index[there] = low[there] = len(order)
+                        order.append(there)
+                        stack.append((there, here, iter(sides[there])))
+                        break
+                    if seen < low[here] and there != parent:
                         low[here] = seen
-            last[here] = len(order) - 1
-
-        visit(root, -1)
+            else:  # every neighbour tried: the subtree of ``here`` is done
+                stack.pop()
+                last[here] = len(order) - 1
+                if parent >= 0:
+                    below = low[here]
+                    if below >= index[parent]:
+                        split.setdefault(parent, []).append(here)
+                    elif below < low[parent]:
+                        low[parent] = below
+        self.last, self.split = last, split
         self.connected = len(order) == len(stones)
         self.index = index
         prefix = [0]

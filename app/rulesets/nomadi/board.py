@@ -152,6 +152,7 @@ class Board:
             if not set(cells) <= self.playable_cells:
                 raise ValueError(f"oasis spot {spot} has cells off the playable board")
         self._rows_with_goal: dict[str | None, tuple[str, ...]] = {}
+        self._goals: dict[str | None, frozenset[Cell]] = {}
         self._goal_distances: dict[str | None, dict[Cell, int]] = {}
         self.neighbours: dict[Cell, tuple[Cell, ...]] = {
             cell: tuple(n for n in (step(cell, offset) for offset in ORTHOGONAL) if n in self.playable_cells)
@@ -177,8 +178,12 @@ class Board:
         return cell[0] <= self.chasm[cell[1]]
 
     def goal_cells(self, oasis: str | None) -> frozenset[Cell]:
-        """The goal in play: the printed goal, or a movable-oasis spot (Spec R-40)."""
-        return frozenset(self.oasis_spots[oasis] if oasis else self.printed_goal)
+        """The goal in play: the printed goal, or a movable-oasis spot (Spec R-40); made once per
+        spot (the rules ask after every move).  Raises ``KeyError`` for an unknown spot."""
+        found = self._goals.get(oasis)
+        if found is None:
+            found = self._goals[oasis] = frozenset(self.oasis_spots[oasis] if oasis else self.printed_goal)
+        return found
 
     def letter(self, cell: Cell, oasis: str | None = None) -> str:
         """The legend letter of ``cell`` with the goal in play (spot cells ``G``, printed goal ``.``)."""

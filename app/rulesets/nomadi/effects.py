@@ -44,7 +44,7 @@ def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin
     stones = state["stones"]
     stone = stones[stone_id]
     owner = stone["owner"]
-    start = set(board.start_cells)
+    start = board.start_set
 
     # R-27 departure (R-33: ending a move off the start)
     if landing not in start:

@@ -479,21 +479,40 @@ def forbidden_returns(state: NomadiState, value: int) -> dict[Cell, set[Cell]]:
     return forbidden
 
 
-@functools.lru_cache(maxsize=8192)
-def _die_move(value: int, origin: Cell, landing: Cell) -> UseDie:
-    """The move ``UseDie(die=value, stone=origin, to=landing)``, made once (moves are frozen; the
-    last 8192 are kept: a few MB)."""
-    return UseDie(die=value, stone=origin, to=landing)
+DIE_MOVES_KEPT = 8192
+"""How many ``UseDie`` moves :func:`_legal_dice` keeps for reuse per board (a few MB)."""
+_DIE_MOVES: dict[Board, dict[int, UseDie]] = {}
 
 
 def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+    """Spec R-15 .. R-24: every (die value, stone, landing), values ascending, stones and landings
+    in reading order (the position's bits ascending); R-18 takes out the returns it forbids.
+
+    Each ``UseDie`` is made once and reused (moves are frozen), found by the int
+    ``(value * size + origin) * size + landing`` of the bits; the store is emptied when it holds
+    more than :data:`DIE_MOVES_KEPT`."""
     position = caravan(state, board)
+    cell = position.grid.cell
+    size = position.grid.size
+    made = _DIE_MOVES.get(board)
+    if made is None or len(made) > DIE_MOVES_KEPT:
+        made = _DIE_MOVES[board] = {}
     moves: list[MoveModel] = []
     for value in sorted(set(unused_values(state))):
         forbidden = forbidden_returns(state, value)  # R-18
-        for origin, landings in position.table(value).items():
-            blocked = forbidden.get(origin)
-            moves += [_die_move(value, origin, landing) for landing in landings if not blocked or landing not in blocked]
+        for origin, landings in position.landings(value).items():
+            blocked = forbidden.get(cell[origin]) if forbidden else None
+            base = (value * size + origin) * size
+            while landings:
+                low = landings & -landings
+                landing = low.bit_length() - 1
+                landings ^= low
+                if blocked and cell[landing] in blocked:
+                    continue
+                move = made.get(base + landing)
+                if move is None:
+                    move = made[base + landing] = UseDie(die=value, stone=cell[origin], to=cell[landing])
+                moves.append(move)
     if state["options"]["voluntary_pass"]:
         moves.append(EndTurn())
     return moves
