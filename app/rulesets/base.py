@@ -564,7 +564,7 @@ def _sole_move_model(ruleset_class: type[Ruleset]) -> type[MoveModel] | None:
     model = ruleset_class.Move
     while typing.get_origin(model) is typing.Annotated:
         model = typing.get_args(model)[0]
-    if isinstance(model, type) and issubclass(model, BaseModel) and _plain_moves(ruleset_class):
+    if isinstance(model, type) and issubclass(model, MoveModel) and _plain_moves(ruleset_class):
         return model
     return None
 
