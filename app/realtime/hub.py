@@ -268,7 +268,8 @@ class Hub:
 
     def _hear(self, game_id: int, version: int):
         """Fan-out listener: note the news at once (so a greeting that starts now knows of it), then
-        push it (a coroutine the fan-out runs as a task)."""
+        push it: at once when the snapshot and log are in memory (the usual move), else as a
+        coroutine the fan-out runs as a task."""
         if version == Marker.LOGGED_OUT:  # game_id is an account id here
             return self._quietly(self.disconnect_account(game_id), f"closing the sockets of account {game_id}")
         if version == Marker.TABLE_DELETED:
@@ -276,6 +277,11 @@ class Hub:
             return self._quietly(self.close_game(game_id), f"closing the sockets of deleted table {game_id}")
         if version >= 0:
             self._ctx.cache.heard(game_id, version)
+        try:
+            if self._push_from_memory(game_id, version):
+                return None  # the usual move: no task at all
+        except Exception:  # never into the committer's call; the task below tries again and logs
+            log.exception("fan-out of game %s from memory failed", game_id)
         return self.on_version(game_id, version)
 
     async def on_version(self, game_id: int, version: int) -> None:
@@ -285,19 +291,42 @@ class Hub:
         """
         await self._quietly(self._push_version(game_id, version), f"fan-out of game {game_id}")
 
-    async def _push_version(self, game_id: int, version: int) -> None:
+    def _behind(self, game_id: int, version: int) -> list[Subscriber]:
+        """The greeted sockets of ``game_id`` to push ``version`` to (all of them for
+        ``Marker.SEATING_CHANGED``).  Sockets still at -1 are being greeted by send_state, which
+        catches up afterwards."""
         force = version == Marker.SEATING_CHANGED
-        # Sockets still at -1 are being greeted by send_state, which catches up afterwards.
-        watchers = [s for s in self._subscribers.get(game_id, ()) if s.version >= 0 and (force or s.version < version)]
+        return [s for s in self._subscribers.get(game_id, ()) if s.version >= 0 and (force or s.version < version)]
+
+    def _push_from_memory(self, game_id: int, version: int) -> bool:
+        """Queue the pushes of ``version`` from the cached snapshot and the held log, without
+        awaiting anything; ``False`` (nothing queued) when either must be read first."""
+        watchers = self._behind(game_id, version)
         if not watchers:
+            return True
+        snapshot = self._ctx.cache.current(game_id)
+        if snapshot is None or snapshot.version < version:
+            return False
+        rows = self._logs.rows(snapshot)
+        if rows is None:
+            return False
+        self._queue_pushes(watchers, snapshot, rows, version == Marker.SEATING_CHANGED)
+        return True
+
+    async def _push_version(self, game_id: int, version: int) -> None:
+        if self._push_from_memory(game_id, version):
             return
+        watchers = self._behind(game_id, version)
         snapshot = self._ctx.cache.current(game_id)
         if snapshot is None or snapshot.version < version:
             snapshot = await self._load(game_id)
             if snapshot.version < version:  # joined a read that began before that commit: read again
                 snapshot = await self._load(game_id)
         rows = await self._log_rows(snapshot)
-        online = tuple(self.online(game_id))
+        self._queue_pushes(watchers, snapshot, rows, version == Marker.SEATING_CHANGED)
+
+    def _queue_pushes(self, watchers: list[Subscriber], snapshot: GameSnapshot, rows: LogRows, force: bool) -> None:
+        online = tuple(self.online(snapshot.game_id))
         for subscriber in watchers:
             self._queue_push(subscriber, _Push(snapshot, rows, online, force))
 

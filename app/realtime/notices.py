@@ -17,6 +17,8 @@ import asyncio
 import logging
 import time
 import weakref
+from collections.abc import Coroutine
+from typing import Any
 
 from sqlalchemy import select
 
@@ -74,9 +76,15 @@ class TableNotices:
             rematch_id = await session.scalar(select(Table.rematch_id).where(Table.id == game_id))
         return latest, rematch_id
 
-    async def on_version(self, game_id: int, version: int) -> None:
+    def on_version(self, game_id: int, version: int) -> Coroutine[Any, Any, None] | None:
         """Fan-out listener: act on ``Marker.CHAT_POSTED``, ``Marker.CHAT_REMOVED`` and
-        ``Marker.REMATCH_STARTED``, ignore game versions."""
+        ``Marker.REMATCH_STARTED`` (a coroutine the fan-out runs as a task), ignore game versions
+        (``None``: no task for every move)."""
+        if version not in (Marker.CHAT_POSTED, Marker.REMATCH_STARTED, Marker.CHAT_REMOVED):
+            return None
+        return self._on_news(game_id, version)
+
+    async def _on_news(self, game_id: int, version: int) -> None:
         if version in (Marker.CHAT_POSTED, Marker.REMATCH_STARTED):
             self._recent_news[game_id] = (time.monotonic(), None)  # stale; and so is any read begun before
         try:
