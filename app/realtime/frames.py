@@ -157,6 +157,12 @@ def encode(frame: ServerFrameModel) -> bytes:
     return orjson.dumps(frame.__dict__, default=move_json_default)
 
 
+def encode_state(game: GameState, online: list[int]) -> bytes:
+    """``encode(state(game, online))``, the same bytes, without building the frame model in between
+    (the hub writes one per seat and version: issue 19)."""
+    return orjson.dumps({"type": "state", **game.__dict__, "online": online}, default=move_json_default)
+
+
 def state(game: GameState, online: list[int]) -> StateFrame:
     """The ``state`` frame of ``game`` (already validated: its fields are taken as they are)."""
     return StateFrame.model_construct(**game.__dict__, online=online)

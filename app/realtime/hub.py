@@ -261,7 +261,7 @@ class Hub:
             ruleset = self._ctx.registry.get(snapshot.ruleset)
             newer = rows_between(rows, key[1], snapshot.version)
             game = state_payload(ruleset, snapshot, seat, log_entries(newer, seat, snapshot.names), legal_form)
-            payload = held[1][key] = frames.encode(frames.state(game, list(online)))
+            payload = held[1][key] = frames.encode_state(game, list(online))
         return payload
 
     # -- pushing ------------------------------------------------------------------------------

@@ -143,6 +143,8 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     legal = (legal_in_form(ruleset, ruleset.legal_moves(state, seat), legal_form)
              if running and played_by_person and seat in acting else [])
     result = ruleset.result(state)
-    return GameState(version=snapshot.version, seat=seat, status=snapshot.status, view=ruleset.view(state, seat),
-                     legal=legal, to_act=acting, undo=bool(running and played_by_person and seat == snapshot.undo_seat),
-                     log=log, result=result_payload(result, snapshot.names), players=players(snapshot))
+    # Not validated again: every field is built right here (once per seat and version, issue 19).
+    return GameState.model_construct(
+        version=snapshot.version, seat=seat, status=snapshot.status, view=ruleset.view(state, seat), legal=legal,
+        to_act=acting, undo=bool(running and played_by_person and seat == snapshot.undo_seat), log=log,
+        result=result_payload(result, snapshot.names), players=players(snapshot))

@@ -118,3 +118,22 @@ def test_hello_takes_a_legal_form_and_refuses_an_unknown_one():
     for bad in (b'"bogus"', b'"Grouped"', b'null', b'1'):
         with pytest.raises(ValidationError):
             frames.client_frame_adapter.validate_json(b'{"type":"hello","legal_form":' + bad + b'}')
+
+
+def test_the_hubs_state_bytes_are_the_state_frames_bytes():
+    """``frames.encode_state`` (the hub's road, no frame model in between) writes what ``encode`` of
+    the ``state`` frame writes, field for field and in the same order."""
+    from app.rulesets.base import MoveModel
+    from typing import Literal
+
+    class Add(MoveModel):
+        type: Literal["add"] = "add"
+        amount: int
+
+    player = PlayerOut(seat=1, name="Bo", bot=False, takeover=None, deadline="2026-12-01T10:00:00+00:00",
+                       away_since=None, away_deadline=None)
+    game = GameState(version=3, seat=1, status="running", view={"cells": [None, 0]}, legal=[Add(amount=2)],
+                     to_act=[1], undo=True, log=[{"version": 3, "text": "Ana adds 1."}], result=None, players=[player])
+    written = frames.encode_state(game, [0, 1])
+    assert written == frames.encode(frames.state(game, [0, 1]))
+    assert list(orjson.loads(written)) == list(frames.StateFrame.model_fields)

@@ -136,6 +136,7 @@ def test_a_state_older_than_the_sockets_last_ack_is_never_sent_after_the_ack(cli
         assert hello(ws)["version"] == 0
         subscriber = next(s for s in hub.watchers(game_id) if s.seat == 1)
         monkeypatch.setattr(hub, "_log_rows", slow_log_rows)
+        monkeypatch.setattr(hub, "_push_from_memory", lambda *_: False)  # every push reads, and waits
         assert ana.move(game_id, 0, {"type": "bid", "amount": 4}).json()["version"] == 1  # its push waits
         ws.send_json({"type": "move", "id": "bo-bid", "version": 0, "move": {"type": "bid", "amount": 2}})
         ack, before = receive_until(ws, "ack")
