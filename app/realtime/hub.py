@@ -55,6 +55,7 @@ class Subscriber:
         # The pushes' outbox (Hub._queue_push): the newest push not yet written, the task that
         # writes them, and since when (event-loop time) its current frame has been going out.
         self.pending: _Push | None = None
+        self.presence: bytes | None = None  # the newest presence frame not yet written
         self.wake = asyncio.Event()
         self.writer: asyncio.Task | None = None
         self.sending_since: float | None = None
@@ -340,27 +341,35 @@ class Hub:
             if waiting is not None and waiting.force and not push.force:
                 push = _Push(push.snapshot, push.rows, push.online, True)
             subscriber.pending = push
+        self._wake_writer(subscriber)
+
+    def _wake_writer(self, subscriber: Subscriber) -> None:
         if subscriber.writer is None or subscriber.writer.done():
             subscriber.writer = asyncio.ensure_future(self._write_pushes(subscriber))
         else:
             subscriber.wake.set()
 
     async def _write_pushes(self, subscriber: Subscriber) -> None:
-        """``subscriber``'s writer: send what its outbox holds, newest first, until it is removed."""
+        """``subscriber``'s writer: send what its outbox holds (a presence frame, then the newest
+        push) until it is removed."""
         while True:
-            push = subscriber.pending
-            if push is None:
+            presence, push = subscriber.presence, subscriber.pending
+            if presence is None and push is None:
                 subscriber.wake.clear()
                 await subscriber.wake.wait()
                 continue
-            subscriber.pending = None
+            subscriber.presence = subscriber.pending = None
             try:
-                await self._push(subscriber, push)
+                if presence is not None:
+                    async with subscriber.send_lock:
+                        await self._write(subscriber, presence)
+                if push is not None:
+                    await self._push(subscriber, push)
             except Exception:  # never let one frame end the writer
                 log.exception("pushing game %s to a socket failed", subscriber.game_id)
 
     def _stop_writer(self, subscriber: Subscriber) -> None:
-        subscriber.pending = None
+        subscriber.pending = subscriber.presence = None
         if subscriber.writer is not None:
             subscriber.writer.cancel()
             subscriber.writer = None
@@ -379,13 +388,19 @@ class Hub:
             payload = self._payload(snapshot, subscriber.seat, subscriber.version, push.rows, push.online,
                                     subscriber.legal_form)
             subscriber.version = snapshot.version
-            subscriber.sending_since = asyncio.get_running_loop().time()
-            try:
-                await subscriber.websocket.send_text(payload.decode())
-            except Exception:  # the socket is closing; its handler removes it
-                pass
-            finally:
-                subscriber.sending_since = None
+            await self._write(subscriber, payload)
+
+    @staticmethod
+    async def _write(subscriber: Subscriber, payload: bytes) -> None:
+        """Send ``payload`` under the caller's send lock, noting since when it is going out (the send
+        watch closes a socket stuck here); a socket that is closing is left to its handler."""
+        subscriber.sending_since = asyncio.get_running_loop().time()
+        try:
+            await subscriber.websocket.send_text(payload.decode())
+        except Exception:  # the socket is closing; its handler removes it
+            pass
+        finally:
+            subscriber.sending_since = None
 
     async def watch_sends_forever(self) -> None:
         """Close (1013) every socket whose push has been going out for over ``ws_send_timeout_seconds``
@@ -431,12 +446,13 @@ class Hub:
         return False
 
     async def _broadcast_presence(self, game_id: int) -> None:
+        """Queue the ``presence`` frame of ``game_id`` in every greeted socket's outbox (in place of
+        one still waiting there): a socket whose peer stopped reading holds up no greeting."""
         frame = frames.encode(frames.presence(self.online(game_id)))
-        await asyncio.gather(*(self._send_raw(s, frame) for s in self._subscribers.get(game_id, ()) if s.version >= 0))
-
-    async def _send_raw(self, subscriber: Subscriber, frame: bytes) -> None:
-        async with subscriber.send_lock:
-            await self._send(subscriber, frame)
+        for subscriber in self._subscribers.get(game_id, ()):
+            if subscriber.version >= 0:
+                subscriber.presence = frame
+                self._wake_writer(subscriber)
 
     async def _close_logins(self, ended: set[Login]) -> int:
         if not ended:  # the usual resync: no need to hash every socket's login

@@ -155,19 +155,21 @@ async def _new_event() -> asyncio.Event:
 
 
 def test_a_socket_that_stopped_reading_holds_up_nobody_of_its_game_and_is_closed(database_url):
-    """Issue 19 moved the pushes to one writer per socket with no timer per frame: a spectator
-    whose peer stopped reading must still hold up nobody of its own game, and the send watch must
-    close it (1013) once its push has been going out for ``ws_send_timeout_seconds``."""
+    """Issue 19 moved the pushes and presence frames to one writer per socket with no timer per
+    frame: a spectator whose peer stopped reading must still hold up nobody of its own game (before,
+    a player's greeting waited for the presence frame to the stuck socket, up to the send timeout),
+    and the send watch must close it (1013) once a frame has been going out for
+    ``ws_send_timeout_seconds``."""
     with TestClient(create_app(make_settings(database_url, ws_send_timeout_seconds=3600))) as client:
         hub = client.app.state.hub
         ana, bo = Player(client, "Ana"), Player(client, "Bo")
         game_id = started_table(ana, [bo])
         peer = _PeerThatStoppedReading()
         stuck = Subscriber(peer, game_id, None)
+        stuck.version = 0
+        hub.add(stuck)  # greeted before Bo: Bo's greeting tells it that Bo is online
         with bo.websocket(game_id) as ws:
-            assert hello(ws)["version"] == 0
-            stuck.version = 0
-            hub.add(stuck)  # a spectator greeted after Bo (else Bo's greeting would tell it Bo is online)
+            assert hello(ws)["version"] == 0  # Bo's greeting did not wait for the stuck spectator's presence frame
             assert ana.move(game_id, 0, {"type": "add", "amount": 1}).status_code == 200
             assert bo.move(game_id, 1, {"type": "add", "amount": 2}).status_code == 200
             got: list[int] = []
@@ -177,5 +179,5 @@ def test_a_socket_that_stopped_reading_holds_up_nobody_of_its_game_and_is_closed
             assert client.portal.call(hub.close_stuck_sends) == []  # not for long enough yet
             hub._send_timeout = 0.5  # now it has been (or soon will)
             poll(lambda: peer.closed_with is not None, what="the stuck socket closed by the send watch")
-        assert peer.closed_with == 1013 and stuck.writer is None
+            assert peer.closed_with == 1013 and stuck.writer is None  # its writer stopped too
         client.portal.call(hub.remove, stuck)
