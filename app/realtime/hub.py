@@ -421,13 +421,17 @@ class Hub:
         stuck = [s for watchers in self._subscribers.values() for s in watchers
                  if s.sending_since is not None and now - s.sending_since > self._send_timeout]
         for subscriber in stuck:
-            log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
-                        self._send_timeout)
             subscriber.sending_since = None
             self._stop_writer(subscriber)
-            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.close(1013, "too slow"),
-                                                                 self._send_timeout), "closing a slow socket"))
+            self._close_too_slow(subscriber)
         return stuck
+
+    def _close_too_slow(self, subscriber: Subscriber) -> None:
+        """Close (1013, in a task of its own, bounded by the send timeout) a socket that took no frame
+        for ``ws_send_timeout_seconds``."""
+        log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id, self._send_timeout)
+        asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.close(1013, "too slow"), self._send_timeout),
+                                            "closing a slow socket"))
 
     async def _send(self, subscriber: Subscriber, payload: bytes) -> bool:
         """Send under the caller's send lock; a socket that takes no frame for ``ws_send_timeout_seconds``
@@ -437,10 +441,7 @@ class Hub:
                 await subscriber.websocket.send_text(payload.decode())
             return True
         except TimeoutError:
-            log.warning("closing a socket of game %s that took no frame for %s s", subscriber.game_id,
-                        self._send_timeout)
-            asyncio.ensure_future(self._quietly(asyncio.wait_for(subscriber.close(1013, "too slow"),
-                                                                 self._send_timeout), "closing a slow socket"))
+            self._close_too_slow(subscriber)
         except Exception:  # the socket is closing; its handler removes it
             pass
         return False
