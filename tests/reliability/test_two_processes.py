@@ -337,8 +337,11 @@ def test_logout_closes_every_socket_of_the_session_on_both_processes(servers):
                 recv_until(ws, lambda frame: frame["type"] == "state")
         with bo.http(first) as http:
             assert http.post("/api/auth/logout").status_code == 200
-        sockets[("second", False)].send(json.dumps({"type": "move", "id": "after-logout", "version": 1,
-                                                    "move": {"type": "add", "amount": 1}}))
+        try:
+            sockets[("second", False)].send(json.dumps({"type": "move", "id": "after-logout", "version": 1,
+                                                        "move": {"type": "add", "amount": 1}}))
+        except ConnectionClosed:  # the logout's notice closed it first (a clean-clone run saw this): nothing sent
+            pass
         codes = {}
         for key, ws in sockets.items():
             frames = []
