@@ -95,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # One process drives bots and clocks (issue 16); a new leader first resumes every bot owed a move.
         leadership = app.state.leadership = Leadership(None if settings.is_sqlite else settings.async_database_url,
                                                        settings.leader_retry_seconds)
-        bots = BotDriver(ctx, settings.bot_delay_seconds, leadership)
+        bots = app.state.bots = BotDriver(ctx, settings.bot_delay_seconds, leadership)
         leadership.on_gain(bots.resume)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
         presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)

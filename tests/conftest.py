@@ -169,6 +169,35 @@ def pytest_configure(config):
         _postgres_skipped.append(f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})")
 
 
+# Whole folders whose every test is of one kind: the browser tests, and the ones that start
+# server processes or several apps on one database (tests/reliability, tests/hosting).
+_FOLDER_MARKERS = {"e2e": ("e2e",), "reliability": ("slow",), "hosting": ("slow",)}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark each test by its folder, so a new file there needs no marker of its own, and any test
+    elsewhere that starts a server process (``tests.support.server.ServerProcess``) as ``slow``:
+    ``pytest -m "not e2e and not slow"`` is then the fast subset."""
+    tests_root = Path(__file__).resolve().parent
+    for item in items:
+        parts = item.path.resolve().relative_to(tests_root).parts
+        for marker in _FOLDER_MARKERS.get(parts[0], ()) if len(parts) > 1 else ():
+            item.add_marker(marker)
+        function = getattr(item, "function", None)
+        if function is not None and "ServerProcess" in _names_used(function.__code__):
+            item.add_marker("slow")
+
+
+def _names_used(code) -> set[str]:
+    """The global and attribute names a function's code uses, its comprehensions and inner
+    functions included."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):
+            names |= _names_used(constant)
+    return names
+
+
 def pytest_terminal_summary(terminalreporter):
     if _postgres_skipped and not REQUIRE_POSTGRES:
         terminalreporter.write_line("")

@@ -75,6 +75,12 @@ class BotDriver:
         for game_id in ids:
             self.on_version(game_id, Marker.SEATING_CHANGED)
 
+    async def settled(self) -> None:
+        """Wait until no game has a bot task running or owed (a barrier for tests: once it returns,
+        every bot move the commits so far called for has been made or found unowed)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
     def _leading(self) -> bool:
         return self._leadership is None or self._leadership.is_leader
 

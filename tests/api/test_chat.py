@@ -201,12 +201,11 @@ def test_chat_before_the_start_at_a_table_with_a_bot_logs_no_error(client, caplo
     """Chatting in the waiting room must not send the bot driver looking for a game (it logged a
     traceback per message)."""
     import logging
-    import time
 
     ana = Player(client, "Ana")
     table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
     assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "random"}).status_code == 200
     with caplog.at_level(logging.ERROR):
         assert say(ana, table_id, "ready?").status_code == 201
-        time.sleep(0.2)
+        client.portal.call(client.app.state.bots.settled)  # a bot task the message started has ended
     assert [record.getMessage() for record in caplog.records if record.levelno >= logging.ERROR] == []

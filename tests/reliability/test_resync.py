@@ -35,6 +35,22 @@ def pair(request):
     return first, second
 
 
+def frames_until(ws, found, seconds: float = 60.0) -> list[dict]:
+    """The frames a test client's socket receives until one is ``found`` (that one last), asked
+    for by pings: frames are queued in order, so each pong comes after every push sent before it.
+    Gives up after ``seconds`` (a limit, never a target) and returns what came, for the message."""
+    frames: list[dict] = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        ws.send_json({"type": "ping"})
+        while (frame := ws.receive_json())["type"] != "pong":
+            frames.append(frame)
+            if found(frame):
+                return frames
+        time.sleep(0.05)
+    return frames
+
+
 def rest_state(http, game_id: int) -> dict:
     return http.get(f"/api/games/{game_id}").json()
 
@@ -247,13 +263,8 @@ def test_hello_racing_a_commit(postgres_database, monkeypatch, elsewhere):
             first = ws.receive_json()
             assert first["type"] == "state" and first["version"] == 0
             assert not armed[0], "the commit was not injected"
-            time.sleep(1.5)  # every push there will be has been sent by now
-            ws.send_json({"type": "ping"})  # frames are queued in order: the pong comes after any push
-            frames = []
-            while (frame := ws.receive_json())["type"] != "pong":
-                frames.append(frame)
-            assert any(frame["type"] == "state" and frame["version"] == 1 for frame in frames), \
-                f"the socket stayed at version 0; frames after the greeting: {frames}"
+            frames = frames_until(ws, lambda frame: frame["type"] == "state" and frame["version"] == 1)
+            assert frames[-1]["version"] == 1, f"the socket stayed at version 0; frames after the greeting: {frames}"
 
 
 @pytest.mark.postgres
@@ -280,9 +291,6 @@ def test_a_lost_notice_between_processes_still_reaches_the_socket(postgres_datab
             answer = two.post(f"/api/games/{game_id}/moves", headers=ana.headers,
                               json={"id": "m1", "version": 0, "move": {"type": "add", "amount": 2}})
             assert answer.status_code == 200, answer.text
-            time.sleep(1.5)  # five resync periods
-            ws.send_json({"type": "ping"})  # frames are queued in order: the pong comes after any push
-            states = []
-            while (frame := ws.receive_json())["type"] != "pong":
-                states += [frame] if frame["type"] == "state" else []
+            frames = frames_until(ws, lambda frame: frame["type"] == "state" and frame["version"] == 1)
+            states = [frame for frame in frames if frame["type"] == "state"]
             assert [(state["version"], state["view"]["total"]) for state in states] == [(1, 2)]

@@ -102,7 +102,7 @@ def test_timeout_hands_seat_to_bot_and_return_reclaims_it(timed_client):
     bo.move(table_id, 1, {"type": "add", "amount": 1})
     state = client.get(f"/api/games/{table_id}").json()
     assert state["to_act"] == [0] and state["version"] == 2  # Ana plays her own turn again: no bot move
-    time.sleep(0.3)
+    client.portal.call(client.app.state.bots.settled)  # every bot move Bo's commit could call for
     assert client.get(f"/api/games/{table_id}").json()["version"] == 2
 
 
