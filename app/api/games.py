@@ -62,7 +62,8 @@ async def take_back(game_id: TableId, body: UndoIn, account: OptionalAccount, ct
 
 @router.get("/{game_id}/log", response_model=list[dict[str, Any]], responses=errors(400, 404))
 async def public_log(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> list[dict]:
-    """The public move log: ``[{version, text}]`` (no private entries, whoever asks)."""
+    """The public move log: ``[{version, text, template, args, rule}]`` (docs/api.md, "log entry"),
+    oldest first; no private entries, whoever asks."""
     await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
     snapshot = await games.load_snapshot(ctx, game_id)
     return log_entries(await games.read_log_rows(ctx, game_id, 0, snapshot.version), None, snapshot.names)
