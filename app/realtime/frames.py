@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from app.rulesets.base import move_json_default
+from app.rulesets.wire import move_json_default
 from app.services.chat import ChatLine
 from app.services.legal_forms import LegalForm
 from app.services.views import GameState, PlayerOut

@@ -19,7 +19,10 @@ Conventions shared by every ruleset:
   from JSON on every move.
 * States are copied one way, :func:`copy_state` (an orjson round trip).
 * A *move* is a small frozen pydantic model with a ``type`` literal; each ruleset declares a
-  discriminated union of its move models as ``Move``.  ``str(move)`` reads well in a log.
+  discriminated union of its move models as ``Move``.  ``str(move)`` reads well in a log.  Its
+  fields may be anything pydantic writes as JSON, nested models included; plain fields (str, int,
+  bool, None, literals, tuples of them) are written into frames faster (``app/rulesets/wire.py``,
+  which is the platform's, not part of this contract).
 * ``apply`` never mutates its input; it returns a new state and the log events it caused, or
   raises :class:`IllegalMove`.
 """
@@ -30,8 +33,6 @@ import functools
 import re
 import importlib
 import importlib.resources
-import types
-import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, TypeVar
@@ -471,7 +472,7 @@ class Ruleset(ABC, Generic[StateT]):
     def parse_move(self, raw: Any) -> MoveModel:
         """Parse a move from the wire; raises :class:`MalformedMove` with pydantic's reason."""
         try:
-            return _move_adapter(type(self)).validate_python(raw)
+            return move_adapter(type(self)).validate_python(raw)
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first.get("loc", ())) or "move"
@@ -480,20 +481,6 @@ class Ruleset(ABC, Generic[StateT]):
     def dump_move(self, move: MoveModel) -> dict[str, Any]:
         """The JSON form of a move, as sent on the wire and stored in the move log."""
         return move.model_dump(mode="json")
-
-    def dump_moves(self, moves: list[MoveModel]) -> list[dict[str, Any]]:
-        """The JSON forms of many moves in one call (the ``legal`` list of every state frame).
-
-        Moves whose fields are all plain JSON values (str, int, bool, None, literals and tuples
-        of them: every ruleset here) are given as the models' own field dicts, which orjson
-        writes about five times faster than it calls back for each model (0.04 ms against
-        0.2 ms for the benchmark's 1000 moves); the others go through pydantic's serializer.
-        Tuples stay tuples (JSON arrays).  The dicts are the frozen models' own: read them, never
-        change them.
-        """
-        if _plain_moves(type(self)):
-            return [move.__dict__ for move in moves]
-        return _moves_adapter(type(self)).dump_python(moves, mode="json")
 
     def check_and_apply(self, state: StateT, seat: Seat, move: MoveModel) -> tuple[StateT, list[Event]]:
         """``apply`` behind the turn check: raises ``IllegalMove(code="not_your_turn")`` first."""
@@ -511,75 +498,6 @@ def copy_state(state: StateT) -> StateT:
 
 
 @functools.cache
-def _move_adapter(ruleset_class: type[Ruleset[Any]]) -> TypeAdapter:
+def move_adapter(ruleset_class: type[Ruleset[Any]]) -> TypeAdapter:
+    """The pydantic adapter of a ruleset's ``Move`` union, made once per class."""
     return TypeAdapter(ruleset_class.Move)
-
-
-@functools.cache
-def _moves_adapter(ruleset_class: type[Ruleset[Any]]) -> TypeAdapter:
-    return TypeAdapter(list[ruleset_class.Move])  # type: ignore[name-defined]  # a union known at run time
-
-
-PLAIN_TYPES = (str, int, bool, type(None))
-
-
-def _plain_annotation(annotation: Any) -> bool:
-    """Whether a field's values are JSON values as they are (``model_dump(mode="json")`` keeps them)."""
-    origin = typing.get_origin(annotation)
-    if origin is typing.Literal:
-        return all(isinstance(value, PLAIN_TYPES) for value in typing.get_args(annotation))
-    if origin is typing.Annotated:
-        return _plain_annotation(typing.get_args(annotation)[0])
-    if origin in (tuple, typing.Union, types.UnionType):
-        return all(arg is Ellipsis or _plain_annotation(arg) for arg in typing.get_args(annotation))
-    return annotation in PLAIN_TYPES
-
-
-def move_json_default(value: Any) -> Any:
-    """``orjson.dumps(..., default=move_json_default)``: writes move models in their wire form
-    without building a dict per move (a plain model's own ``__dict__``; others through pydantic).
-
-    Building the 1000 dicts of a ``legal`` list cost the benchmark server about 2 ms a frame;
-    serializing the models in place does not.  Raises ``TypeError`` for anything else, as orjson
-    expects of a default.
-    """
-    if isinstance(value, BaseModel):
-        return value.__dict__ if _plain_model(type(value)) else value.model_dump(mode="json")
-    raise TypeError(f"{type(value).__name__} is not JSON serializable")
-
-
-@functools.cache
-def _plain_model(model: type[BaseModel]) -> bool:
-    return all(_plain_annotation(field.annotation) for field in model.model_fields.values())
-
-
-def sole_move_model(ruleset: Ruleset) -> type[MoveModel] | None:
-    """The move model of a ruleset whose ``Move`` is one model class with plain fields (every legal
-    move is then an instance of exactly it, by the contract of ``Ruleset.Move``), else ``None``."""
-    return _sole_move_model(type(ruleset))
-
-
-@functools.cache
-def _sole_move_model(ruleset_class: type[Ruleset]) -> type[MoveModel] | None:
-    model = ruleset_class.Move
-    while typing.get_origin(model) is typing.Annotated:
-        model = typing.get_args(model)[0]
-    if isinstance(model, type) and issubclass(model, MoveModel) and _plain_moves(ruleset_class):
-        return model
-    return None
-
-
-def plain_moves(ruleset: Ruleset) -> bool:
-    """Whether ``ruleset.dump_moves`` gives every move as the model's own ``__dict__`` (all its move
-    models have only plain JSON fields), so a reader may take a move's fields as its attributes."""
-    return _plain_moves(type(ruleset))
-
-
-@functools.cache
-def _plain_moves(ruleset_class: type[Ruleset]) -> bool:
-    """Whether every move model of the ruleset has only plain fields (see ``Ruleset.dump_moves``)."""
-    union = ruleset_class.Move
-    while typing.get_origin(union) is typing.Annotated:
-        union = typing.get_args(union)[0]
-    models = typing.get_args(union) if typing.get_origin(union) in (typing.Union, types.UnionType) else (union,)
-    return all(isinstance(model, type) and issubclass(model, BaseModel) and _plain_model(model) for model in models)

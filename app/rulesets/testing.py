@@ -51,7 +51,8 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MalformedMove, MoveModel, Result, Rng, Ruleset, Seat, State, move_json_default
+from app.rulesets.base import Event, IllegalMove, MalformedMove, MoveModel, Result, Rng, Ruleset, Seat, State
+from app.rulesets.wire import dump_moves, move_json_default
 
 SPREAD_POSITIONS = 4
 """Positions per game that get the deep checks besides the first that lists each kind of move."""
@@ -476,7 +477,7 @@ def _sample(chooser: random.Random, moves: list[MoveModel], count: int) -> list[
 
 def _check_wire(ruleset: Ruleset, legal: list[MoveModel], where: str) -> None:
     """The ``legal`` list as frames write it is pydantic's JSON form; each move parses back."""
-    wire = json.loads(json.dumps(ruleset.dump_moves(legal)))
+    wire = json.loads(json.dumps(dump_moves(ruleset, legal)))
     assert wire == [move.model_dump(mode="json") for move in legal], f"{where}: dump_moves differs from pydantic"
     assert orjson.loads(orjson.dumps(legal, default=move_json_default)) == wire, f"{where}: frame writer differs"
     kinds_done: set[str] = set()

@@ -10,7 +10,7 @@ and the same keys form a group, and each key is either the same in every move of
 
 The benchmark's 1000 moves shrink from about 28 KB of JSON to about 4 KB.  :func:`group_moves` and
 its inverse :func:`expand_groups` are pure and take moves as JSON values (dicts, lists, tuples, str,
-int, float, bool, None), as ``Ruleset.dump_moves`` gives them; :func:`group_legal` is the server's
+int, float, bool, None), as ``wire.dump_moves`` gives them; :func:`group_legal` is the server's
 faster road to the same value from the move models.
 """
 
@@ -21,7 +21,8 @@ import typing
 from operator import attrgetter, itemgetter
 from typing import Any, Literal
 
-from app.rulesets.base import MoveModel, Ruleset, plain_moves, sole_move_model
+from app.rulesets.base import MoveModel, Ruleset
+from app.rulesets.wire import dump_moves, plain_moves, sole_move_model
 
 LegalForm = Literal["moves", "grouped"]
 
@@ -63,7 +64,7 @@ def group_moves(moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def group_legal(ruleset: Ruleset, moves: list[MoveModel]) -> list[dict[str, Any]]:
-    """``group_moves(ruleset.dump_moves(moves))``, read from the move models themselves when they
+    """``group_moves(dump_moves(ruleset, moves))``, read from the move models themselves when they
     are all of one class with plain fields and one ``type``: for the benchmark's 1000 moves that
     takes about what dumping and writing them as moves takes (~75 us), grouping their dicts 2-3 times
     as long (tests/services/test_legal_forms.py checks both roads give the same JSON)."""
@@ -76,7 +77,7 @@ def group_legal(ruleset: Ruleset, moves: list[MoveModel]) -> list[dict[str, Any]
         types = _fixed_type(model) or dict.fromkeys(map(attrgetter("type"), moves))
         if len(types) == 1:
             return [_group(next(iter(types)), moves, list(moves[0].__dict__), attrgetter)]
-    return group_moves(ruleset.dump_moves(moves))
+    return group_moves(dump_moves(ruleset, moves))
 
 
 @functools.cache
@@ -151,10 +152,10 @@ def expand_groups(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def legal_in_form(ruleset: Ruleset, moves: list[MoveModel], form: LegalForm) -> list[Any]:
-    """``moves`` (of ``ruleset``) on the wire as ``form`` writes them: ``ruleset.dump_moves(moves)``
+    """``moves`` (of ``ruleset``) on the wire as ``form`` writes them: ``dump_moves(ruleset, moves)``
     for ``"moves"``, :func:`group_legal` for ``"grouped"``.  Raises ``ValueError`` for another form."""
     if form == "moves":
-        return ruleset.dump_moves(moves)
+        return dump_moves(ruleset, moves)
     if form == "grouped":
         return group_legal(ruleset, moves)
     raise ValueError(f"unknown legal form {form!r}")

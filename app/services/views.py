@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import iso_utc
-from app.rulesets.base import Event, Result, Ruleset, arg_text, move_json_default, split_rule
+from app.rulesets.base import Event, Result, Ruleset, arg_text, split_rule
 from app.services.cache import GameSnapshot
 from app.services.seating import SeatInfo
 from app.services.legal_forms import LegalForm, legal_in_form
@@ -131,7 +131,7 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
                   log: list[dict[str, Any]], legal_form: LegalForm = "moves") -> GameState:
     """The game as ``seat`` (None: spectator) sees it, with ``log`` (docs/api.md).
 
-    ``legal`` lists the seat's legal moves in wire form (``Ruleset.dump_moves``: read-only
+    ``legal`` lists the seat's legal moves in wire form (``wire.dump_moves``: read-only
     dicts), or groups them when ``legal_form`` is ``"grouped"`` (``legal_forms.group_moves``);
     empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
     last move now (issue 20, ``app/services/undo.py``).

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from app.rulesets.base import Event
+from app.rulesets.wire import dump_moves
 from app.rulesets.heroes import Heroes
 
 GOLDEN_FILE = Path(__file__).parent / "data" / "heroes_golden.json"
@@ -81,7 +82,7 @@ def ply_hashes(rules: Heroes, state: dict[str, Any], events: list[Event]) -> dic
     return {
         "s": digest(comparable_state(state)),
         "v": digest([rules.view(state, viewer) for viewer in (None, *seats)]),
-        "l": digest([rules.dump_moves(rules.legal_moves(state, seat)) for seat in acting]),
+        "l": digest([dump_moves(rules, rules.legal_moves(state, seat)) for seat in acting]),
         "e": digest([[event.text, event.seats] for event in events]),
     }
 

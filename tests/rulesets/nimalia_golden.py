@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from app.rulesets.base import Rng
+from app.rulesets.wire import dump_moves
 from app.rulesets.nimalia.rules import Nimalia
 from app.rulesets.testing import canonical
 
@@ -57,7 +58,7 @@ def position_hashes(state: dict[str, Any], ply: int) -> list[str]:
     seats = range(state["players"])
     hashes = [digest(state), digest(RULES.view(state, None))]
     hashes += [digest(RULES.view(state, seat)) for seat in seats]
-    hashes += [digest(RULES.dump_moves(RULES.legal_moves(state, seat))) for seat in seats]
+    hashes += [digest(dump_moves(RULES, RULES.legal_moves(state, seat))) for seat in seats]
     hashes += [digest(sorted(RULES.secrets(state, seat))) for seat in seats]
     hashes += [digest(RULES.determinize(RULES.view(state, seat), seat, Rng(ply * 8 + seat))) for seat in seats]
     hashes += [digest(RULES.evaluate(state, seat)) for seat in seats]

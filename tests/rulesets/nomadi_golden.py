@@ -31,6 +31,7 @@ from typing import Any
 
 from app.bots.players import SearchBot
 from app.rulesets.base import Event, Rng
+from app.rulesets.wire import dump_moves
 from app.rulesets.nomadi.options import Options
 from app.rulesets.nomadi.rules import Nomadi
 from app.rulesets.testing import canonical
@@ -76,7 +77,7 @@ def views(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 def legal_forms(state: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """The wire form of the legal moves of every seat to act, by seat."""
-    return {str(seat): RULESET.dump_moves(RULESET.legal_moves(state, seat)) for seat in sorted(RULESET.to_act(state))}
+    return {str(seat): dump_moves(RULESET, RULESET.legal_moves(state, seat)) for seat in sorted(RULESET.to_act(state))}
 
 
 def bot() -> SearchBot:

@@ -10,7 +10,8 @@ import orjson
 import pytest
 from pydantic import Field
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Variant, _plain_moves, card, move_json_default, rank_by_score
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Variant, card, rank_by_score
+from app.rulesets.wire import dump_moves, move_json_default, plain_moves
 from app.rulesets.testing import Case, cases, check_case, check_result, observed_facts, random_games
 from tests.support.toy_rulesets import Add, ToyRace, ToySealedBids
 
@@ -257,8 +258,8 @@ class EnumMoves(ToyRace):
 
 
 def test_a_move_with_an_enum_field_goes_through_pydantic():
-    assert not _plain_moves(EnumMoves)
-    assert EnumMoves().dump_moves([Paint(shade=Shade.LIGHT)]) == [{"type": "paint", "shade": "light"}]
+    assert not plain_moves(EnumMoves())
+    assert dump_moves(EnumMoves(), [Paint(shade=Shade.LIGHT)]) == [{"type": "paint", "shade": "light"}]
     assert orjson.loads(orjson.dumps([Paint(shade=Shade.LIGHT)], default=move_json_default)) == [
         {"type": "paint", "shade": "light"}]
     with pytest.raises(TypeError):

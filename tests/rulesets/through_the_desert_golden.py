@@ -31,6 +31,7 @@ from typing import Any
 import orjson
 
 from app.rulesets.base import Event, Rng
+from app.rulesets.wire import dump_moves
 from app.rulesets.through_the_desert.rules import ThroughTheDesert
 
 GOLDEN_FILE = Path(__file__).parent / "data" / "through_the_desert_golden.json"
@@ -63,7 +64,7 @@ def ply_hashes(ruleset: ThroughTheDesert, state: Any, events: list[Event], ply: 
     seats = range(n_players)
     views = [ruleset.view(state, seat) for seat in [None, *seats]]
     acting = sorted(ruleset.to_act(state))
-    legal = {seat: ruleset.dump_moves(ruleset.legal_moves(state, seat)) for seat in acting}
+    legal = {seat: dump_moves(ruleset, ruleset.legal_moves(state, seat)) for seat in acting}
     searching = acting or list(seats)  # the seats whose bot would search now; all once it is over
     worlds = [ruleset.determinize(views[1 + seat], seat, Rng(1000 * ply + seat)) for seat in searching]
     return [
