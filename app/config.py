@@ -97,6 +97,9 @@ class Settings(BaseSettings):
         "(and 20, 100 for the older two); 0 keeps Python's own 700, 10, 10, whose collections of the server's many "
         "long-lived objects cost a sixth of its CPU at 500 games and a 170 ms pause each full pass (issue 19)")
     keep_alive_seconds: int = Field(default=30, ge=1, description="how long an idle HTTP connection stays open")
+    check_cached_states: bool = Field(
+        default=False, description="check at every read that no code changed a cached game state in place (costs a "
+        "serialization per read; the test suite turns it on)")
     ws_per_message_deflate: bool = Field(
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")

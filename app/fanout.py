@@ -74,9 +74,13 @@ class LocalFanout:
         self._pending: set[asyncio.Task] = set()  # async listeners' tasks still running
         self.origin = secrets.token_hex(4)  # this process, in the notifications it sends
 
-    def subscribe(self, listener: Listener) -> None:
-        """Call ``listener(game_id, version)`` for every publication (sync or async callable)."""
-        self._listeners.append(listener)
+    def subscribe(self, listener: Listener, first: bool = False) -> None:
+        """Call ``listener(game_id, version)`` for every publication (sync or async callable), after
+        the listeners subscribed before it, or before them all when ``first``."""
+        if first:
+            self._listeners.insert(0, listener)
+        else:
+            self._listeners.append(listener)
 
     async def start(self) -> None:
         """Nothing to start in-process."""

@@ -37,12 +37,12 @@ from app.realtime.notices import TableNotices
 from app.rulesets.registry import Registry
 from app.services.bot_driver import BotDriver
 from app.services.clock import DeadlineWatcher
+from app.services.cache import GameCache
 from app.services.context import Context
 from app.services.leadership import Leadership
 from app.services.presence import Presence
 from app.services.errors import AppError
 from app.services.notify import kit as notify_kit
-from app.fanout import Marker
 
 log = logging.getLogger(__name__)
 SESSION_COOKIE = "caravanserai_session"
@@ -76,6 +76,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         fanout = make_fanout(engine, settings.is_sqlite)
         ctx = Context(settings=settings, engine=engine, sessions=make_session_factory(engine),
                       registry=Registry.discover(settings.extra_rulesets), fanout=fanout,
+                      cache=GameCache(check_unchanged=settings.check_cached_states),
                       move_writer=None if settings.is_sqlite else PostgresMoveWriter(
                           settings.async_database_url, settings.db_move_writer_connections))
         app.state.ctx = ctx
@@ -88,8 +89,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         sweeper = storage if isinstance(storage, DatabaseStorage) else None  # deletes the expired counters
         if sweeper is not None:
             sweeper.start_sweeping()
-        # First listener: a seating change makes every process drop its cached seats.
-        fanout.subscribe(lambda game_id, version: ctx.cache.forget(game_id) if version == Marker.SEATING_CHANGED else None)
         app.state.hub = Hub(ctx)
         app.state.table_notices = TableNotices(ctx, app.state.hub)
         # One process drives bots and clocks (issue 16); a new leader first resumes every bot owed a move.

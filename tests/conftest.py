@@ -142,6 +142,7 @@ def make_settings(database_url: str, **overrides) -> Settings:
         overrides.setdefault(rule, "100000/minute")
     overrides.setdefault("rate_limit_moves", "100000/second")
     overrides.setdefault("vapid_private_key", TEST_VAPID_KEY)  # never a key file in the working directory
+    overrides.setdefault("check_cached_states", True)  # a test that changes a cached state in place fails
     return Settings(database_url=database_url, secret_key="test-secret", extra_rulesets=TOY_RULESETS,
                     _env_file=None, **overrides)
 

@@ -12,6 +12,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from app.services.seating import SeatInfo
 
 
@@ -45,6 +47,10 @@ class GameSnapshot:
         return tuple(seat.played_by_bot for seat in self.seats)
 
 
+class CachedStateChanged(RuntimeError):
+    """A held snapshot's state was changed in place (found with ``GameCache(check_unchanged=True)``)."""
+
+
 class GameCache:
     """An LRU map ``game_id -> GameSnapshot`` that only ever moves forward in version.
 
@@ -56,9 +62,16 @@ class GameCache:
     snapshot at least as new as the newest version heard of, so a reader that may lag by a lost
     notice (the sockets' greeting, which the hub's resync poll corrects within seconds) needs no
     database read at all (issue 17, item 1).
+
+    Nobody may change a held snapshot's state in place: readers share it (the hub, the bot driver,
+    the next move's ``apply``, which copies it).  With ``check_unchanged`` (the test suite's
+    setting ``check_cached_states``) every read compares the state with its serialization taken
+    when it was put, and raises :class:`CachedStateChanged` if it differs.
     """
 
-    def __init__(self, capacity: int = 2048) -> None:
+    def __init__(self, capacity: int = 2048, check_unchanged: bool = False) -> None:
+        self._check_unchanged = check_unchanged
+        self._written: dict[int, bytes] = {}  # with check_unchanged: each held state as it was put
         self._entries: OrderedDict[int, GameSnapshot] = OrderedDict()
         self._capacity = capacity
         self._epoch = 0  # counts forget() calls; seating changes are rare, so one counter for all games
@@ -73,6 +86,9 @@ class GameCache:
         entry = self._entries.get(game_id)
         if entry is not None:
             self._entries.move_to_end(game_id)
+            if self._check_unchanged and orjson.dumps(entry.state) != self._written.get(game_id):
+                raise CachedStateChanged(f"the cached state of game {game_id} at version {entry.version} was changed "
+                                         "in place; copy it (copy_state) before changing it")
         return entry
 
     def put(self, snapshot: GameSnapshot, epoch: int | None = None) -> None:
@@ -85,8 +101,11 @@ class GameCache:
             return
         self._entries[snapshot.game_id] = snapshot
         self._entries.move_to_end(snapshot.game_id)
+        if self._check_unchanged:
+            self._written[snapshot.game_id] = orjson.dumps(snapshot.state)
         while len(self._entries) > self._capacity:
-            self._entries.popitem(last=False)
+            dropped, _ = self._entries.popitem(last=False)
+            self._written.pop(dropped, None)
 
     def heard(self, game_id: int, version: int) -> None:
         """Note that ``game_id`` reached ``version`` somewhere (a fan-out notice, a resync)."""
@@ -112,6 +131,7 @@ class GameCache:
         """Drop ``game_id`` (its table changed outside the move pipeline) and refuse snapshots read before now."""
         self._epoch += 1
         self._entries.pop(game_id, None)
+        self._written.pop(game_id, None)
 
 
 class ReplayCache:

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.db.move_writer import PostgresMoveWriter
-from app.fanout import LocalFanout
+from app.fanout import LocalFanout, Marker
 from app.metrics import Metrics
 from app.rulesets.registry import Registry
 from app.services.cache import GameCache, ReplayCache
@@ -22,6 +22,10 @@ class Context:
 
     ``move_writer`` is the one-statement move commit of PostgreSQL, grouped over many games (group
     commit; None on SQLite).
+
+    Building it makes the cache the fan-out's first listener: news of a seating change (a join, a
+    take-over, a return) drops the game's cached snapshot before any other listener (the hub's
+    pushes, the bot driver) reads it, so nobody is told, or moved for, from seats that changed.
     """
 
     settings: Settings
@@ -34,6 +38,13 @@ class Context:
     metrics: Metrics = field(default_factory=Metrics)
     move_writer: PostgresMoveWriter | None = None
     _locks: weakref.WeakValueDictionary = field(default_factory=weakref.WeakValueDictionary)
+
+    def __post_init__(self) -> None:
+        self.fanout.subscribe(self._forget_changed_seats, first=True)
+
+    def _forget_changed_seats(self, game_id: int, version: int) -> None:
+        if version == Marker.SEATING_CHANGED:
+            self.cache.forget(game_id)
 
     def game_lock(self, game_id: int) -> asyncio.Lock:
         """One lock per table in this process: moves and seat changes of one table queue here,

@@ -51,3 +51,36 @@ def test_replay_cache_finds_the_nearest_kept_state_below_a_version():
     assert replays.nearest(7, 100) == (100, {"at": 100})
     assert replays.nearest(7, 20) is None
     assert replays.nearest(8, 59) is None and replays.nearest(9, 1000) is None
+
+
+def test_the_context_makes_the_cache_the_first_to_hear_of_a_seating_change():
+    """Whatever subscribed to the fan-out before the context was built (the hub, the bot driver),
+    it reads no snapshot with the seats from before the change."""
+    from app.fanout import LocalFanout, Marker
+    from app.services.context import Context
+
+    fanout = LocalFanout()
+    held_when_told: list[GameSnapshot | None] = []
+    fanout.subscribe(lambda game_id, version: held_when_told.append(context.cache.get(game_id)))
+    context = Context(settings=None, engine=None, sessions=None, registry=None, fanout=fanout)
+    context.cache.put(snapshot(4))
+
+    fanout.committed(7, Marker.SEATING_CHANGED)
+
+    assert held_when_told == [None]
+
+
+def test_a_state_changed_in_place_is_found_at_the_next_read():
+    import pytest
+
+    from app.services.cache import CachedStateChanged
+
+    cache = GameCache(check_unchanged=True)
+    held = snapshot(2)
+    cache.put(held)
+    assert cache.get(7) is held  # unchanged: read as it was put
+
+    held.state["turn"] = 99  # what a reader must never do: the next reader would see a state no move made
+
+    with pytest.raises(CachedStateChanged):
+        cache.get(7)
