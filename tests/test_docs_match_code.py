@@ -90,3 +90,15 @@ def test_the_rules_index_names_every_family_of_codes_a_reference_defines(ruleset
     missing = sorted(family for family in families
                      if not re.search(rf"(?<![A-Za-z]){family}(?=[-0-9])", codes_cell))
     assert missing == [], f"docs/rules/README.md does not name {missing} in the row of {ruleset.name}"
+
+
+def test_every_test_the_architecture_page_names_exists():
+    """The move pipeline's rules each name the test that guards them: a renamed or deleted test
+    would leave a rule unguarded without anyone noticing."""
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    named = re.findall(r"`(tests/[\w/]+\.py)::(test_\w+)`", text)
+    assert len(named) >= 13
+    root = DOCS.parent
+    missing = [f"{path}::{name}" for path, name in named
+               if not (root / path).exists() or not re.search(rf"^def {name}\(", (root / path).read_text(), re.M)]
+    assert missing == []
