@@ -1,4 +1,4 @@
-"""``caravanserai admin ...``: the admin's tools at the command line (issue 18, item 5).
+"""``caravanserai admin ...``: the admin's tools at the command line.
 
 Run where the server's settings are (the same ``CARAVANSERAI_*`` environment or ``.env``): it works
 on the database directly, so it needs no admin account, and writes the same JSON admin log line

@@ -38,22 +38,22 @@ class Settings(BaseSettings):
       ``secret_key_file`` so sessions survive restarts.
     * ``extra_rulesets``: ``"module:Class"`` paths of rulesets loaded besides the entry points.
     * ``cookie_secure`` marks production (HTTPS, as every hosting recipe runs it): there a secret key
-      or database password copied from an example is refused at start (issue 18), since with a
+      or database password copied from an example is refused at start, since with a
       known key anyone can sign a cookie for any account.
     * PostgreSQL connections: each process opens at most ``db_pool_size + db_max_overflow +
       db_move_writer_connections + 1`` (the leadership lock; the fan-out listener holds one of the
       pool's): 12 by default, so ``workers`` times that must stay below the server's
       ``max_connections`` (100 by default: 8 workers at most).
-    * Absent players (issue 16): ``absent_after_seconds`` (live tables) and
+    * Absent players (docs/decisions.md, *A bot for an absent player*): ``absent_after_seconds`` (live tables) and
       ``turn_based_absent_after_hours`` say when a person without an open socket is away;
       ``abandon_after_days`` when a game whose every person is away is marked abandoned.
       The move writer commits the waiting moves of many games in one statement (group commit,
       app/db/move_writer.py) from one task, so it uses one connection at a time: a second one
       would sit idle.
-    * Turn notices (issue 16, item 5; docs/hosting.md): ``public_url`` for links in mails, the
+    * Turn notices (docs/hosting.md): ``public_url`` for links in mails, the
       VAPID key (generated once into ``vapid_key_path`` like the session key), ``smtp_*`` (no
       e-mail without ``smtp_host`` and ``smtp_from``), and the pace ``notify_*``.
-    * Administration (issue 18, item 5): ``password_reset_hours``, how long a one-time reset link
+    * Administration: ``password_reset_hours``, how long a one-time reset link
       (on ``public_url``) stays good.
     """
 
@@ -95,7 +95,7 @@ class Settings(BaseSettings):
     gc_young_threshold: int = Field(
         default=50_000, ge=0, description="allocations between two collections of Python's youngest garbage generation "
         "(and 20, 100 for the older two); 0 keeps Python's own 700, 10, 10, whose collections of the server's many "
-        "long-lived objects cost a sixth of its CPU at 500 games and a 170 ms pause each full pass (issue 19)")
+        "long-lived objects cost a sixth of its CPU at 500 games and a 170 ms pause each full pass")
     keep_alive_seconds: int = Field(default=30, ge=1, description="how long an idle HTTP connection stays open")
     check_cached_states: bool = Field(
         default=False, description="check at every read that no code changed a cached game state in place (costs a "
@@ -104,7 +104,7 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
-    # "Your turn" notices (issue 16, item 5; app/services/notifier.py)
+    # "Your turn" notices (app/services/notifier.py)
     public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
                             "for the links in e-mails; default http://HOST:PORT")
     password_reset_hours: float = Field(default=24, gt=0, le=24 * 30, description="how long an admin's one-time "

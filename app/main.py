@@ -58,7 +58,7 @@ def _tune_gc(young: int) -> Callable[[], None]:
     Nearly all of the server's garbage is freed by reference counting; the collector's passes
     mostly walk the long-lived snapshots, logs and sockets.  At 500 benchmark games Python's own
     thresholds spent about 10 s of 35 s of server CPU in the collector, with a 170 ms pause per
-    full pass; with 50,000 about 1 s (issue 19).
+    full pass; with 50,000 about 1 s (docs/decisions.md, *Garbage-collector thresholds*).
     """
     before = gc.get_threshold()
     if young:
@@ -91,14 +91,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             sweeper.start_sweeping()
         app.state.hub = Hub(ctx)
         app.state.table_notices = TableNotices(ctx, app.state.hub)
-        # One process drives bots and clocks (issue 16); a new leader first resumes every bot owed a move.
+        # One process drives bots and clocks; a new leader first resumes every bot owed a move.
         leadership = app.state.leadership = Leadership(None if settings.is_sqlite else settings.async_database_url,
                                                        settings.leader_retry_seconds)
         bots = app.state.bots = BotDriver(ctx, settings.bot_delay_seconds, leadership)
         leadership.on_gain(bots.resume)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
         presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)
-        # Turn notices (issue 16, item 5): sent by the leader only, never to a seat open on any process.
+        # Turn notices: sent by the leader only, never to a seat open on any process.
         app.state.notify = notify_kit.build(ctx, is_present=notify_kit.presence_across_processes(ctx),
                                             is_leader=lambda: leadership.is_leader)
         leadership.on_gain(app.state.notify.notifier.nudge)

@@ -4,7 +4,7 @@ Each process keeps its metrics in a registry of its own (a lifespan object, no m
 With several workers, ``caravanserai serve`` points ``PROMETHEUS_MULTIPROC_DIR`` at a fresh
 directory before it starts them (``app/cli.py``): then every process also writes its values to
 files there, and a scrape, whichever worker answers it, reads all of them (prometheus-client's
-multiprocess mode, issue 18): counters and histograms are the sums over every worker that ran
+multiprocess mode): counters and histograms are the sums over every worker that ran
 since the start, gauges follow their ``multiprocess_mode`` (``livesum``: summed over the live
 workers; ``livemostrecent``: the last value any live worker set).  A gauge is therefore kept
 current by each process as things happen, never set by the process that answers a scrape

@@ -2,7 +2,7 @@
 Alembic migrations (``migrations/``) and ``alembic.ini``.
 
 The repository keeps them at its top level; a built wheel carries copies inside the package, in
-``app/_bundled/`` (``setup.py`` puts them there, issue 18). This module is the one place that tells
+``app/_bundled/`` (``setup.py`` puts them there). This module is the one place that tells
 the two apart, so the server runs the same from a checkout, an editable install or an installed
 wheel, from any working directory. Files a ruleset ships (boards, cards, rules texts) are its own
 package data and are read with ``importlib.resources`` instead.

@@ -4,7 +4,7 @@ configured key).
 
 So the server process never imports Alembic (with Mako and Pygments), and imports the cryptography
 library only when a browser subscribes or a push is sent: about 11 and 6 MiB that a process keeps
-for good once imported (issue 19).  A failure (a database that refuses, a VAPID key that is no
+for good once imported.  A failure (a database that refuses, a VAPID key that is no
 P-256 PEM) shows the child's traceback and stops ``serve`` with its status, before anything serves.
 """
 

@@ -1,4 +1,4 @@
-"""``caravanserai admin ...`` (issue 18, item 5) against a running app's database, on SQLite and
+"""``caravanserai admin ...`` against a running app's database, on SQLite and
 PostgreSQL: roles, ban, reset link, chat and table removal, each with its JSON admin log line."""
 
 import getpass

@@ -1,4 +1,4 @@
-"""The ``caravanserai`` command as a host meets it: ``--version`` and clear refusals (issue 18)."""
+"""The ``caravanserai`` command as a host meets it: ``--version`` and clear refusals."""
 
 import os
 import sqlite3
@@ -47,7 +47,7 @@ def test_several_workers_on_sqlite_are_refused_with_one_clear_line(tmp_path):
 
 def test_serve_prepares_in_a_child_process_that_keeps_alembic_and_cryptography_out_of_the_server(tmp_path):
     # The server process imports neither Alembic nor the cryptography library at start (about 17 MiB it
-    # would keep, issue 19): serve migrates and makes the VAPID key in `python -m app.prepare`, and a
+    # would keep for good): serve migrates and makes the VAPID key in `python -m app.prepare`, and a
     # failure there is the server's exit status.
     probe = ("import sys; from app.prepare import prepare_in_child; prepare_in_child(migrate=True); "
              "print(sorted(name for name in sys.modules if name.split('.')[0] in ('alembic', 'mako', 'cryptography')))")
@@ -68,7 +68,7 @@ def test_serve_prepares_in_a_child_process_that_keeps_alembic_and_cryptography_o
 
 
 def test_a_started_server_that_signed_in_a_guest_has_not_imported_what_it_loads_lazily(tmp_path, sqlite_database):
-    # Issue 19: each of these is kept out of the server process until it is needed (a migration,
+    # Each of these is kept out of the server process until it is needed (a migration,
     # a push or the VAPID key, a registered name) and holds megabytes once imported.
     lazily = ("alembic", "mako", "aiohttp", "cryptography", "py_vapid", "http_ece", "confusable_homoglyphs")
     probe = f"""

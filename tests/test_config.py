@@ -1,4 +1,4 @@
-"""Settings refuse an example's placeholder secrets in production (issue 18, "Release hygiene")."""
+"""Settings refuse an example's placeholder secrets in production."""
 
 import secrets
 

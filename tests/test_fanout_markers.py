@@ -1,4 +1,4 @@
-"""The fan-out's marker versions are one enum (``app.fanout.Marker``, issue 22 item 4)."""
+"""The fan-out's marker versions are one enum (``app.fanout.Marker``)."""
 
 from app.fanout import Marker, decode_batch, encode_batch, game_changed
 

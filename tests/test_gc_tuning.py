@@ -1,4 +1,4 @@
-"""The server's garbage-collector thresholds (``CARAVANSERAI_GC_YOUNG_THRESHOLD``, issue 19)."""
+"""The server's garbage-collector thresholds (``CARAVANSERAI_GC_YOUNG_THRESHOLD``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``app.paths``: the one place that finds the client, the migrations and alembic.ini, in a
-checkout and inside an installed wheel (issue 18)."""
+checkout and inside an installed wheel."""
 
 from pathlib import Path
 

@@ -1,5 +1,5 @@
-"""``/api/account``: the logged-in person's own account (issue 21, item 3): keep a guest account,
-change password or name, delete it; and its settings (issue 20, item 2: "Confirm my moves")."""
+"""``/api/account``: the logged-in person's own account: keep a guest account,
+change password or name, delete it; and its settings ("Confirm my moves")."""
 
 from __future__ import annotations
 

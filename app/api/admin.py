@@ -1,4 +1,4 @@
-"""``/api/admin``: the admin's tools (issue 18, item 5); 403 ``forbidden`` for everyone else.
+"""``/api/admin``: the admin's tools; 403 ``forbidden`` for everyone else.
 
 Each action writes one JSON admin log line (``app/services/audit.py``).
 """

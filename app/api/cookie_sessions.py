@@ -2,8 +2,8 @@
 
 Starlette's middleware wraps ``send`` for every connection, so each frame a socket sends passed
 through a function that only ever acts on an HTTP answer's headers (to write ``Set-Cookie``): a
-WebSocket cannot set a cookie after its handshake.  Issue 19 profiled the server with 500 games
-moving and found every frame going through such wrappers; here a socket's cookie is decoded once,
+WebSocket cannot set a cookie after its handshake.  A profile of the server with 500 games
+moving found every frame going through such wrappers; here a socket's cookie is decoded once,
 at connect, into ``scope["session"]`` exactly as Starlette decodes it, and its ``send`` and
 ``receive`` reach the endpoint as the server gave them.
 """

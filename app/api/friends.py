@@ -1,4 +1,4 @@
-"""Friends (issue 21, item 2): follow and block players, the Friends list with invitations, and
+"""Friends: follow and block players, the Friends list with invitations, and
 inviting a friend to a table (``app/services/friends.py``)."""
 
 from __future__ import annotations

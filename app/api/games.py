@@ -52,7 +52,7 @@ class UndoIn(BaseModel):
 @router.post("/{game_id}/undo", response_model=MoveAccepted, responses=errors(400, 401, 403, 404, 409, 429))
 async def take_back(game_id: TableId, body: UndoIn, account: OptionalAccount, ctx: Ctx, _: MovesLimit,
                     request: Request) -> MoveAccepted:
-    """Take back the caller's last move (issue 20): ``{id, version}`` once committed; 409
+    """Take back the caller's last move: ``{id, version}`` once committed; 409
     ``not_reversible`` when it may not be taken back."""
     login = accounts.login_of(request.session) if account is not None else None
     version = await undo.take_back(ctx, login, game_id, body.id, body.version)

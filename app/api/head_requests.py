@@ -1,4 +1,4 @@
-"""``HEAD`` wherever ``GET`` works (issue 18): uptime checkers and link checkers ask with ``HEAD``.
+"""``HEAD`` wherever ``GET`` works: uptime checkers and link checkers ask with ``HEAD``.
 
 FastAPI routes answer only the methods they name, so ``HEAD /healthz`` was a 405. RFC 9110 9.3.2:
 a ``HEAD`` answer is the ``GET`` answer's status and headers without its body. Pure ASGI, outermost,

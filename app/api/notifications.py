@@ -1,4 +1,4 @@
-"""``/api/notifications``: a person's "your turn" choices (issue 16, item 5), and the pages the
+"""``/api/notifications``: a person's "your turn" choices, and the pages the
 e-mail links open (``/notifications/confirm``, ``/notifications/unsubscribe``) and the service
 worker (``/sw.js``, served from the root so its scope is the whole site)."""
 

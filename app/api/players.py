@@ -1,4 +1,4 @@
-"""``/api/players``: a player's profile page data (issue 10)."""
+"""``/api/players``: a player's profile page data."""
 
 from __future__ import annotations
 

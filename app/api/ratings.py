@@ -1,4 +1,4 @@
-"""Ratings (issue 21, item 1): a table's people with their ratings and what the game did to them,
+"""Ratings: a table's people with their ratings and what the game did to them,
 and a game's leaderboard.  A profile's ratings come with the profile (``/api/players/{id}``)."""
 
 from __future__ import annotations

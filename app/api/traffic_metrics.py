@@ -1,4 +1,4 @@
-"""Counting the traffic for ``/metrics`` (issue 18): HTTP requests and their latency by route, and
+"""Counting the traffic for ``/metrics``: HTTP requests and their latency by route, and
 WebSocket connections.
 
 Pure ASGI, so it sees every answer, error pages included.  HTTP requests are labelled with the
@@ -8,7 +8,7 @@ mounted app (``/static``) is ``/static/{path}``.
 
 WebSockets are counted by the endpoint (``app/realtime/endpoint.py``, with :func:`socket_accepted`
 and :func:`socket_ended`), not here: a middleware sees them only by wrapping ``send``, which puts a
-call on every frame (issue 19).  A socket counts as connected when the endpoint accepts it and as
+call on every frame.  A socket counts as connected when the endpoint accepts it and as
 disconnected when the endpoint returns.
 """
 

@@ -1,5 +1,5 @@
 """Backups and restores: ``pg_dump``/``pg_restore`` for PostgreSQL, SQLite's online backup API for
-SQLite files (issue 7; issue 18, item 2).
+SQLite files.
 
 A restore replaces everything in the database by the backup, whatever the database held before
 (an empty database, this site's own newer rows, another release's tables), and then migrates the

@@ -1,4 +1,4 @@
-"""The one test of whether a login session is still current (issue 17, item 2; issue 18, item 2).
+"""The one test of whether a login session is still current (docs/decisions.md, *Session keys*).
 
 A session cookie carries an account id, the account's random ``session_key`` and its
 ``session_epoch`` at login.  A logout raises the epoch, which ends every session issued before; the

@@ -1,6 +1,6 @@
 """ORM models: accounts, tables (a table and its game share one row and one id), seats, moves, chat messages,
 the "your turn" notices (e-mail choice, push subscriptions, turns told), rate-limit counters, and
-ratings per game with every change a rated game made, follows, blocks and invitations (issue 21).
+ratings per game with every change a rated game made, follows, blocks and invitations.
 
 The schema changes only through Alembic migrations (``migrations/``); this module mirrors it.
 """
@@ -52,12 +52,12 @@ class Account(Base):
     random and never changed, is written there too: ids come back after a restore, keys do not, so
     a cookie never logs in as another account that got its id (empty for accounts made before
     migration 0010, whose cookies carry none).
-    ``admin``: may use ``/api/admin`` (issue 18, item 5); ``banned_at``: when an admin banned the
+    ``admin``: may use ``/api/admin``; ``banned_at``: when an admin banned the
     account (null: not banned; a banned account cannot log in).  ``password_reset_hash``: the
     SHA-256 (hex) of the one pending password-reset token, valid until ``password_reset_expires_at``.
-    ``deleted_at``: when its owner deleted the account (issue 21, item 3): the row stays, so their
+    ``deleted_at``: when its owner deleted the account (docs/decisions.md, *Deleted accounts*): the row stays, so their
     games keep their seats, named "deleted player", with no login name or password.
-    ``confirm_moves``: the "Confirm my moves" setting (issue 20, item 2): hold each move for Confirm
+    ``confirm_moves``: the "Confirm my moves" setting: hold each move for Confirm
     (true) or send it at once (false) on every device; null lets each device decide (on for touch
     screens).
     """
@@ -89,7 +89,7 @@ class Table(Base):
 
     ``move_seconds``: the time control, seconds per move (60 for real-time, 86400 x days for
     turn-based play), or null for none.  ``pace``: ``live`` (the players are there now) or
-    ``turn_based`` (a game over days); it decides when an absent person counts as away (issue 16).
+    ``turn_based`` (a game over days); it decides when an absent person counts as away.
     ``chat_spectators``: whether people who watch may read and write the table's chat.
     ``rated``: whether the game's end changes its people's ratings (``app/services/ratings.py``); a
     friendly table's does not.
@@ -200,7 +200,7 @@ class ChatMessage(Base):
 
 
 class NotifyAccount(Base):
-    """A person's "your turn" e-mail choice and digest pacing (issue 16, item 5).
+    """A person's "your turn" e-mail choice and digest pacing.
 
     ``email`` is the address the account's owner entered (registered accounts only); no turn mail
     goes to it before ``email_confirmed`` (the owner followed the link mailed to it) and while

@@ -1,4 +1,4 @@
-"""The move pipeline's one-statement commit on PostgreSQL (issue 9).
+"""The move pipeline's one-statement commit on PostgreSQL.
 
 Committing a move through an ORM session costs five round trips (BEGIN, the row lock, INSERT
 the move, UPDATE the snapshot, COMMIT) and about 3 ms of the server's CPU per move; this
@@ -8,7 +8,7 @@ happened, in one implicit transaction.  The other instances are told afterwards 
 (``app/fanout.py`` says why not inside this statement).
 
 The same statement checks the mover against the database, not against what the calling process
-last heard (issue 17, items 2 and 3): a person's move is written only while the seat row says they
+last heard (docs/decisions.md, *Checks at commit*): a person's move is written only while the seat row says they
 play it themself and their login session has not ended; a bot's only while a bot plays the seat.
 A leave, resign, return or logout committed by another process a moment earlier is therefore
 never overtaken by a move that process's notice has not yet reached.
@@ -17,14 +17,14 @@ The services use it only when their cached snapshot says the move is for the cur
 when the database disagrees (another process moved first, the table stopped running) nothing is
 written and they take the locking path in ``app/services/games.py``.
 
-The state itself is written only at a checkpoint (issue 19): writing the whole state as JSON on
+The state itself is written only at a checkpoint: writing the whole state as JSON on
 every move (5 KB and more, compressed again by TOAST on each update) was most of Postgres's work.
 Between checkpoints ``state`` stays as it is and ``state_version`` names the version it belongs
 to (the last version whose state was written, kept from the row or the one before this move);
 ``to_act`` holds the seats to act at the new version.  ``app/services/game_state.py`` rebuilds the
 state at ``version`` from there.
 
-Group commit (issue 19): each process has one writer task.  A move handed to :meth:`append` waits
+Group commit (docs/decisions.md, *Group commit*): each process has one writer task.  A move handed to :meth:`append` waits
 in a queue; while one batch commits, the moves that arrive meanwhile gather, and the next batch
 commits up to ``max_batch`` of them, of as many games, in one statement (:data:`APPEND_MOVES`, the
 same checks as :data:`APPEND_MOVE` row by row, its parameters as arrays), so one round trip and one
@@ -162,8 +162,7 @@ class PostgresMoveWriter:
 
         ``account_id``, ``session`` and ``key`` name the person who moves and their login session
         (the epoch and the account key in their cookie); ``account_id`` None is the bot that plays
-        ``seat``.  ``reversible``: whether the seat may take the move back (``Ruleset.is_reversible``,
-        issue 20).
+        ``seat``.  ``reversible``: whether the seat may take the move back (``Ruleset.is_reversible``).
 
         Returns False (and writes nothing) when the game is not running at ``version - 1``, when
         ``seat`` is not (or no longer) played by that person in person, or by a bot, and when the

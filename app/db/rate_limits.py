@@ -1,4 +1,4 @@
-"""Where rate limits are counted (issue 18, item 4): the database, memory, or Redis.
+"""Where rate limits are counted (docs/decisions.md, *Shared rate limits*): the database, memory, or Redis.
 
 The ``limits`` library counts; it has storages for memory and Redis but none for a SQL database,
 so :class:`DatabaseStorage` is one: a row per key in ``rate_limits``, counted with one atomic

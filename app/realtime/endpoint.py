@@ -51,8 +51,8 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
     """Serve one socket until it closes: ``hello`` -> ``state``; ``move``, ``undo`` -> ``ack``/``error``;
     ``ping`` -> ``pong``.
 
-    The handshake itself reads nothing (issue 17, item 1): after it, any id that names no table
-    (``0``, ``-1``, ``abc``) gets ``not_found`` and 4404 like an unknown table (item 6), and a
+    The handshake itself reads nothing: after it, any id that names no table
+    (``0``, ``-1``, ``abc``) gets ``not_found`` and 4404 like an unknown table (as docs/api.md says), and a
     database with no connection to spare ``unavailable`` and 1013 (try again later).
     """
     ctx = websocket.app.state.ctx
@@ -63,7 +63,7 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
         return
     table_id = _table_id(game_id)
     subscriber = Subscriber(websocket, table_id or 0, None, invite_code, login=accounts.login_of(websocket.session))
-    socket_accepted(ctx.metrics)  # counted here, not by a middleware wrapping every frame's send (issue 19)
+    socket_accepted(ctx.metrics)  # counted here, not by a middleware wrapping every frame's send
     try:
         await websocket.accept()
         hub.connected(subscriber)
@@ -173,7 +173,7 @@ async def _check_login(hub, subscriber: Subscriber) -> None:
     Raises ``AppError(unauthorized)`` when the cookie names a session that has ended: the caller
     closes the socket with 4401, as a logout does.  The server cannot tell a session that ended
     before the socket opened from one that ended while this check waited for its read (a chaos run
-    saw such sockets left open as spectators, issue 17, item 2), and a stale cookie answers 401 on
+    saw such sockets left open as spectators), and a stale cookie answers 401 on
     every REST call too, so both are told the same: log in again.
     """
     if subscriber.login is None:
@@ -229,7 +229,7 @@ def _table_id(text: str) -> int | None:
 
 
 async def _reclaim_seat(ctx, subscriber: Subscriber, snapshot) -> None:
-    """A player who comes back takes their seat back from the bot (issue 6), unless they resigned."""
+    """A player who comes back takes their seat back from the bot, unless they resigned."""
     if snapshot.status == "running" and snapshot.seats[subscriber.seat].takeover in takeover.RECLAIMABLE:
         acting = subscriber.seat in ctx.registry.get(snapshot.ruleset).to_act(snapshot.state)
         await takeover.reclaim(ctx, subscriber.game_id, subscriber.account_id, snapshot.move_seconds, acting)

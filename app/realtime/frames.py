@@ -50,7 +50,7 @@ class MoveFrame(_Frame):
 
 
 class UndoFrame(_Frame):
-    """Take back one's last move, the game being at ``version`` (issue 20); ``id`` as for a move."""
+    """Take back one's last move, the game being at ``version``; ``id`` as for a move."""
 
     type: Literal["undo"]
     id: str = Field(min_length=1, max_length=64, pattern=r"^[\x21-\x7e]+$")
@@ -159,7 +159,7 @@ def encode(frame: ServerFrameModel) -> bytes:
 
 def encode_state(game: GameState, online: list[int]) -> bytes:
     """``encode(state(game, online))``, the same bytes, without building the frame model in between
-    (the hub writes one per seat and version: issue 19)."""
+    (the hub writes one per seat and version)."""
     return orjson.dumps({"type": "state", **game.__dict__, "online": online}, default=move_json_default)
 
 

@@ -3,11 +3,11 @@
 Subscribed to the fan-out: on ``(game, version)`` it takes the snapshot from the cache (one shared
 read when the cache is behind), and sends it to every socket that has not yet seen the version,
 each payload built once per (seat, version the socket had) and only under the socket's send lock,
-so two pushes racing for one socket never send a log entry twice (issue 17, item 4).  Sockets are
+so two pushes racing for one socket never send a log entry twice (docs/decisions.md, *One outbox per socket*).  Sockets are
 told in parallel; a slow socket delays only itself, and a socket that takes no frame for
 ``ws_send_timeout_seconds`` is closed.
 
-A ``hello`` needs no database connection of its own (issue 17, item 1): the snapshot comes from the
+A ``hello`` needs no database connection of its own (docs/decisions.md, *Shared greeting reads*): the snapshot comes from the
 cache unless the fan-out has told of a newer version, the log from :class:`~app.realtime.reads.GameLogs`,
 and whatever must be read is read once for every socket that asks at the same time.
 """
@@ -89,7 +89,7 @@ class Hub:
     """The local sockets, and the local subscribers of every game, fed by the fan-out.
 
     Presence (who has the game open) is what this process sees: with several processes a
-    player connected elsewhere shows as offline here (noted in issue 6's note).
+    player connected elsewhere shows as offline here.
     """
 
     def __init__(self, ctx: Context) -> None:
@@ -112,7 +112,7 @@ class Hub:
     # -- sockets and subscriptions ------------------------------------------------------------
 
     def connected(self, subscriber: Subscriber) -> None:
-        """A socket was accepted (``hello`` or not, a logout closes it: issue 17, item 2)."""
+        """A socket was accepted (``hello`` or not: a logout closes it too)."""
         self._sockets.add(subscriber)
 
     async def disconnected(self, subscriber: Subscriber) -> None:
@@ -171,7 +171,7 @@ class Hub:
         return list(self._subscribers.get(game_id, ()))
 
     def greeted_seats(self) -> set[tuple[int, int]]:
-        """The ``(game, seat)`` pairs with a greeted socket on this process (presence, issue 16)."""
+        """The ``(game, seat)`` pairs with a greeted socket on this process (for ``app/services/presence.py``)."""
         return {(s.game_id, s.seat) for watchers in self._subscribers.values() for s in watchers
                 if s.seat is not None and s.version >= 0}
 
@@ -334,7 +334,7 @@ class Hub:
     def _queue_push(self, subscriber: Subscriber, push: _Push) -> None:
         """Put ``push`` in ``subscriber``'s outbox, in place of an older one still waiting there, and
         wake its writer (started on the first push).  One long-lived writer per socket, not one task
-        and one timer per frame: that was a fifth of the server's CPU at 500 games (issue 19).  A
+        and one timer per frame: that was a fifth of the server's CPU at 500 games.  A
         slow socket holds up only its own writer; :meth:`watch_sends_forever` closes it."""
         waiting = subscriber.pending
         if waiting is None or waiting.snapshot.version <= push.snapshot.version:
@@ -384,7 +384,7 @@ class Hub:
                 # another process's news) would show the seat still to act.  The push of the acked
                 # version follows, with the log from what this socket was last sent.
                 return
-            # Built here, under the lock, from what this socket was really sent last (issue 17, item 4).
+            # Built here, under the lock, from what this socket was really sent last, so no log entry goes out twice.
             payload = self._payload(snapshot, subscriber.seat, subscriber.version, push.rows, push.online,
                                     subscriber.legal_form)
             subscriber.version = snapshot.version
@@ -495,7 +495,7 @@ class Hub:
         a logout's notice can be lost too).
 
         The pushes run as one task per game that this call does not wait for: a socket whose peer
-        stopped reading must not hold up the other games (issue 17, item 5).  A game whose last
+        stopped reading must not hold up the other games.  A game whose last
         catch-up still runs is left to the next call.
         """
         logins = {s.login for s in self._sockets if s.login is not None}

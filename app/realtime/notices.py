@@ -48,7 +48,7 @@ class TableNotices:
     async def greet(self, subscriber: Subscriber) -> None:
         """Start the socket's chat cursor (first ``hello`` only); tell it of a rematch that already started.
 
-        One read per game serves every socket greeted meanwhile (issue 17, item 1)."""
+        One read per game serves every socket greeted meanwhile (docs/decisions.md, *Shared greeting reads*)."""
         latest, rematch_id = await self._news(subscriber.game_id)
         self._chat_seen.setdefault(subscriber, latest)
         if rematch_id is not None:

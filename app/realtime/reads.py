@@ -1,6 +1,6 @@
 """Reads the sockets of one process share, so a burst of them costs the database almost nothing.
 
-Issue 17, item 1: 2,000 spectators arriving within a minute each took several pooled connections
+Before these tools, 2,000 spectators arriving within a minute each took several pooled connections
 for their ``hello`` (session, seat, snapshot, log, chat cursor), the pool ran dry, and sockets
 were dropped.  Three tools make a greeting cheap:
 

@@ -380,7 +380,7 @@ class Ruleset(ABC, Generic[StateT]):
         """
         return set()
 
-    # -- taking a move back (issue 20, item 2; app/services/undo.py) ---------------------------
+    # -- taking a move back (app/services/undo.py) ---------------------------------------------
 
     def is_reversible(self, before: StateT, seat: Seat, move: MoveModel, after: StateT) -> bool:
         """Whether ``seat`` may take ``move`` back, ``before`` -> ``after`` being what it did.
@@ -435,8 +435,8 @@ class Ruleset(ABC, Generic[StateT]):
     def timeout_move(self, state: StateT, seat: Seat) -> MoveModel | None:
         """The move ``seat`` makes when its time runs out, where the game's rules fix one.
 
-        Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode,
-        issue 6).  A ruleset returns a move for a decision whose time-out the rules settle, such
+        Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode).
+        A ruleset returns a move for a decision whose time-out the rules settle, such
         as Nomadi's unanswered offer, which is declined (spec section 5, #16 and #30); the seat
         stays its person's.  The move is always one of ``legal_moves(state, seat)``, so ``None``
         for a seat that is not to act (the conformance kit checks both at every position).

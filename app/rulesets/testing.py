@@ -3,7 +3,7 @@
 ``tests/rulesets/test_conformance.py`` runs it over every discovered ruleset, every player count
 and every declared variant (:func:`cases`); a new game gets these checks for free.  A case plays a
 few random games (:func:`check_case`) and asserts the contract (docs/architecture.md, "The ruleset
-contract"; issue 2, "conformance kit"; issue 22, item 3):
+contract"):
 
 At every position of every game:
 
@@ -17,7 +17,7 @@ At every position of every game:
 * ``apply`` never mutates its input, changes something, and its state round-trips through JSON
   exactly; no log event readable by another seat or a spectator holds a secret;
 * a move that ``is_reversible`` declares reversible drew nothing (the ``rng`` is unchanged),
-  told no other seat anything privately, and did not end the game (issue 20: taking it back
+  told no other seat anything privately, and did not end the game (taking it back
   unlearns nothing).
 
 At a bounded sample of positions (the first that lists each kind of move, the first simultaneous
@@ -192,7 +192,7 @@ def play_random_game(
 
 def _check_reversible(ruleset: Ruleset, before: State, seat: Seat, move: MoveModel, after: State,
                       events: list[Event], where: str) -> None:
-    """Issue 20: a move declared reversible revealed nothing; ``is_reversible`` changes neither state."""
+    """A move declared reversible revealed nothing; ``is_reversible`` changes neither state."""
     texts = canonical(before), canonical(after)
     reversible = ruleset.is_reversible(before, seat, move, after)
     assert (canonical(before), canonical(after)) == texts, f"{where}: is_reversible changed a state"

@@ -1,4 +1,4 @@
-"""Absent players never stall a game (issue 16, item 2): the leader's part, run by the clock.
+"""Absent players never stall a game (docs/decisions.md, *A bot for an absent player*): the leader's part, run by the clock.
 
 From ``seats.seen_at`` (``app/services/presence.py``) the leader decides, once a tick:
 

@@ -1,6 +1,6 @@
-"""Accounts people keep (issue 21, item 3): a guest becomes registered, a registered person changes
+"""Accounts people keep: a guest becomes registered, a registered person changes
 their password or name, anyone deletes their own account; and the settings that follow a person to
-every device (issue 20, item 2: "Confirm my moves").
+every device ("Confirm my moves").
 
 Names stay unique as registered names always were: compared case-insensitively after Unicode NFKC
 folding (``accounts.login_key``), so "ＡＤＡ" and "ada" are the same name.  Each refusal changes

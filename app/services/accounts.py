@@ -26,14 +26,14 @@ _hasher = PasswordHasher()
 
 def _confusables() -> Any:
     """``confusable_homoglyphs.confusables``, imported on the first registered name: its Unicode
-    data holds about 7 MiB for good (issue 19), and guests, who are most players, never need it.
+    data holds about 7 MiB for good, and guests, who are most players, never need it.
     The first such import takes about 50 ms."""
     from confusable_homoglyphs import confusables
 
     return confusables
 
 DELETED_NAME = "deleted player"
-"""What a deleted account is called wherever its games are shown (issue 21, item 3); nobody may take it."""
+"""What a deleted account is called wherever its games are shown; nobody may take it."""
 
 _LOOKS_LIKE_A_LABEL = re.compile(r"\((bot|seat \d+)\)\s*$", re.IGNORECASE)
 """What the platform adds to names ("Ada (bot)", "Carol (seat 3)"): nobody may pass for a bot or another seat."""
@@ -131,8 +131,8 @@ async def password_matches(account: Account, password: str) -> bool:
 
 
 async def first_registered(session: AsyncSession) -> bool:
-    """Whether an account registered now is the site's first (it becomes the admin, issue 18 item
-    5): no account is an admin and none other is registered."""
+    """Whether an account registered now is the site's first (it becomes the
+    admin): no account is an admin and none other is registered."""
     taken = exists().where(or_(Account.admin.is_(True), Account.login_name.is_not(None)))
     return not await session.scalar(select(taken))
 
@@ -229,7 +229,7 @@ async def ended_logins(session: AsyncSession, logins: Iterable[Login]) -> set[Lo
     exists or holds another key): the negation of ``app/db/login_sessions.py``'s one predicate.
 
     PostgreSQL: one statement for any number of logins (arrays, ``unnest``); SQLite: one per 100
-    logins.  Issue 19: the hub's resync asks this for every open socket's login every
+    logins.  The hub's resync asks this for every open socket's login every
     ``resync_seconds``; the statement per 300 logins it replaced, with 900 bound parameters, cost
     about 16 ms of the server's CPU per 1,000 logins, this about 1.2 ms (``bench/login_check.py``).
     """

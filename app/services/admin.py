@@ -1,4 +1,4 @@
-"""What an admin may do (issue 18, item 5): list accounts, ban and unban them, make a one-time
+"""What an admin may do: list accounts, ban and unban them, make a one-time
 password-reset link, delete a chat message, close or delete a table; and grant or revoke the
 admin role (the command line only).
 

@@ -1,4 +1,4 @@
-"""The admin log (issue 18, item 5): one JSON line per admin action, whoever took it and however.
+"""The admin log: one JSON line per admin action, whoever took it and however.
 
 Lines go to the logger ``caravanserai.admin``, which writes the bare JSON object to standard error
 (so the line is JSON whatever ``log_format`` says; Docker's log driver and journald keep it):

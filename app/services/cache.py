@@ -61,7 +61,7 @@ class GameCache:
     The fan-out's news of each commit is noted with :meth:`heard`: :meth:`current` hands out only a
     snapshot at least as new as the newest version heard of, so a reader that may lag by a lost
     notice (the sockets' greeting, which the hub's resync poll corrects within seconds) needs no
-    database read at all (issue 17, item 1).
+    database read at all (docs/decisions.md, *Shared greeting reads*).
 
     Nobody may change a held snapshot's state in place: readers share it (the hub, the bot driver,
     the next move's ``apply``, which copies it).  With ``check_unchanged`` (the test suite's

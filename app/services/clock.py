@@ -1,6 +1,6 @@
 """Time control: the watcher that enforces the stored move deadlines (set in ``deadlines.py``).
 
-Issue 6: a table may have a per-move limit (``tables.move_seconds``: 60 for real-time play,
+A table may have a per-move limit (``tables.move_seconds``: 60 for real-time play,
 86400 x days for turn-based play).  Whenever a seat comes to act its deadline is set; when it
 passes, the default bot takes the seat over (``takeover = "timeout"``) and everyone is told.
 Where the rules themselves settle a time-out (``Ruleset.timeout_move``: Nomadi declines an
@@ -8,7 +8,7 @@ unanswered offer), that move is made instead and the seat stays its person's.
 Deadlines live in ``seats.deadline``, so a restart does not forget them: the watcher of the
 next process finds the overdue ones.
 
-Issue 16: only the leader (``app/services/leadership.py``) watches; each tick it also deals with
+Only the leader (``app/services/leadership.py``) watches; each tick it also deals with
 absent players (``app/services/absence.py``), and once a minute marks deserted games abandoned.
 """
 

@@ -1,4 +1,4 @@
-"""Move deadlines of a table with a time control (issue 6), kept in ``seats.deadline``.
+"""Move deadlines of a table with a time control, kept in ``seats.deadline``.
 
 Written inside the transaction of the change that moves the turn (a start, a move), so a
 deadline is never out of step with the game; ``clock.DeadlineWatcher`` enforces them.

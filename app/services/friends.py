@@ -1,4 +1,4 @@
-"""Friends (issue 21, item 2): following players, blocking them, and inviting friends to a table.
+"""Friends: following players, blocking them, and inviting friends to a table.
 
 * A person's *friends* are the players they follow (one way, like a bookmark; no consent needed).
   The Friends list shows each one's name, whether they are *online* (a tab of theirs has a game

@@ -1,4 +1,4 @@
-"""A game's state at its current version, whatever its row holds (issue 19).
+"""A game's state at its current version, whatever its row holds (docs/decisions.md, *State checkpoints*).
 
 On PostgreSQL the usual move (``app/db/move_writer.py``) writes the state only when the new
 version is a multiple of :data:`CHECKPOINT_EVERY`; in between, ``tables.state`` is the state at

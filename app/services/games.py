@@ -66,7 +66,7 @@ async def submit_move(ctx: Context, login: Login | None, game_id: int, client_mo
     version after it.
 
     Raises ``AppError`` with ``unauthorized`` (no login, or its session ended before the move was
-    committed: issue 17, item 2), ``not_found``, ``not_seated``, ``bad_request``
+    committed), ``not_found``, ``not_seated``, ``bad_request``
     (malformed move, a move id already used for another move, or one of the server's
     (``SERVER_MOVE_ID_PREFIXES``)), ``not_your_turn``,
     ``stale_version``, ``illegal_move``; nothing changes then.  A move whose
@@ -139,7 +139,7 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     finished game's row holds its whole final state), and the database is still at ``version``
     (the statement's ``WHERE version``, which replaces the row lock) with the move id unused, the seat still played by the mover (a person in
     person, or a bot) and the person's login session not ended; the cache's seats only choose
-    the path, the statement decides (issue 17, items 2 and 3).  Every refusal and retry is left to
+    the path, the statement decides (docs/decisions.md, *Checks at commit*).  Every refusal and retry is left to
     the locking path, so both paths give the same answers; a refused move is checked twice.
     """
     cached = ctx.cache.get(game_id)
@@ -190,7 +190,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     holds this very version (the usual case), else from the database (``game_state.state_now``).
     The whole new state is written (``state_version`` null), whatever the version.  The seats and
     the session are always read under the lock: the cache may not have heard yet of a leave, a return or a
-    logout committed by another process (issue 17, items 2 and 3); ``epoch`` (``GameCache.epoch``,
+    logout committed by another process (docs/decisions.md, *Checks at commit*); ``epoch`` (``GameCache.epoch``,
     taken before) lets the seats read here correct the cache.
     """
     row = (await session.execute(

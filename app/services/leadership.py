@@ -1,4 +1,4 @@
-"""Leadership: exactly one process at a time drives bots, clocks and notices (issue 16, item 4).
+"""Leadership: exactly one process at a time drives bots, clocks and notices (docs/decisions.md, *One leader*).
 
 With several workers or instances on one PostgreSQL, every process hears every commit; if each
 drove the bots, each would compute every bot move (twice the CPU, and "move id already used"

@@ -1,4 +1,4 @@
-"""The two wire forms of a ``legal`` list (docs/api.md, "The grouped form of ``legal``"; issue 19).
+"""The two wire forms of a ``legal`` list (docs/api.md and docs/decisions.md, "The grouped form of ``legal``").
 
 ``"moves"`` (the default) is the list of move objects, each sendable back as it is.  ``"grouped"``,
 asked for in a socket's ``hello``, writes moves of one shape once: the moves with the same ``type``

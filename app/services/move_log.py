@@ -1,4 +1,4 @@
-"""The move log read as a stack (issue 20, item 2): which move a seat may take back.
+"""The move log read as a stack (docs/decisions.md, *Taking a move back*): which move a seat may take back.
 
 The log stays append-only: a seat that takes back its last move appends an ``undo`` row
 (``Move.kind``) naming the move it undoes, ``{"type": "undo", "undoes": seq}``.  Read from the

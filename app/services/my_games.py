@@ -1,4 +1,4 @@
-""""My games": the home of a player whose games run for days (issue 16, item 6).
+""""My games": the home of a player whose games run for days.
 
 Every table the account sits at or created, the ones where it is their move first, so a
 turn-based player opens one page and sees what waits for them, how long ago each game last

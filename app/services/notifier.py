@@ -1,4 +1,4 @@
-""""Your turn" notices (issue 16, item 5): after commit, off the move's path, from one process.
+""""Your turn" notices: after commit, off the move's path, from one process.
 
 Subscribed to the fan-out like ``BotDriver``: a new version (or a change of seats) only marks the
 game for a look; one background task looks at the marked games, notes in the database whose turn
@@ -16,7 +16,7 @@ Who is told what (docs/playing.md, "Turn notices"):
   a digest naming them all, at most every ``notify_digest_minutes`` (a digest held back leaves
   when the time comes, if a turn it would tell still waits).
 
-Two seams for the lead to wire (issue 16's items 2 and 4 on another branch): ``is_leader()``
+Two seams, wired in ``app/main.py``: ``is_leader()``
 (only the process holding the leadership looks and sends; the others drop the news, since the
 leader hears the same fan-out) and ``is_present(game_id, seat)`` (the seat's person has the game
 open on any process).  The defaults fit one process: always the leader, and this process's hub.
@@ -177,7 +177,7 @@ class Notifier:
         the accounts newly owed a notice.
 
         Who wants notices is read once for all the games: every move marks its game, and a query per
-        move cost the busy server a fifth of its CPU (issue 19's profile); the games marked while
+        move cost the busy server a fifth of its CPU; the games marked while
         one look runs are looked at together in the next.
         """
         snapshots = []

@@ -1,4 +1,4 @@
-"""One-time password-reset links (issue 18, item 5): an admin makes one, its owner sets a new password once.
+"""One-time password-reset links: an admin makes one, its owner sets a new password once.
 
 The link carries a random token (32 bytes, base64url) in its fragment (``/reset-password#token=...``),
 so it never reaches a proxy's access log or another site's ``Referer``.  Only its SHA-256 is stored

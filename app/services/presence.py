@@ -1,4 +1,4 @@
-"""Presence across processes (issue 16): who has a game open, wherever their socket is.
+"""Presence across processes (docs/decisions.md, *Presence in the seats*): who has a game open, wherever their socket is.
 
 A seat is *present* while any socket of its person is open on any process.  Each process writes
 that down in the database: every ``presence_refresh_seconds`` it sets ``seats.connected_at`` and

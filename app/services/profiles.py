@@ -1,7 +1,7 @@
-"""A player's profile: their name and the games they played, with results (issue 10).
+"""A player's profile: their name and the games they played, with results.
 
 Private tables are listed only to the player themself; open (not yet started) and closed tables
-are not games and are left out; abandoned ones (issue 16) are listed as such.
+are not games and are left out; abandoned ones are listed as such.
 """
 
 from __future__ import annotations

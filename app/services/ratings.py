@@ -1,4 +1,4 @@
-"""Ratings per game (issue 21, item 1): openskill's Weng-Lin Bayesian rating (Plackett-Luce model),
+"""Ratings per game: openskill's Weng-Lin Bayesian rating (Plackett-Luce model),
 made for games of any number of players with shared places.
 
 Who counts: a finished game at a *rated* table with at least two people seated.  Bot seats are left

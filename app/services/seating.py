@@ -20,9 +20,9 @@ class SeatInfo:
     """One seat: a person (``account_id``), a bot (``bot_level``), or nobody.
 
     ``takeover`` (``timeout``, ``left``, ``resigned``, ``away``) means the default bot plays a
-    person's seat (issue 6, Board Game Arena's zombie mode); the person may reclaim it unless
+    person's seat (Board Game Arena's zombie mode); the person may reclaim it unless
     resigned.  ``deadline`` is when the seat's current move is due under the table's time control.
-    ``away_since``: when the person was found away (issue 16), or None; ``away_deadline``: on an
+    ``away_since``: when the person was found away, or None; ``away_deadline``: on an
     untimed live table, when the bot takes the seat over if they stay away.
     """
 

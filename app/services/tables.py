@@ -24,7 +24,7 @@ from app.services.errors import AppError
 
 LIVE, TURN_BASED = "live", "turn_based"
 PACE_BOUNDARY_SECONDS = 3600
-"""A live table allows at most an hour per move, a turn-based one at least an hour (issue 16)."""
+"""A live table allows at most an hour per move, a turn-based one at least an hour (docs/decisions.md, *Pace*)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def _to_act(registry: Registry, table: Table) -> list[int]:
 
 
 def choose_pace(pace: str | None, move_seconds: int | None) -> str:
-    """The pace of a new table (issue 16): ``live`` (a per-move clock of at most an hour, or none)
+    """The pace of a new table: ``live`` (a per-move clock of at most an hour, or none)
     or ``turn_based`` (at least an hour per move, or none).  Without a ``pace`` it follows from
     ``move_seconds`` (an hour or more is turn-based), as tables were made before paces existed.
 

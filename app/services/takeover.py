@@ -1,9 +1,10 @@
 """A bot playing a person's seat: after a time-out, when they leave or resign, when they are away;
 and their return.
 
-Issue 6 (Board Game Arena's zombie mode): the default bot plays the seat until the person comes
-back (a WebSocket ``hello`` from them reclaims it), unless they resigned.  Issue 16: the others at
+As in Board Game Arena's zombie mode, the default bot plays the seat until the person comes
+back (a WebSocket ``hello`` from them reclaims it), unless they resigned.  The others at
 the table may hand the seat of a person who is away to the bot (:func:`hand_away_seat`).
+Why: docs/decisions.md, *A bot for an absent player*.
 """
 
 from __future__ import annotations
@@ -72,7 +73,7 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
 
 
 async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int) -> None:
-    """Let the default bot play ``seat`` of a running game because its person is away (issue 16):
+    """Let the default bot play ``seat`` of a running game because its person is away:
     takeover ``"away"``, until the person returns (a ``hello``).
 
     ``account_id`` asks: the host, or any other seated player when the host is the one away (or

@@ -1,4 +1,4 @@
-"""Taking back one's last move (issue 20, item 2), through the same lock and commit as a move.
+"""Taking back one's last move (docs/decisions.md, *Taking a move back*), through the same lock and commit as a move.
 
 A player may take back their own last move while the game runs, no other seat has acted since
 (a move or an undo: the log rows after it are all theirs), and the ruleset found the move

@@ -89,7 +89,7 @@ class GameState(BaseModel):
     legal: list[Any] = Field(description="the viewer's legal moves, each sendable back as it is (or, for a socket "
                                          "that asked for it, in the grouped form: app/services/legal_forms.py)")
     to_act: list[int] = Field(description="the seats to act now")
-    undo: bool = Field(description="whether the viewer may take back their last move now (issue 20)")
+    undo: bool = Field(description="whether the viewer may take back their last move now")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
     result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, rule} once the game is over")
     players: list[PlayerOut]
@@ -100,7 +100,7 @@ def players(snapshot: GameSnapshot) -> list[PlayerOut]:
 
     ``bot`` says a bot sits there; ``takeover`` why a bot plays a person's seat (or None);
     ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control;
-    ``away_since`` since when its person is away (issue 16), ``away_deadline`` when the bot takes
+    ``away_since`` since when its person is away, ``away_deadline`` when the bot takes
     an away person's seat over on an untimed live table (each None otherwise).
     """
     return list(_players_of(snapshot.seats))
@@ -134,7 +134,7 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     ``legal`` lists the seat's legal moves in wire form (``wire.dump_moves``: read-only
     dicts), or groups them when ``legal_form`` is ``"grouped"`` (``legal_forms.group_moves``);
     empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
-    last move now (issue 20, ``app/services/undo.py``).
+    last move now (``app/services/undo.py``).
     """
     state = snapshot.state
     running = snapshot.status == "running"
@@ -143,7 +143,7 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     legal = (legal_in_form(ruleset, ruleset.legal_moves(state, seat), legal_form)
              if running and played_by_person and seat in acting else [])
     result = ruleset.result(state)
-    # Not validated again: every field is built right here (once per seat and version, issue 19).
+    # Not validated again: every field is built right here (and this runs once per seat and version).
     return GameState.model_construct(
         version=snapshot.version, seat=seat, status=snapshot.status, view=ruleset.view(state, seat), legal=legal,
         to_act=acting, undo=bool(running and played_by_person and seat == snapshot.undo_seat), log=log,

@@ -1,4 +1,4 @@
-"""Games that live for days (issue 16): a table's pace, and when each seat's person was last seen or went away.
+"""Games that live for days: a table's pace, and when each seat's person was last seen or went away.
 
 Revision ID: 0006
 Revises: 0005

@@ -1,4 +1,4 @@
-"""Heroes: an unrevealed tactic choice stored as the ``tactic`` move's wire form (issue 22, item 6).
+"""Heroes: an unrevealed tactic choice stored as the ``tactic`` move's wire form.
 
 A Heroes game waiting for the second side's tactic card kept the first side's choice in
 ``state.pending.choices`` as a slash-encoded string, ``"hidden-tactic/<seat>/<card>/<ore>/<mana>/

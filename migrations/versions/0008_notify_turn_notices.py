@@ -1,4 +1,4 @@
-"""Turn notices (issue 16, item 5): e-mail choice per account, browsers' push subscriptions, turns told.
+"""Turn notices: e-mail choice per account, browsers' push subscriptions, turns told.
 
 Revision ID: 0008
 Revises: 0007

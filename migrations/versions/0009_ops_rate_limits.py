@@ -1,4 +1,4 @@
-"""Rate-limit counters shared by every worker and instance (issue 18, item 4): one row per key and window.
+"""Rate-limit counters shared by every worker and instance: one row per key and window.
 
 Revision ID: 0009
 Revises: 0008

@@ -1,4 +1,4 @@
-"""Session keys: a random key per account, carried by its session cookies (issue 18, item 2).
+"""Session keys: a random key per account, carried by its session cookies (docs/decisions.md, *Session keys*).
 
 Account ids come back after a restore (the backup's sequence goes on from where it was), so a
 cookie naming account 6 could log in as whoever is account 6 afterwards; the cookie now also

@@ -1,4 +1,4 @@
-"""Administration and accounts people keep (issue 18 item 5, issue 21 item 3): the admin role, bans,
+"""Administration and accounts people keep: the admin role, bans,
 one-time password-reset links, deleted accounts.
 
 The first registered account (the lowest id with a login name) becomes the admin of an existing site.

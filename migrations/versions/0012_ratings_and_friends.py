@@ -1,5 +1,5 @@
-"""Ratings per game (issue 21, item 1): rated or friendly tables, each person's rating per game, and
-every change a rated game made to it.  Friends (item 2): who follows whom, who blocked whom, and
+"""Ratings per game: rated or friendly tables, each person's rating per game, and
+every change a rated game made to it.  Friends: who follows whom, who blocked whom, and
 invitations to open tables.
 
 Revision ID: 0012

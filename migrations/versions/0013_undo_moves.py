@@ -1,4 +1,4 @@
-"""Taking a move back (issue 20, item 2): each log row says what it is and whether it may be undone.
+"""Taking a move back: each log row says what it is and whether it may be undone.
 
 ``moves.kind`` is ``move`` (a move of the rules) or ``undo`` (a seat took back its last move; the
 row's ``move`` is ``{"type": "undo", "undoes": seq}``); ``moves.reversible`` is what the ruleset's

@@ -1,4 +1,4 @@
-""""Confirm my moves" as an account setting (issue 20, item 2), so it follows the player to every
+""""Confirm my moves" as an account setting, so it follows the player to every
 device.
 
 ``accounts.confirm_moves``: true (hold each move for Confirm), false (send it at once), or null

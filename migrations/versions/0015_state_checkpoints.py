@@ -1,4 +1,4 @@
-"""The game's state stored only every few moves on PostgreSQL's usual move (issue 19).
+"""The game's state stored only every few moves on PostgreSQL's usual move (docs/decisions.md, *State checkpoints*).
 
 ``tables.state_version``: the version ``tables.state`` belongs to when the state is a checkpoint
 older than ``version`` (the moves after it are in ``moves``); null means ``state`` is at

@@ -1,4 +1,4 @@
-// The "Account" panel of one's own profile page (issue 21, item 3): a guest keeps the account by
+// The "Account" panel of one's own profile page: a guest keeps the account by
 // choosing a password; a registered person changes name or password; anyone deletes the account
 // (confirmed in a dialog, and with the password when there is one). REST: docs/api.md, "Account".
 

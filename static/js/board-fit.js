@@ -1,4 +1,4 @@
-// Keeps the game board inside the window (issue 20: no scrolling the board at 1280 x 800 or on a
+// Keeps the game board inside the window (no scrolling the board at 1280 x 800 or on a
 // phone). The renderers mark their board with the class `game-board`; after every redraw and
 // resize this sets --board-max-h (read by the boards' CSS) to the room between the board's top,
 // as the page lies when scrolled to the top, and the window's bottom, so the banner, the prompt

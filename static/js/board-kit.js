@@ -108,7 +108,7 @@ export const ZOOMED_SPACE_PX = 48;
  * The board in its frame with a "Larger board" toggle for small screens: the board fits the
  * window by default (every space visible without scrolling); enlarged, it is drawn so wide that
  * its smallest space, `spaceSize` units of the SVG's viewBox across, is ZOOMED_SPACE_PX CSS px
- * (a 44 px tap target, issue 20), inside its frame, which then scrolls. Without `spaceSize` it
+ * (a 44 px tap target, for a fingertip), inside its frame, which then scrolls. Without `spaceSize` it
  * is drawn at twice the width. The toggle shows only on narrow and touch screens (CSS
  * `.zoom-toggle`). `name` keeps the choice per game. `readOnly` (a replay, which has no controls
  * at all): the board alone in its frame.

@@ -4,7 +4,7 @@
 // minutes, so the page estimates the server's clock from the Date header of API answers
 // (api.js reports each one here) and counts down against that.
 
-// The paces a table can have (issue 16) and the clocks offered for each: a live game is played
+// The paces a table can have (docs/decisions.md, *Pace*) and the clocks offered for each: a live game is played
 // by people who are there now, a turn-based one over days (each gets a "your turn" when it is).
 const PACES = [
   {

@@ -1,4 +1,4 @@
-// The move bar above the board (issue 20, item 2). "Confirm my moves", a setting of the account (so
+// The move bar above the board. "Confirm my moves", a setting of the account (so
 // every device of the player uses it; on by default on touch screens), holds a chosen move until
 // Confirm or Cancel; "Undo" takes back the player's last move while the server says it may (the
 // state frame's `undo`). A renderer that shows a move before sending it and asks itself (it exports

@@ -1,4 +1,4 @@
-// The "Notifications" panel of one's own profile page (issue 16, item 5): browser notifications
+// The "Notifications" panel of one's own profile page: browser notifications
 // through Web Push (the service worker /sw.js shows them while no tab is open) and e-mail, each
 // opt-in and each with a way to turn it off. REST shapes: docs/api.md, "Notifications".
 

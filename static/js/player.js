@@ -96,7 +96,7 @@ function drawRelation(profile) {
   replaceChildren(elements.relation, other ? relationButtons(profile.id, profile, (relation) => drawRelation({ ...profile, ...relation })) : null);
 }
 
-// One's own page also holds the account settings (issue 21) and the notification choices (issue 16).
+// One's own page also holds the account settings and the notification choices.
 function showOwnSettings(account) {
   const own = Boolean(account) && String(account.id) === playerId;
   elements.accountSection.hidden = !own;

@@ -1,4 +1,4 @@
-"""Refusals found by trying to break the server (issue 2's bad input, issue 8's abuse list)."""
+"""Refusals found by trying to break the server (bad input, abuse)."""
 
 import uuid
 
@@ -64,7 +64,7 @@ def test_logout_closes_the_accounts_open_sockets(client):
 
 @pytest.mark.timeout(60)
 def test_a_socket_whose_session_ends_while_its_login_is_checked_is_closed(client, monkeypatch):
-    """Issue 17, item 2, as a chaos run found it: a socket opened just before a logout through
+    """Logout, as a chaos run found it: a socket opened just before a logout through
     another process, whose check of the login at connect ran only after the logout had committed,
     was made a spectator and left open (the logout's notice then found no socket of that login)."""
     from starlette.websockets import WebSocketDisconnect
@@ -93,7 +93,7 @@ def test_a_socket_whose_session_ends_while_its_login_is_checked_is_closed(client
 
 @pytest.mark.timeout(60)  # before the fix the socket stayed open and acknowledged the move
 def test_logout_closes_a_socket_that_never_said_hello_and_its_move_is_refused(client, database_url):
-    """Issue 17 item 2: a socket that never said ``hello`` kept the account of its connect, was not
+    """A socket that never said ``hello`` kept the account of its connect, was not
     among the sockets a logout closes, and a move sent on it 30 s after the logout was committed."""
     from starlette.websockets import WebSocketDisconnect
 
@@ -235,7 +235,7 @@ def test_a_database_out_of_connections_answers_503_not_500():
 
 
 def test_a_socket_when_the_database_is_out_of_connections_gets_unavailable_not_a_500(client, monkeypatch):
-    """Issue 17 item 1: in reconnect storms the handshake answered HTTP 500 (the session was read
+    """In reconnect storms the handshake answered HTTP 500 (the session was read
     before the socket was accepted) and ``Hub.on_version`` raised "Task exception was never
     retrieved".  docs/api.md promises ``unavailable``: an error frame, then 1013 (try again later)."""
     import sqlalchemy.exc

@@ -1,4 +1,4 @@
-"""/api/account (issue 21, item 3): a guest keeps its account, a registered person changes password
+"""/api/account: a guest keeps its account, a registered person changes password
 and name (unique ignoring case and NFKC look-alikes), anyone deletes their own account; bad input
 is a clear error and changes nothing."""
 
@@ -130,7 +130,7 @@ def test_a_guest_deletes_its_account_without_a_password(client):
 
 
 def test_confirm_my_moves_is_kept_with_the_account_and_read_on_every_device(client):
-    """Issue 20, item 2: the setting is the account's, so a second device (another session of the
+    """The setting is the account's, so a second device (another session of the
     same account) reads what the first one chose; null gives the choice back to each device."""
     ada, bo = Member(client, "Ada"), Member(client, "Bo")
     phone = new_cookie(client, ada.login())

@@ -1,4 +1,4 @@
-"""/api/admin (issue 18, item 5): the first registered account is the admin; it lists accounts,
+"""/api/admin: the first registered account is the admin; it lists accounts,
 bans and unbans, makes one-time password-reset links, deletes chat lines, closes and deletes
 tables; everyone else is refused; every action writes one JSON admin log line."""
 

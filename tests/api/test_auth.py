@@ -90,7 +90,7 @@ def run_sql(client, *statements):
 
 
 def test_a_cookie_never_logs_in_as_another_account_that_got_its_id(client, database_url):
-    """Issue 18, item 2: ids come back (a restore brings back the backup's accounts and sequence);
+    """Ids come back (a restore brings back the backup's accounts and sequence);
     the account key in the cookie does not."""
     ana = Player(client, "Ana")
     # What a restore of a backup taken before Ana registered does to her row and to the ids.

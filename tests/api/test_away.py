@@ -1,4 +1,4 @@
-"""Issue 16, absent players never stall a game: a table's pace, presence across processes (seen_at),
+"""Absent players never stall a game: a table's pace, presence across processes (seen_at),
 players marked away by the leader, the seat handed to the bot by the host or the others (or by
 itself on an untimed live table), the person's return, abandoned games, and "My games".
 

@@ -1,4 +1,4 @@
-"""A WebSocket's frames pass through no per-frame middleware work (issue 19): the session cookie is
+"""A WebSocket's frames pass through no per-frame middleware work: the session cookie is
 read once at connect (``app/api/cookie_sessions.py``) and sockets are counted by their endpoint
 (``app/api/traffic_metrics.py``), so the ``send`` and ``receive`` the server gives a socket reach
 the endpoint unwrapped.  HTTP keeps Starlette's session handling (``Set-Cookie`` on login)."""

@@ -1,5 +1,5 @@
 """The server's WebSocket frames are one closed union (``app/realtime/frames.py``) that covers every
-frame docs/api.md lists, each written in the documented shape (issue 22, item 4)."""
+frame docs/api.md lists, each written in the documented shape."""
 
 import json
 import re

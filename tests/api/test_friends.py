@@ -1,4 +1,4 @@
-"""Friends (issue 21, item 2): following, the Friends list (online, running games), invitations to
+"""Friends: following, the Friends list (online, running games), invitations to
 a table, and blocking (chat hidden, invitations refused); every refusal changes nothing."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rate limits, the open-tables cap and cross-site refusal (issue 8, "Limits" and "Auth")."""
+"""Rate limits, the open-tables cap and cross-site refusal."""
 
 import pytest
 from fastapi.testclient import TestClient

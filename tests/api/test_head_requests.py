@@ -1,5 +1,5 @@
-"""``HEAD`` answers wherever ``GET`` does, with the same status and headers and no body (issue 18,
-"Release hygiene"; RFC 9110 9.3.2)."""
+"""``HEAD`` answers wherever ``GET`` does, with the same status and headers and no body (RFC
+9110 9.3.2)."""
 
 import pytest
 

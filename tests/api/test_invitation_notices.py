@@ -1,4 +1,4 @@
-"""Invitation notices (issue 21, item 2: "they see the invitation in the lobby and ... by push/e-mail"):
+"""Invitation notices (seen in the lobby, and told by push and e-mail):
 a friend's invitation to a table reaches the invitee's browsers and confirmed address, as they
 chose for turn notices, once per table, never from someone they blocked, and never holding up the
 invitation itself.

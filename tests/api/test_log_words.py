@@ -1,4 +1,4 @@
-"""Issue 20, item 3: log lines and the result speak the players' words, never internal codes.
+"""Log lines and the result speak the players' words, never internal codes.
 
 A full random game of each ruleset is played over REST; every log line a reader gets (the
 spectator's ``GET /log`` text, every seat's own log with its private lines, and a spectator's

@@ -1,4 +1,4 @@
-"""What ``/metrics`` tells a host (issue 18, item 3): HTTP requests by route template, WebSocket
+"""What ``/metrics`` tells a host: HTTP requests by route template, WebSocket
 connections, database errors and 503s, bot moves and failures, pool connections, CPU and memory.
 Sums over several workers: ``tests/hosting/test_two_workers.py``."""
 
@@ -75,7 +75,7 @@ def test_websocket_connections_are_counted_while_open_and_when_closed(client):
 
 def test_a_socket_the_hub_closes_on_logout_counts_as_closed_by_the_server(client):
     """The hub closes sockets itself (logout, deleted table, slow peer): the endpoint counts them,
-    not a middleware watching every frame's ``send`` (issue 19), so the hub's closes must be the server's."""
+    not a middleware watching every frame's ``send``, so the hub's closes must be the server's."""
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])
     with pytest.raises(WebSocketDisconnect) as closed, bo.websocket(table_id) as socket:

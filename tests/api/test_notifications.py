@@ -1,4 +1,4 @@
-"""Turn notices (issue 16, item 5) through real components: a loopback push service that decrypts
+"""Turn notices through real components: a loopback push service that decrypts
 what it gets with the browser's keys (http_ece), and a local SMTP server (aiosmtpd).
 
 Time for digests comes from the notifier's injected clock; "nothing more was sent" is asserted

@@ -1,4 +1,4 @@
-"""Issue 16's "Done when" for turn notices: three people start a turn-based Through the Desert game
+"""Turn notices over a whole game: three people start a turn-based Through the Desert game
 (a day per move) with their tabs closed, and each is told by push and by e-mail whenever it is
 their turn, once per turn, until the game ends.
 
@@ -27,7 +27,7 @@ def test_three_players_are_each_told_every_turn_by_push_and_mail_until_the_game_
     start = datetime(2026, 12, 1, 19, 0, tzinfo=timezone.utc)  # an evening
     with time_machine.travel(start, tick=True) as traveller, Mailbox() as mailbox, PushService() as push:
         # Nobody counts as away here (a day of simulated time would make each player away between
-        # their turns): the turn notices alone are counted.  Away players are issue 16's own tests.
+        # their turns): the turn notices alone are counted.  Away players have tests of their own (test_away.py).
         app = create_app(notify_settings(sqlite_database, mailbox, turn_based_absent_after_hours=100_000,
                                          abandon_after_days=10_000))
         with TestClient(app) as client:

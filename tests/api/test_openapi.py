@@ -1,4 +1,4 @@
-"""/openapi.json tells the truth (issue 18, item 6): every route's answer has a schema, the errors
+"""/openapi.json tells the truth: every route's answer has a schema, the errors
 are the 400..429 the app gives with its error body, never FastAPI's 422; and the answer models
 name every field the server really sends."""
 

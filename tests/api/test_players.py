@@ -1,4 +1,4 @@
-"""``GET /api/players/{id}``: a player's games with results (issue 10's profile page)."""
+"""``GET /api/players/{id}``: a player's games with results (the profile page)."""
 
 from tests.support.players import Player, started_table
 

@@ -1,4 +1,4 @@
-"""Ratings per game (issue 21, item 1): rated and friendly tables, openskill's numbers, the result,
+"""Ratings per game: rated and friendly tables, openskill's numbers, the result,
 profile and leaderboard, and recomputation from the stored games."""
 
 from __future__ import annotations

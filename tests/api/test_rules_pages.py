@@ -1,4 +1,4 @@
-"""The rules pages (issues 10 and 22): ``GET /rules/{ruleset}`` renders the game's rules reference
+"""The rules pages: ``GET /rules/{ruleset}`` renders the game's rules reference
 (``reference.md`` of its package), ``GET /rules`` lists the games that have one, and nothing else under
 ``/rules/`` is ever served."""
 

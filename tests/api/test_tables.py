@@ -14,7 +14,7 @@ def test_rulesets_list_has_options_schema(client):
     assert names["toy-race"]["min_players"] == 2 and names["toy-race"]["max_players"] == 2
     assert names["toy-race"]["options_schema"]["type"] == "object"
     assert names["toy-race"]["summary"] == "" and names["toy-race"]["minutes"] is None  # not declared
-    nomadi = names["nomadi"]  # a game's card in the lobby: one line and a typical length (issue 20)
+    nomadi = names["nomadi"]  # a game's card in the lobby: one line and a typical length
     assert nomadi["summary"].startswith("Roll six dice") and nomadi["minutes"] == [30, 60]
 
 
@@ -72,7 +72,7 @@ def test_start_only_by_creator_when_full_and_once(client):
     assert ana.post(f"/api/tables/{table_id}/start").json()["status"] == "running"
     again = ana.post(f"/api/tables/{table_id}/start")
     assert again.status_code == 409 and again.json()["error"]["code"] == "conflict"
-    left = bo.post(f"/api/tables/{table_id}/leave").json()  # a running game: a bot plays for Bo (issue 6)
+    left = bo.post(f"/api/tables/{table_id}/leave").json()  # a running game: a bot plays for Bo
     assert left["seats"][1]["takeover"] == "left" and left["seats"][1]["name"] == "Bo"
 
 

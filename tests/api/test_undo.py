@@ -1,4 +1,4 @@
-"""Taking back one's last move (issue 20, item 2): REST and WebSocket, refusals, the log, replays, the clock.
+"""Taking back one's last move: REST and WebSocket, refusals, the log, replays, the clock.
 
 The toy race (tests/support/toy_rulesets.py) lets adding 1 or 2 be taken back, not adding 3.
 """

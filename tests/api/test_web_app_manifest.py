@@ -1,4 +1,4 @@
-"""The web app manifest and its icons (issue 20, item 9): a phone can add the site to its home
+"""The web app manifest and its icons: a phone can add the site to its home
 screen only if the manifest comes as ``application/manifest+json`` and names icons that exist."""
 
 

@@ -130,7 +130,7 @@ def test_private_game_socket_needs_invite(client):
 
 
 def test_a_socket_for_a_malformed_or_out_of_range_id_gets_not_found_and_4404(client):
-    """Issue 17 item 6: ``/ws/games/0``, ``-1``, ``abc`` and ids past the largest were refused at the
+    """``/ws/games/0``, ``-1``, ``abc`` and ids past the largest were refused at the
     handshake (HTTP 403, from the path's validation); docs/api.md promises an ``error`` frame and 4404
     for a table that does not exist, and no such id can name one."""
     import pytest
@@ -159,7 +159,7 @@ def state_at(websocket, version: int) -> dict:
 
 
 def test_a_socket_that_asks_for_grouped_legal_keeps_it_while_another_on_the_seat_gets_moves(client):
-    """Issue 19: ``legal_form: "grouped"`` in the hello holds for that socket's pushes too; a second
+    """``legal_form: "grouped"`` in the hello holds for that socket's pushes too; a second
     socket of the same seat without it gets the list of moves (the hub's payload cache is per form)."""
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])

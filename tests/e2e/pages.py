@@ -1,5 +1,5 @@
 """Shared steps of the browser tests: a signed-in page, the game's version on it, the server's view,
-and the scan of what a player reads for rule codes and internal ids (issue 20, item 3)."""
+and the scan of what a player reads for rule codes and internal ids."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
-# What must never reach a player's eyes (issue 20, item 3): a rule code ("R-17", "G-1", "NW-1",
+# What must never reach a player's eyes: a rule code ("R-17", "G-1", "NW-1",
 # "A-S3", "(R-30b)", "spec 1.7", "§ 5"), an internal id ("card-08", an objective's "O12", a seat
 # placeholder "{seat1}"), a raw coordinate pair "(-2, 11)", and the words a renderer writes when
 # it formats a missing or unformatted value. Names the boards show ("N17", "Hex E7") do not match.

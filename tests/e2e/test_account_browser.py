@@ -1,4 +1,4 @@
-"""One's own profile page holds the account panel (issue 21, item 3): a guest keeps the account
+"""One's own profile page holds the account panel: a guest keeps the account
 with a password, a wrong current password is refused in words, and the account is deleted only
 after a confirmation; in real Chromium."""
 

@@ -1,4 +1,4 @@
-"""Issue 16 in the browser: a turn-based table made in the lobby form shows its pace; a player who
+"""Away players in the browser: a turn-based table made in the lobby form shows its pace; a player who
 never comes to the table is shown away to the host, with the countdown of their clock; the host
 hands the seat to a bot, which plays; the player opens the table and has the seat back; "My games"
 lists the table where it is your move first, with its deadline.

@@ -104,7 +104,7 @@ def click_march(page, move: dict) -> None:
 
 def click_move(page, move: dict) -> None:
     """Make ``move`` (one of the page's legal moves) through the page's controls; a choice among
-    buttons (a tactic card's payments, losses, follows) is read for codes first (issue 20)."""
+    buttons (a tactic card's payments, losses, follows) is read for codes first."""
     kind = move["type"]
     if kind == "place_nomad":
         target = region(page, move["region"])
@@ -347,7 +347,7 @@ def test_a_battle_tactic_cards_chosen_in_secret_and_revealed_by_clicks(live_serv
         # Each side's page offers the 7 cards; the first to choose is seen to have chosen, not what.
         first, second = (players[battle["attacker"]], players[battle["defender"]])
         first_seat, second_seat = battle["attacker"], battle["defender"]
-        for page, seat in zip(players, (0, 1)):  # the cards that can work for this side (issue 20)
+        for page, seat in zip(players, (0, 1)):  # the cards that can work for this side
             cards = {m["card"] for m in server_game(page, base, table_id)["legal"] if m["type"] == "tactic"}
             expect(page.locator("#board .hx-cards [data-card]")).to_have_count(len(cards))
         mine = pick([m for m in server_game(first, base, table_id)["legal"] if m["type"] == "tactic"], rng, False)

@@ -1,4 +1,4 @@
-"""Issue 20, item 3, in real Chromium: a log line names things in words and carries its rule as
+"""In real Chromium, a log line names things in words and carries its rule as
 a small link whose tooltip names the rule and which opens the rule on the game's rules page; no
 rule code is part of the line's text.
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
-LEAKS = [  # issue 20, item 3, and what a renderer writes for a value it could not format
+LEAKS = [  # internal codes, and what a renderer writes for a value it could not format
     "Final result (G-1)", "Bo moves 3 camels (R-17)", "a gift (R-30b)", "Nomad wanders (NW-1)", "enclosed (E-5)",
     "South is out of play A-S3", "see spec 1.7", "Spec §5", "Bo offers card-08", "Objective O12", "{seat1} takes Tax",
     "a camel on (-2, 11)", "worth undefined", "Hero null", "[object Object]", "NaN coins",

@@ -5,7 +5,7 @@ Both players choose at the same time (the draft is simultaneous).  Every placeme
 from the spaces the page highlights, and the test checks that those are exactly the server's
 legal positions for the chosen card and rotation.  A player's hand and waiting choice never show
 on the other player's page or a spectator's.  No rule code or internal id (an objective's "O12")
-is in the text of a page while a card is placed or at the end (issue 20).
+is in the text of a page while a card is placed or at the end.
 """
 
 from __future__ import annotations
@@ -156,7 +156,7 @@ def test_two_players_draft_by_clicks_to_the_first_scoring(live_server, chromium)
 
 
 def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
-    """Issue 3's "done when": three browsers draft all five rounds by clicks (15 picks each, every
+    """A whole game: three browsers draft all five rounds by clicks (15 picks each, every
     placement among the highlighted legal spaces) until the game is scored on every page."""
     base = live_server
     rng = random.Random(7)
@@ -187,6 +187,6 @@ def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
         for seat in range(3):  # 15 cards of 4 spaces, some covered: every reserve drawn as the server has it
             expect(page.locator(f'[data-reserve="{seat}"] .nim-cell:not(.empty)')).to_have_count(
                 len(server_game(page, base, table_id)["view"]["players"][seat]["spaces"]))
-        # issue 20: the whole game's log, the scoring history and the result read in words
+        # the whole game's log, the scoring history and the result read in words
         expect(page.locator("#log li")).to_have_count(len(server_game(page, base, table_id)["log"]))
         assert_no_codes(page, "Nimalia, the end")

@@ -5,7 +5,7 @@ without controls, and the game is finished through the REST pipeline.
 Every click is checked against the server: the cells the page highlights for a stone are exactly
 that stone's legal moves (the client never decides a rule), and a card's value shows only on the
 page of the mover who inspected it. The offer dialogs, the whole game's log and the result show
-no rule code or internal id (issue 20).
+no rule code or internal id.
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
         expect(page.locator('[data-offer-stage="claim"]')).to_have_count(0)
         assert inspected not in page.content()
         expect(page.locator(".nomadi-board .offer-ring")).to_have_count(1)
-    for page in watchers:  # issue 20: the offer dialog and the note name no card id ("card-08")
+    for page in watchers:  # the offer dialog and the note name no card id ("card-08")
         assert_no_codes(page, "Nomadi, a card to offer")
 
     # The mover claims +3 (true or not) and offers; the owner sees the claim, not the value.
@@ -249,13 +249,13 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
             expect(page.locator(f'#result [data-score-seat="{seat}"]')).to_have_text(str(score))
         expect(page.locator("#result tbody tr")).to_have_count(2 + 3)  # coins, cards, total, place, rating (a rated table)
         expect(page.locator(".move-controls")).to_have_count(0)
-        # issue 20: the whole game's log and the result read in words, with no rule code or id
+        # the whole game's log and the result read in words, with no rule code or id
         expect(page.locator("#log li")).to_have_count(len(game_of(page, base, table_id)["log"]))
         assert_no_codes(page, "Nomadi, the end")
 
 
 def test_three_players_finish_a_game_by_clicks_alone(live_server, chromium):
-    """Issue 4's "done when": three browsers place every stone and play every dice turn by clicks
+    """A whole game: three browsers place every stone and play every dice turn by clicks
     (offers go without a claim and are declined by their owner's click) until the game is scored;
     the shortest turn limit (10 dice turns, Spec §5 #30) keeps it short."""
     base = live_server

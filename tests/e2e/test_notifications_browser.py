@@ -1,4 +1,4 @@
-"""The Notifications panel of one's own profile page and the service worker, in real Chromium (issue 16, item 5).
+"""The Notifications panel of one's own profile page and the service worker, in real Chromium.
 
 Headless Chromium cannot subscribe to push here: Playwright's contexts are incognito, where
 Chromium has no Push API ("Registration failed - permission denied"), and a persistent profile
@@ -250,7 +250,7 @@ def register_with_notices(chromium, base: str, name: str, push, mailbox):
 
 
 def test_three_people_start_a_turn_based_game_in_browsers_close_their_tabs_and_each_is_told(chromium, server, services):
-    """Issue 16's "Done when": three people start a turn-based Through the Desert game in their
+    """Three people start a turn-based Through the Desert game in their
     browsers and close their tabs; each is then told by push and by e-mail when it is their turn.
     The first round is played here; a whole game over simulated days is
     ``tests/api/test_notify_whole_game.py`` (the server's clock cannot be moved in a process of its own)."""

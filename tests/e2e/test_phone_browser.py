@@ -1,7 +1,7 @@
-"""Every game on a phone (issue 10): at 375 px wide the table page has no horizontal scrolling
+"""Every game on a phone: at 375 px wide the table page has no horizontal scrolling
 (checked on a full-page screenshot, whose width is the page's), and a move can be made by touch.
 
-Tap targets (issue 20, item 5): on a 390 x 844 phone every visible control of the lobby and the
+Tap targets: on a 390 x 844 phone every visible control of the lobby and the
 table page (buttons, links, fields, a checkbox's label, a game's hand and reserve spaces) is at
 least 44 x 44 CSS px, but for the few inline text links named in SMALL_ON_PURPOSE; a board whose
 spaces are smaller offers a zoom control that makes every highlighted space at least 44 px.
@@ -25,7 +25,7 @@ expect = pytest.importorskip("playwright.sync_api", reason="the playwright packa
 
 SCALE = 2  # device pixels per CSS pixel
 TAP_PX = 44  # the least width and height of a tap target (WCAG 2.5.5; Apple's and Google's guidance)
-TAP_PHONE = {"width": 390, "height": 844}  # the phone of issue 20
+TAP_PHONE = {"width": 390, "height": 844}  # a common phone's viewport
 # Controls that stay smaller on purpose: inline links inside text, each with a 44 px way to the same place.
 SMALL_ON_PURPOSE = {
     "a.table-name": "a table's name in a lobby list: the row's Play / Join / Watch button is its tap target",
@@ -84,7 +84,7 @@ def space_sizes(page) -> list[tuple[float, float]]:
 
 def assert_board_zooms_to_tap_size(page, ruleset: str) -> None:
     """The highlighted spaces of an SVG board are tap targets, or the board's zoom control makes
-    them so (issue 20: "pinch-zoom or a zoom control for the board; 44 px tap targets")."""
+    them so (pinch-zoom or a zoom control for the board; 44 px tap targets)."""
     viewport = page.viewport_size
     page.set_viewport_size(TAP_PHONE)
     try:
@@ -114,7 +114,7 @@ def show_legal_spaces(page, ruleset: str) -> None:
 
 def tap_a_move(page, ruleset: str) -> None:
     """One legal move by taps only, in each game's own controls (after ``show_legal_spaces``), then
-    *Confirm* (issue 20: a touch screen confirms moves by default; Nimalia's own preview asks already)."""
+    *Confirm* (a touch screen confirms moves by default; Nimalia's own preview asks already)."""
     if ruleset == "through-the-desert":
         page.locator("[data-hex].legal").first.tap()
     elif ruleset == "nimalia":

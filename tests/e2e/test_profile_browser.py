@@ -1,6 +1,6 @@
 """The lobby shows running games with whose turn it is, and a player's profile page lists their
-games with results (issue 10); friends are followed from a profile, seen online in the lobby,
-invited to a table and blocked (issue 21, item 2); in real Chromium."""
+games with results; friends are followed from a profile, seen online in the lobby,
+invited to a table and blocked; in real Chromium."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The shipped ``Caddyfile`` in front of the real server (issue 18, "Watchable", "Release hygiene"):
+"""The shipped ``Caddyfile`` in front of the real server:
 its security headers, compression and ``/metrics`` rule over HTTP, and every page of the client
 loaded through it in Chromium without one Content-Security-Policy violation."""
 

@@ -1,5 +1,5 @@
 """Replays, the last move highlighted, and a move made by keyboard alone, for every game, in real
-Chromium (issue 10, "the table experience").
+Chromium.
 
 Two players play a few random legal moves through REST; then Alice's table page:
 (b) highlights what the last move touched and the newest log entry;

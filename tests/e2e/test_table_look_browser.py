@@ -1,4 +1,4 @@
-"""The table looks and fits like a board game (issue 20, items 1, 5, 9), in real Chromium.
+"""The table looks and fits like a board game, in real Chromium.
 
 * Every game's board is fully visible without scrolling it, at 1280 x 800 and on a 390 x 844
   phone: its bounding box fits the window, the page never scrolls sideways, and the phone's

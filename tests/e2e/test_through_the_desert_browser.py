@@ -1,6 +1,6 @@
 """A whole table of Through the Desert in real Chromium: lobby, seats, start, moves by clicking,
 a spectator who sees the same board without controls, and a reload in the middle of the game.
-At the end, the whole game's log and the result show no rule code or internal id (issue 20).
+At the end, the whole game's log and the result show no rule code or internal id.
 
 Every move is chosen from the hexes the page highlights, and the test checks that those are
 exactly the server's legal moves for the chosen colour (the client never decides a rule).
@@ -149,7 +149,7 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
         page = mover(players)
         play_one_move(page, base, table_id, rng)
         wait_for_version(players, version + 1)
-    # The page asked for legal in the grouped form (docs/api.md, issue 19), got it, and offered
+    # The page asked for legal in the grouped form (docs/api.md), got it, and offered
     # exactly the server's moves from it (play_one_move).
     hellos = [json.loads(text) for text in bob_frames["sent"] if '"hello"' in text]
     assert hellos and all(hello["legal_form"] == "grouped" for hello in hellos)
@@ -222,6 +222,6 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
         expect(page.locator("#result tbody tr")).to_have_count(categories + 3)  # + total, place, rating (a rated table)
         expect(page.locator(".move-controls")).to_have_count(0)
         assert page.locator("body").get_attribute("data-my-turn") == "false"
-        # issue 20: the whole game's log and the result read in words, with no rule code or id
+        # the whole game's log and the result read in words, with no rule code or id
         expect(page.locator("#log li")).to_have_count(len(page.request.get(f"{base}/api/games/{table_id}").json()["log"]))
         assert_no_codes(page, "Through the Desert, the end")

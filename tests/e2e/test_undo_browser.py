@@ -1,4 +1,4 @@
-"""Confirm and undo in real Chromium (issue 20, item 2), on a two-player Nomadi table: placing a
+"""Confirm and undo in real Chromium, on a two-player Nomadi table: placing a
 stone may be taken back (Spec R-10), rolling the dice may not (R-13).
 
 Alice turns "Confirm my moves" on (off by default on a desktop), cancels a held move, confirms

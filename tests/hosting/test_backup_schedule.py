@@ -1,4 +1,4 @@
-"""The compose ``backup`` service's schedule (``scripts/backup_schedule.sh``, issue 18 item 2):
+"""The compose ``backup`` service's schedule (``scripts/backup_schedule.sh``):
 a daily backup, the first of each ISO week kept as a weekly one, and retention of 7 daily and
 4 weekly backups. The script runs for real; only ``caravanserai`` and the clock are stand-ins,
 put first on its PATH."""

@@ -1,4 +1,4 @@
-"""docker-compose.yml as a host runs it (issue 18): no Docker engine here, so the file is read.
+"""docker-compose.yml as a host runs it: no Docker engine here, so the file is read.
 Every service's log is rotated, every secret is refused when empty, Caddy uses the shipped
 Caddyfile, and the example .env holds no secret a host could forget to change."""
 

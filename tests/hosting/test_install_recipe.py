@@ -1,4 +1,4 @@
-"""The systemd recipe of docs/hosting.md installs exactly as CI does (issue 18, "Done when": the
+"""The systemd recipe of docs/hosting.md installs exactly as CI does (the
 recipe is the one CI runs). CI's scripts/smoke_wheel.sh runs the lines between its install marks;
 the documented block is the same lines, each run as the ``caravanserai`` user."""
 

@@ -1,4 +1,4 @@
-"""One server with two worker processes on PostgreSQL (issue 18, items 3 and 4), as `caravanserai
+"""One server with two worker processes on PostgreSQL, as `caravanserai
 serve` runs it with ``CARAVANSERAI_WORKERS=2``.
 
 * Every scrape of ``/metrics``, whichever worker answers it, gives the sums over both workers:

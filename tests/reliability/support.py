@@ -1,4 +1,4 @@
-"""Shared pieces of the reliability and security tests (issue 8).
+"""Shared pieces of the reliability and security tests.
 
 * ``HEAVY``/``scale``: the default run stays small; ``CARAVANSERAI_HEAVY_TESTS=1`` runs the big variants.
 * ``RemoteGuest``: a guest account on a real server process, over HTTP and WebSocket.
@@ -172,7 +172,7 @@ class StoredGame:
     version: int
     state: dict[str, Any] | None
     moves: list[dict[str, Any]] = field(default_factory=list)  # {seq, seat, move, client_move_id}
-    state_version: int | None = None  # the version ``state`` belongs to when a checkpoint (issue 19); None: ``version``
+    state_version: int | None = None  # the version ``state`` belongs to when a checkpoint; None: ``version``
 
 
 def json_value(value):

@@ -1,4 +1,4 @@
-"""A spectator burst (issue 17, item 1), bounded for the suite: loopback only, seconds long.
+"""A spectator burst (docs/decisions.md, *Shared greeting reads*), bounded for the suite: loopback only, seconds long.
 
 A server process on Postgres with the smallest pool (two connections, one of them the fan-out's
 listener; no overflow; one for the move writer).  First, in a quiet moment, 150 spectators arrive at once: they must cost the database

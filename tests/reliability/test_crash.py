@@ -60,7 +60,7 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(database_url, tmp_
 
 @pytest.mark.postgres
 def test_sigkill_under_load_with_takeover_bots_and_pending_moves(postgres_database, tmp_path):
-    """Issue 17's suite check: kill -9 while people and bots play (a bot seat, and seats a bot took
+    """Kill -9 while people and bots play (a bot seat, and seats a bot took
     over after their person left: the bots' moves must resume after every restart, whoever put the
     bot there), with the people's moves pending; nothing acknowledged is lost and every game goes on.
     Postgres only (the production store; the SQLite crash test above has no bots), to keep the suite short."""

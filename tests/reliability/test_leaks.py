@@ -14,7 +14,7 @@ Through the real WebSocket endpoint (in-process), one socket per seat plus one s
 * an oracle probe (rulesets whose moves name secret tokens, e.g. Nimalia's cards): a seat that
   names a card held by another seat is answered exactly as when it names a card nobody holds;
 * the game's seed (``tables.seed``) and every PRNG state it went through (``state["rng"]``)
-  never appear anywhere, in decimal or hex (issue 8, "Seeds and PRNG state").
+  never appear anywhere, in decimal or hex.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pushing ``state`` frames: racing pushes and the resync poll (issue 17, items 4 and 5).
+"""Pushing ``state`` frames: racing pushes and the resync poll.
 
 Deterministic forms of what the chaos run saw with several processes: the test holds a socket's
 send lock (as a slow send does) while versions pile up behind it, or parks a socket whose send
@@ -37,7 +37,7 @@ def frames_until_pong(ws) -> list[dict]:
 
 
 def test_two_racing_pushes_never_send_a_log_entry_twice(client):
-    """Item 4: ``Hub.on_version`` built the log part from ``subscriber.version`` before taking the send
+    """Racing pushes: ``Hub.on_version`` built the log part from ``subscriber.version`` before taking the send
     lock, so a push for version 2 queued behind one for version 1 resent version 1's entries."""
     hub = client.app.state.hub
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
@@ -82,7 +82,7 @@ class _PeerThatStoppedReading:
 @pytest.mark.postgres
 @pytest.mark.timeout(120)
 def test_a_socket_that_stopped_reading_does_not_hold_up_the_resync_of_other_games(postgres_database):
-    """Item 5: sockets two versions behind a finished game for over 20 s after a crash.  The moves'
+    """Sockets two versions behind a finished game for over 20 s after a crash.  The moves'
     notices died with the process that committed them, so only the resync poll could bring them up
     to date, and the poll pushed game after game, waiting for each send: one socket whose peer had
     stopped reading (its send never completes until the heartbeat closes it, 20-40 s) held up the
@@ -155,7 +155,7 @@ async def _new_event() -> asyncio.Event:
 
 
 def test_a_socket_that_stopped_reading_holds_up_nobody_of_its_game_and_is_closed(database_url):
-    """Issue 19 moved the pushes and presence frames to one writer per socket with no timer per
+    """The pushes moved and presence frames to one writer per socket with no timer per
     frame: a spectator whose peer stopped reading must still hold up nobody of its own game (before,
     a player's greeting waited for the presence frame to the stuck socket, up to the send timeout),
     and the send watch must close it (1013) once a frame has been going out for

@@ -54,7 +54,7 @@ def fingerprint(client: TestClient) -> tuple[str, LeakScanner]:
                                                   Seat.takeover).order_by(Seat.table_id, Seat.seat))).all()
             moves = (await session.execute(select(Move.table_id, Move.seq, Move.client_move_id)
                                            .order_by(Move.table_id, Move.seq))).all()
-            randomness = [(table.seed, state) for state, table in  # the state now, and a checkpoint's (issue 19)
+            randomness = [(table.seed, state) for state, table in  # the state now, and a checkpoint's
                           [await stored_state(session, ctx.registry, table_id) for table_id, *_ in tables]]
             randomness += (await session.execute(select(Table.seed, Table.state))).all()
             notices = (await session.execute(select(NotifyAccount.account_id, NotifyAccount.email,

@@ -1,4 +1,4 @@
-"""A process that has not yet heard the news (issue 17, items 2 and 3).
+"""A process that has not yet heard the news (docs/decisions.md, *Checks at commit*).
 
 Two app instances on one Postgres, each with its own cache and LISTEN connection.  The news of a
 seating change or a logout made on instance one is *lost* on its way to instance two (as when
@@ -44,7 +44,7 @@ def instances(postgres_database):
 
 @pytest.mark.parametrize("path", ["leave", "resign"])
 def test_a_move_through_another_process_right_after_leaving_is_refused(instances, postgres_database, path):
-    """Issue 17 item 3: the one-statement move on instance two trusted its cached seats (Ana still
+    """A leave or resign: the one-statement move on instance two trusted its cached seats (Ana still
     plays seat 0 herself) until the NOTIFY came: 10 of 24 moves after leave and 2 of 24 after resign
     were committed in the chaos run.  Here the notice never comes."""
     one, two = instances
@@ -64,7 +64,7 @@ def test_a_move_through_another_process_right_after_leaving_is_refused(instances
 
 
 def test_a_bot_move_through_another_process_after_its_person_returned_is_refused(instances, postgres_database):
-    """The other direction of item 3: Ana takes her seat back (hello on instance one) while instance
+    """The other direction: Ana takes her seat back (hello on instance one) while instance
     two still believes the bot plays it; the bot's move made there must not commit."""
     from app.services import games
 
@@ -89,7 +89,7 @@ def test_a_bot_move_through_another_process_after_its_person_returned_is_refused
 
 
 def test_a_move_after_logout_is_refused_even_where_the_logout_was_not_heard(instances, postgres_database):
-    """Issue 17 item 2: a move must never commit for a session that ended before the move arrived, on
+    """A move must never commit for a session that ended before the move arrived, on
     any process.  Bo's socket on instance two never said ``hello`` (so it kept the account of its
     connect); Bo logs out on instance one and the notice is lost.  Before: the move was committed."""
     one, two = instances
@@ -137,7 +137,7 @@ def test_a_hello_never_answers_with_a_version_older_than_the_socket_has_seen(ins
 
 @pytest.mark.timeout(60)  # before the fix the sockets stayed open: receive_json() waited for ever
 def test_a_socket_of_a_logged_out_session_is_closed_where_the_notice_was_lost(postgres_database):
-    """Item 2, every socket on every process: the resync that makes good a lost game notice also finds
+    """Logout, every socket on every process: the resync that makes good a lost game notice also finds
     sockets whose session ended, and closes them with 4401 (hello or not)."""
     settings = make_settings(postgres_database, resync_seconds=0.2)
     with TestClient(create_app(settings)) as one, TestClient(create_app(settings)) as two:

@@ -258,9 +258,9 @@ def test_join_racing_start_or_closing_never_leaves_a_broken_table(servers):
 
 
 def test_players_split_across_two_processes_play_with_spectators_on_both(servers):
-    """Issue 17's suite check: each player's sockets and moves on a process of their own, spectators on
-    both.  Every socket gets every version once, in order, with each log entry once (item 4: racing
-    pushes duplicated entries with several processes), and ends with the stored game."""
+    """Each player's sockets and moves on a process of their own, spectators on
+    both.  Every socket gets every version once, in order, with each log entry once (racing
+    pushes once duplicated entries with several processes), and ends with the stored game."""
     from tests.reliability.scripted import ScriptedGame
 
     database_url, first, second = servers
@@ -299,7 +299,7 @@ def test_players_split_across_two_processes_play_with_spectators_on_both(servers
 
 @pytest.mark.parametrize("path", ["leave", "resign"])
 def test_a_move_right_after_leaving_through_the_other_process_is_never_accepted(servers, path):
-    """Issue 17 item 3 with real processes: 10 of 24 such moves after leave (2 of 24 after resign) were
+    """A move after leave or resign, with real processes: 10 of 24 such moves after leave (2 of 24 after resign) were
     committed, because the other process's cached seats had not heard of the leave."""
     _, first, second = servers
     outcomes: dict[str, int] = {}
@@ -318,7 +318,7 @@ def test_a_move_right_after_leaving_through_the_other_process_is_never_accepted(
 
 
 def test_logout_closes_every_socket_of_the_session_on_both_processes(servers):
-    """Issue 17 item 2 with real processes: sockets with and without ``hello``, on both processes,
+    """Logout, with real processes: sockets with and without ``hello``, on both processes,
     are closed with 4401; a move sent right after the logout on a socket that never said hello is
     never acknowledged."""
     from websockets.exceptions import ConnectionClosed

@@ -191,7 +191,7 @@ def test_websocket_fuzzer_never_crashes_and_changes_nothing(sqlite_server):
     for game in (read_game(database_url, running), read_game(database_url, finished)):
         scanner.add_number(game.seed)
         scanner.add_number(game.state.get("rng"))  # the row's state: on PostgreSQL perhaps a checkpoint's
-        scanner.add_number(fold(game).get("rng"))  # the state now (issue 19's checkpoints)
+        scanner.add_number(fold(game).get("rng"))  # the state now (the row may hold a checkpoint)
     for fuzz in sockets:
         scanner.check_text(json.dumps(fuzz.received), f"frames to the {fuzz.label}")
 

@@ -1,4 +1,4 @@
-"""Golden games of Heroes: the proof that a refactoring keeps the behaviour (issue 22, item 1).
+"""Golden games of Heroes: the proof that a refactoring keeps the behaviour.
 
 Recorded once with the code from before the typed state (``python -m tests.rulesets.heroes_golden``
 writes ``tests/rulesets/data/heroes_golden.json``): seeded random games for every player count
@@ -16,12 +16,12 @@ and at the end the hash of the result.  ``test_heroes_golden.py`` replays every 
 moves and compares every hash, so the stored state, the wire form of views and moves, and the log
 texts stay exactly as they were.
 
-The one intended change of the stored layout (issue 22, item 6): an unrevealed tactic choice was a
+The one intended change of the stored layout: an unrevealed tactic choice was a
 slash-encoded string (``"hidden-tactic/0/charge/0/6/0/0/0/0/0"``) and is now the ``tactic`` move's
 wire form.  :func:`comparable_state` writes an old token in the new form before hashing, so the
 hashes recorded with the old code hold for both.
 
-Issue 20 changed one thing on purpose: a tactic card that is void for its side is no longer among
+One thing changed on purpose: a tactic card that is void for its side is no longer among
 the legal moves.  The ``l`` hashes of the 97 plies in the tactics phase where that mattered were
 rewritten once, each only after checking that the recorded hash was that of the old list (the new
 list plus the unpaid void cards); states, views, events and results are unchanged.

@@ -1,4 +1,4 @@
-"""Golden games of Nimalia: the proof that a refactor keeps behaviour (issue 22, item 1).
+"""Golden games of Nimalia: the proof that a refactor keeps behaviour.
 
 A golden game is a seeded random game recorded with the code of the day: its setup arguments, its
 wire moves, and per position the hashes of everything the platform or a player can observe (the

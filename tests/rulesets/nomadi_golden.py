@@ -1,4 +1,4 @@
-"""Golden games of Nomadi: proof that a refactoring keeps the behaviour (issue 22, item 1).
+"""Golden games of Nomadi: proof that a refactoring keeps the behaviour.
 
 Recorded once with the code as it was before the typed state (``python -m
 tests.rulesets.nomadi_golden`` writes ``data/nomadi_golden.json``); ``test_nomadi_golden.py``

@@ -1,6 +1,6 @@
 """The conformance kit (``app/rulesets/testing.py``) over every discovered ruleset, every player
-count and every variant the ruleset declares: the one place that proves a game behaves (issue 22,
-item 3).  A new game installed under the ``caravanserai.rulesets`` entry points is checked here
+count and every variant the ruleset declares: the one place that proves a game behaves.
+A new game installed under the ``caravanserai.rulesets`` entry points is checked here
 without opting in; its own test files hold only what is particular to it.
 
 Each case plays two seeded random games with the kit's checks; a game longer than ``PLY_CAP``

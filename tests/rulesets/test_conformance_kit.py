@@ -197,7 +197,7 @@ class StrayTuple(ToyRace):
 
 
 class LeakyLogArgument(ToyRace):
-    """A public sentence without the secret whose card argument carries it (issue 20, item 3): the
+    """A public sentence without the secret whose card argument carries it: the
     kit reads every argument, not only the words."""
 
     def apply(self, state, seat, move):

@@ -123,7 +123,7 @@ def test_attacker_only_and_defender_only_cards(card, seat, expected):
     resources(state, B, ore=3, food=2)
     offered = [m for m in RULES.legal_moves(state, seat) if m.card == card]
     if expected == "void":
-        assert offered == []  # issue 20: never offered; chosen unpaid anyway it counts as nothing
+        assert offered == []  # never offered; chosen unpaid anyway it counts as nothing
         move = Tactic(card=card)
     else:
         move = offered[0]

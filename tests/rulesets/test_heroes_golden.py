@@ -1,4 +1,4 @@
-"""The golden games of Heroes replay exactly (issue 22: behaviour stays the same through the typed
+"""The golden games of Heroes replay exactly (behaviour stays the same through the typed
 state): the same states, views, legal moves, log entries and results, ply by ply, from the stored
 wire moves (``heroes_golden.py`` says how they were recorded)."""
 

@@ -405,8 +405,8 @@ def test_random_mercenary_games_hire_and_fire_the_trio(mercenary_games):
 def test_random_games_where_figures_die_keep_the_contract(seed, players, sacrifice):
     """Random players fire the trio often; in these seeds the figures die one by one until the card
     returns (NM-7, then NM-6), in seed 74 one of them by sacrifice (the kit's checks at every step,
-    then the replay fold).  Seeds chosen again when void tactic cards left the legal moves (issue 20)
-    and the kit stopped drawing from the move chooser (issue 22): the first seeds that show each case."""
+    then the replay fold).  Seeds chosen again when void tactic cards left the legal moves
+    and the kit stopped drawing from the move chooser: the first seeds that show each case."""
     game = play_random_game(RULES, players, seed, RULES.parse_options({"nomads": "mercenary"}))
     assert canonical(replay(RULES, game)) == canonical(game.final)
     rules = {event.rule for event in game.events}

@@ -1,4 +1,4 @@
-"""The Heroes view is an allow-list (issue 22, item 1): it names every field it shows, so a field
+"""The Heroes view is an allow-list: it names every field it shows, so a field
 added to the state is private until the view names it, and no secret of the state (the PRNG, an
 unrevealed tactic choice, the order of the Enemy's deck) reaches a view it does not belong in."""
 

@@ -1,6 +1,6 @@
 """Nimalia over random games: the rules hold in final positions, no view or readable log entry
 shows a hidden card (the deck included, which is no seat's secret), and the spectator's frames of
-a whole game through the real WebSocket (issue 3, "Hidden information").  The contract itself is
+a whole game through the real WebSocket.  The contract itself is
 checked for every ruleset by ``tests/rulesets/test_conformance.py``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Nimalia behaves as it did when the golden games were recorded (issue 22, item 1): folding each
+"""Nimalia behaves as it did when the golden games were recorded: folding each
 recorded game's wire moves over its setup gives the same state, views, legal moves, secrets,
 determinized states, evaluations, log events and result, position by position
 (``nimalia_golden.py`` says what is recorded and how to record again)."""

@@ -302,7 +302,7 @@ def test_views_never_show_the_deck():
 
 
 def test_views_are_allow_lists_a_new_state_field_is_private_until_a_view_names_it():
-    """Issue 22: a field added to the state, at the top or inside any record (a seat's placement,
+    """A field added to the state, at the top or inside any record (a seat's placement,
     its waiting choice, a round record and its steps), shows in no seat's view nor the spectator's."""
     state = new_state(3)
     for _ in range(3):

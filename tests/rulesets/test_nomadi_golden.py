@@ -1,4 +1,4 @@
-"""Nomadi behaves as it did before the typed state (issue 22, item 1): the golden games of
+"""Nomadi behaves as it did before the typed state: the golden games of
 ``nomadi_golden.py`` replay to the same states, views, legal moves, log events and results, and
 the default bot still chooses the recorded moves."""
 

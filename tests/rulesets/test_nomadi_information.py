@@ -135,7 +135,7 @@ def states_of_every_kind() -> list[dict]:
 
 
 def test_views_are_allow_lists_a_new_state_field_shows_nowhere():
-    """Issue 22: a view names every field it shows, so a field added to the state stays private
+    """A view names every field it shows, so a field added to the state stays private
     until a view names it (at the top level as in a stone, a card or the offer)."""
     states = states_of_every_kind()
     assert {state["phase"] for state in states} == {"cards", "placement", "roll", "move", "claim", "answer", "over"}

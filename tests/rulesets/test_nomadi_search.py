@@ -1,4 +1,4 @@
-"""One bot decision, one search (issue 22, item 5): Nomadi's rules import no bot code, and two
+"""One bot decision, one search: Nomadi's rules import no bot code, and two
 searches under way at the same time in two threads (the server plays bot moves in worker threads)
 see nothing of each other (``evaluation.Search``)."""
 

@@ -1,4 +1,4 @@
-"""Which moves each game lets a player take back (issue 20, item 2; ``Ruleset.is_reversible``).
+"""Which moves each game lets a player take back (``Ruleset.is_reversible``).
 
 The conformance kit checks every game's reversible moves revealed nothing; these name the rules.
 """

@@ -1,4 +1,4 @@
-"""Every rule a ruleset's code cites is written down in its rules reference (issue 22, item 2).
+"""Every rule a ruleset's code cites is written down in its rules reference.
 
 A ruleset's ``reference.md`` (package data beside its rules) defines rule codes and section numbers
 (``app/rulesets/reference.py``); its modules cite them in docstrings, comments and messages.  A

@@ -605,7 +605,7 @@ def with_marked_fields(state: dict) -> dict:
 
 @pytest.mark.parametrize(("n_players", "options"), [(2, {}), (4, {"palm_placement": "choose"})])
 def test_a_field_added_to_the_state_is_in_no_view(n_players, options):
-    """Views are allow-lists (issue 22): a new state field stays private until a view names it."""
+    """Views are allow-lists: a new state field stays private until a view names it."""
     states = random_positions(n_players, seed=5, **options)
     samples = [states[0], states[len(states) // 2], states[-2], states[-1]]
     assert samples[-1]["areas"] and samples[-1]["taken_wells"][0] and samples[-1]["phase"] == "over"

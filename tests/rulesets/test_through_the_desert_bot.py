@@ -72,7 +72,7 @@ def imported_modules(path) -> set[str]:
 
 
 def test_the_rules_side_imports_no_bot_code():
-    """Issue 22, item 5: bots import rules, never the reverse; the hooks live in rules-side modules."""
+    """Bots import rules, never the reverse; the hooks live in rules-side modules."""
     for path in Path(package.__file__).parent.glob("*.py"):
         bot_code = {name for name in imported_modules(path) if name.startswith("app.bots") or name.endswith(".bots")}
         assert bot_code == set(), f"{path.name} imports {bot_code}"

@@ -2,8 +2,7 @@
 
 The moves are parsed from their stored wire form and folded over ``setup``; after every ply the
 state, every view, the legal moves, the log events, the secrets and the bot hooks must hash as
-they did with the code the games were recorded with (``through_the_desert_golden.py``, issue 22:
-"behaviour stays the same").
+they did with the code the games were recorded with (``through_the_desert_golden.py``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The rulesets are typed (issue 22, item 1): mypy, configured in ``pyproject.toml`` (``[tool.mypy]``),
+"""The rulesets are typed: mypy, configured in ``pyproject.toml`` (``[tool.mypy]``),
 finds no error in the contract (``app/rulesets/*.py``) nor in any game package.
 
 mypy runs once for the whole tree; each package is then judged by the errors in its own files, so a

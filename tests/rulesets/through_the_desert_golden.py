@@ -1,4 +1,4 @@
-"""Golden games of Through the Desert: proof that a refactoring keeps the behaviour (issue 22).
+"""Golden games of Through the Desert: proof that a refactoring keeps the behaviour.
 
 A golden game is a seeded game of random legal moves, stored as its setup arguments, its wire
 moves and, per ply, short hashes of the canonical JSON of everything the outside world sees:

@@ -1,4 +1,4 @@
-"""Backup and restore (issue 7; issue 18, item 2), with the ``caravanserai`` command as a host runs
+"""Backup and restore, with the ``caravanserai`` command as a host runs
 it: a backup restored into an empty database, over a used database with newer rows, and from an
 older migration (migrated to head afterwards); a backup from a newer release is refused and
 nothing changes.  After each restore the site works, every game replays to its stored state, and
@@ -60,7 +60,7 @@ def stored_games(client):
 
 def write_whole_states(client):
     """Write every game's state at its version into its row (``state_version`` null), as a release
-    before checkpoints (issue 19, migration 0015) stored it: a copy into its schema keeps only ``state``."""
+    before checkpoints (migration 0015) stored it: a copy into its schema keeps only ``state``."""
     ctx = client.app.state.ctx
 
     async def write():
@@ -90,7 +90,7 @@ def replayed(client, table_id, version):
 
 def assert_every_game_replays(client):
     for table_id, (_, version, state_version, state) in stored_games(client).items():
-        # a checkpoint (issue 19) is the state at ``state_version``
+        # a checkpoint is the state at ``state_version``
         assert canonical(replayed(client, table_id, version if state_version is None else state_version)) == canonical(state)
 
 

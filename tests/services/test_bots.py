@@ -91,7 +91,7 @@ def test_search_bot_prefers_winning_move():
 
 
 def test_heroes_follow_prompts_work_with_a_bot_on_either_side(client):
-    """Issue 6: Heroes' Follow window (spec 1.7, "Following a Capital Action") asks each other seat
+    """Heroes' Follow window (spec 1.7, "Following a Capital Action") asks each other seat
     in turn; a bot seat answers its own prompt through the pipeline, and a person answers the
     prompt a bot's Capital Action opens.  Ana takes Capital Actions whenever she can, and follows
     whenever she is asked, until both kinds of prompt have been answered."""

@@ -1,4 +1,4 @@
-"""Issue 16, items 3 and 4, with real server processes.
+"""Bots after a restart and on one process of two, with real server processes.
 
 * kill -9 while a bot owes a move, for each thing that can put a bot on a seat (a bot seat, a
   person who left, resigned, ran out of time, or was away and handed over): after the restart every

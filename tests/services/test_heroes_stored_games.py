@@ -1,4 +1,4 @@
-"""A Heroes game stored during a tactic choice before issue 22 loads and plays on after the data
+"""A Heroes game stored during a tactic choice by the old code loads and plays on after the data
 migration ``0007`` (the old slash-encoded choice becomes the ``tactic`` move's wire
 form), on both backends; the move log replays to the same state."""
 
@@ -32,7 +32,7 @@ def load_migration():
 
 
 def old_token(seat: str, choice: dict) -> str:
-    """How the code before issue 22 stored a choice (``battles.choice_token``)."""
+    """How the code before ``0007`` stored a choice (``battles.choice_token``)."""
     numbers = [choice[name] for name in ("ore", "mana", "food", "serf", "warrior", "hero", "mercenary")]
     return "/".join(["hidden-tactic", seat, choice["card"], *map(str, numbers)])
 
@@ -53,7 +53,7 @@ def test_the_migration_reads_both_old_token_forms_and_leaves_other_states_alone(
 
 
 def run_only_the_migration(database_url: str) -> None:
-    """Run ``0007`` alone over the database, as an upgrade from the release before issue 22 does, and
+    """Run ``0007`` alone over the database, as an upgrade from the release before it does, and
     leave ``alembic_version`` at head again.  Upgrading to head from the revision before ``0007``
     would run every later migration a second time over tables that already exist, and a failed
     upgrade would leave the revision behind: on Postgres the test database is shared by the rest of
@@ -104,7 +104,7 @@ def test_a_game_stored_during_a_tactic_choice_plays_on_after_the_migration(postg
             assert player.move(table_id, game["version"], move).status_code == 200
             if tactics:
                 break
-        write_whole_states(client)  # the state at the game's version in its row, as before checkpoints (issue 19)
+        write_whole_states(client)  # the state at the game's version in its row, as before checkpoints
         _, version, _, state = stored_games(client)[table_id]
         assert state["phase"] == "tactics" and len(state["pending"]["choices"]) == 1
         (chooser_seat, choice), = state["pending"]["choices"].items()

@@ -1,4 +1,4 @@
-"""Leadership (issue 16): one process at a time holds the advisory lock; another takes over when
+"""Leadership: one process at a time holds the advisory lock; another takes over when
 the holder stops or its connection dies; SQLite's single process always leads."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The grouped form of ``legal`` (``app/services/legal_forms.py``, docs/api.md "The grouped form of
-legal"; issue 19): written out by hand for small cases, and a round trip over real positions of
+legal"): written out by hand for small cases, and a round trip over real positions of
 every installed ruleset."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Which login sessions have ended (``accounts.ended_logins``) and the hub's resync built on it
-(issue 19): the resync asks about every open socket's login every ``resync_seconds``, so on
+"""Which login sessions have ended (``accounts.ended_logins``) and the hub's resync built on it:
+the resync asks about every open socket's login every ``resync_seconds``, so on
 PostgreSQL it is one statement whatever the number of logins, and it closes exactly the sockets
 whose session ended, with 4401."""
 
@@ -100,7 +100,7 @@ def test_ended_logins_of_no_login_reads_nothing(client):
 
 
 def test_a_resync_of_a_thousand_logins_is_one_statement_on_postgres_and_closes_the_ended_ones(client, database_url):
-    """Before issue 19's change: one statement per 300 logins (4 for 1,000) on either backend."""
+    """Before the one-statement check: one statement per 300 logins (4 for 1,000) on either backend."""
     ctx, hub = client.app.state.ctx, client.app.state.hub
     logins = make_accounts(client, LOGINS)
     ended = logins[::97]

@@ -74,7 +74,7 @@ def test_append_writes_move_and_snapshot_only_at_the_expected_version(postgres_d
 
 
 def test_append_writes_only_for_the_person_or_bot_who_plays_the_seat_now(postgres_database):
-    """Issue 17, items 2 and 3: the statement itself checks the mover against the seat row and the
+    """The statement itself checks the mover against the seat row and the
     login session, whatever the calling process's cache believes."""
     async def scenario():
         connection = await asyncpg.connect(dsn(postgres_database))
@@ -193,7 +193,7 @@ def test_batches_stay_under_the_notification_size_limit():
     assert news == [(game_id, 123456) for game_id in range(100_000, 103_000)]
 
 
-# Group commit (issue 19): the moves of many games that arrive together commit in one statement.
+# Group commit (docs/decisions.md): the moves of many games that arrive together commit in one statement.
 
 async def running_tables(connection, count: int) -> list[tuple[int, int, int]]:
     return [await running_table(connection) for _ in range(count)]
@@ -274,7 +274,7 @@ def test_a_stale_move_in_a_batch_is_refused_and_the_others_commit(postgres_datab
 
 
 def test_the_seat_and_session_checks_hold_for_each_move_of_a_batch(postgres_database):
-    """Issue 17, items 2 and 3, inside one batch: another account at the seat, a bot at a person's
+    """The same checks inside one batch: another account at the seat, a bot at a person's
     seat, a session that ended and a key of another account are refused; the others commit."""
     async def scenario(connection, writer, batches):
         tables = await running_tables(connection, 6)

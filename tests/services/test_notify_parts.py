@@ -1,5 +1,5 @@
 """The parts of the turn notices that need no server: which push endpoints are taken, the words of
-a notice, the link tokens and the VAPID key file (issue 16, item 5)."""
+a notice, the link tokens and the VAPID key file."""
 
 from __future__ import annotations
 
@@ -178,7 +178,7 @@ def test_a_stop_during_a_look_ends_the_notifier_without_cancelling_it(monkeypatc
 
 
 def test_one_look_asks_once_who_wants_notices_for_every_game_marked_meanwhile(monkeypatch):
-    """Issue 19: every move marks its game, and the look asked the database who wants notices once
+    """Every move marks its game, and the look asked the database who wants notices once
     per game (a query per move on a busy server).  Three games marked during one look: one question
     for the three people to act, and turns noted only in the game whose person wants notices."""
     asked, noted = [], []

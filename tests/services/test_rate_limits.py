@@ -1,4 +1,4 @@
-"""Rate limits counted in a shared store (issue 18, item 4): the database storage on both backends
+"""Rate limits counted in a shared store: the database storage on both backends
 (exact under concurrency, windows that end, expired rows deleted), two apps on one store sharing
 each count, the Redis store, and WebSocket moves that never touch the store."""
 

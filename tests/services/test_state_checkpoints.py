@@ -1,4 +1,4 @@
-"""Checkpoints of the state on PostgreSQL (issue 19, app/services/game_state.py).
+"""Checkpoints of the state on PostgreSQL (app/services/game_state.py).
 
 The usual move writes the state only when its version is a multiple of ``CHECKPOINT_EVERY``; every
 reader must still see the state at the game's version: in a fresh process, after the cache is

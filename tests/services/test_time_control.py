@@ -1,4 +1,4 @@
-"""Time control and take-over (issue 6): stored deadlines, the default bot taking over a seat whose
+"""Time control and take-over: stored deadlines, the default bot taking over a seat whose
 time ran out or whose player left, reclaiming on return, resigning, and a restart with a deadline pending."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The repository's ``Caddyfile`` run for real on loopback, in front of a test server (issue 18).
+"""The repository's ``Caddyfile`` run for real on loopback, in front of a test server.
 
 Plain http on a free port (the site address ``http://127.0.0.1:PORT``), so no certificate is asked
 for; everything else (headers, compression, path rules, proxying) is the shipped file itself,

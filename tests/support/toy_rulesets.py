@@ -2,7 +2,7 @@
 
 * ``toy-race``: 2 seats take turns adding 1-3 to a shared total; whoever reaches 10 wins.
   Each seat holds a secret word only it may see (for the leak checks).  Adding 1 or 2 may be
-  taken back (issue 20), adding 3 may not (as if it had rolled a die).
+  taken back, adding 3 may not (as if it had rolled a die).
 * ``toy-sealed-bids``: both seats bid 1-5 at the same time, three rounds; a simultaneous step.
   A bid may be taken back while it is sealed.
 """

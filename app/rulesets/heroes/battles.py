@@ -165,7 +165,7 @@ def tactic_options(state: HeroesState, battle: Battle, seat: Seat) -> list[Tacti
     """The seat's legal tactic moves: every payment of every card it qualifies for and can pay.
 
     A card whose restriction fails for this side (Ambush for the defender, Stand Firm for the
-    attacker, Charge for Serfs alone) or that the seat cannot pay is not offered (issue 20): spec
+    attacker, Charge for Serfs alone) or that the seat cannot pay is not offered: spec
     1.14 lets it be chosen but it counts as nothing, exactly like Hold, which is free, has no
     restriction and so is always offered.  ``choose_tactic`` still accepts such an unpaid void
     card (:func:`is_void_choice`) so games stored before this change replay."""

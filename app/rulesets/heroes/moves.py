@@ -154,7 +154,7 @@ class Tactic(MoveModel):
     """Spec 1.8.3-1.8.4: the secret tactic card and how it is paid: resources and/or units of the
     battle sacrificed at their natural strength.  No payment on a card that cannot be paid or
     whose restriction fails: it then counts as 0 (spec 1.14); such a void card is accepted but
-    never among the legal moves (issue 20: Hold does the same)."""
+    never among the legal moves (Hold does the same)."""
 
     type: Literal["tactic"] = "tactic"
     card: Literal["hold", "stand_firm", "first_strike", "charge", "ambush", "shield_wall", "conscripts"]

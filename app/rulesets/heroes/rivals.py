@@ -1,4 +1,4 @@
-"""Who answers the player: the seam between the shared rules and the solo game (issue 22, item 6).
+"""Who answers the player: the seam between the shared rules and the solo game.
 
 The flow (``flow.py``) and the battles (``battles.py``) are the same at a table of 2-4 and in
 solo; where the two differ they call a :class:`Rivals` policy instead of asking which game this is:

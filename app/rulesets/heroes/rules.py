@@ -41,7 +41,7 @@ class Heroes(Ruleset[HeroesState]):
     the Nomad Mercenary is the only mercenary, option ``nomads: "mercenary"``).  In solo the
     Enemy's deck order is hidden as well.
 
-    Taking a move back (issue 20, ``is_reversible``): a Recruit, Build, Tax, Nomad placement or
+    Taking a move back (``is_reversible``): a Recruit, Build, Tax, Nomad placement or
     move, March or firing of the Mercenary may be taken back while no other seat has acted since,
     if it drew nothing (the PRNG and the solo Enemy's deck are as they were), changed no secret and
     opened no battle (a battle's tactic choice is secret, and its outcome is not to be tried out).

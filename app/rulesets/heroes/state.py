@@ -1,4 +1,4 @@
-"""The layout of a Heroes state: the JSON document every move reads and writes (issue 22, item 1).
+"""The layout of a Heroes state: the JSON document every move reads and writes.
 
 A state is stored, cached and replayed as it is, so its layout is typed here as ``TypedDict``s
 (``app/rulesets/base.py`` says why) and mypy checks every lookup.  The view is built from it by

@@ -1,8 +1,8 @@
 """What one seat (or a spectator) sees of a Heroes game (docs/heroes.md, "State").
 
 The view is an allow-list: it names every field of the state it shows (the ``*_FIELDS`` tuples
-below, record by record), so a field added to the state is private until it is named here
-(issue 22).  Left out: the ``rng``, during the secret tactic choice ``pending.choices`` (only the
+below, record by record), so a field added to the state is private until it is named here.
+Left out: the ``rng``, during the secret tactic choice ``pending.choices`` (only the
 ``chosen`` flags are shown), and in solo the order of the Enemy's deck (``solo.deck_size``
 instead of ``solo.deck``).  A seated viewer who has chosen also finds its own card and payment
 under ``pending.mine`` (a ``tactic`` move in its wire form).  Three static

@@ -36,7 +36,7 @@ class Nimalia(Ruleset[NimaliaState]):
     * Choosing and placing are one move (Spec D2: "chooses 1 card and places it").  The seat
       leaves ``to_act`` until the step closes.  The browser shows the card on the reserve before
       it is sent (rotate, click a position, confirm), which is where a misclick is caught.
-    * A choice may be taken back (issue 20, ``is_reversible``) while it is still face down: not
+    * A choice may be taken back (``is_reversible``) while it is still face down: not
       if it closed the step (the reveal and the passing show cards to others), and, the
       platform's condition, only while no other seat has chosen since.
     * Positions are counted from a player's first card, which therefore lies at ``[0, 0]``

@@ -1,4 +1,4 @@
-"""The layout of a Nimalia game state (issue 22, item 1): a JSON document, typed for mypy.
+"""The layout of a Nimalia game state: a JSON document, typed for mypy.
 
 The state is stored as the game's snapshot and sent through ``apply`` on every move, so it stays
 a plain JSON dict (``app/rulesets/base.py`` says why ``TypedDict``).  Cards are numbers 1-60

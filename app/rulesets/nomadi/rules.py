@@ -76,7 +76,7 @@ class Nomadi(Ruleset[NomadiState]):
       reaches the goal sooner, so this is also what ends the conformance kit's games.
     * R-38: the values of cards still on the board never show, not even at the end.
     * R-29: a single move can be the first and the last crossing at once (+5, then -5).
-    * Taking a move back (issue 20, ``is_reversible``): laying a card unseen (R-42), placing a
+    * Taking a move back (``is_reversible``): laying a card unseen (R-42), placing a
       stone (R-10), a die move (R-15) and a gift (R-41a) may be taken back while no other seat has
       acted since, unless they showed anyone anything: no dice rolled (the PRNG moved), no card
       taken, inspected or offered, no hidden balance changed (R-39).  A roll, an offer and its

@@ -1,4 +1,4 @@
-"""The layout of a Nomadi game state: the JSON document the rules read and write (issue 22).
+"""The layout of a Nomadi game state: the JSON document the rules read and write.
 
 A state is stored as the game's snapshot and sent through JSON exactly (``app/rulesets/base.py``);
 these ``TypedDict``s give its layout to mypy at no cost on the move pipeline.  Inside a state a

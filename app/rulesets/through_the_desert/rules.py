@@ -64,7 +64,7 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
       still on the board are public.
     * T-3's "first two players" (one with 2 players) is fixed, not an option.
     * F-5: no tie-breaker; tied players share the place.
-    * Taking a move back (issue 20; the printed rules say nothing of it): every move may be taken
+    * Taking a move back (the printed rules say nothing of it): every move may be taken
       back (``is_reversible``) as long as no other seat has acted since (the platform's condition),
       so a player may take back the second camel of a turn, then the first, until the next player
       places.  Nothing in this game is left to chance after setup, and the wells on the board lie

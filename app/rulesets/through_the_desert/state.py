@@ -1,4 +1,4 @@
-"""The layout of a Through the Desert game state (a JSON document, typed for mypy; issue 22).
+"""The layout of a Through the Desert game state (a JSON document, typed for mypy).
 
 The state is what the platform stores as the game's snapshot and folds moves over, so these
 types describe the stored document itself: every key and what it holds.  Static board data

@@ -1,4 +1,4 @@
-""""Your turn" notices (issue 16, item 5) and invitation notices (issue 21, item 2): what they say,
+""""Your turn" notices and invitation notices: what they say,
 who wants them, and the channels that carry them.
 
 * ``messages``: the words of a notice (one turn, a digest of the games that wait, an invitation).

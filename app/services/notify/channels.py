@@ -41,7 +41,7 @@ class PushChannel:
 
     Its HTTP client (``transport.PushSender``) is loaded in a worker thread on the first notice for
     an account with a subscription: a server whose players never subscribed never imports aiohttp
-    (about 6 MiB it would keep, issue 19), and none waits for it to start.
+    (about 6 MiB it would keep for good), and none waits for it to start.
     """
 
     name = "push"

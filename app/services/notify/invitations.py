@@ -1,4 +1,4 @@
-"""Invitation notices (issue 21, item 2): a friend's invitation to a table, told by push and e-mail.
+"""Invitation notices: a friend's invitation to a table, told by push and e-mail.
 
 The same channels and the same choices as turn notices (an account that chose no channel gets
 nothing; the e-mail switch and the unsubscribe link stop these mails too).  Sent by the process

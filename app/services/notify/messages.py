@@ -1,8 +1,8 @@
 """The words of a notice, the same for every channel.
 
-One turn (issue 16, item 5): "Your turn in Nimalia (table 12)", leading to the table.  Several
+One turn: "Your turn in Nimalia (table 12)", leading to the table.  Several
 games waiting: a digest, "Your turn in 3 games", naming each, leading to the person's games.
-An invitation (issue 21, item 2): "Ana invites you to Nimalia (table 12)", leading to the lobby,
+An invitation: "Ana invites you to Nimalia (table 12)", leading to the lobby,
 where the invitation waits with *Join* and *Decline* (a private table's invite code stays there,
 out of mailboxes).
 """

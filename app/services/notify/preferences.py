@@ -1,4 +1,4 @@
-"""A person's notice choices (issue 16, item 5): the e-mail address and its switch, and the
+"""A person's notice choices: the e-mail address and its switch, and the
 browsers subscribed to push.  Opt-in: nothing is sent to an account that chose nothing.
 
 Rules: guests may subscribe browsers but not add an address (they have no way back into their

@@ -8,7 +8,7 @@ host (``CARAVANSERAI_VAPID_PRIVATE_KEY``, PEM).
 The cryptography library (and py-vapid) is imported by these functions, not by this module: a
 server loads the key (:class:`VapidKey`) only when a browser asks for it or a push is sent, and
 ``serve`` checks it at start in a child process (``app/prepare.py``): about 6 MiB a process keeps
-for good once imported (issue 19).
+for good once imported (docs/decisions.md, *Imports on first use*).
 """
 
 from __future__ import annotations

@@ -819,7 +819,7 @@ const CSS = `
 .legend-start { background: #e7c99a; } .legend-goal { background: #bfe0a6; } .legend-water { background: #4aa3df; }
 @media (max-width: 900px) { .nomadi { grid-template-columns: minmax(0, 1fr); } .nomadi-player-list { grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); } }
 @media (max-width: 520px) { .nomadi-board-frame { padding: 2px; } }
-@media (max-width: 700px), (pointer: coarse) { .nomadi-dice .die { width: 44px; height: 44px; } } /* a die is a 44 px tap target (issue 20) */
+@media (max-width: 700px), (pointer: coarse) { .nomadi-dice .die { width: 44px; height: 44px; } } /* a die is a 44 px tap target */
 `;
 
 function ensureStyle() {
