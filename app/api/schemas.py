@@ -82,6 +82,13 @@ class RulesetOut(Answer):
     options_schema: dict[str, Any] = Field(description="JSON Schema of the table options")
 
 
+class HeldForOut(Answer):
+    account_id: int
+    name: str
+    invitation_id: int = Field(description="the invitation holding the seat (its invitee declines it with "
+                                           "DELETE /api/invitations/{id})")
+
+
 class SeatOut(Answer):
     seat: int
     account_id: int | None
@@ -92,6 +99,8 @@ class SeatOut(Answer):
     deadline: str | None
     away_since: str | None
     away_deadline: str | None
+    held_for: HeldForOut | None = Field(default=None, description="an open table's seat kept for an invited person "
+                                                                  "(a rematch offer): only they may take it")
 
 
 class TimeControlOut(Answer):
@@ -103,6 +112,8 @@ class TableOut(Answer):
     id: int
     ruleset: str
     title: str
+    min_players: int | None = Field(default=None, description="the fewest players the game takes (null: a game "
+                                                                "no longer installed)")
     status: str = Field(description='"open", "running", "finished", "closed" or "abandoned"')
     private: bool
     creator_id: int | None

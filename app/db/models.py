@@ -325,7 +325,11 @@ class Block(Base):
 
 
 class Invitation(Base):
-    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person)."""
+    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person).
+
+    ``seat``: the seat held for the invitee (a rematch offer holds each player's own seat: nobody
+    else may take it, and only the invitee's own *Join* seats them there); null: any free seat.
+    """
 
     __tablename__ = "invitations"
     __table_args__ = (UniqueConstraint("table_id", "invitee_id", name="uq_invitations_table_invitee"),)
@@ -334,4 +338,5 @@ class Invitation(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     inviter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -31,15 +31,10 @@ from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.move_log import BOT_MOVE_ID_PREFIX, SERVER_MOVE_ID_PREFIXES  # the pipeline's names for them
 from app.services.seating import SeatInfo
 from app.services.tables import check_access, load_table, seats_of
 from app.services.views import log_entries
-
-BOT_MOVE_ID_PREFIX = "bot:"
-SERVER_MOVE_ID_PREFIXES = (BOT_MOVE_ID_PREFIX, "timeout:")
-"""Move ids the server makes for the moves it plays (a bot's, a time-out's), so that every process
-making the same move gives it the same id.  People may not use them: a person who took the id of
-the bot's next move would make the bot's move a "reused id" forever, and the game would stall."""
 
 
 def bot_move_id(version: int, seat: int) -> str:
@@ -162,7 +157,8 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     new_version = version + 1
     status = "running"
     event_rows = [event.model_dump(mode="json") for event in events]
-    reversible = status == "running" and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
+    # A move the server played (a bot's, a time-out's) is never its seat's person's to take back.
+    reversible = status == "running" and not by_bot and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
     checkpoint = game_state.is_checkpoint(new_version)
     try:
         committed = await ctx.move_writer.append(
@@ -254,7 +250,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     result = ruleset.result(new_state)
     status = "finished" if result is not None else "running"
     event_rows = [event.model_dump(mode="json") for event in events]
-    reversible = status == "running" and ruleset.is_reversible(snapshot.state, seat, move, new_state)
+    reversible = status == "running" and not by_bot and ruleset.is_reversible(snapshot.state, seat, move, new_state)
     try:
         await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
                                                   events=event_rows, client_move_id=client_move_id,

@@ -136,7 +136,7 @@ async function loadTable() {
     followStatus();
   }
   chat = mountChat({ tableId, inviteCode });
-  rematch = mountRematch({ table, inviteCode, onError: toast });
+  rematch = mountRematch({ table, inviteCode, account, onError: toast });
 }
 
 /** Leave the waiting room when the table started, ended or was closed. */
@@ -186,8 +186,11 @@ async function pollWaitingRoom() {
 
 function drawWaitingRoom() {
   const mine = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
+  const heldForMe = account ? table.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) : null;
   const isCreator = Boolean(account && table.creator_id === account.id);
   const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
+  const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot && !seat.held_for).length;
+  const asked = table.seats.filter((seat) => seat.held_for).map((seat) => seat.held_for.name);
 
   const info = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
   if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
@@ -201,9 +204,10 @@ function drawWaitingRoom() {
     table.seats.map((seat) =>
       h(
         "li",
-        { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}`, "data-seat": String(seat.seat) },
+        { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
         h("span", { class: "seat-number" }, String(seat.seat + 1)),
-        seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}` : seat.name || "free",
+        seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}`
+          : seat.held_for ? `${seat.held_for.name} · asked, not yet accepted` : seat.name || "free",
         account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
         table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
         isCreator ? botControl(seat) : null,
@@ -213,22 +217,35 @@ function drawWaitingRoom() {
 
   const actions = [];
   const path = `/api/tables/${encodeURIComponent(tableId)}`;
+  const join = () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {});
   if (!account) {
     actions.push(h("p", { class: "muted" }, "Sign in above to take a seat, or wait here to watch once the game starts."));
-  } else if (!mine && missing > 0) {
-    actions.push(waitingButton("Take a seat", "join", "primary", () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {})));
+  } else if (heldForMe) {
+    actions.push(waitingButton("Accept and take my seat", "join", "primary", join));
+    actions.push(waitingButton("Decline", "decline", "", () => api("DELETE", `/api/invitations/${encodeURIComponent(heldForMe.held_for.invitation_id)}`)));
+  } else if (!mine && free > 0) {
+    actions.push(waitingButton("Take a seat", "join", "primary", join));
   }
   if (isCreator) {
     const start = waitingButton("Start game", "start", "primary", () => api("POST", `${path}/start`, {}));
     start.disabled = missing > 0;
     actions.push(start);
+    if (missing > 0 && table.rematch_of) {
+      // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
+      actions.push(waitingButton("Start with bots in the empty seats", "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
+      if (table.seats.length - missing >= (table.min_players || 1)) {
+        actions.push(waitingButton("Start with fewer seats", "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
+      }
+    }
   }
   if (mine) {
     actions.push(waitingButton("Leave", "leave", "", () => api("POST", `${path}/leave`, {})));
   }
+  const waitingFor = asked.length ? `Waiting for ${asked.join(", ")} to accept${missing > asked.length ? ` and ${missing - asked.length} more player${missing - asked.length === 1 ? "" : "s"}` : ""}.`
+    : `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`;
   const note =
     missing > 0
-      ? `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`
+      ? waitingFor
       : isCreator
         ? "Everyone is here: start when ready."
         : "Everyone is here: waiting for the host to start.";

@@ -141,14 +141,16 @@ def test_players_chat_and_rematch_in_one_click(live_server, chromium, ruleset):
             expect(page.locator("#rematch-button")).to_be_visible()
         expect(carol.locator("#rematch-button")).to_have_count(0)
 
-        # One click: Alice is taken to the new, running table; Bob and Carol get the link.
+        # Alice offers it and waits at the new table; Bob is asked (nobody is seated without accepting),
+        # Carol gets a link; Bob's Accept takes his seat, and with everyone in, the game starts.
         alice.click("#rematch-button")
         alice.wait_for_url(re.compile(rf"/tables/(?!{table_id}$)\d+$"))
         new_id = int(alice.url.rsplit("/", 1)[1])
-        for page in (bob, carol):
-            link = page.locator("#rematch-link")
-            expect(link).to_have_text(f"Rematch started: go to table {new_id}")
-        bob.click("#rematch-link")
+        expect(alice.locator("#waiting-note")).to_have_text("Waiting for Bob to accept.")
+        expect(bob.locator("#rematch-offer")).to_have_text("Alice offers a rematch.")
+        expect(carol.locator("#rematch-link")).to_have_text(f"Rematch offered: table {new_id}")
+        expect(carol.locator("#rematch-accept")).to_have_count(0)
+        bob.click("#rematch-accept")
         bob.wait_for_url(re.compile(rf"/tables/{new_id}$"))
         for page in players:
             expect(page.locator("#game")).to_have_attribute("data-status", "running")
