@@ -141,7 +141,8 @@ class Seat(Base):
     seat's person was last seen (a socket of theirs open on any process, a REST move, the start);
     ``connected_at``: when a socket of theirs was last seen open (``app/services/presence.py``);
     ``away_since``: when the leader found the person away (null while they are around);
-    ``away_deadline``: on an untimed live table, when the bot takes the seat over if they stay away.
+    ``away_deadline``: no longer set (migration 0016 cleared it): an untimed table never hands a seat
+    to a bot by itself.
     """
 
     __tablename__ = "seats"

@@ -70,10 +70,10 @@ async def seat_presence(ctx: Context, game_id: int, seat: int) -> SeatPresence:
                                      .where(Seat.table_id == game_id, Seat.seat == seat))).first()
     if row is None or row.account_id is None:
         raise AppError("not_found", f"no person at seat {seat} of table {game_id}")
-    seen_at, connected_at = _aware(row.seen_at), _aware(row.connected_at)
+    seen_at, connected_at = aware(row.seen_at), aware(row.connected_at)
     present = connected_at is not None and connected_at >= utcnow() - present_window(ctx)
     return SeatPresence(present=present, away=row.away_since is not None, seen_at=seen_at,
-                        away_since=_aware(row.away_since))
+                        away_since=aware(row.away_since))
 
 
 async def is_present(ctx: Context, game_id: int, seat: int) -> bool:
@@ -178,7 +178,7 @@ class Presence:
             await self._ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
 
 
-def _aware(moment: datetime | None) -> datetime | None:
+def aware(moment: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes, which are UTC here."""
     if moment is not None and moment.tzinfo is None:
         return moment.replace(tzinfo=timezone.utc)

@@ -22,8 +22,8 @@ class SeatInfo:
     ``takeover`` (``timeout``, ``left``, ``resigned``, ``away``) means the default bot plays a
     person's seat (issue 6, Board Game Arena's zombie mode); the person may reclaim it unless
     resigned.  ``deadline`` is when the seat's current move is due under the table's time control.
-    ``away_since``: when the person was found away (issue 16), or None; ``away_deadline``: on an
-    untimed live table, when the bot takes the seat over if they stay away.
+    ``away_since``: when the person was found away (issue 16), or None; ``away_deadline``: no
+    longer set (always None: no table hands a seat to a bot by itself for being away).
     """
 
     seat: int

@@ -69,7 +69,8 @@ class PlayerOut(BaseModel):
                                              '"resigned"; null when the person plays it')
     deadline: str | None = Field(description="when the seat's move is due under the time control (ISO 8601 UTC)")
     away_since: str | None = Field(description="since when its person is away (ISO 8601 UTC)")
-    away_deadline: str | None = Field(description="when the bot takes an away person's seat over (untimed live tables)")
+    away_deadline: str | None = Field(description="always null: no table hands an away person's seat to a bot by "
+                                                  "itself (kept for older clients)")
 
 
 class GameState(BaseModel):
@@ -100,8 +101,8 @@ def players(snapshot: GameSnapshot) -> list[PlayerOut]:
 
     ``bot`` says a bot sits there; ``takeover`` why a bot plays a person's seat (or None);
     ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control;
-    ``away_since`` since when its person is away (issue 16), ``away_deadline`` when the bot takes
-    an away person's seat over on an untimed live table (each None otherwise).
+    ``away_since`` since when its person is away (issue 16), else None; ``away_deadline`` is always
+    None now (nothing hands an away person's seat to a bot by itself).
     """
     return list(_players_of(snapshot.seats))
 

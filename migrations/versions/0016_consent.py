@@ -4,6 +4,15 @@
 player's own seat; nobody else may take it, and only the invitee's own *Join* seats them there);
 null for an invitation to any free seat.
 
+An untimed table never hands a seat to a bot by itself any more (only a clock the players agreed
+to does, or another player's hand-over).  Migration 0006 made every table of before paces "live"
+and marked every seated person seen at the upgrade, so a few minutes later the releases between
+0006 and this one let a bot take over the seat of each person who had not opened their untimed
+game.  Here every such row gets back what its players agreed to: no away deadline is pending any
+more, and a seat a bot took over for being away at an untimed running (or abandoned) game goes
+back to its person, who is shown away (the others may hand it over again, as at any untimed
+table).  A hand-over some player made is undone the same way: the two left the same rows.
+
 Revision ID: 0016
 Revises: 0015
 Create Date: 2026-12-04
@@ -21,8 +30,13 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("invitations") as batch:
         batch.add_column(sa.Column("seat", sa.Integer(), nullable=True))
+    op.execute("UPDATE seats SET away_deadline = NULL WHERE away_deadline IS NOT NULL")
+    op.execute("UPDATE seats SET takeover = NULL, away_since = COALESCE(away_since, CURRENT_TIMESTAMP) "
+               "WHERE takeover = 'away' AND table_id IN "
+               "(SELECT id FROM tables WHERE move_seconds IS NULL AND status IN ('running', 'abandoned'))")
 
 
 def downgrade() -> None:
+    # The seats given back stay with their people: nothing to restore.
     with op.batch_alter_table("invitations") as batch:
         batch.drop_column("seat")
