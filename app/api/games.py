@@ -82,5 +82,5 @@ async def replay(game_id: TableId, account: OptionalAccount, ctx: Ctx, _: Replay
         "latest_version": latest.version,
         "view": ruleset.view(state, None),
         "log": entries,
-        "result": result_payload(result, latest.names),
+        "result": result_payload(result, latest.seats),
     }

@@ -143,6 +143,9 @@ class Seat(Base):
     ``away_since``: when the leader found the person away (null while they are around);
     ``away_deadline``: no longer set (migration 0016 cleared it): an untimed table never hands a seat
     to a bot by itself.
+    ``abandoned_from``: written when the game ends, for a person whose seat a bot still played then
+    (resigned, left, out of time, away): the version of the bot's first move of that last stretch
+    (the final version when it made none); they are ranked last among the people (ratings).
     """
 
     __tablename__ = "seats"
@@ -158,6 +161,7 @@ class Seat(Base):
     connected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    abandoned_from: Mapped[int | None] = mapped_column(Integer)
 
 
 class Move(Base):

@@ -26,7 +26,7 @@ from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import accounts, game_state, move_log, ratings, replays
+from app.services import abandonment, accounts, game_state, move_log, ratings, replays
 from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
@@ -265,13 +265,15 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
                           .values(state=new_state, state_version=None, to_act=None, version=new_version, status=status,
                                   updated_at=utcnow()))
     seats = snapshot.seats
-    if result is not None and row.rated:
-        await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)  # with the finish, atomically
+    if result is not None:  # with the finish, atomically: who abandoned it, and its rating
+        seats = await abandonment.record(session, game_id, seats, new_version)
+        if row.rated:
+            await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)
     if row.move_seconds:
         table = await session.get(Table, game_id)
         await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)
     await session.commit()
-    if row.move_seconds:  # the deadlines moved
+    if row.move_seconds or result is not None:  # the deadlines moved, or abandonments were marked
         seats = tuple((await load_table(session, game_id)).seats)
     return replace(snapshot, status=status, version=new_version, state=new_state, seats=seats,
                    recent=((new_version, event_rows),), undo_seat=seat if reversible else None)

@@ -206,15 +206,15 @@ async def seats_of(session: AsyncSession, table_ids: list[int]) -> dict[int, lis
     occupant = aliased(Account)
     rows = await session.execute(
         select(Seat.table_id, Seat.seat, Seat.account_id, occupant.name, Seat.bot_level, Seat.takeover, Seat.deadline,
-               Seat.away_since, Seat.away_deadline)
+               Seat.away_since, Seat.away_deadline, Seat.abandoned_from)
         .outerjoin(occupant, occupant.id == Seat.account_id)
         .where(Seat.table_id.in_(table_ids))
         .order_by(Seat.table_id, Seat.seat)
     )
     seats: dict[int, list[SeatInfo]] = {table_id: [] for table_id in table_ids}
-    for table_id, seat, account_id, name, bot_level, takeover, deadline, away_since, away_deadline in rows:
+    for table_id, seat, account_id, name, bot_level, takeover, deadline, away_since, away_deadline, abandoned in rows:
         seats[table_id].append(SeatInfo(seat, account_id, bot_name(seat) if bot_level else name, bot_level, takeover,
-                                        deadline, away_since, away_deadline))
+                                        deadline, away_since, away_deadline, abandoned))
     for table_seats in seats.values():
         names = [info.name for info in table_seats if info.name]
         for index, info in enumerate(table_seats):

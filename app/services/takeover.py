@@ -39,7 +39,7 @@ async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) 
         if table.status != "running":
             raise AppError("conflict", "this game is not running")
         result = await session.execute(
-            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id,
+            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id, _running(game_id),
                                Seat.takeover.is_distinct_from("resigned"), Seat.takeover.is_distinct_from(reason))
             .values(takeover=reason, deadline=None)
         )
@@ -61,7 +61,7 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
     deadline = utcnow() + timedelta(seconds=move_seconds) if move_seconds and acting else None
     async with ctx.sessions() as session:
         result = await session.execute(
-            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id,
+            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id, _running(game_id),
                                Seat.takeover.in_(RECLAIMABLE))
             .values(takeover=None, deadline=deadline, away_since=None, away_deadline=None)
         )
@@ -113,7 +113,7 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
             raise AppError("forbidden", "only the host can hand a seat to a bot while the host is here")
         result = await session.execute(
             update(Seat).where(Seat.table_id == game_id, Seat.seat == seat, Seat.account_id == target.account_id,
-                               Seat.takeover.is_(None), Seat.away_since.is_not(None),
+                               Seat.takeover.is_(None), Seat.away_since.is_not(None), _running(game_id),
                                or_(Seat.connected_at.is_(None), Seat.connected_at < now - present_window(ctx)))
             .values(takeover="away", deadline=None, away_deadline=None)
         )
@@ -121,6 +121,12 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
             raise AppError("conflict", "this player is not away any more")
         await session.commit()
     await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
+
+
+def _running(game_id: int):
+    """The condition "game ``game_id`` still runs": once it has ended, who played which seat at its
+    end (its abandonments, ``services/abandonment.py``) stays as it was."""
+    return Seat.table_id.in_(select(Table.id).where(Table.id == game_id, Table.status == "running"))
 
 
 def _connected(ctx: Context, connected_at, now) -> bool:

@@ -4,6 +4,12 @@
 player's own seat; nobody else may take it, and only the invitee's own *Join* seats them there);
 null for an invitation to any free seat.
 
+``seats.abandoned_from``: written when a game ends, for each person whose seat a bot still played
+then (they resigned, left, ran out of time or stayed away): the version of the bot's first move
+of that last stretch (the final version when it made none).  Such a person is ranked last among
+the people of the game (``app/services/ratings.py``) and the result says so; null for everyone
+else, and for every game that ended before this revision (recomputing them gives their old numbers).
+
 An untimed table never hands a seat to a bot by itself any more (only a clock the players agreed
 to does, or another player's hand-over).  Migration 0006 made every table of before paces "live"
 and marked every seated person seen at the upgrade, so a few minutes later the releases between
@@ -30,6 +36,8 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("invitations") as batch:
         batch.add_column(sa.Column("seat", sa.Integer(), nullable=True))
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("abandoned_from", sa.Integer(), nullable=True))
     op.execute("UPDATE seats SET away_deadline = NULL WHERE away_deadline IS NOT NULL")
     op.execute("UPDATE seats SET takeover = NULL, away_since = COALESCE(away_since, CURRENT_TIMESTAMP) "
                "WHERE takeover = 'away' AND table_id IN "
@@ -38,5 +46,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     # The seats given back stay with their people: nothing to restore.
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("abandoned_from")
     with op.batch_alter_table("invitations") as batch:
         batch.drop_column("seat")

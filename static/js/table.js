@@ -813,6 +813,15 @@ function drawResult() {
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
   el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
+  // Who abandoned the game (a bot still played their seat at the end): ranked last among the people.
+  const abandoned = new Set((result.abandoned || []).map((entry) => entry.seat));
+  let abandonedList = document.getElementById("result-abandoned");
+  if (!abandonedList) {
+    abandonedList = h("ul", { id: "result-abandoned", class: "result-abandoned" });
+    el.resultReason.after(abandonedList);
+  }
+  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, entry.text)));
+  abandonedList.hidden = !abandoned.size;
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
   for (const breakdown of result.breakdown || []) {
@@ -823,7 +832,7 @@ function drawResult() {
     h("tr", {}, h("th", { scope: "row" }, humanise(category)), seats.map((seat) => h("td", {}, String(((result.breakdown || [])[seat] || {})[category] ?? 0)))),
   );
   const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
-  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]))));
+  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]), abandoned.has(seat) ? " (abandoned)" : "")));
   const rated = ratings && ratings.rated && ratings.seats.some((entry) => entry.change);
   const rating = rated
     ? h("tr", { class: "rating" }, h("th", { scope: "row" }, "Rating"), seats.map((seat) => h("td", { "data-rating-change-seat": String(seat) }, ratingText(ratingOfSeat(ratings, seat)))))

@@ -17,6 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.services.seating import SeatInfo
 from app.services.views import log_entries, result_payload
 from app.rulesets.base import Result
 from tests.conftest import make_settings
@@ -96,5 +97,6 @@ def test_an_old_stored_plain_text_entry_still_reads_with_its_rule_apart():
 
 def test_the_result_reason_names_no_rule_code():
     result = Result(scores=[40, 52], ranks=[2, 1], reason="the last pink camel was taken (G-1)")
-    payload = result_payload(result, ("Ana", "Bo"))
+    payload = result_payload(result, (SeatInfo(0, 1, "Ana"), SeatInfo(1, 2, "Bo")))
     assert payload["reason"] == "the last pink camel was taken" and payload["rule"] == "G-1"
+    assert payload["abandoned"] == []
