@@ -224,10 +224,12 @@ class Event(BaseModel):
 
 
 def arg_text(arg: dict[str, Any], names: tuple[str, ...]) -> str:
-    """The words of one event argument; a player's are their name (``names[seat]``)."""
+    """The words of one event argument; a player's are their name (``names[seat]``), followed by
+    " (bot)" when a bot made the move for them (``"bot": true``, added by the platform)."""
     if arg.get("kind") == "player":
         seat = arg.get("seat")
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Seat {seat}"
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Seat {seat}"
+        return f"{name} (bot)" if arg.get("bot") and not name.endswith("(bot)") else name
     return str(arg.get("text", ""))
 
 

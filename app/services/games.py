@@ -26,7 +26,7 @@ from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import abandonment, accounts, game_state, move_log, ratings, replays
+from app.services import abandonment, accounts, bot_log, game_state, move_log, ratings, replays
 from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
@@ -249,7 +249,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     new_version = row.version + 1
     result = ruleset.result(new_state)
     status = "finished" if result is not None else "running"
-    event_rows = [event.model_dump(mode="json") for event in events]
+    event_rows = _event_rows(events, mover, client_move_id)
     reversible = status == "running" and not by_bot and ruleset.is_reversible(snapshot.state, seat, move, new_state)
     try:
         await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
@@ -277,6 +277,14 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         seats = tuple((await load_table(session, game_id)).seats)
     return replace(snapshot, status=status, version=new_version, state=new_state, seats=seats,
                    recent=((new_version, event_rows),), undo_seat=seat if reversible else None)
+
+
+def _event_rows(events, mover: SeatInfo, client_move_id: str) -> list[dict[str, Any]]:
+    """The log rows a move stores; a bot's move for a person is marked as the bot's (``bot_log``)."""
+    rows = [event.model_dump(mode="json") for event in events]
+    if mover.account_id is not None and client_move_id.startswith(BOT_MOVE_ID_PREFIX):
+        return bot_log.mark_bot_events(rows, mover.seat)
+    return rows
 
 
 async def _committed(session: AsyncSession, game_id: int, client_move_id: str, seat: int,
