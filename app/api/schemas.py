@@ -79,6 +79,7 @@ class RulesetOut(Answer):
     max_players: int
     summary: str = Field(description="one line for the lobby's game card")
     minutes: list[int] | None = Field(description="a game's typical length online, [shortest, longest]")
+    live_move_seconds: int = Field(description="the time per move the lobby proposes for a live table of this game")
     options_schema: dict[str, Any] = Field(description="JSON Schema of the table options")
 
 
@@ -118,6 +119,8 @@ class TableOut(Answer):
     private: bool
     creator_id: int | None
     options: dict[str, Any]
+    options_words: list[str] = Field(default=[], description="the options that differ from the game's defaults, in "
+                                                             "the lobby form's words (empty: standard options)")
     seats: list[SeatOut]
     pace: str = Field(description='"live" or "turn_based"')
     time_control: TimeControlOut
@@ -251,6 +254,12 @@ class InvitationOut(Answer):
     from_: NameRef = Field(alias="from")
     free_seats: int
     at: str | None
+    seat: int | None = Field(default=None, description="the seat the invitation holds for the invitee (a rematch "
+                                                       "offer), or null: any free seat")
+    rematch: bool = Field(default=False, description="the table is the rematch of a game the invitee played")
+    terms: str = Field(default="", description="what its players agree to, in words: players, pace, clock, rated, "
+                                               "options")
+    table: dict[str, Any] | None = Field(default=None, description="the table, as GET /api/tables/{id} shows it")
 
 
 class FriendsOut(Answer):

@@ -329,6 +329,8 @@ class Ruleset(ABC, Generic[StateT]):
       the conformance kit plays besides the defaults;
     * ``summary`` (one line for the lobby's game card) and ``minutes`` (the typical length of a
       game online, ``(shortest, longest)`` in minutes; ``None``: not known);
+    * ``live_move_seconds``: the time per move the lobby proposes for a live table of this game,
+      long enough for a newcomer reading the moves (a game of many phases gets more);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -344,6 +346,7 @@ class Ruleset(ABC, Generic[StateT]):
     variants: ClassVar[tuple[Variant, ...]] = ()
     summary: ClassVar[str] = ""
     minutes: ClassVar[tuple[int, int] | None] = None
+    live_move_seconds: ClassVar[int] = 60
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 

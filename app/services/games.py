@@ -217,6 +217,13 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         if mover.takeover == "resigned":
             raise AppError("not_seated", "you resigned this game; a bot plays your seat")
         raise AppError("not_seated", "a bot is playing your seat; reload the page to take it back")
+    status_now = row.status
+    if status_now == "abandoned" and not by_bot:
+        # A seated person's move brings an abandoned game back to life, as their hello would
+        # (its last activity becomes this move).
+        await session.execute(update(Table).where(Table.id == game_id, Table.status == "abandoned")
+                              .values(status="running"))
+        status_now = "running"
     ruleset = ctx.registry.get(snapshot.ruleset)
     try:
         move = ruleset.parse_move(raw_move)
@@ -224,7 +231,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         raise AppError(exc.code, exc.message) from None
     wire_move = ruleset.dump_move(move)
     acting = ruleset.to_act(snapshot.state)
-    if row.status != "running" or version != row.version or seat not in acting:
+    if status_now != "running" or version != row.version or seat not in acting:
         # Perhaps a retry of a move that was committed: then it is acknowledged again.
         committed = await _committed(session, game_id, client_move_id, seat, wire_move)
         if committed is not None:
@@ -235,8 +242,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         if version != row.version and not await _same_simultaneous_step(ctx, session, ruleset, game_id, seat, version,
                                                                         row.version):
             raise AppError("stale_version", await _stale_message(session, game_id, seat, version, row.version))
-        if row.status != "running":
-            raise AppError("illegal_move", "this game is over" if row.status == "finished" else "this game is not running")
+        if status_now != "running":
+            raise AppError("illegal_move", "this game is over" if status_now == "finished" else "this game is not running")
         if seat not in acting:
             raise AppError("not_your_turn", "it is not your turn")
     try:

@@ -153,8 +153,9 @@ class Presence:
             await session.commit()
         return written
 
-    async def arrived(self, game_id: int, seat: int) -> None:
-        """``seat``'s person said hello: seen now, no longer away; an abandoned game runs again.
+    async def arrived(self, game_id: int, seat: int, socket: bool = True) -> None:
+        """``seat``'s person said hello (``socket``) or read the game over REST: seen now, no longer
+        away; an abandoned game runs again.
 
         Everyone at the table is told (a seating change) when that changed what they see.
         """
@@ -165,8 +166,9 @@ class Presence:
             if row is None or row.account_id is None:
                 return
             now = utcnow()
+            seen = {"seen_at": now, "connected_at": now} if socket else {"seen_at": now}
             await session.execute(update(Seat).where(Seat.table_id == game_id, Seat.seat == seat)
-                                  .values(seen_at=now, connected_at=now, away_since=None, away_deadline=None))
+                                  .values(**seen, away_since=None, away_deadline=None))
             revived = False
             if row.status == "abandoned":
                 # The last activity stays that of the game (updated_at is the lobby's "last move").

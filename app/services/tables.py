@@ -21,6 +21,7 @@ from app.services.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.deadlines import update_deadlines
 from app.services.errors import AppError
+from app.services.table_terms import option_words
 
 LIVE, TURN_BASED = "live", "turn_based"
 PACE_BOUNDARY_SECONDS = 3600
@@ -61,9 +62,9 @@ class TableInfo:
         member = viewer_id is not None and (viewer_id == table.creator_id or self.seat_of(viewer_id) is not None)
         try:
             ruleset = registry.get(table.ruleset)
-            title, min_players = ruleset.title, ruleset.min_players
+            title, min_players, words = ruleset.title, ruleset.min_players, option_words(ruleset, table.options)
         except UnknownRuleset:
-            title, min_players = table.ruleset, None
+            title, min_players, words = table.ruleset, None, []
         return {
             "id": table.id,
             "ruleset": table.ruleset,
@@ -73,6 +74,7 @@ class TableInfo:
             "private": table.private,
             "creator_id": table.creator_id,
             "options": table.options,
+            "options_words": words,
             "seats": [{"seat": s.seat, "account_id": s.account_id, "name": s.name, "bot": s.bot_level is not None,
                        "bot_level": s.bot_level, "takeover": s.takeover, "deadline": iso_utc(s.deadline),
                        "away_since": iso_utc(s.away_since), "away_deadline": iso_utc(s.away_deadline),

@@ -12,6 +12,7 @@ import { inviteLink } from "./links.js";
 import { inviteControl } from "./friends.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
 import { logContent, ruleLink } from "./log-text.js";
+import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
@@ -124,7 +125,8 @@ async function loadTable() {
   const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit";
   el.timeControl.hidden = false;
   el.timeControl.dataset.pace = table.pace || "";
-  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl, table.rated ? "rated" : "friendly"].filter(Boolean).join(" · "));
+  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "), " · ",
+    h("span", { id: "table-agreed", "data-table-agreed": "" }, agreedText(table)));
   if (table.status === "open") {
     el.waitingRoom.hidden = false;
     drawWaitingRoom();
@@ -196,7 +198,7 @@ function drawWaitingRoom() {
   if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
   info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
   if (table.private) info.push("private");
-  info.push(table.rated ? "rated" : "friendly");
+  info.push(agreedText(table));
   el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
 
   replaceChildren(

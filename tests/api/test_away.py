@@ -299,11 +299,19 @@ def test_a_game_whose_every_person_stayed_away_is_abandoned_listed_and_revived_b
     assert [(entry["id"], entry["status"]) for entry in client.get(f"/api/players/{bo.id}").json()["games"]] == \
         [(table_id, "abandoned")]
     assert [(entry["id"], entry["my_turn"]) for entry in ana.get("/api/tables/mine").json()] == [(table_id, False)]
-    refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
-    assert refused.json()["error"]["code"] == "illegal_move"
+    # A seated person brings it back to life: a hello, a REST read or a REST move, as they like.
     with bo.websocket(table_id) as ws:
         assert hello(ws)["status"] == "running"
-    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    assert run(client, absence.abandon_deserted, now=utcnow() + timedelta(days=31)) == [table_id]
+    assert client.get(f"/api/games/{table_id}").json()["status"] == "abandoned"  # a spectator's read: no
+    assert table(ana, table_id)["status"] == "abandoned"
+    revived = bo.get(f"/api/games/{table_id}").json()
+    assert revived["status"] == "running" and revived["legal"] == [] and revived["to_act"] == [0]
+    assert run(client, absence.abandon_deserted, now=utcnow() + timedelta(days=31)) == [table_id]
+    assert ana.get(f"/api/games/{table_id}").json()["legal"] != []  # her read revived it: her moves are offered
+    assert run(client, absence.abandon_deserted, now=utcnow() + timedelta(days=31)) == [table_id]
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200  # a move revives it too
+    assert table(ana, table_id)["status"] == "running"
 
 
 def test_a_game_with_someone_around_or_nobody_to_wait_for_is_not_abandoned(client):

@@ -56,11 +56,12 @@ def test_the_invitee_is_told_by_push_and_by_mail_with_a_link_to_the_lobby(client
     [request] = push_service.wait_for("bo")
     assert bo_keys.decrypt(request.body) == {
         "title": f"Ana invites you to Toy sealed bids (table {table_id})",
-        "body": "Join or decline in the lobby, under Friends.", "url": "/", "tag": f"invitation-{table_id}"}
+        "body": "Ana and 2 free seats · live · no time limit · rated · standard options\n"
+                "Join or decline at the top of any page of the site.", "url": "/", "tag": f"invitation-{table_id}"}
     [_, mail] = mailbox.wait_for("bo@example.org", 2)  # the confirmation, then the invitation
     assert mail["Subject"] == f"Ana invites you to Toy sealed bids (table {table_id})"
     text = text_of(mail)
-    assert text.startswith("Hello Bo,") and "Join or decline in the lobby" in text
+    assert text.startswith("Hello Bo,") and "Join or decline at the top of any page" in text
     assert "  http://testserver/" in text.splitlines()  # the lobby: the private table's code stays out of mailboxes
     assert code and code not in text
     assert "when a friend invites you to a table" in text
