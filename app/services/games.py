@@ -156,7 +156,7 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
         return None  # a game's last move rates it (services/ratings.py): the locking path does both at once
     new_version = version + 1
     status = "running"
-    event_rows = [event.model_dump(mode="json") for event in events]
+    event_rows = _event_rows(events, mover, client_move_id)
     # A move the server played (a bot's, a time-out's) is never its seat's person's to take back.
     reversible = status == "running" and not by_bot and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
     checkpoint = game_state.is_checkpoint(new_version)
