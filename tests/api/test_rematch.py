@@ -20,6 +20,16 @@ def finish_toy_race(players, table_id):
     assert players[0].get(f"/api/games/{table_id}").json()["status"] == "finished"
 
 
+def play_out(player, table_id):
+    """``player`` makes their moves (bots the others) until the game is over."""
+    deadline = time.monotonic() + 30
+    while (game := player.get(f"/api/games/{table_id}").json())["status"] != "finished":
+        assert time.monotonic() < deadline, "the game did not end"
+        if game["legal"]:
+            player.move(table_id, game["version"], game["legal"][0])
+        time.sleep(0.02)
+
+
 def rematch(player, table_id):
     return player.post(f"/api/tables/{table_id}/rematch")
 
@@ -76,12 +86,7 @@ def test_a_resigned_player_plays_the_rematch_in_person(client):
     table_id = started_table(ana, [bo])
     ana.move(table_id, 0, {"type": "add", "amount": 3})
     assert bo.post(f"/api/tables/{table_id}/resign").status_code == 200
-    deadline = time.monotonic() + 30
-    while (game := ana.get(f"/api/games/{table_id}").json())["status"] != "finished":
-        assert time.monotonic() < deadline, "the game did not end"
-        if game["legal"]:
-            ana.move(table_id, game["version"], game["legal"][0])
-        time.sleep(0.02)
+    play_out(ana, table_id)
     new_id = rematch(bo, table_id).json()["id"]  # a resigned player is still a player of the game
     assert rematch(ana, table_id).json()["id"] == new_id  # Ana accepts by asking too
     seats = ana.get(f"/api/tables/{new_id}").json()["seats"]
@@ -246,12 +251,7 @@ def test_a_former_opponent_cannot_rate_you_through_a_rematch(client):
     started = ana.post(f"/api/tables/{new_id}/start").json()
     assert started["status"] == "running" and vic.id not in [s["account_id"] for s in started["seats"]]
     assert vic.get("/api/friends").json()["invitations"] == []  # the seat went to a bot: the offer is withdrawn
-    deadline = time.monotonic() + 30
-    while (game := ana.get(f"/api/games/{new_id}").json())["status"] != "finished":
-        assert time.monotonic() < deadline, "the game did not end"
-        if game["legal"]:
-            ana.move(new_id, game["version"], game["legal"][0])
-        time.sleep(0.02)
+    play_out(ana, new_id)
     ratings = ana.get(f"/api/tables/{new_id}/ratings").json()["seats"]
     assert [seat["account_id"] for seat in ratings] == [ana.id]  # one person: nothing rated
     assert ana.get(f"/api/tables/{table_id}/ratings").json()["seats"][1]["rating"] == rating_before

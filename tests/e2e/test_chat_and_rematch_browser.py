@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from app.main import SESSION_COOKIE
+from tests.e2e.pages import api, guest_page
 
 pytestmark = pytest.mark.e2e
 
@@ -31,22 +32,6 @@ QUICK_OPTIONS = {
 }
 HTML_LOOKING = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>'
 MAX_MOVES = 300
-
-
-def api(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
-    """One REST call with the page's session; fails the test on an error answer."""
-    answer = page.request.fetch(f"{base}{path}", method=method, data=body)
-    assert answer.ok, f"{method} {path}: {answer.status} {answer.text()}"
-    return answer.json()
-
-
-def guest_page(chromium, base: str, name: str):
-    """A new browser context signed in as guest ``name`` through the API (no lobby visit: quicker)."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    api(page, base, "POST", "/api/auth/guest", {"name": name})
-    return page
 
 
 def started_table(players, base: str, ruleset: str) -> int:

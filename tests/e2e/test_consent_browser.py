@@ -28,7 +28,7 @@ import pytest
 
 from app.main import SESSION_COOKIE
 from tests.e2e.conftest import running_server
-from tests.e2e.pages import expect, sign_in, version_of, wait_for_version_change
+from tests.e2e.pages import api, expect, guest_page, sign_in, version_of, wait_for_version_change
 
 AWAY_SECONDS = 2
 NOMADI = {"turn_limit": 12, "trading": True, "hidden_coins": True}
@@ -42,22 +42,6 @@ def consent_server(tmp_path_factory):
            "CARAVANSERAI_BOT_DELAY_SECONDS": "0.1"}
     with running_server(tmp_path_factory.mktemp("consent-server"), lambda base_url: env) as base_url:
         yield base_url
-
-
-def api(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
-    """One REST call with the page's session; fails the test on an error answer."""
-    answer = page.request.fetch(f"{base}{path}", method=method, data=body)
-    assert answer.ok, f"{method} {path}: {answer.status} {answer.text()}"
-    return answer.json()
-
-
-def guest_page(chromium, base: str, name: str):
-    """A new browser context signed in as guest ``name`` through the API."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    api(page, base, "POST", "/api/auth/guest", {"name": name})
-    return page
 
 
 def play_to_the_end(players, base: str, table_id: int, seed: int = 5) -> None:
