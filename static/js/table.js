@@ -562,7 +562,7 @@ function refreshRatings() {
 /** When a bot takes ``seat`` over by itself: its move's deadline, or (untimed live tables) its away deadline. */
 function botDeadline(player) {
   if (!player || player.takeover || player.bot) return null;
-  return player.deadline || (player.away_since ? player.away_deadline : null) || null;
+  return player.deadline || null; // only a clock agreed at the table hands a seat to a bot by itself
 }
 
 function countdown(seat) {
