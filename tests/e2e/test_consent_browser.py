@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 import re
 import uuid
+from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
@@ -130,7 +131,6 @@ def test_a_former_opponent_cannot_move_your_rating_through_a_rematch(consent_ser
     assert rating["change"] is not None  # the first game was rated: Vic has a rating to lose
 
     new_id = api(ana, base, "POST", f"/api/tables/{old_id}/rematch")["id"]
-    ana.wait_for_timeout(3 * AWAY_SECONDS * 1000)  # longer than Vic would need to count as away
     seat = next(s["seat"] for s in api(ana, base, "GET", f"/api/tables/{new_id}")["seats"] if s["held_for"])
     api(ana, base, "POST", f"/api/tables/{new_id}/bots", {"seat": seat, "level": "default"})
     api(ana, base, "POST", f"/api/tables/{new_id}/start")
@@ -163,8 +163,15 @@ def test_an_untimed_table_waits_for_a_hand_over_and_the_log_and_replay_name_the_
     bo.context.close()  # Bo closes the tab
     notice = ana.locator('#away [data-away-seat="1"]')
     expect(notice).to_contain_text("Bo is away.", timeout=15_000)
-    ana.wait_for_timeout(3 * AWAY_SECONDS * 1000)  # far longer than every away setting (live and turn-based)
-    assert api(ana, base, "GET", f"/api/games/{table_id}")["version"] == waiting  # no bot played by itself
+    expect(notice).to_contain_text("Nobody's clock runs out here.")
+    # Until Bo has been away three times longer than every away setting (live and turn-based), the
+    # game waits for him: earlier releases let a bot take his seat one away time after he was found away.
+    away_since = datetime.fromisoformat(api(ana, base, "GET", f"/api/tables/{table_id}")["seats"][1]["away_since"])
+    while datetime.now(timezone.utc) < away_since + timedelta(seconds=3 * AWAY_SECONDS):
+        game = api(ana, base, "GET", f"/api/games/{table_id}")
+        assert game["version"] == waiting and game["players"][1]["takeover"] is None, "a bot played Bo's seat by itself"
+        ana.wait_for_timeout(200)
+    assert api(ana, base, "GET", f"/api/games/{table_id}")["version"] == waiting
     expect(ana.locator('.player[data-seat="1"]')).to_have_attribute("data-takeover", "")
 
     notice.locator('[data-action="hand-over"]').click()  # the host hands the seat over: now a bot plays
