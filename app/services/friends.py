@@ -276,7 +276,9 @@ def _terms(registry: Registry, info: TableInfo) -> str:
         ruleset = registry.get(info.table.ruleset)
     except UnknownRuleset:
         ruleset = None
-    return table_terms.terms(ruleset, info.table, [seat.name for seat in info.seats if not seat.empty and seat.name])
+    names = [seat.name if not seat.empty else f"{info.held[seat.seat].name} (asked)"
+             for seat in info.seats if (not seat.empty and seat.name) or seat.seat in info.held]
+    return table_terms.terms(ruleset, info.table, names)
 
 
 def _title(registry: Registry, ruleset: str) -> str:

@@ -57,7 +57,7 @@ def clock_words(move_seconds: int | None) -> str:
 def terms(ruleset: Ruleset | None, table: Any, names: list[str]) -> str:
     """One line of what was agreed at ``table`` (a ``Table`` row), e.g. ``"Ana, Bo and 1 free seat ·
     live · 2 min per move · rated · options: Trading, Hidden Coins"``; ``names``: the people and bots
-    seated (a free seat is one not in it)."""
+    seated, and those asked to a seat kept for them ("Bo (asked)"); a free seat is one not in it."""
     free = table.seat_count - len(names)
     people = ", ".join(names) + (f"{' and ' if names else ''}{free} free seat{'s' if free != 1 else ''}" if free else "")
     words = option_words(ruleset, table.options) if ruleset is not None else []

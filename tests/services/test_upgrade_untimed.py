@@ -26,7 +26,7 @@ from app.db.migrate import alembic_config, upgrade_to_head
 from app.db.models import utcnow
 from app.main import create_app
 from app.services import absence, takeover
-from tests.conftest import make_settings, run_coroutine
+from tests.conftest import call_in_thread, make_settings, run_coroutine
 from tests.support.databases import scratch_postgres
 from tests.support.polling import poll
 from tests.support.toy_rulesets import ToyRace
@@ -39,7 +39,7 @@ def old_database(request, tmp_path):
     """A database at revision ``0005`` (the release before paces): its async URL."""
     if request.param == "sqlite":
         url = f"sqlite+aiosqlite:///{tmp_path}/old.db"
-        command.upgrade(alembic_config(url), "0005")
+        call_in_thread(command.upgrade, alembic_config(url), "0005")
         yield url
     else:
         with scratch_postgres(f"caravanserai_upgrade_{os.getpid()}", revision="0005") as url:
@@ -107,7 +107,7 @@ def test_a_running_untimed_game_stays_untimed_and_unplayed_by_bots_after_the_upg
 
 def test_a_seat_a_bot_took_over_for_being_away_at_an_untimed_game_goes_back_to_its_person(tmp_path):
     url = f"sqlite+aiosqlite:///{tmp_path}/between.db"
-    command.upgrade(alembic_config(url), "0015")
+    call_in_thread(command.upgrade, alembic_config(url), "0015")
     store_untimed_game(url)
     run_coroutine(execute, url,
                   ("UPDATE seats SET takeover = 'away', away_since = :at, away_deadline = :at WHERE seat = 0",

@@ -12,7 +12,7 @@ import pytest
 from alembic import command
 
 from app.db.migrate import alembic_config, upgrade_to_head
-from tests.conftest import ADMIN_URL, REQUIRE_POSTGRES, _asyncpg_dsn, _database_url, run_coroutine
+from tests.conftest import ADMIN_URL, REQUIRE_POSTGRES, _asyncpg_dsn, _database_url, call_in_thread, run_coroutine
 
 
 async def _execute(sql: str) -> None:
@@ -40,7 +40,7 @@ def scratch_postgres(name: str, revision: str | None = None) -> Iterator[str]:
         if revision is None:
             upgrade_to_head(url)
         else:
-            command.upgrade(alembic_config(url), revision)
+            call_in_thread(command.upgrade, alembic_config(url), revision)  # Alembic runs a loop of its own
         yield url
     finally:
         run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
