@@ -19,6 +19,11 @@ more, and a seat a bot took over for being away at an untimed running (or abando
 back to its person, who is shown away (the others may hand it over again, as at any untimed
 table).  A hand-over some player made is undone the same way: the two left the same rows.
 
+A rematch is an offer now; earlier releases seated every player of the finished game at a running
+rematch at once.  A running (or abandoned) rematch where someone seated never opened the game
+(no socket of theirs was ever written down) and never made a move of their own was never agreed to
+by them: it becomes friendly, so its end rates nobody.
+
 Revision ID: 0016
 Revises: 0015
 Create Date: 2026-12-04
@@ -42,10 +47,16 @@ def upgrade() -> None:
     op.execute("UPDATE seats SET takeover = NULL, away_since = COALESCE(away_since, CURRENT_TIMESTAMP) "
                "WHERE takeover = 'away' AND table_id IN "
                "(SELECT id FROM tables WHERE move_seconds IS NULL AND status IN ('running', 'abandoned'))")
+    op.execute(sa.text(
+        "UPDATE tables SET rated = :friendly WHERE rematch_of IS NOT NULL AND status IN ('running', 'abandoned') "
+        "AND EXISTS (SELECT 1 FROM seats WHERE seats.table_id = tables.id AND seats.account_id IS NOT NULL "
+        "AND seats.connected_at IS NULL AND NOT EXISTS (SELECT 1 FROM moves WHERE moves.table_id = seats.table_id "
+        "AND moves.seat = seats.seat AND moves.client_move_id NOT LIKE 'bot:%' "
+        "AND moves.client_move_id NOT LIKE 'timeout:%'))").bindparams(friendly=False))
 
 
 def downgrade() -> None:
-    # The seats given back stay with their people: nothing to restore.
+    # The seats given back stay with their people, the rematches made friendly stay so: nothing to restore.
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("abandoned_from")
     with op.batch_alter_table("invitations") as batch:

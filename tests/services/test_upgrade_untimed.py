@@ -119,3 +119,27 @@ def test_a_seat_a_bot_took_over_for_being_away_at_an_untimed_game_goes_back_to_i
     with app_on(url) as client:
         poll(lambda: client.get("/api/games/1").json(), lambda game: game["players"][0]["takeover"] is None)
         assert client.get("/api/games/1").json()["version"] == 0
+
+
+def test_a_running_rematch_someone_never_opened_becomes_friendly_at_the_upgrade(tmp_path):
+    """Earlier releases seated everyone at a rematch at once; a player who never opened it (no
+    socket, no move of theirs) never agreed to it, so its end must rate nobody."""
+    url = f"sqlite+aiosqlite:///{tmp_path}/between.db"
+    call_in_thread(command.upgrade, alembic_config(url), "0015")
+    store_untimed_game(url)
+    run_coroutine(execute, url,
+                  ("INSERT INTO tables (id, ruleset, options, seat_count, private, creator_id, status, seed, state, "
+                   "version, created_at, updated_at, chat_spectators, rated, rematch_of) SELECT 2, ruleset, options, "
+                   "seat_count, private, creator_id, status, seed, state, version, created_at, updated_at, "
+                   "chat_spectators, true, 1 FROM tables WHERE id = 1", {}),
+                  ("INSERT INTO tables (id, ruleset, options, seat_count, private, creator_id, status, seed, state, "
+                   "version, created_at, updated_at, chat_spectators, rated, rematch_of) SELECT 3, ruleset, options, "
+                   "seat_count, private, creator_id, status, seed, state, version, created_at, updated_at, "
+                   "chat_spectators, true, 2 FROM tables WHERE id = 1", {}),
+                  # Rematch 2: Bo never opened it.  Rematch 3: both had it open.
+                  ("INSERT INTO seats (table_id, seat, account_id, connected_at) VALUES (2, 0, 1, :at), (2, 1, 2, NULL), "
+                   "(3, 0, 1, :at), (3, 1, 2, :at)", {"at": LONG_AGO}),
+                  ("UPDATE tables SET rated = true WHERE id = 1", {}))
+    upgrade_to_head(url)
+    rated = dict(run_coroutine(execute, url, ("SELECT id, rated FROM tables ORDER BY id", {}))[0])
+    assert {table: bool(flag) for table, flag in rated.items()} == {1: True, 2: False, 3: True}
