@@ -29,6 +29,12 @@ def is_placeholder(secret: str) -> bool:
     return any(word in letters for word in PLACEHOLDER_WORDS)
 
 
+MIN_AWAY_REFRESHES = 4
+"""An away time must be at least this many presence refreshes: a seat counts as present for
+``presence.PRESENT_REFRESHES`` (3) refreshes after its socket was last written down, and one more
+is the margin for a refresh that runs late."""
+
+
 class Settings(BaseSettings):
     """Every setting of the server.
 
@@ -132,8 +138,8 @@ class Settings(BaseSettings):
                                                "than this fails that one notice")
 
     absent_after_seconds: float = Field(
-        default=120, gt=0, description="live tables: a person with no open socket for this long is away; on an "
-                                       "untimed live table the bot takes the seat to act over the same time later")
+        default=120, gt=0, description="live tables: a person with no open socket for this long is away (the others "
+                                       "may then hand their seat to a bot; nothing does so by itself)")
     turn_based_absent_after_hours: float = Field(
         default=24, gt=0, description="turn-based tables: a person who has not opened the game for this long is away")
     abandon_after_days: float = Field(
@@ -157,6 +163,21 @@ class Settings(BaseSettings):
         if importlib.util.find_spec("redis") is None:
             raise ValueError("a Redis store needs the Redis client: pip install 'caravanserai[redis]'")
         return value
+
+    @model_validator(mode="after")
+    def _away_well_above_the_presence_refresh(self) -> "Settings":
+        """Raises ``ValueError`` (one line) when an away time is shorter than ``MIN_AWAY_REFRESHES``
+        presence refreshes: an open tab is written down only once a refresh, so a shorter away time
+        would show a person who has the game open as away (and let the others hand their seat over)."""
+        least = MIN_AWAY_REFRESHES * self.presence_refresh_seconds
+        for name, seconds in (("ABSENT_AFTER_SECONDS", self.absent_after_seconds),
+                              ("TURN_BASED_ABSENT_AFTER_HOURS", self.turn_based_absent_after_hours * 3600)):
+            if seconds < least:
+                raise ValueError(
+                    f"CARAVANSERAI_{name} ({seconds:g} s) must be at least {MIN_AWAY_REFRESHES} x "
+                    f"CARAVANSERAI_PRESENCE_REFRESH_SECONDS ({self.presence_refresh_seconds:g} s) = {least:g} s: an open "
+                    "tab is written down only once a refresh, so a shorter away time would show players away at their game")
+        return self
 
     @model_validator(mode="after")
     def _refuse_placeholder_secrets(self) -> "Settings":

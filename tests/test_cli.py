@@ -90,3 +90,15 @@ print(sorted({{name.split(".")[0] for name in sys.modules}} & set({lazily!r})))
                             capture_output=True, text=True, timeout=60)
     assert answer.returncode == 0, answer.stderr
     assert answer.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_an_away_time_at_the_presence_refresh_stops_the_server_with_one_clear_line(tmp_path):
+    answer = run_cli("serve", cwd=tmp_path, CARAVANSERAI_ABSENT_AFTER_SECONDS="5",
+                     CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db")
+    assert answer.returncode == 1
+    problems = [line.strip() for line in answer.stderr.splitlines() if line.startswith("  ")]
+    assert problems == ["CARAVANSERAI_ABSENT_AFTER_SECONDS (5 s) must be at least 4 x CARAVANSERAI_PRESENCE_REFRESH_SECONDS "
+                        "(5 s) = 20 s: an open tab is written down only once a refresh, so a shorter away time would "
+                        "show players away at their game"]
+    assert "Traceback" not in answer.stderr
+    assert not (tmp_path / "site.db").exists()  # refused before anything was migrated

@@ -5,7 +5,8 @@ import secrets
 import pytest
 from pydantic import ValidationError
 
-from app.config import Settings
+from app.config import MIN_AWAY_REFRESHES, Settings
+from app.services.presence import PRESENT_REFRESHES
 
 REAL_KEY = secrets.token_urlsafe(48)
 
@@ -44,3 +45,16 @@ def test_production_without_a_key_generates_one(tmp_path):
 def test_outside_production_any_key_is_taken():
     """A developer's laptop (no HTTPS, no ``cookie_secure``) is not held to it."""
     assert Settings(_env_file=None, secret_key="change-me").session_secret == "change-me"
+
+
+@pytest.mark.parametrize("setting", [{"absent_after_seconds": 5}, {"turn_based_absent_after_hours": 0.005}])
+def test_an_away_time_not_well_above_the_presence_refresh_is_refused(setting):
+    with pytest.raises(ValidationError, match=r"must be at least 4 x CARAVANSERAI_PRESENCE_REFRESH_SECONDS \(5 s\) = 20 s"):
+        Settings(_env_file=None, presence_refresh_seconds=5, **setting)
+
+
+def test_the_smallest_away_times_accepted_are_four_refreshes_more_than_a_seat_stays_present():
+    settings = Settings(_env_file=None, presence_refresh_seconds=5, absent_after_seconds=20,
+                        turn_based_absent_after_hours=20 / 3600)
+    assert settings.absent_after_seconds == 20
+    assert MIN_AWAY_REFRESHES > PRESENT_REFRESHES

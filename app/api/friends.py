@@ -12,7 +12,7 @@ from app.api.deps import MAX_ID, CurrentAccount, Ctx, Session, TableId
 from app.api.guards import TablesLimit
 from app.api.notifications import Kit
 from app.api.players import PlayerId
-from app.api.schemas import EmptyOut, FriendsOut, InvitationCreated, RelationOut, errors
+from app.api.schemas import EmptyOut, FriendsOut, InvitationCreated, InvitationOut, RelationOut, errors
 from app.services import friends
 from app.services.presence import present_window
 
@@ -29,6 +29,13 @@ class InvitationIn(BaseModel):
 async def friends_list(account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """``{friends, invitations, blocked}`` of the caller (docs/api.md, "Friends")."""
     return await friends.friends_list(db, ctx.registry, account, present_window(ctx))
+
+
+@router.get("/api/invitations", response_model=list[InvitationOut], responses=errors(401))
+async def my_invitations(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
+    """The caller's invitations (rematch offers too), newest first, each with what its table's
+    players agree to: the page header's notice on every page (docs/api.md, "Friends")."""
+    return await friends.invitations(db, ctx.registry, account.id)
 
 
 @router.post("/api/players/{player_id}/follow", status_code=201, response_model=RelationOut,

@@ -24,10 +24,15 @@ class MoveIn(BaseModel):
 
 
 @router.get("/{game_id}", response_model=GameState, responses=errors(400, 404))
-async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, invite_code: str | None = None) -> GameState:
-    """``{version, status, seat, view, legal, to_act, undo, result, players, log}`` for the caller."""
+async def show(game_id: TableId, account: OptionalAccount, ctx: Ctx, request: Request,
+               invite_code: str | None = None) -> GameState:
+    """``{version, status, seat, view, legal, to_act, undo, result, players, log}`` for the caller; a
+    seated person's read brings an abandoned game back to life, as their ``hello`` would."""
     seat = await games.viewer_seat(ctx, game_id, account.id if account else None, invite_code)
     snapshot = await games.load_snapshot(ctx, game_id)
+    if seat is not None and snapshot.status == "abandoned":
+        await request.app.state.presence.arrived(game_id, seat, socket=False)
+        snapshot = await games.load_snapshot(ctx, game_id)
     entries = await games.read_log(ctx, game_id, 0, seat, snapshot.names, until=snapshot.version)
     ruleset = ctx.registry.get(snapshot.ruleset)
     return state_payload(ruleset, snapshot, seat, entries)
@@ -83,5 +88,5 @@ async def replay(game_id: TableId, account: OptionalAccount, ctx: Ctx, _: Replay
         "latest_version": latest.version,
         "view": ruleset.view(state, None),
         "log": entries,
-        "result": result_payload(result, latest.names),
+        "result": result_payload(result, latest.seats),
     }

@@ -79,7 +79,15 @@ class RulesetOut(Answer):
     max_players: int
     summary: str = Field(description="one line for the lobby's game card")
     minutes: list[int] | None = Field(description="a game's typical length online, [shortest, longest]")
+    live_move_seconds: int = Field(description="the time per move the lobby proposes for a live table of this game")
     options_schema: dict[str, Any] = Field(description="JSON Schema of the table options")
+
+
+class HeldForOut(Answer):
+    account_id: int
+    name: str
+    invitation_id: int = Field(description="the invitation holding the seat (its invitee declines it with "
+                                           "DELETE /api/invitations/{id})")
 
 
 class SeatOut(Answer):
@@ -92,6 +100,8 @@ class SeatOut(Answer):
     deadline: str | None
     away_since: str | None
     away_deadline: str | None
+    held_for: HeldForOut | None = Field(default=None, description="an open table's seat kept for an invited person "
+                                                                  "(a rematch offer): only they may take it")
 
 
 class TimeControlOut(Answer):
@@ -103,10 +113,14 @@ class TableOut(Answer):
     id: int
     ruleset: str
     title: str
+    min_players: int | None = Field(default=None, description="the fewest players the game takes (null: a game "
+                                                                "no longer installed)")
     status: str = Field(description='"open", "running", "finished", "closed" or "abandoned"')
     private: bool
     creator_id: int | None
     options: dict[str, Any]
+    options_words: list[str] = Field(default=[], description="the options that differ from the game's defaults, in "
+                                                             "the lobby form's words (empty: standard options)")
     seats: list[SeatOut]
     pace: str = Field(description='"live" or "turn_based"')
     time_control: TimeControlOut
@@ -240,6 +254,12 @@ class InvitationOut(Answer):
     from_: NameRef = Field(alias="from")
     free_seats: int
     at: str | None
+    seat: int | None = Field(default=None, description="the seat the invitation holds for the invitee (a rematch "
+                                                       "offer), or null: any free seat")
+    rematch: bool = Field(default=False, description="the table is the rematch of a game the invitee played")
+    terms: str = Field(default="", description="what its players agree to, in words: players, pace, clock, rated, "
+                                               "options")
+    table: dict[str, Any] | None = Field(default=None, description="the table, as GET /api/tables/{id} shows it")
 
 
 class FriendsOut(Answer):

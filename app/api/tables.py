@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
+from app.api.notifications import Kit
 from app.api.schemas import MyTableOut, TableCreated, TableOut, errors
 from app.services import lobby, my_games, tables
 
@@ -35,6 +36,14 @@ class BotIn(BaseModel):
     model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     seat: int
     level: str = Field(default="default", max_length=16)
+
+
+class StartIn(BaseModel):
+    model_config = ConfigDict(strict=True)
+    empty_seats: Literal["bots", "fewer"] | None = Field(
+        default=None, description="start although seats are empty (or still held for invited people who did not "
+                                  "accept): a default bot in each (bots), or without them where the game allows "
+                                  "that many players (fewer)")
 
 
 class JoinIn(BaseModel):
@@ -97,25 +106,32 @@ async def resign(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Sessi
 
 
 @router.post("/{table_id}/start", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
-async def start(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
-    """Start the game (creator only, every seat filled)."""
-    return (await lobby.start(ctx, db, account, table_id)).to_dict(ctx.registry, account.id)
+async def start(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session, body: StartIn | None = None) -> dict:
+    """Start the game (creator only; every seat filled, or ``empty_seats`` says what becomes of the empty ones)."""
+    body = body or StartIn()
+    return (await lobby.start(ctx, db, account, table_id, body.empty_seats)).to_dict(ctx.registry, account.id)
 
 
 @router.post("/{table_id}/rematch", response_model=TableCreated,
              responses={201: {"model": TableCreated, "description": "the rematch, created by this request"},
                         **errors(400, 401, 403, 404, 409, 429)})
 async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Session, response: Response,
-                  _: TablesLimit) -> dict:
-    """The rematch of a finished game, started at once: ``{id, invite_code}`` as ``POST /api/tables``
-    answers (201 when this request created it, 200 when it already existed).
+                  notify: Kit, _: TablesLimit) -> dict:
+    """Offer the rematch of a finished game: ``{id, invite_code}`` of the new open table, as ``POST
+    /api/tables`` answers (201 when this request created it, 200 when it already existed; a player
+    it was offered to accepts it by asking too, which takes their seat).
 
-    Same ruleset, options, time control, privacy, chat rule and seats (people and bots); only a
-    player of the game may ask.  Errors: ``not_seated``, ``conflict`` (not finished), ``not_found``.
+    Same ruleset, options, time control, privacy, chat rule, rated choice and seats; the proposer
+    sits in their seat, the bots in theirs, and every other person is invited (their seat held for
+    them, told as any invitation is); it starts once all of them accepted, or when the proposer
+    starts it.  Only a player of the game may ask.  Errors: ``not_seated``, ``conflict`` (not
+    finished), ``not_found``.
     """
     outcome = await lobby.rematch(ctx, db, account, table_id)
     if outcome.created:
         response.status_code = 201
+    for invitation_id in outcome.invitations:
+        notify.invitations.tell(invitation_id)
     return {"id": outcome.info.table.id, "invite_code": outcome.info.table.invite_code}
 
 

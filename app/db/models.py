@@ -141,7 +141,11 @@ class Seat(Base):
     seat's person was last seen (a socket of theirs open on any process, a REST move, the start);
     ``connected_at``: when a socket of theirs was last seen open (``app/services/presence.py``);
     ``away_since``: when the leader found the person away (null while they are around);
-    ``away_deadline``: on an untimed live table, when the bot takes the seat over if they stay away.
+    ``away_deadline``: no longer set (migration 0016 cleared it): an untimed table never hands a seat
+    to a bot by itself.
+    ``abandoned_from``: written when the game ends, for a person whose seat a bot still played then
+    (resigned, left, out of time, away): the version of the bot's first move of that last stretch
+    (the final version when it made none); they are ranked last among the people (ratings).
     """
 
     __tablename__ = "seats"
@@ -157,6 +161,7 @@ class Seat(Base):
     connected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     away_deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    abandoned_from: Mapped[int | None] = mapped_column(Integer)
 
 
 class Move(Base):
@@ -325,7 +330,11 @@ class Block(Base):
 
 
 class Invitation(Base):
-    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person)."""
+    """``inviter_id`` invited ``invitee_id`` to the open table ``table_id`` (one invitation per table and person).
+
+    ``seat``: the seat held for the invitee (a rematch offer holds each player's own seat: nobody
+    else may take it, and only the invitee's own *Join* seats them there); null: any free seat.
+    """
 
     __tablename__ = "invitations"
     __table_args__ = (UniqueConstraint("table_id", "invitee_id", name="uq_invitations_table_invitee"),)
@@ -334,4 +343,5 @@ class Invitation(Base):
     table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     inviter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
     invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

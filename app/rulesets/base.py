@@ -225,10 +225,12 @@ class Event(BaseModel):
 
 
 def arg_text(arg: dict[str, Any], names: tuple[str, ...]) -> str:
-    """The words of one event argument; a player's are their name (``names[seat]``)."""
+    """The words of one event argument; a player's are their name (``names[seat]``), followed by
+    " (bot)" when a bot made the move for them (``"bot": true``, added by the platform)."""
     if arg.get("kind") == "player":
         seat = arg.get("seat")
-        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Seat {seat}"
+        name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Seat {seat}"
+        return f"{name} (bot)" if arg.get("bot") and not name.endswith("(bot)") else name
     return str(arg.get("text", ""))
 
 
@@ -328,6 +330,8 @@ class Ruleset(ABC, Generic[StateT]):
       the conformance kit plays besides the defaults;
     * ``summary`` (one line for the lobby's game card) and ``minutes`` (the typical length of a
       game online, ``(shortest, longest)`` in minutes; ``None``: not known);
+    * ``live_move_seconds``: the time per move the lobby proposes for a live table of this game,
+      long enough for a newcomer reading the moves (a game of many phases gets more);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -343,6 +347,7 @@ class Ruleset(ABC, Generic[StateT]):
     variants: ClassVar[tuple[Variant, ...]] = ()
     summary: ClassVar[str] = ""
     minutes: ClassVar[tuple[int, int] | None] = None
+    live_move_seconds: ClassVar[int] = 60
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 

@@ -7,11 +7,12 @@ From ``seats.seen_at`` (``app/services/presence.py``) the leader decides, once a
   closing the tab between moves is normal there) gets ``away_since``.  The others see "Ana is away"
   and may hand the seat to the bot (``takeover.hand_away_seat``).  Who comes back (a socket again)
   loses the mark.
-* **the bot by itself**: on a timed table the clock already does it (``clock.DeadlineWatcher``,
-  takeover ``timeout``).  On an untimed live table nothing else would, so an away person's seat
-  gets ``away_deadline`` = found away + ``absent_after_seconds``; once it has passed and the seat is
-  to act, the bot takes it over (takeover ``away``).  An untimed turn-based table waits, as its
-  players chose; the others may hand the seat over, or the game is in time abandoned.
+* **the bot by itself only where a clock was agreed**: on a timed table the clock does it after the
+  time-out (``clock.DeadlineWatcher``, takeover ``timeout``), at a live or a turn-based table alike.
+  An untimed table never hands a seat to a bot by itself, whatever the pace: its players agreed
+  to no limit.  The others see "Ana is away" and may hand the seat over
+  (``takeover.hand_away_seat``), or the game is in time abandoned.  (``seats.away_deadline`` is
+  no longer set; it stays in the schema and on the wire, always null.)
 * **abandoned**: a running game with a person still playing their own seat, whose every person
   has been gone for ``abandon_after_days``, is marked ``abandoned`` (listed as such, never
   deleted; ``Presence.arrived`` makes it run again when one of them returns).
@@ -29,17 +30,16 @@ from sqlalchemy.orm import aliased
 
 from app.db.models import Seat, Table, utcnow
 from app.services.context import Context
-from app.services.errors import AppError
-from app.services.games import load_snapshot
+from app.services.presence import present_window
 from app.services.tables import TURN_BASED
 from app.fanout import Marker
 
 
 async def watch(ctx: Context, now: datetime | None = None) -> set[int]:
-    """One tick of the leader: mark who went away, unmark who came back, let the bot take over
-    where an away deadline has passed; tell every process.  Returns the games that changed."""
+    """One tick of the leader: mark who went away, unmark who came back; tell every process.
+    Returns the games that changed."""
     now = now or utcnow()
-    changed = await _mark_away(ctx, now) | await _unmark_returned(ctx, now) | await _take_over_overdue(ctx, now)
+    changed = await _mark_away(ctx, now) | await _unmark_returned(ctx, now)
     for game_id in sorted(changed):
         await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
     return changed
@@ -79,53 +79,33 @@ async def _mark_away(ctx: Context, now: datetime) -> set[int]:
     async with ctx.sessions() as session:
         # SKIP LOCKED: a seat a move's transaction holds is looked at again next tick, never waited for.
         rows = (await session.execute(
-            select(Seat.table_id, Seat.seat, Table.pace, Table.move_seconds).join(Table, Table.id == Seat.table_id)
+            select(Seat.table_id, Seat.seat).join(Table, Table.id == Seat.table_id)
             .where(Table.status == "running", Seat.account_id.is_not(None), Seat.takeover.is_(None),
-                   Seat.away_since.is_(None), _gone_since(ctx, now))
+                   Seat.away_since.is_(None), _gone_since(ctx, now), ~_connected(ctx, now))
             .with_for_update(of=Seat, skip_locked=True))).all()
-        for game_id, seat, pace, move_seconds in rows:
-            untimed_live = pace != TURN_BASED and not move_seconds
-            away_deadline = now + timedelta(seconds=ctx.settings.absent_after_seconds) if untimed_live else None
+        for game_id, seat in rows:
             await session.execute(update(Seat).where(Seat.table_id == game_id, Seat.seat == seat)
-                                  .values(away_since=now, away_deadline=away_deadline))
+                                  .values(away_since=now, away_deadline=None))
         await session.commit()
-    return {game_id for game_id, *_ in rows}
+    return {game_id for game_id, _ in rows}
+
+
+def _connected(ctx: Context, now: datetime):
+    """The condition "a socket of the seat's person is open on some process" (``connected_at`` is
+    within the present window, ``presence.present_window``): such a seat is never away, whatever
+    the settings."""
+    return and_(Seat.connected_at.is_not(None), Seat.connected_at >= now - present_window(ctx))
 
 
 async def _unmark_returned(ctx: Context, now: datetime) -> set[int]:
     async with ctx.sessions() as session:
         rows = (await session.execute(
             select(Seat.table_id, Seat.seat).join(Table, Table.id == Seat.table_id)
-            .where(Seat.away_since.is_not(None), Seat.seen_at.is_not(None), ~_gone_since(ctx, now))
+            .where(Seat.away_since.is_not(None), Seat.seen_at.is_not(None),
+                   or_(~_gone_since(ctx, now), _connected(ctx, now)))
             .with_for_update(of=Seat, skip_locked=True))).all()
         for game_id, seat in rows:
             await session.execute(update(Seat).where(Seat.table_id == game_id, Seat.seat == seat)
                                   .values(away_since=None, away_deadline=None))
         await session.commit()
     return {game_id for game_id, _ in rows}
-
-
-async def _take_over_overdue(ctx: Context, now: datetime) -> set[int]:
-    """The bot takes the seat of an away person on an untimed live table once its away deadline
-    has passed and the seat is to act (a guarded update: the person may return meanwhile)."""
-    async with ctx.sessions() as session:
-        overdue = (await session.execute(
-            select(Seat.table_id, Seat.seat).join(Table, Table.id == Seat.table_id)
-            .where(Table.status == "running", Seat.takeover.is_(None), Seat.away_deadline <= now))).all()
-    taken = set()
-    for game_id, seat in overdue:
-        try:
-            snapshot = await load_snapshot(ctx, game_id)
-        except AppError:
-            continue
-        if seat not in ctx.registry.get(snapshot.ruleset).to_act(snapshot.state):
-            continue  # the bot steps in when the seat comes to act, if its person is still away then
-        async with ctx.sessions() as session:
-            result = await session.execute(
-                update(Seat).where(Seat.table_id == game_id, Seat.seat == seat, Seat.takeover.is_(None),
-                                   Seat.away_deadline <= now)
-                .values(takeover="away", away_deadline=None, deadline=None))
-            await session.commit()
-        if result.rowcount == 1:
-            taken.add(game_id)
-    return taken

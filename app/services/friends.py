@@ -26,7 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, Block, Follow, Invitation, Seat, Table, iso_utc, utcnow
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.errors import AppError
-from app.services.tables import load_table
+from app.services import table_terms
+from app.services.tables import TableInfo, held_seats, load_table, seats_of
 
 
 async def _other(session: AsyncSession, account: Account, target_id: int, doing: str) -> Account:
@@ -160,12 +161,15 @@ async def invite(session: AsyncSession, registry: Registry, account: Account, ta
 
 @dataclass(frozen=True)
 class PendingInvitation:
-    """An invitation still worth telling its invitee of: who invited whom to which open table."""
+    """An invitation still worth telling its invitee of: who invited whom to which open table, and
+    what its players agree to (``table_terms.terms``: players, pace, clock, rated, options)."""
 
     table_id: int
     title: str
     inviter_name: str
     invitee_id: int
+    terms: str = ""
+    rematch: bool = False
 
 
 async def pending_invitation(session: AsyncSession, registry: Registry, invitation_id: int) -> PendingInvitation | None:
@@ -182,7 +186,9 @@ async def pending_invitation(session: AsyncSession, registry: Registry, invitati
     invitee = await session.get(Account, row.invitee_id)
     if invitee is None or invitee.deleted_at is not None:
         return None
-    return PendingInvitation(row.table_id, _title(registry, row.ruleset), row.name, row.invitee_id)
+    info = await load_table(session, row.table_id)
+    return PendingInvitation(row.table_id, _title(registry, row.ruleset), row.name, row.invitee_id,
+                             _terms(registry, info), info.table.rematch_of is not None)
 
 
 async def drop_invitation(session: AsyncSession, account: Account, invitation_id: int) -> None:
@@ -204,9 +210,7 @@ async def friends_list(session: AsyncSession, registry: Registry, account: Accou
     ``friends``: ``[{id, name, online, games: [{id, ruleset, title, private}]}]`` the players
     ``account`` follows, online ones first, then by name; ``online``: a socket of theirs is open on
     a game (its ``connected_at`` within ``online_window``); ``games``: their running games that ``account`` may see.
-    ``invitations``: ``[{id, table_id, ruleset, title, private, invite_code, from: {id, name},
-    free_seats, at}]`` to open tables with a free seat where ``account`` has no seat yet, newest
-    first (``invite_code``: the private table's, which the invitation hands over).
+    ``invitations``: see :func:`invitations`.
     ``blocked``: ``[{id, name}]``.
     """
     friends = (await session.execute(select(Account.id, Account.name).join(Follow, Follow.followed_id == Account.id)
@@ -231,23 +235,50 @@ async def friends_list(session: AsyncSession, registry: Registry, account: Accou
     listed.sort(key=lambda friend: (not friend["online"], friend["name"].casefold(), friend["id"]))
     blocked = (await session.execute(select(Account.id, Account.name).join(Block, Block.blocked_id == Account.id)
                                      .where(Block.blocker_id == account.id).order_by(Account.name))).all()
-    return {"friends": listed, "invitations": await _invitations(session, registry, account.id, mine),
+    return {"friends": listed, "invitations": await invitations(session, registry, account.id, mine),
             "blocked": [{"id": row.id, "name": row.name} for row in blocked]}
 
 
-async def _invitations(session: AsyncSession, registry: Registry, account_id: int,
-                       seated: set[int]) -> list[dict[str, Any]]:
+async def invitations(session: AsyncSession, registry: Registry, account_id: int,
+                      seated: set[int] | None = None) -> list[dict[str, Any]]:
+    """``[{id, table_id, ruleset, title, private, invite_code, from: {id, name}, free_seats, at, seat,
+    rematch, terms, table}]``: the invitations of ``account_id`` to open tables with a free seat
+    where they have no seat yet (``seated``: the tables they sit at, read when not given), newest
+    first.  ``invite_code``: the private table's, which the invitation hands over; ``seat``: the
+    seat it holds for them (a rematch offer), or null; ``rematch``: the table is a rematch offer;
+    ``terms``: one line of what its players agree to (``table_terms.terms``); ``table``: the table
+    as ``GET /api/tables/{id}`` shows it to them."""
+    if seated is None:
+        seated = set(await session.scalars(select(Seat.table_id).where(Seat.account_id == account_id)))
     free = (select(Seat.table_id, func.count().label("free")).where(Seat.account_id.is_(None), Seat.bot_level.is_(None))
             .group_by(Seat.table_id).subquery())
-    rows = await session.execute(
+    rows = [row for row in (await session.execute(
         select(Invitation, Table, Account.name, free.c.free).join(Table, Table.id == Invitation.table_id)
         .join(Account, Account.id == Invitation.inviter_id).join(free, free.c.table_id == Table.id)
-        .where(Invitation.invitee_id == account_id, Table.status == "open").order_by(Invitation.id.desc()))
-    return [{"id": invitation.id, "table_id": table.id, "ruleset": table.ruleset,
-             "title": _title(registry, table.ruleset), "private": table.private, "invite_code": table.invite_code,
-             "from": {"id": invitation.inviter_id, "name": inviter}, "free_seats": free_seats,
-             "at": iso_utc(invitation.created_at)}
-            for invitation, table, inviter, free_seats in rows if table.id not in seated]
+        .where(Invitation.invitee_id == account_id, Table.status == "open").order_by(Invitation.id.desc()))).all()
+            if row.Table.id not in seated]
+    ids = [row.Table.id for row in rows]
+    seats, held = await seats_of(session, ids), await held_seats(session, ids)
+    found = []
+    for invitation, table, inviter, free_seats in rows:
+        info = TableInfo(table, seats[table.id], held[table.id])
+        found.append({"id": invitation.id, "table_id": table.id, "ruleset": table.ruleset,
+                      "title": _title(registry, table.ruleset), "private": table.private,
+                      "invite_code": table.invite_code, "from": {"id": invitation.inviter_id, "name": inviter},
+                      "free_seats": free_seats, "at": iso_utc(invitation.created_at), "seat": invitation.seat,
+                      "rematch": table.rematch_of is not None, "terms": _terms(registry, info),
+                      "table": info.to_dict(registry, account_id)})
+    return found
+
+
+def _terms(registry: Registry, info: TableInfo) -> str:
+    try:
+        ruleset = registry.get(info.table.ruleset)
+    except UnknownRuleset:
+        ruleset = None
+    names = [seat.name if not seat.empty else f"{info.held[seat.seat].name} (asked)"
+             for seat in info.seats if (not seat.empty and seat.name) or seat.seat in info.held]
+    return table_terms.terms(ruleset, info.table, names)
 
 
 def _title(registry: Registry, ruleset: str) -> str:

@@ -26,20 +26,15 @@ from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
 from app.services.cache import GameSnapshot
-from app.services import accounts, game_state, move_log, ratings, replays
+from app.services import abandonment, accounts, bot_log, game_state, move_log, ratings, replays
 from app.services.accounts import Login
 from app.services.deadlines import update_deadlines
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.move_log import BOT_MOVE_ID_PREFIX, SERVER_MOVE_ID_PREFIXES  # the pipeline's names for them
 from app.services.seating import SeatInfo
 from app.services.tables import check_access, load_table, seats_of
 from app.services.views import log_entries
-
-BOT_MOVE_ID_PREFIX = "bot:"
-SERVER_MOVE_ID_PREFIXES = (BOT_MOVE_ID_PREFIX, "timeout:")
-"""Move ids the server makes for the moves it plays (a bot's, a time-out's), so that every process
-making the same move gives it the same id.  People may not use them: a person who took the id of
-the bot's next move would make the bot's move a "reused id" forever, and the game would stall."""
 
 
 def bot_move_id(version: int, seat: int) -> str:
@@ -161,8 +156,9 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
         return None  # a game's last move rates it (services/ratings.py): the locking path does both at once
     new_version = version + 1
     status = "running"
-    event_rows = [event.model_dump(mode="json") for event in events]
-    reversible = status == "running" and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
+    event_rows = _event_rows(events, mover, client_move_id)
+    # A move the server played (a bot's, a time-out's) is never its seat's person's to take back.
+    reversible = status == "running" and not by_bot and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
     checkpoint = game_state.is_checkpoint(new_version)
     try:
         committed = await ctx.move_writer.append(
@@ -221,6 +217,13 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         if mover.takeover == "resigned":
             raise AppError("not_seated", "you resigned this game; a bot plays your seat")
         raise AppError("not_seated", "a bot is playing your seat; reload the page to take it back")
+    status_now = row.status
+    if status_now == "abandoned" and not by_bot:
+        # A seated person's move brings an abandoned game back to life, as their hello would
+        # (its last activity becomes this move).
+        await session.execute(update(Table).where(Table.id == game_id, Table.status == "abandoned")
+                              .values(status="running"))
+        status_now = "running"
     ruleset = ctx.registry.get(snapshot.ruleset)
     try:
         move = ruleset.parse_move(raw_move)
@@ -228,7 +231,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         raise AppError(exc.code, exc.message) from None
     wire_move = ruleset.dump_move(move)
     acting = ruleset.to_act(snapshot.state)
-    if row.status != "running" or version != row.version or seat not in acting:
+    if status_now != "running" or version != row.version or seat not in acting:
         # Perhaps a retry of a move that was committed: then it is acknowledged again.
         committed = await _committed(session, game_id, client_move_id, seat, wire_move)
         if committed is not None:
@@ -239,8 +242,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         if version != row.version and not await _same_simultaneous_step(ctx, session, ruleset, game_id, seat, version,
                                                                         row.version):
             raise AppError("stale_version", await _stale_message(session, game_id, seat, version, row.version))
-        if row.status != "running":
-            raise AppError("illegal_move", "this game is over" if row.status == "finished" else "this game is not running")
+        if status_now != "running":
+            raise AppError("illegal_move", "this game is over" if status_now == "finished" else "this game is not running")
         if seat not in acting:
             raise AppError("not_your_turn", "it is not your turn")
     try:
@@ -253,8 +256,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     new_version = row.version + 1
     result = ruleset.result(new_state)
     status = "finished" if result is not None else "running"
-    event_rows = [event.model_dump(mode="json") for event in events]
-    reversible = status == "running" and ruleset.is_reversible(snapshot.state, seat, move, new_state)
+    event_rows = _event_rows(events, mover, client_move_id)
+    reversible = status == "running" and not by_bot and ruleset.is_reversible(snapshot.state, seat, move, new_state)
     try:
         await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
                                                   events=event_rows, client_move_id=client_move_id,
@@ -269,16 +272,26 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
                           .values(state=new_state, state_version=None, to_act=None, version=new_version, status=status,
                                   updated_at=utcnow()))
     seats = snapshot.seats
-    if result is not None and row.rated:
-        await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)  # with the finish, atomically
+    if result is not None:  # with the finish, atomically: who abandoned it, and its rating
+        seats = await abandonment.record(session, game_id, seats, new_version)
+        if row.rated:
+            await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)
     if row.move_seconds:
         table = await session.get(Table, game_id)
         await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)
     await session.commit()
-    if row.move_seconds:  # the deadlines moved
+    if row.move_seconds or result is not None:  # the deadlines moved, or abandonments were marked
         seats = tuple((await load_table(session, game_id)).seats)
     return replace(snapshot, status=status, version=new_version, state=new_state, seats=seats,
                    recent=((new_version, event_rows),), undo_seat=seat if reversible else None)
+
+
+def _event_rows(events, mover: SeatInfo, client_move_id: str) -> list[dict[str, Any]]:
+    """The log rows a move stores; a bot's move for a person is marked as the bot's (``bot_log``)."""
+    rows = [event.model_dump(mode="json") for event in events]
+    if mover.account_id is not None and client_move_id.startswith(BOT_MOVE_ID_PREFIX):
+        return bot_log.mark_bot_events(rows, mover.seat)
+    return rows
 
 
 async def _committed(session: AsyncSession, game_id: int, client_move_id: str, seat: int,

@@ -8,6 +8,8 @@ takes the request's ``session`` (which reads the table back for the answer) and 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account
@@ -15,15 +17,20 @@ from app.fanout import Marker
 from app.services import rematch as rematches
 from app.services import tables, takeover
 from app.services.context import Context
+from app.services.errors import AppError
 from app.services.rematch import Rematch
 from app.services.tables import TableInfo
 
 
 async def join(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int | None,
                invite_code: str | None) -> TableInfo:
-    """Seat ``account`` at ``seat`` (or the first empty one); raises as ``tables.join_table``."""
+    """Seat ``account`` at ``seat`` (or the first empty one); raises as ``tables.join_table``.  When
+    that started the game (the last person a rematch offer waited for), announce its version 0."""
     async with ctx.game_lock(table_id):
-        return await tables.join_table(session, account, table_id, seat, invite_code)
+        info = await tables.join_table(session, ctx.registry, account, table_id, seat, invite_code)
+    if info.table.status == "running":
+        await ctx.fanout.publish(table_id, 0)
+    return info
 
 
 async def leave(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> TableInfo:
@@ -42,22 +49,36 @@ async def resign(ctx: Context, session: AsyncSession, account: Account, table_id
     return await tables.load_table(session, table_id)
 
 
-async def start(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> TableInfo:
+async def start(ctx: Context, session: AsyncSession, account: Account, table_id: int,
+                empty_seats: str | None = None) -> TableInfo:
     """Start the game (``tables.start_table``), then announce its version 0 (its bots start playing)."""
     async with ctx.game_lock(table_id):
-        info = await tables.start_table(session, ctx.registry, account, table_id)
+        info = await tables.start_table(session, ctx.registry, account, table_id, empty_seats)
     await ctx.fanout.publish(table_id, 0)
     return info
 
 
 async def rematch(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> Rematch:
-    """The rematch of a finished game (``rematch.rematch``); when this call created it, announce the
-    new game's version 0 and :attr:`Marker.REMATCH_STARTED` to the old game's sockets."""
+    """Offer the rematch of a finished game (``rematch.rematch``), or accept it when it was offered
+    to the caller (their *Rematch* takes the seat held for them, as *Join* does).
+
+    When this call created the offer, the old game's sockets hear of it
+    (:attr:`Marker.REMATCH_STARTED`); when a game started, its version 0 is announced (its bots
+    start playing)."""
     async with ctx.game_lock(table_id):
         outcome = await rematches.rematch(session, ctx.registry, account, table_id)
+    new = outcome.info.table
     if outcome.created:
-        await ctx.fanout.publish(outcome.info.table.id, 0)  # its bots (if any) start playing
+        if new.status == "running":
+            await ctx.fanout.publish(new.id, 0)
         await ctx.fanout.publish(table_id, Marker.REMATCH_STARTED)
+    elif any(held.account_id == account.id for held in outcome.info.held.values()):
+        try:
+            outcome = replace(outcome, info=await join(ctx, session, account, new.id, None, new.invite_code))
+        except AppError as exc:
+            if exc.code != "conflict":  # conflict: their other request took the seat (or started it) first
+                raise
+            outcome = replace(outcome, info=await tables.load_table(session, new.id))
     return outcome
 
 

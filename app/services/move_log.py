@@ -21,13 +21,19 @@ from app.db.models import UNDO_KIND, Move
 
 PAGE = 32
 """Log rows read per query while walking down (the walk usually stops after two)."""
+BOT_MOVE_ID_PREFIX = "bot:"
+SERVER_MOVE_ID_PREFIXES = (BOT_MOVE_ID_PREFIX, "timeout:")
+"""Move ids the server makes for the moves it plays (a bot's, a time-out's), so that every process
+making the same move gives it the same id.  People may not use them: a person who took the id of
+the bot's next move would make the bot's move a "reused id" forever, and the game would stall."""
 
 
 @dataclass(frozen=True)
 class LastMove:
     """The newest move in force: its ``seq``, ``seat``, wire ``move``, whether the ruleset found it
     ``reversible``, ``others_since`` (another seat has a log row, a move or an undo, after it), and
-    ``previous_at``: when the move in force below it was made (None: it is the first)."""
+    ``previous_at``: when the move in force below it was made (None: it is the first);
+    ``by_server``: the server played it for the seat (a bot's move, a time-out's), not its person."""
 
     seq: int
     seat: int
@@ -35,6 +41,7 @@ class LastMove:
     reversible: bool
     others_since: bool
     previous_at: datetime | None
+    by_server: bool = False
 
     def undoable_by(self) -> int | None:
         """The seat that may take this move back now, or None."""
@@ -58,7 +65,8 @@ async def last_move(session: AsyncSession, game_id: int) -> LastMove | None:
     target = None
     cursor = None
     while True:
-        query = (select(Move.seq, Move.seat, Move.kind, Move.move, Move.reversible, Move.created_at)
+        query = (select(Move.seq, Move.seat, Move.kind, Move.move, Move.reversible, Move.created_at,
+                        Move.client_move_id)
                  .where(Move.table_id == game_id).order_by(Move.seq.desc()).limit(PAGE))
         if cursor is not None:
             query = query.where(Move.seq < cursor)
@@ -79,8 +87,9 @@ async def last_move(session: AsyncSession, game_id: int) -> LastMove | None:
 
 
 def _last(target, seats_after: set[int], previous_at: datetime | None) -> LastMove:
-    return LastMove(target.seq, target.seat, target.move, bool(target.reversible),
-                    bool(seats_after - {target.seat}), previous_at)
+    by_server = target.client_move_id.startswith(SERVER_MOVE_ID_PREFIXES)
+    return LastMove(target.seq, target.seat, target.move, bool(target.reversible) and not by_server,
+                    bool(seats_after - {target.seat}), previous_at, by_server)
 
 
 async def undo_seat(session: AsyncSession, game_id: int) -> int | None:

@@ -70,10 +70,10 @@ async def seat_presence(ctx: Context, game_id: int, seat: int) -> SeatPresence:
                                      .where(Seat.table_id == game_id, Seat.seat == seat))).first()
     if row is None or row.account_id is None:
         raise AppError("not_found", f"no person at seat {seat} of table {game_id}")
-    seen_at, connected_at = _aware(row.seen_at), _aware(row.connected_at)
+    seen_at, connected_at = aware(row.seen_at), aware(row.connected_at)
     present = connected_at is not None and connected_at >= utcnow() - present_window(ctx)
     return SeatPresence(present=present, away=row.away_since is not None, seen_at=seen_at,
-                        away_since=_aware(row.away_since))
+                        away_since=aware(row.away_since))
 
 
 async def is_present(ctx: Context, game_id: int, seat: int) -> bool:
@@ -153,8 +153,9 @@ class Presence:
             await session.commit()
         return written
 
-    async def arrived(self, game_id: int, seat: int) -> None:
-        """``seat``'s person said hello: seen now, no longer away; an abandoned game runs again.
+    async def arrived(self, game_id: int, seat: int, socket: bool = True) -> None:
+        """``seat``'s person said hello (``socket``) or read the game over REST: seen now, no longer
+        away; an abandoned game runs again.
 
         Everyone at the table is told (a seating change) when that changed what they see.
         """
@@ -165,8 +166,9 @@ class Presence:
             if row is None or row.account_id is None:
                 return
             now = utcnow()
+            seen = {"seen_at": now, "connected_at": now} if socket else {"seen_at": now}
             await session.execute(update(Seat).where(Seat.table_id == game_id, Seat.seat == seat)
-                                  .values(seen_at=now, connected_at=now, away_since=None, away_deadline=None))
+                                  .values(**seen, away_since=None, away_deadline=None))
             revived = False
             if row.status == "abandoned":
                 # The last activity stays that of the game (updated_at is the lobby's "last move").
@@ -178,7 +180,7 @@ class Presence:
             await self._ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
 
 
-def _aware(moment: datetime | None) -> datetime | None:
+def aware(moment: datetime | None) -> datetime | None:
     """SQLite hands back naive datetimes, which are UTC here."""
     if moment is not None and moment.tzinfo is None:
         return moment.replace(tzinfo=timezone.utc)

@@ -3,9 +3,16 @@ made for games of any number of players with shared places.
 
 Who counts: a finished game at a *rated* table with at least two people seated.  Bot seats are left
 out (the people are rated by their places among each other); a game with fewer than two people (a
-solo game, or one person against bots) changes nothing.  A person whose seat a bot took over (away,
-out of time, left, resigned) still counts, with the place the bot reached for them: leaving a game
-you are losing does not save your rating (docs/playing.md, "Ratings").
+solo game, or one person against bots) changes nothing.  Ratings follow what people did:
+
+* a person who *abandoned* the game (a bot still played their seat when it ended: they resigned,
+  left, ran out of time or stayed away; ``seats.abandoned_from``, ``services/abandonment.py``)
+  is ranked last among its people, behind every place anyone reached, whatever the bot did for
+  them; several who abandoned share that last place (as Board Game Arena and Lichess count it);
+* someone who came back and finished the game themselves counts by their place;
+* a game where every person abandoned is not rated: nobody played it to the end.
+
+docs/playing.md, "Ratings".
 
 When: in the very transaction that commits the game's last move (``services/games.py``), so a game
 is rated exactly once and never finishes without its rating.  Each person's rating row is locked
@@ -70,14 +77,22 @@ def display_rating(mu: float, sigma: float) -> int:
 
 
 def rated_seats(seats: Iterable[Any], result: Result) -> list[RatedSeat]:
-    """The people who count in a finished game, in seat order; ``[]`` when fewer than two people sat.
+    """The people who count in a finished game, in seat order; ``[]`` when fewer than two people sat
+    or every one of them abandoned it.
 
-    ``seats``: objects with ``seat`` and ``account_id`` (null for a bot's seat), such as ``SeatInfo``.
-    A seat a bot took over for its person keeps its ``account_id`` and so counts for that person.
+    ``seats``: objects with ``seat``, ``account_id`` (null for a bot's seat) and ``abandoned_from``
+    (the game's end found a bot playing the person's seat; None otherwise), such as ``SeatInfo`` or
+    ``Seat``.  A person who finished counts with their place (``result.ranks``); one who abandoned
+    with the place after the last anyone reached (``max(ranks) + 1``), shared with every other who
+    abandoned.
     """
-    people = [RatedSeat(info.seat, info.account_id, result.ranks[info.seat])
-              for info in seats if info.account_id is not None]
-    return people if len(people) >= 2 else []
+    people = [info for info in seats if info.account_id is not None]
+    abandoned = {info.seat for info in people if getattr(info, "abandoned_from", None) is not None}
+    if len(people) < 2 or len(abandoned) == len(people):
+        return []
+    last = max(result.ranks) + 1
+    return [RatedSeat(info.seat, info.account_id, last if info.seat in abandoned else result.ranks[info.seat])
+            for info in people]
 
 
 def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:

@@ -22,8 +22,10 @@ class SeatInfo:
     ``takeover`` (``timeout``, ``left``, ``resigned``, ``away``) means the default bot plays a
     person's seat (Board Game Arena's zombie mode); the person may reclaim it unless
     resigned.  ``deadline`` is when the seat's current move is due under the table's time control.
-    ``away_since``: when the person was found away, or None; ``away_deadline``: on an
-    untimed live table, when the bot takes the seat over if they stay away.
+    ``away_since``: when the person was found away, or None; ``away_deadline``: no
+    longer set (always None: no table hands a seat to a bot by itself for being away).
+    ``abandoned_from``: in a finished game, the person abandoned it (a bot still played their seat
+    at the end): the version from which the bot played; else None.
     """
 
     seat: int
@@ -34,6 +36,7 @@ class SeatInfo:
     deadline: datetime | None = None
     away_since: datetime | None = None
     away_deadline: datetime | None = None
+    abandoned_from: int | None = None
 
     @property
     def empty(self) -> bool:

@@ -6,33 +6,49 @@ A table and its game share one row and one id (``app.db.models.Table``).
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.bots import BOT_LEVELS
-from app.db.models import Account, Seat, Table, iso_utc, utcnow
+from app.bots import BOT_LEVELS, DEFAULT_LEVEL
+from app.db.models import Account, Invitation, Seat, Table, iso_utc, utcnow
 from app.services.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.deadlines import update_deadlines
 from app.services.errors import AppError
+from app.services.table_terms import option_words
 
 LIVE, TURN_BASED = "live", "turn_based"
 PACE_BOUNDARY_SECONDS = 3600
 """A live table allows at most an hour per move, a turn-based one at least an hour (docs/decisions.md, *Pace*)."""
+EMPTY_SEATS_CHOICES = ("bots", "fewer")
+"""How the host may start a table with empty seats: a default bot in each, or without them."""
+
+
+@dataclass(frozen=True)
+class HeldSeat:
+    """A seat of an open table held by an invitation for one person (a rematch offer): only their
+    own *Join* seats them there (``invitation_id`` lets them decline it)."""
+
+    seat: int
+    invitation_id: int
+    account_id: int
+    name: str
 
 
 @dataclass(frozen=True)
 class TableInfo:
-    """A table with its seats, as the lobby shows it."""
+    """A table with its seats, as the lobby shows it; ``held``: the seats held for invited people
+    (open tables only)."""
 
     table: Table
     seats: list[SeatInfo]
+    held: dict[int, HeldSeat] = field(default_factory=dict)
 
     def seat_of(self, account_id: int | None) -> int | None:
         """The seat of ``account_id`` at this table, or ``None``."""
@@ -45,20 +61,24 @@ class TableInfo:
         table = self.table
         member = viewer_id is not None and (viewer_id == table.creator_id or self.seat_of(viewer_id) is not None)
         try:
-            title = registry.get(table.ruleset).title
+            ruleset = registry.get(table.ruleset)
+            title, min_players, words = ruleset.title, ruleset.min_players, option_words(ruleset, table.options)
         except UnknownRuleset:
-            title = table.ruleset
+            title, min_players, words = table.ruleset, None, []
         return {
             "id": table.id,
             "ruleset": table.ruleset,
             "title": title,
+            "min_players": min_players,
             "status": table.status,
             "private": table.private,
             "creator_id": table.creator_id,
             "options": table.options,
+            "options_words": words,
             "seats": [{"seat": s.seat, "account_id": s.account_id, "name": s.name, "bot": s.bot_level is not None,
                        "bot_level": s.bot_level, "takeover": s.takeover, "deadline": iso_utc(s.deadline),
-                       "away_since": iso_utc(s.away_since), "away_deadline": iso_utc(s.away_deadline)}
+                       "away_since": iso_utc(s.away_since), "away_deadline": iso_utc(s.away_deadline),
+                       "held_for": _held_dict(self.held.get(s.seat))}
                       for s in self.seats],
             "pace": table.pace,
             "time_control": {"move_seconds": table.move_seconds, "pace": table.pace},
@@ -72,6 +92,12 @@ class TableInfo:
             "last_activity_at": iso_utc(table.updated_at),
             "to_act": _to_act(registry, table),
         }
+
+
+def _held_dict(held: HeldSeat | None) -> dict[str, Any] | None:
+    if held is None:
+        return None
+    return {"account_id": held.account_id, "name": held.name, "invitation_id": held.invitation_id}
 
 
 def _to_act(registry: Registry, table: Table) -> list[int]:
@@ -157,7 +183,21 @@ async def load_table(session: AsyncSession, table_id: int, for_update: bool = Fa
     table = await session.scalar(query)
     if table is None:
         raise AppError("not_found", f"no table {table_id}")
-    return TableInfo(table, (await seats_of(session, [table_id]))[table_id])
+    held = (await held_seats(session, [table_id]))[table_id] if table.status == "open" else {}
+    return TableInfo(table, (await seats_of(session, [table_id]))[table_id], held)
+
+
+async def held_seats(session: AsyncSession, table_ids: list[int]) -> dict[int, dict[int, HeldSeat]]:
+    """``{table: {seat: HeldSeat}}``: the seats invitations hold for their invitees (a rematch offer)."""
+    found: dict[int, dict[int, HeldSeat]] = {table_id: {} for table_id in table_ids}
+    if table_ids:
+        rows = await session.execute(
+            select(Invitation.table_id, Invitation.seat, Invitation.id, Invitation.invitee_id, Account.name)
+            .join(Account, Account.id == Invitation.invitee_id)
+            .where(Invitation.table_id.in_(table_ids), Invitation.seat.is_not(None)))
+        for table_id, seat, invitation_id, account_id, name in rows:
+            found[table_id][seat] = HeldSeat(seat, invitation_id, account_id, name)
+    return found
 
 
 async def seats_of(session: AsyncSession, table_ids: list[int]) -> dict[int, list[SeatInfo]]:
@@ -168,15 +208,15 @@ async def seats_of(session: AsyncSession, table_ids: list[int]) -> dict[int, lis
     occupant = aliased(Account)
     rows = await session.execute(
         select(Seat.table_id, Seat.seat, Seat.account_id, occupant.name, Seat.bot_level, Seat.takeover, Seat.deadline,
-               Seat.away_since, Seat.away_deadline)
+               Seat.away_since, Seat.away_deadline, Seat.abandoned_from)
         .outerjoin(occupant, occupant.id == Seat.account_id)
         .where(Seat.table_id.in_(table_ids))
         .order_by(Seat.table_id, Seat.seat)
     )
     seats: dict[int, list[SeatInfo]] = {table_id: [] for table_id in table_ids}
-    for table_id, seat, account_id, name, bot_level, takeover, deadline, away_since, away_deadline in rows:
+    for table_id, seat, account_id, name, bot_level, takeover, deadline, away_since, away_deadline, abandoned in rows:
         seats[table_id].append(SeatInfo(seat, account_id, bot_name(seat) if bot_level else name, bot_level, takeover,
-                                        deadline, away_since, away_deadline))
+                                        deadline, away_since, away_deadline, abandoned))
     for table_seats in seats.values():
         names = [info.name for info in table_seats if info.name]
         for index, info in enumerate(table_seats):
@@ -208,15 +248,20 @@ async def list_tables(session: AsyncSession, limit: int = 200) -> list[TableInfo
         .order_by(Table.id.desc()).limit(limit)
     ))
     seats = await seats_of(session, [table.id for table in found])
-    return [TableInfo(table, seats[table.id]) for table in found]
+    held = await held_seats(session, [table.id for table in found if table.status == "open"])
+    return [TableInfo(table, seats[table.id], held.get(table.id, {})) for table in found]
 
 
-async def join_table(session: AsyncSession, account: Account, table_id: int, seat: int | None,
+async def join_table(session: AsyncSession, registry: Registry, account: Account, table_id: int, seat: int | None,
                      invite_code: str | None) -> TableInfo:
-    """Seat ``account`` at ``seat`` (or the first empty seat).
+    """Seat ``account`` at ``seat`` (or the seat an invitation holds for them, or the first empty
+    seat nobody's invitation holds); the invitation to this table, if any, is used up.
+
+    A rematch offer (``rematch_of``) starts by itself when the last person it waited for takes
+    their seat: every one of them has then agreed to play.
 
     Raises ``AppError``: ``not_found``, ``conflict`` (not open, already seated), ``table_full``
-    (no empty seat, or that seat is taken), ``bad_request`` (no such seat).
+    (no empty seat, or that seat is taken or held for someone else), ``bad_request`` (no such seat).
     """
     info = await load_table(session, table_id, for_update=True)
     check_access(info, account.id, invite_code)
@@ -224,13 +269,16 @@ async def join_table(session: AsyncSession, account: Account, table_id: int, sea
         raise AppError("conflict", "this table is no longer open for players")
     if info.seat_of(account.id) is not None:
         raise AppError("conflict", "you already have a seat at this table")
-    empty = [s.seat for s in info.seats if s.empty]
+    mine = next((held.seat for held in info.held.values() if held.account_id == account.id), None)
+    empty = [s.seat for s in info.seats if s.empty and (s.seat not in info.held or s.seat == mine)]
     if seat is None:
         if not empty:
             raise AppError("table_full", "every seat at this table is taken")
-        seat = empty[0]
+        seat = mine if mine is not None else empty[0]
     elif not 0 <= seat < info.table.seat_count:
         raise AppError("bad_request", f"this table has seats 0 to {info.table.seat_count - 1}")
+    elif seat in info.held and seat != mine:
+        raise AppError("table_full", f"seat {seat} is kept for {info.held[seat].name}, who was asked to play")
     elif seat not in empty:
         raise AppError("table_full", f"seat {seat} is taken")
     # The compare-and-set on an empty seat keeps two simultaneous joins from both winning.
@@ -243,11 +291,17 @@ async def join_table(session: AsyncSession, account: Account, table_id: int, sea
         if result.rowcount != 1:
             await session.rollback()
             raise AppError("table_full", f"seat {seat} was just taken")
+        await session.execute(delete(Invitation).where(Invitation.table_id == table_id,
+                                                       Invitation.invitee_id == account.id))
         await session.commit()
     except IntegrityError:
         await session.rollback()
         raise AppError("conflict", "you already have a seat at this table") from None
-    return await load_table(session, table_id)
+    info = await load_table(session, table_id, for_update=True)
+    if info.table.rematch_of is not None and not info.held and not any(s.empty for s in info.seats):
+        return await begin(session, registry, info)
+    await session.commit()
+    return info
 
 
 async def leave_table(session: AsyncSession, account: Account, table_id: int) -> TableInfo:
@@ -278,11 +332,17 @@ async def leave_table(session: AsyncSession, account: Account, table_id: int) ->
     return await load_table(session, table_id)
 
 
-async def start_table(session: AsyncSession, registry: Registry, account: Account, table_id: int) -> TableInfo:
-    """Start the game: only the creator, only with every seat filled, only once.
+async def start_table(session: AsyncSession, registry: Registry, account: Account, table_id: int,
+                      empty_seats: str | None = None) -> TableInfo:
+    """Start the game: only the creator, only once, with every seat filled, or with
+    ``empty_seats`` saying what becomes of the empty ones (also those still held for people who
+    did not take them: they did not agree to play): ``"bots"`` seats a default bot in each,
+    ``"fewer"`` starts without them (the seats after a removed one move up) where the game allows
+    that many players (one seat left: a solo table, never rated).
 
     Sets ``seed`` (secret), ``state`` = ``setup(...)`` and ``version`` 0.  Raises ``AppError``:
-    ``not_found``, ``forbidden`` (not the creator), ``conflict`` (already started, empty seats).
+    ``not_found``, ``forbidden`` (not the creator), ``conflict`` (already started, empty seats),
+    ``bad_request`` (an unknown ``empty_seats``; fewer seats than the game takes).
     """
     info = await load_table(session, table_id, for_update=True)
     check_access(info, account.id, None)
@@ -291,27 +351,67 @@ async def start_table(session: AsyncSession, registry: Registry, account: Accoun
         raise AppError("forbidden", "only the table's creator can start the game")
     if table.status != "open":
         raise AppError("conflict", "this game has already started")
-    if any(s.empty for s in info.seats):
+    if empty_seats is not None and empty_seats not in EMPTY_SEATS_CHOICES:
+        raise AppError("bad_request", f"empty_seats must be one of {', '.join(EMPTY_SEATS_CHOICES)}")
+    vacant = [s.seat for s in info.seats if s.empty]
+    if vacant and empty_seats is None:
+        waiting = sorted(held.name for held in info.held.values())
+        if waiting:
+            raise AppError("conflict", f"waiting for {', '.join(waiting)} to accept; start with bots in their "
+                                       "seats or with fewer seats")
         raise AppError("conflict", "every seat must be filled before the game starts")
-    if table.status == "closed":
-        raise AppError("conflict", "this table was closed")
+    if vacant:
+        await session.execute(delete(Invitation).where(Invitation.table_id == table_id, Invitation.seat.in_(vacant)))
+        if empty_seats == "bots":
+            await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat.in_(vacant))
+                                  .values(bot_level=DEFAULT_LEVEL))
+        else:
+            await _drop_seats(session, registry, info, vacant)
+        info = await load_table(session, table_id, for_update=True)
+    return await begin(session, registry, info)
+
+
+async def _drop_seats(session: AsyncSession, registry: Registry, info: TableInfo, vacant: list[int]) -> None:
+    """Remove the seats ``vacant`` of an open table; the seats after them move up (nothing has been
+    played yet, so a seat number means nothing more than its order)."""
+    ruleset = registry.get(info.table.ruleset)
+    remaining = info.table.seat_count - len(vacant)
+    if remaining < ruleset.min_players:
+        raise AppError("bad_request", f"{ruleset.title} takes at least {ruleset.min_players} players; "
+                                      "seat bots in the empty seats instead")
+    await session.execute(delete(Seat).where(Seat.table_id == info.table.id, Seat.seat.in_(vacant)))
+    kept = [s.seat for s in info.seats if s.seat not in vacant]
+    for new, old in enumerate(kept):  # ascending, so a seat always moves into a number already free
+        if new != old:
+            await session.execute(update(Seat).where(Seat.table_id == info.table.id, Seat.seat == old).values(seat=new))
+            await session.execute(update(Invitation).where(Invitation.table_id == info.table.id, Invitation.seat == old)
+                                  .values(seat=new))
+    await session.execute(update(Table).where(Table.id == info.table.id)
+                          .values(seat_count=remaining, rated=info.table.rated and remaining >= 2))
+
+
+async def begin(session: AsyncSession, registry: Registry, info: TableInfo) -> TableInfo:
+    """Start the open table ``info`` (every seat filled, its row locked): seed, setup, deadlines;
+    commits.  Raises ``AppError(conflict)`` when another request started it first."""
+    table = info.table
     ruleset = registry.get(table.ruleset)
     seed = secrets.randbits(63)
     state = ruleset.setup(table.seat_count, ruleset.parse_options(table.options), seed)
     # A guarded update: a second start racing this one finds the status changed and fails.
     result = await session.execute(
-        Table.__table__.update().where(Table.id == table_id, Table.status == "open")
+        Table.__table__.update().where(Table.id == table.id, Table.status == "open")
         .values(status="running", seed=seed, state=state, state_version=None, to_act=None, version=0)
     )
     if result.rowcount != 1:
         await session.rollback()
         raise AppError("conflict", "this game has already started")
+    await session.execute(delete(Invitation).where(Invitation.table_id == table.id))
     await update_deadlines(session, table, set(), ruleset.to_act(state), None)
     # Everyone seated is seen at the start, so nobody counts as away before the game could reach them.
-    await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.account_id.is_not(None))
+    await session.execute(update(Seat).where(Seat.table_id == table.id, Seat.account_id.is_not(None))
                           .values(seen_at=utcnow()))
     await session.commit()
-    return await load_table(session, table_id)
+    return await load_table(session, table.id)
 
 
 async def set_bot(session: AsyncSession, account: Account, table_id: int, seat: int, level: str | None) -> TableInfo:
@@ -333,6 +433,8 @@ async def set_bot(session: AsyncSession, account: Account, table_id: int, seat: 
     holder = info.seats[seat].account_id
     if holder is not None and not (holder == account.id and level is not None):
         raise AppError("table_full", f"seat {seat} is taken by {info.seats[seat].name}")
+    if level is not None and seat in info.held:  # the host fills the seat instead: the invitation is withdrawn
+        await session.execute(delete(Invitation).where(Invitation.id == info.held[seat].invitation_id))
     # The creator may hand their own seat to a bot (an all-bot table); anyone else's seat is theirs.
     await session.execute(
         Seat.__table__.update()

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlalchemy import select, update
+from sqlalchemy import or_, select, update
 
 from app.db.models import Seat, Table, utcnow
 from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.presence import aware, present_window
 
 RECLAIMABLE = ("timeout", "left", "away")
 
@@ -39,7 +40,7 @@ async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) 
         if table.status != "running":
             raise AppError("conflict", "this game is not running")
         result = await session.execute(
-            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id,
+            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id, _running(game_id),
                                Seat.takeover.is_distinct_from("resigned"), Seat.takeover.is_distinct_from(reason))
             .values(takeover=reason, deadline=None)
         )
@@ -61,7 +62,7 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
     deadline = utcnow() + timedelta(seconds=move_seconds) if move_seconds and acting else None
     async with ctx.sessions() as session:
         result = await session.execute(
-            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id,
+            update(Seat).where(Seat.table_id == game_id, Seat.account_id == account_id, _running(game_id),
                                Seat.takeover.in_(RECLAIMABLE))
             .values(takeover=None, deadline=deadline, away_since=None, away_deadline=None)
         )
@@ -81,13 +82,15 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
     private one the account has no seat at), ``not_seated`` (a spectator), ``bad_request`` (no
     such seat), ``forbidden`` (not the host while the host is around), ``conflict`` (the game is
     not running; a bot already plays the seat; its person is not away; one's own seat, which
-    *Leave* hands over).  Nothing changes then.
+    *Leave* hands over).  Nothing changes then.  A person with a socket open on the game is never
+    away (``presence.present_window``), whatever the settings.
     """
+    now = utcnow()
     async with ctx.sessions() as session:
         table = (await session.execute(select(Table.status, Table.private, Table.creator_id, Table.seat_count)
                                        .where(Table.id == game_id))).first()
         seats = {row.seat: row for row in (await session.execute(
-            select(Seat.seat, Seat.account_id, Seat.bot_level, Seat.takeover, Seat.away_since)
+            select(Seat.seat, Seat.account_id, Seat.bot_level, Seat.takeover, Seat.away_since, Seat.connected_at)
             .where(Seat.table_id == game_id))).all()} if table is not None else {}
         mine = next((row for row in seats.values() if row.account_id == account_id), None)
         if table is None or (table.private and mine is None):
@@ -103,7 +106,7 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
             raise AppError("conflict", "a bot already plays this seat")
         if target.account_id == account_id:
             raise AppError("conflict", "this is your own seat: use Leave table to let a bot play it")
-        if target.away_since is None:
+        if target.away_since is None or _connected(ctx, target.connected_at, now):
             raise AppError("conflict", "this player is not away")
         host = next((row for row in seats.values() if row.account_id == table.creator_id), None)
         host_around = host is not None and host.takeover is None and host.away_since is None
@@ -111,10 +114,23 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
             raise AppError("forbidden", "only the host can hand a seat to a bot while the host is here")
         result = await session.execute(
             update(Seat).where(Seat.table_id == game_id, Seat.seat == seat, Seat.account_id == target.account_id,
-                               Seat.takeover.is_(None), Seat.away_since.is_not(None))
+                               Seat.takeover.is_(None), Seat.away_since.is_not(None), _running(game_id),
+                               or_(Seat.connected_at.is_(None), Seat.connected_at < now - present_window(ctx)))
             .values(takeover="away", deadline=None, away_deadline=None)
         )
         if result.rowcount != 1:  # they came back (or another player was quicker) meanwhile
             raise AppError("conflict", "this player is not away any more")
         await session.commit()
     await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
+
+
+def _running(game_id: int):
+    """The condition "game ``game_id`` still runs": once it has ended, who played which seat at its
+    end (its abandonments, ``services/abandonment.py``) stays as it was."""
+    return Seat.table_id.in_(select(Table.id).where(Table.id == game_id, Table.status == "running"))
+
+
+def _connected(ctx: Context, connected_at, now) -> bool:
+    """Whether a socket of the seat's person was written down as open within the present window."""
+    connected_at = aware(connected_at)
+    return connected_at is not None and connected_at >= now - present_window(ctx)

@@ -1,6 +1,7 @@
 """Taking back one's last move (docs/decisions.md, *Taking a move back*), through the same lock and commit as a move.
 
-A player may take back their own last move while the game runs, no other seat has acted since
+A player may take back their own last move (one they made themselves: never a move a bot or the
+clock made for their seat) while the game runs, no other seat has acted since
 (a move or an undo: the log rows after it are all theirs), and the ruleset found the move
 reversible when it was committed (``Ruleset.is_reversible``: it revealed nothing).  The log stays
 append-only: the undo is a row of its own (``move_log.py``), whose state is the one before the
@@ -91,6 +92,9 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
     if last is None or last.seat != mover.seat or last.others_since:
         raise AppError("not_reversible", "another player has acted since your last move" if last is not None
                        else "there is no move to take back")
+    if last.by_server:
+        raise AppError("not_reversible", "your seat's last move was made for you (by a bot, or when your time ran "
+                                         "out); only a move you made yourself can be taken back")
     if not last.reversible:
         raise AppError("not_reversible", "your last move cannot be taken back: it showed something new "
                                          "(dice, a card, a secret choice) or the rules allow no take-back")

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import iso_utc
 from app.rulesets.base import Event, Result, Ruleset, arg_text, split_rule
+from app.services import abandonment
 from app.services.cache import GameSnapshot
 from app.services.seating import SeatInfo
 from app.services.legal_forms import LegalForm, legal_in_form
@@ -69,7 +70,8 @@ class PlayerOut(BaseModel):
                                              '"resigned"; null when the person plays it')
     deadline: str | None = Field(description="when the seat's move is due under the time control (ISO 8601 UTC)")
     away_since: str | None = Field(description="since when its person is away (ISO 8601 UTC)")
-    away_deadline: str | None = Field(description="when the bot takes an away person's seat over (untimed live tables)")
+    away_deadline: str | None = Field(description="always null: no table hands an away person's seat to a bot by "
+                                                  "itself (kept for older clients)")
 
 
 class GameState(BaseModel):
@@ -100,8 +102,8 @@ def players(snapshot: GameSnapshot) -> list[PlayerOut]:
 
     ``bot`` says a bot sits there; ``takeover`` why a bot plays a person's seat (or None);
     ``deadline`` (ISO 8601, UTC) when the seat's move is due under the time control;
-    ``away_since`` since when its person is away, ``away_deadline`` when the bot takes
-    an away person's seat over on an untimed live table (each None otherwise).
+    ``away_since`` since when its person is away, else None; ``away_deadline`` is always
+    None now (nothing hands an away person's seat to a bot by itself).
     """
     return list(_players_of(snapshot.seats))
 
@@ -116,14 +118,20 @@ def _players_of(seats: tuple[SeatInfo, ...]) -> tuple[PlayerOut, ...]:
                  for info in seats)
 
 
-def result_payload(result: Result | None, names: tuple[str, ...]) -> dict[str, Any] | None:
+def result_payload(result: Result | None, seats: tuple[SeatInfo, ...]) -> dict[str, Any] | None:
     """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in and its rule
-    code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``)."""
+    code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``), and
+    ``abandoned``: ``[{seat, takeover, from_version, text}]`` for each person who abandoned the game
+    (``services/abandonment.py``; ``text`` like ``"Ben: abandoned (left), a bot played from move 31"``)."""
     if result is None:
         return None
+    names = tuple(seat.name or "" for seat in seats)
     payload = result.model_dump(mode="json")
     reason, payload["rule"] = split_rule(payload["reason"])
     payload["reason"] = fill_names(reason, names)
+    payload["abandoned"] = [{"seat": info.seat, "takeover": info.takeover, "from_version": info.abandoned_from,
+                             "text": abandonment.described(info)}
+                            for info in seats if info.abandoned_from is not None]
     return payload
 
 
@@ -147,4 +155,4 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     return GameState.model_construct(
         version=snapshot.version, seat=seat, status=snapshot.status, view=ruleset.view(state, seat), legal=legal,
         to_act=acting, undo=bool(running and played_by_person and seat == snapshot.undo_seat), log=log,
-        result=result_payload(result, snapshot.names), players=players(snapshot))
+        result=result_payload(result, snapshot.seats), players=players(snapshot))

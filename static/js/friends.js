@@ -49,12 +49,24 @@ export function mountFriendsCard(section) {
       }
       refresh();
     });
+    // Join takes the seat in one click (the invitation's code opens a private table), then opens the table.
+    const join = h("button", { type: "button", class: "primary", "data-accept": "" }, invitation.rematch ? "Accept" : "Join");
+    join.addEventListener("click", async () => {
+      try {
+        await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), "Joining…");
+        window.location.assign(tablePath(invitation.table_id, invitation.invite_code));
+      } catch (error) {
+        showMessage(message, error.message);
+      }
+    });
     return h(
       "li",
       { class: "invitation", "data-invitation-table": String(invitation.table_id) },
       h("a", { href: playerPath(invitation.from.id) }, invitation.from.name),
-      ` invites you to ${invitation.title} (${invitation.free_seats} free seat${invitation.free_seats === 1 ? "" : "s"}) `,
-      h("a", { class: "button primary", href: tablePath(invitation.table_id, invitation.invite_code), "data-accept": "" }, "Join"),
+      invitation.rematch ? ` offers a rematch of ${invitation.title}: ` : ` invites you to ${invitation.title}: `,
+      h("span", { class: "muted", "data-invitation-terms": "" }, invitation.terms || `${invitation.free_seats} free seat${invitation.free_seats === 1 ? "" : "s"}`),
+      " ",
+      join,
       " ",
       decline,
     );

@@ -3,10 +3,10 @@
 // public tables, join, start, watch.
 
 import { api } from "./api.js";
-import { formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
+import { describeTimeControl, formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
 import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { mountFriendsCard } from "./friends.js";
-import { optionsForm } from "./options-form.js";
+import { agreedText, optionsForm } from "./options-form.js";
 import { mountSession } from "./session.js";
 import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
@@ -63,13 +63,20 @@ replaceChildren(elements.pace, paces.map((entry) => h("option", { value: entry.p
 choosePace();
 elements.pace.addEventListener("change", choosePace);
 
-/** Offer the clocks of the chosen pace, its usual one selected. */
+/** Offer the clocks of the chosen pace, its usual one selected: at a live table, the time per move
+ * the chosen game proposes (its ruleset's live_move_seconds: longer for a game of many phases). */
 function choosePace() {
   const entry = paces.find((candidate) => candidate.pace === elements.pace.value) || paces[0];
+  const game = rulesets.find((candidate) => candidate.name === elements.ruleset.value);
+  const usual = entry.pace === "live" && game && game.live_move_seconds ? game.live_move_seconds : entry.preset;
+  const choices = entry.choices.some((choice) => choice.seconds === usual)
+    ? entry.choices
+    : [...entry.choices, { seconds: usual, label: describeTimeControl(usual) }];
   replaceChildren(
     elements.moveSeconds,
-    entry.choices.map((choice) =>
-      h("option", { value: choice.seconds === null ? "" : String(choice.seconds), selected: choice.seconds === entry.preset }, choice.label),
+    choices.map((choice) =>
+      h("option", { value: choice.seconds === null ? "" : String(choice.seconds), selected: choice.seconds === usual },
+        choice.seconds === usual && entry.pace === "live" && game ? `${choice.label} (usual for ${game.title || game.name})` : choice.label),
     ),
   );
   elements.paceHint.textContent = PACE_HINTS[entry.pace] || "";
@@ -191,6 +198,7 @@ function chooseRuleset() {
   rulesLink.href = `/rules/${encodeURIComponent(ruleset.name)}`;
   rulesLink.setAttribute("aria-label", `Rules of ${ruleset.title || ruleset.name} (opens in a new tab)`);
   rulesLink.hidden = false;
+  choosePace(); // the game's usual time per move
 }
 
 elements.ruleset.addEventListener("change", () => {
@@ -351,6 +359,7 @@ function mineItem(table) {
       h("span", { class: "muted table-id" }, `#${table.id}`),
     ),
     h("p", { class: `table-status${myTurn ? " table-status-turn" : ""}`, "data-table-status": "" }, status),
+    agreedLine(table),
     gameTimes(table, myTurn),
     seatChips(table),
     h(
@@ -387,14 +396,15 @@ function tableItem(table) {
   const isCreator = Boolean(account && table.creator_id === account.id);
   const member = Boolean(mySeat || isCreator);
   const full = table.seats.every((seat) => seat.account_id !== null || seat.bot);
-  const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
+  const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot && !seat.held_for).length;
+  const heldForMe = account ? table.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) : null;
   const path = `/api/tables/${encodeURIComponent(table.id)}`;
   const open = () => window.location.assign(tablePath(table.id, table.invite_code));
   const actions = [];
 
   if (table.status === "open") {
-    if (account && !mySeat && free > 0) {
-      actions.push(actionButton("Join", "join", "primary", () => api("POST", `${path}/join`, {}), open));
+    if (account && !mySeat && (free > 0 || heldForMe)) {
+      actions.push(actionButton(heldForMe ? "Accept" : "Join", "join", "primary", () => api("POST", `${path}/join`, {}), open));
     }
     if (isCreator) {
       const start = actionButton("Start", "start", "primary", () => api("POST", `${path}/start`, {}), open);
@@ -431,6 +441,7 @@ function tableItem(table) {
       timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
       h("span", { class: "muted table-id" }, `#${table.id}`),
     ),
+    agreedLine(table),
     gameTimes(table, false),
     seatChips(table),
     h("div", { class: "actions" }, actions),
@@ -438,6 +449,12 @@ function tableItem(table) {
 }
 
 // -- shared pieces ----------------------------------------------------------------------------
+
+/** "Rated · options: Trading, Hidden Coins": what a player agrees to by joining. */
+function agreedLine(table) {
+  const text = agreedText(table);
+  return h("p", { class: "muted table-agreed", "data-table-agreed": "" }, text.charAt(0).toUpperCase() + text.slice(1));
+}
 
 function paceBadge(table) {
   const label = paceLabel(table.pace);

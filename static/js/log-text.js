@@ -30,6 +30,7 @@ export function logContent(entry, ruleset) {
 function argument(arg) {
   const attributes = { class: `log-arg log-${arg.kind || "words"}` };
   if (arg.kind === "player") attributes["data-seat"] = String(arg.seat);
+  if (arg.kind === "player" && arg.bot) attributes["data-bot"] = "true"; // a bot made this move for the person
   if (arg.kind === "place" && arg.at !== undefined && arg.at !== null) attributes["data-place"] = JSON.stringify(arg.at);
   return h("span", attributes, String(arg.text ?? ""));
 }

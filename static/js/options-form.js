@@ -29,6 +29,17 @@ function resolve(schema, root) {
   return current;
 }
 
+/**
+ * What was agreed at `table` besides the pace and the clock, in the lobby form's words: "rated ·
+ * options: Trading, Hidden Coins" (the server lists the options that differ from the game's
+ * defaults in `options_words`; none: "standard options").
+ */
+export function agreedText(table) {
+  const words = table.options_words || [];
+  const options = words.length ? `options: ${words.join(", ")}` : "standard options";
+  return `${table.rated ? "rated" : "friendly"} · ${options}`;
+}
+
 function humanise(name) {
   const text = name.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);

@@ -1,58 +1,103 @@
-// Rematch: a "Rematch" button for the players of a finished game, and a link to the new table
-// for everyone once a rematch has started (the server's "rematch" frame, or the table's rematch_id).
+// Rematch as an offer: a "Rematch" button for the players of a finished game; once someone offered
+// it (the server's "rematch" frame, or the table's rematch_id), each player it was offered to sees
+// who offers it with Accept and Decline, and everyone else a link to the new table. Nobody is
+// seated at the new game without their own Accept.
 
-import { api } from "./api.js";
+import { api, withInvite } from "./api.js";
 import { h, replaceChildren, whileBusy } from "./dom.js";
 import { tablePath } from "./links.js";
 
 /**
  * Mount the rematch controls into #rematch (inside the result card of table.html).
  *
- * `table` is the table as GET /api/tables/{id} answered it. Returns `{ receive(frame) }`: give it
- * every socket frame; it uses "state" (finished? seated?) and "rematch" frames. The player who
- * clicks goes to the new table at once; everyone else gets the link.
+ * `table` is the table as GET /api/tables/{id} answered it; `account` the signed-in account (or
+ * null). Returns `{ receive(frame) }`: give it every socket frame; it uses "state" (finished?
+ * seated?) and "rematch" frames. The player who offers goes to the new table's waiting room.
  */
-export function mountRematch({ table, inviteCode, onError }) {
+export function mountRematch({ table, inviteCode, account, onError }) {
   const box = document.getElementById("rematch");
+  const code = inviteCode || table.invite_code;
   let rematchId = table.rematch_id || null;
+  let offer = null; // the rematch table, as GET /api/tables/{id} answers it
+  let declined = false;
   let offered = false;
-  draw();
+  if (rematchId) loadOffer();
+  else draw();
+
+  async function loadOffer() {
+    try {
+      offer = await api("GET", withInvite(`/api/tables/${encodeURIComponent(rematchId)}`, code));
+    } catch {
+      offer = null; // the link still leads there
+    }
+    draw();
+  }
+
+  function heldForMe() {
+    if (!offer || !account || offer.status !== "open") return null;
+    return offer.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) || null;
+  }
 
   function draw() {
-    if (rematchId) {
-      offered = false;
-      box.hidden = false;
-      box.dataset.rematchId = String(rematchId);
-      replaceChildren(
-        box,
-        h("a", { class: "button primary", id: "rematch-link", href: tablePath(rematchId, inviteCode || table.invite_code) },
-          `Rematch started: go to table ${rematchId}`),
-      );
+    const held = heldForMe();
+    if (held && !declined) {
+      const host = offer.seats.find((seat) => seat.account_id === offer.creator_id);
+      const accept = h("button", { type: "button", class: "primary", id: "rematch-accept", "data-action": "rematch-accept" }, "Accept");
+      const decline = h("button", { type: "button", id: "rematch-decline", "data-action": "rematch-decline" }, "Decline");
+      accept.addEventListener("click", () => answer(accept, () => api("POST", `/api/tables/${encodeURIComponent(rematchId)}/join`, code ? { invite_code: code } : {}), true));
+      decline.addEventListener("click", () => answer(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(held.held_for.invitation_id)}`), false));
+      show(h("span", { id: "rematch-offer" }, `${host ? host.name : "A player"} offers a rematch. `), accept, " ", decline);
+    } else if (rematchId) {
+      const seated = offer && account && offer.seats.some((seat) => seat.account_id === account.id);
+      const text = declined ? `You declined the rematch (table ${rematchId})`
+        : seated ? `Go to the rematch (table ${rematchId})` : `Rematch offered: table ${rematchId}`;
+      show(h("a", { class: `button${seated ? " primary" : ""}`, id: "rematch-link", href: tablePath(rematchId, code) }, text));
     } else if (offered) {
-      box.hidden = false;
       const button = h("button", { type: "button", class: "primary", id: "rematch-button", "data-action": "rematch" }, "Rematch");
       button.addEventListener("click", () => ask(button));
-      replaceChildren(box, button);
+      show(button);
     } else {
       box.hidden = true;
       box.replaceChildren();
     }
   }
 
+  function show(...children) {
+    box.hidden = false;
+    box.dataset.rematchId = rematchId ? String(rematchId) : "";
+    replaceChildren(box, children);
+  }
+
   async function ask(button) {
     try {
-      const created = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(table.id)}/rematch`, {}), "Starting…");
-      window.location.assign(tablePath(created.id, created.invite_code || inviteCode));
+      const created = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(table.id)}/rematch`, {}), "Offering…");
+      window.location.assign(tablePath(created.id, created.invite_code || code));
     } catch (error) {
-      if (onError) onError(`Could not start a rematch: ${error.message}`, error.code);
+      if (onError) onError(`Could not offer a rematch: ${error.message}`, error.code);
     }
+  }
+
+  async function answer(button, request, accepting) {
+    try {
+      await whileBusy(button, request, accepting ? "Accepting…" : "Declining…");
+    } catch (error) {
+      if (onError) onError(`Could not ${accepting ? "accept" : "decline"} the rematch: ${error.message}`, error.code);
+      loadOffer();
+      return;
+    }
+    if (accepting) {
+      window.location.assign(tablePath(rematchId, code));
+      return;
+    }
+    declined = true;
+    loadOffer();
   }
 
   function receive(frame) {
     if (!frame) return;
     if (frame.type === "rematch" && Number.isInteger(frame.table_id) && frame.table_id !== rematchId) {
       rematchId = frame.table_id;
-      draw();
+      loadOffer();
     } else if (frame.type === "state" && !rematchId) {
       const offer = frame.status === "finished" && frame.seat !== null && frame.seat !== undefined;
       if (offer !== offered) {

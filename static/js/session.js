@@ -4,6 +4,7 @@
 import { api, currentAccount } from "./api.js";
 import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { playerPath } from "./links.js";
+import { mountInvitations } from "./invitations.js";
 import { forgetThisBrowser } from "./notifications.js";
 
 const GUEST_LOGOUT_TEXT = "As a guest you will lose access to your seats and games. Log out anyway?";
@@ -16,6 +17,12 @@ const GUEST_LOGOUT_TEXT = "As a guest you will lose access to your seats and gam
 export async function mountSession(container, onChange) {
   let account = null;
   let failed = false;
+  const header = container.closest("header");
+  const invitations = header ? mountInvitations(header) : null;
+  const changed = (next) => {
+    if (invitations) invitations.setAccount(next);
+    onChange(next);
+  };
   try {
     account = await currentAccount();
   } catch (error) {
@@ -23,13 +30,13 @@ export async function mountSession(container, onChange) {
     replaceChildren(container, h("span", { class: "message message-error" }, `Cannot check who you are: ${error.message}`));
   }
   if (!failed) draw();
-  onChange(account);
+  changed(account);
   return account;
 
   function signedIn(next) {
     account = next;
     draw();
-    onChange(account);
+    changed(account);
   }
 
   function draw() {

@@ -12,6 +12,7 @@ import { inviteLink } from "./links.js";
 import { inviteControl } from "./friends.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
 import { logContent, ruleLink } from "./log-text.js";
+import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
@@ -124,7 +125,8 @@ async function loadTable() {
   const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit";
   el.timeControl.hidden = false;
   el.timeControl.dataset.pace = table.pace || "";
-  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl, table.rated ? "rated" : "friendly"].filter(Boolean).join(" · "));
+  replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "), " · ",
+    h("span", { id: "table-agreed", "data-table-agreed": "" }, agreedText(table)));
   if (table.status === "open") {
     el.waitingRoom.hidden = false;
     drawWaitingRoom();
@@ -136,7 +138,7 @@ async function loadTable() {
     followStatus();
   }
   chat = mountChat({ tableId, inviteCode });
-  rematch = mountRematch({ table, inviteCode, onError: toast });
+  rematch = mountRematch({ table, inviteCode, account, onError: toast });
 }
 
 /** Leave the waiting room when the table started, ended or was closed. */
@@ -186,14 +188,17 @@ async function pollWaitingRoom() {
 
 function drawWaitingRoom() {
   const mine = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
+  const heldForMe = account ? table.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) : null;
   const isCreator = Boolean(account && table.creator_id === account.id);
   const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
+  const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot && !seat.held_for).length;
+  const asked = table.seats.filter((seat) => seat.held_for).map((seat) => seat.held_for.name);
 
   const info = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
   if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
   info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
   if (table.private) info.push("private");
-  info.push(table.rated ? "rated" : "friendly");
+  info.push(agreedText(table));
   el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
 
   replaceChildren(
@@ -201,9 +206,10 @@ function drawWaitingRoom() {
     table.seats.map((seat) =>
       h(
         "li",
-        { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}`, "data-seat": String(seat.seat) },
+        { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
         h("span", { class: "seat-number" }, String(seat.seat + 1)),
-        seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}` : seat.name || "free",
+        seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}`
+          : seat.held_for ? `${seat.held_for.name} · asked, not yet accepted` : seat.name || "free",
         account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
         table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
         isCreator ? botControl(seat) : null,
@@ -213,22 +219,35 @@ function drawWaitingRoom() {
 
   const actions = [];
   const path = `/api/tables/${encodeURIComponent(tableId)}`;
+  const join = () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {});
   if (!account) {
     actions.push(h("p", { class: "muted" }, "Sign in above to take a seat, or wait here to watch once the game starts."));
-  } else if (!mine && missing > 0) {
-    actions.push(waitingButton("Take a seat", "join", "primary", () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {})));
+  } else if (heldForMe) {
+    actions.push(waitingButton("Accept and take my seat", "join", "primary", join));
+    actions.push(waitingButton("Decline", "decline", "", () => api("DELETE", `/api/invitations/${encodeURIComponent(heldForMe.held_for.invitation_id)}`)));
+  } else if (!mine && free > 0) {
+    actions.push(waitingButton("Take a seat", "join", "primary", join));
   }
   if (isCreator) {
     const start = waitingButton("Start game", "start", "primary", () => api("POST", `${path}/start`, {}));
     start.disabled = missing > 0;
     actions.push(start);
+    if (missing > 0 && table.rematch_of) {
+      // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
+      actions.push(waitingButton("Start with bots in the empty seats", "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
+      if (table.seats.length - missing >= (table.min_players || 1)) {
+        actions.push(waitingButton("Start with fewer seats", "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
+      }
+    }
   }
   if (mine) {
     actions.push(waitingButton("Leave", "leave", "", () => api("POST", `${path}/leave`, {})));
   }
+  const waitingFor = asked.length ? `Waiting for ${asked.join(", ")} to accept${missing > asked.length ? ` and ${missing - asked.length} more player${missing - asked.length === 1 ? "" : "s"}` : ""}.`
+    : `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`;
   const note =
     missing > 0
-      ? `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`
+      ? waitingFor
       : isCreator
         ? "Everyone is here: start when ready."
         : "Everyone is here: waiting for the host to start.";
@@ -543,7 +562,7 @@ function refreshRatings() {
 /** When a bot takes ``seat`` over by itself: its move's deadline, or (untimed live tables) its away deadline. */
 function botDeadline(player) {
   if (!player || player.takeover || player.bot) return null;
-  return player.deadline || (player.away_since ? player.away_deadline : null) || null;
+  return player.deadline || null; // only a clock agreed at the table hands a seat to a bot by itself
 }
 
 function countdown(seat) {
@@ -796,6 +815,15 @@ function drawResult() {
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
   el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
+  // Who abandoned the game (a bot still played their seat at the end): ranked last among the people.
+  const abandoned = new Set((result.abandoned || []).map((entry) => entry.seat));
+  let abandonedList = document.getElementById("result-abandoned");
+  if (!abandonedList) {
+    abandonedList = h("ul", { id: "result-abandoned", class: "result-abandoned" });
+    el.resultReason.after(abandonedList);
+  }
+  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, entry.text)));
+  abandonedList.hidden = !abandoned.size;
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
   for (const breakdown of result.breakdown || []) {
@@ -806,7 +834,7 @@ function drawResult() {
     h("tr", {}, h("th", { scope: "row" }, humanise(category)), seats.map((seat) => h("td", {}, String(((result.breakdown || [])[seat] || {})[category] ?? 0)))),
   );
   const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
-  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]))));
+  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]), abandoned.has(seat) ? " (abandoned)" : "")));
   const rated = ratings && ratings.rated && ratings.seats.some((entry) => entry.change);
   const rating = rated
     ? h("tr", { class: "rating" }, h("th", { scope: "row" }, "Rating"), seats.map((seat) => h("td", { "data-rating-change-seat": String(seat) }, ratingText(ratingOfSeat(ratings, seat)))))

@@ -1,9 +1,10 @@
-"""Absent players never stall a game: a table's pace, presence across processes (seen_at),
-players marked away by the leader, the seat handed to the bot by the host or the others (or by
-itself on an untimed live table), the person's return, abandoned games, and "My games".
+"""Absent players never stall a game, and nobody's seat goes to a bot without a rule they agreed
+to: a table's pace, presence across processes (seen_at), players marked away by the leader (never
+while a socket of theirs is open), the seat handed to the bot by the host or the others (never by
+itself at an untimed table), the person's return, abandoned games, and "My games".
 
-Time is moved by writing the stored moments (``seen_at``, ``away_deadline``) or by handing the
-services an injected ``now``; the tests only ever poll for what the server does about it.
+Time is moved by writing the stored moments (``seen_at``) or by handing the services an injected
+``now``; the tests only ever poll for what the server does about it.
 """
 
 from __future__ import annotations
@@ -142,7 +143,7 @@ def test_a_player_gone_for_the_away_time_is_shown_away_and_a_hello_brings_them_b
         frame = receive_until(bo_ws, "state")[0]
         ana_seat = frame["players"][0]
         assert ana_seat["away_since"] is not None and ana_seat["takeover"] is None
-        assert ana_seat["away_deadline"] > ana_seat["away_since"]  # the bot steps in later by itself
+        assert ana_seat["away_deadline"] is None  # nothing hands her seat to a bot by itself
         assert frame["players"][1]["away_since"] is None  # Bo's socket keeps him present
         assert table(bo, table_id)["seats"][0]["away_since"] == ana_seat["away_since"]
         assert run(client, presence.is_away, table_id, 0) is True
@@ -159,7 +160,7 @@ def test_turn_based_tables_wait_longer_before_someone_is_away(client):
     gone(client, table_id, 1, hours=25)
     seats = poll(lambda: read_seats(client, table_id), lambda rows: rows[1].away_since is not None)
     assert seats[1].away_since is not None and seats[0].away_since is None
-    assert seats[1].away_deadline is None  # the table's clock takes over, not an away deadline
+    assert seats[1].away_deadline is None  # the table's clock takes over, nothing else
 
 
 def test_the_host_hands_an_away_players_seat_to_the_bot_and_the_player_takes_it_back(client):
@@ -223,15 +224,21 @@ def test_handing_over_is_refused_when_it_should_be_and_changes_nothing(client):
     assert [seat.takeover for seat in read_seats(client, finished_id)] == [None, None]
 
 
-def test_an_away_players_seat_is_played_by_the_bot_once_the_away_deadline_passes(client):
-    """An untimed live table: no clock would ever take the seat over, so being away does."""
+@pytest.mark.parametrize("pace", ["live", "turn_based"])
+def test_an_untimed_table_never_hands_an_away_players_seat_to_a_bot_by_itself(client, pace):
+    """No clock was agreed, so nothing but another player's hand-over lets a bot play the seat,
+    however long its person stays away (far longer than every away setting)."""
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
-    table_id = started_table(ana, [bo])
+    table_id = started_table(ana, [bo], pace=pace)
     with bo.websocket(table_id) as bo_ws:
         hello(bo_ws)
-        gone(client, table_id, 0)
+        gone(client, table_id, 0, hours=30)
         poll(lambda: read_seats(client, table_id), lambda rows: rows[0].away_since is not None)
-        write_seat(client, table_id, 0, away_deadline=utcnow() - timedelta(seconds=1))
+        for hours in (1, 30, 24 * 20):  # the leader looks again, much later
+            run(client, absence.watch, utcnow() + timedelta(hours=hours))
+        assert [(seat.takeover, seat.away_deadline) for seat in read_seats(client, table_id)] == [(None, None)] * 2
+        assert bo.get(f"/api/games/{table_id}").json()["version"] == 0
+        assert hand_over(bo, table_id, 0).status_code == 200  # Bo may, the host being away
         frame = receive_until(bo_ws, "state")[0]
         while frame["version"] < 1:
             frame = receive_until(bo_ws, "state")[0]
@@ -240,17 +247,42 @@ def test_an_away_players_seat_is_played_by_the_bot_once_the_away_deadline_passes
         assert hello(ana_ws)["players"][0]["takeover"] is None  # back in her seat, as after leaving
 
 
-def test_an_away_deadline_waits_while_the_seat_is_not_to_act(client):
+@pytest.fixture
+def slow_refresh_client(database_url):
+    """The smallest away time ``serve`` accepts (4 presence refreshes), with a refresh slow enough
+    that no refresh runs during a test: the stored moments are what the test writes."""
+    settings = make_settings(database_url, clock_tick_seconds=3600, presence_refresh_seconds=30,
+                             absent_after_seconds=120, turn_based_absent_after_hours=120 / 3600)
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("pace", ["live", "turn_based"])
+def test_an_open_socket_is_never_away_with_the_smallest_settings_accepted(slow_refresh_client, pace):
+    """A tab that is open is written down once a refresh: even when the last refresh is almost
+    ``PRESENT_REFRESHES`` periods late, its person is not away; once the socket is gone, they are."""
+    client = slow_refresh_client
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
-    table_id = started_table(ana, [bo])
-    gone(client, table_id, 1)
-    poll(lambda: read_seats(client, table_id), lambda rows: rows[1].away_since is not None)
-    write_seat(client, table_id, 1, away_deadline=utcnow() - timedelta(seconds=1))
-    assert run(client, absence.watch) == set()  # Ana is to move, not Bo: nothing to take over yet
-    assert read_seats(client, table_id)[1].takeover is None
-    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
-    seats = poll(lambda: read_seats(client, table_id), lambda rows: rows[1].takeover == "away")
-    assert seats[1].takeover == "away"
+    table_id = started_table(ana, [bo], pace=pace)
+    refresh = client.app.state.ctx.settings.presence_refresh_seconds
+    with ana.websocket(table_id) as ana_ws:
+        hello(ana_ws)
+        now = utcnow()
+        for late in (1, 2, presence.PRESENT_REFRESHES - 0.01):  # refreshes missed by a busy process
+            written = now - timedelta(seconds=late * refresh)
+            write_seat(client, table_id, 0, seen_at=written, connected_at=written)
+            assert run(client, absence.watch, now) == set()
+            assert read_seats(client, table_id)[0].away_since is None
+        # Whatever the seen moment says, an open socket keeps its person present...
+        write_seat(client, table_id, 0, seen_at=now - timedelta(hours=30), connected_at=now)
+        assert run(client, absence.watch, now) == set() and read_seats(client, table_id)[0].away_since is None
+        write_seat(client, table_id, 0, away_since=now)  # ...and even when marked away, cannot be handed over
+        refused = hand_over(bo, table_id, 0)
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "conflict"
+        assert read_seats(client, table_id)[0].takeover is None
+    gone_at = now - timedelta(seconds=client.app.state.ctx.settings.absent_after_seconds + 1)
+    write_seat(client, table_id, 0, seen_at=gone_at, connected_at=gone_at, away_since=None)
+    assert run(client, absence.watch, now) == {table_id}  # the socket closed long enough ago: away
 
 
 # -- abandoned ----------------------------------------------------------------------------------
@@ -267,11 +299,19 @@ def test_a_game_whose_every_person_stayed_away_is_abandoned_listed_and_revived_b
     assert [(entry["id"], entry["status"]) for entry in client.get(f"/api/players/{bo.id}").json()["games"]] == \
         [(table_id, "abandoned")]
     assert [(entry["id"], entry["my_turn"]) for entry in ana.get("/api/tables/mine").json()] == [(table_id, False)]
-    refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
-    assert refused.json()["error"]["code"] == "illegal_move"
+    # A seated person brings it back to life: a hello, a REST read or a REST move, as they like.
     with bo.websocket(table_id) as ws:
         assert hello(ws)["status"] == "running"
-    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    assert run(client, absence.abandon_deserted, now=utcnow() + timedelta(days=31)) == [table_id]
+    assert client.get(f"/api/games/{table_id}").json()["status"] == "abandoned"  # a spectator's read: no
+    assert table(ana, table_id)["status"] == "abandoned"
+    revived = bo.get(f"/api/games/{table_id}").json()
+    assert revived["status"] == "running" and revived["legal"] == [] and revived["to_act"] == [0]
+    assert run(client, absence.abandon_deserted, now=utcnow() + timedelta(days=31)) == [table_id]
+    assert ana.get(f"/api/games/{table_id}").json()["legal"] != []  # her read revived it: her moves are offered
+    assert run(client, absence.abandon_deserted, now=utcnow() + timedelta(days=31)) == [table_id]
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200  # a move revives it too
+    assert table(ana, table_id)["status"] == "running"
 
 
 def test_a_game_with_someone_around_or_nobody_to_wait_for_is_not_abandoned(client):

@@ -56,10 +56,13 @@ def test_inviting_a_friend_to_a_table_and_every_refusal(client):
     assert answer.json() | {"id": None} == {"id": None, "table_id": table_id, "invitee": {"id": bo.id, "name": "Bo"}}
 
     [invitation] = bo.get("/api/friends").json()["invitations"]
-    assert invitation | {"id": None, "at": None} == {
+    assert invitation | {"id": None, "at": None, "table": None} == {
         "id": None, "at": None, "table_id": table_id, "ruleset": "toy-sealed-bids", "title": "Toy sealed bids",
         "private": True, "invite_code": created["invite_code"], "from": {"id": ana.id, "name": "Ana"},
-        "free_seats": 2}
+        "free_seats": 2, "seat": None, "rematch": False, "table": None,
+        "terms": "Ana and 2 free seats · live · no time limit · rated · standard options"}
+    assert invitation["table"]["id"] == table_id and invitation["table"]["seats"][0]["account_id"] == ana.id
+    assert bo.get("/api/invitations").json() == [invitation]  # the page header's notice reads the same
 
     refusals = [
         (ana, {"account_id": bo.id}, (409, "conflict")),  # invited already

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from tests.api.test_notifications import Registered, confirm_address, metric, notify_settings, subscribe
 from tests.support.mailbox import link, text_of
-from tests.support.players import Player
+from tests.support.players import Player, started_table
 
 
 @pytest.fixture
@@ -56,11 +56,12 @@ def test_the_invitee_is_told_by_push_and_by_mail_with_a_link_to_the_lobby(client
     [request] = push_service.wait_for("bo")
     assert bo_keys.decrypt(request.body) == {
         "title": f"Ana invites you to Toy sealed bids (table {table_id})",
-        "body": "Join or decline in the lobby, under Friends.", "url": "/", "tag": f"invitation-{table_id}"}
+        "body": "Ana and 2 free seats · live · no time limit · rated · standard options\n"
+                "Join or decline at the top of any page of the site.", "url": "/", "tag": f"invitation-{table_id}"}
     [_, mail] = mailbox.wait_for("bo@example.org", 2)  # the confirmation, then the invitation
     assert mail["Subject"] == f"Ana invites you to Toy sealed bids (table {table_id})"
     text = text_of(mail)
-    assert text.startswith("Hello Bo,") and "Join or decline in the lobby" in text
+    assert text.startswith("Hello Bo,") and "Join or decline at the top of any page" in text
     assert "  http://testserver/" in text.splitlines()  # the lobby: the private table's code stays out of mailboxes
     assert code and code not in text
     assert "when a friend invites you to a table" in text
@@ -185,3 +186,18 @@ def test_a_failing_or_hanging_push_service_never_holds_up_or_fails_the_invitatio
     assert metric(client, "caravanserai_notifications_failed_total", channel="push", reason="refused") == 1
     assert metric(client, "caravanserai_notifications_sent_total", channel="push") == 1
     assert [invitation["table_id"] for invitation in cy.get("/api/friends").json()["invitations"]] == [table_id]
+
+
+def test_a_rematch_offer_reaches_the_invited_player_as_an_invitation_does(client, mailbox, push_service):
+    """No following needed: the players of the finished game are asked, on the channels they chose."""
+    ana, bo = Registered(client, "Ana"), Registered(client, "Bo")
+    old_id = started_table(ana, [bo])
+    for version, amount in enumerate([3, 3, 3, 1]):  # the toy race: Bo reaches 10 and wins
+        assert (ana, bo)[version % 2].move(old_id, version, {"type": "add", "amount": amount}).status_code == 200
+    bo_keys = subscribe(bo, push_service, "bo")  # after the game: no turn notice of it comes in between
+    new_id = ana.post(f"/api/tables/{old_id}/rematch").json()["id"]
+    [request] = push_service.wait_for("bo")
+    assert bo_keys.decrypt(request.body) == {
+        "title": f"Ana offers a rematch: Toy race (table {new_id})",
+        "body": "Ana, Bo (asked) · live · no time limit · rated · standard options\n"
+                "Join or decline at the top of any page of the site.", "url": "/", "tag": f"invitation-{new_id}"}

@@ -17,10 +17,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
+from app.services.seating import SeatInfo
 from app.services.views import log_entries, result_payload
 from app.rulesets.base import Result
 from tests.conftest import make_settings
 from tests.support.players import Player, hello, started_table
+from tests.support.polling import poll
 
 CODES = re.compile(r"\b[A-Z]{1,3}-[A-Z]?\d+[a-z]?\b|card-\d+|\bO\d+\b|\(\s*-?\d+\s*,\s*-?\d+\s*\)")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -96,5 +98,35 @@ def test_an_old_stored_plain_text_entry_still_reads_with_its_rule_apart():
 
 def test_the_result_reason_names_no_rule_code():
     result = Result(scores=[40, 52], ranks=[2, 1], reason="the last pink camel was taken (G-1)")
-    payload = result_payload(result, ("Ana", "Bo"))
+    payload = result_payload(result, (SeatInfo(0, 1, "Ana"), SeatInfo(1, 2, "Bo")))
     assert payload["reason"] == "the last pink camel was taken" and payload["rule"] == "G-1"
+    assert payload["abandoned"] == []
+
+
+@pytest.fixture
+def any_client(database_url):
+    """Both databases: on PostgreSQL a bot's move usually takes the one-statement path, which marks it too."""
+    with TestClient(create_app(make_settings(database_url))) as test_client:
+        yield test_client
+
+
+def test_a_move_a_bot_made_for_a_person_says_so_in_the_log_and_the_replay(any_client):
+    """Bo leaves; the default bot plays his move.  Each entry of that move names the bot in its
+    arguments, so every reader, the replay included, says "Bo (bot)"; Ana's own move stays hers."""
+    client = any_client
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    assert bo.post(f"/api/tables/{table_id}/leave").status_code == 200
+    poll(lambda: client.get(f"/api/games/{table_id}").json(), lambda game: game["version"] >= 2)
+    bot = {"kind": "player", "seat": 1, "bot": True, "text": "Bo (bot)"}
+    public = {entry["version"]: entry for entry in client.get(f"/api/games/{table_id}/log").json()}
+    assert public[1]["text"] == "Ana added 1" and "by" not in public[1]["args"]
+    assert public[2]["text"].startswith("Bo (bot) added ")
+    assert public[2]["args"]["seat1"] == bot and public[2]["args"]["by"] == bot
+    replayed = client.get(f"/api/games/{table_id}/replay?version=2").json()["log"]
+    assert [entry["text"] for entry in replayed] == ["Ana added 1", public[2]["text"]]
+    assert replayed[1]["args"]["by"] == bot
+    # An entry whose words do not name the mover (Bo's private word) says who played, too.
+    private = [entry for entry in bo.get(f"/api/games/{table_id}").json()["log"] if entry["version"] == 2]
+    assert private[1]["text"].startswith("your word is ") and private[1]["text"].endswith(" — played by Bo (bot)")

@@ -15,7 +15,7 @@ from app.db.models import Rating
 from app.main import create_app
 from app.services import ratings
 from tests.conftest import TOY_RULESETS, call_in_thread, make_settings
-from tests.support.players import Player, started_table
+from tests.support.players import Player, hello, started_table
 from tests.support.polling import poll
 
 PODIUM = "tests.support.toy_rulesets:ToyPodium"
@@ -139,7 +139,7 @@ def test_two_games_of_the_same_people_ending_at_once_are_rated_one_after_the_oth
     assert recompute(client, write=False).differences == 0  # rated in an order that replays alike
 
 
-def test_bot_seats_do_not_count_and_a_seat_a_bot_took_over_counts_for_its_person(client):
+def test_bot_seats_do_not_count_and_one_who_resigned_is_ranked_last_among_the_people(client):
     ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
     # Ana and a bot: fewer than two people, so nothing is rated.
     lonely = ana.post("/api/tables", {"ruleset": "toy-podium", "seats": 2}).json()["id"]
@@ -151,7 +151,7 @@ def test_bot_seats_do_not_count_and_a_seat_a_bot_took_over_counts_for_its_person
         {"seat": 0, "account_id": ana.id, "rating": 1000, "games": 0, "change": None}]
 
     # Ana, a bot, Bo and Cy; Cy resigns and the bot plays Cy's seat: the three people are rated, Cy
-    # with the place the bot reached.
+    # last among them (after every place anyone reached), whatever the bot scored for Cy.
     table_id = ana.post("/api/tables", {"ruleset": "toy-podium", "seats": 4}).json()["id"]
     assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "random"}).status_code == 200
     for player in (bo, cy):
@@ -163,13 +163,60 @@ def test_bot_seats_do_not_count_and_a_seat_a_bot_took_over_counts_for_its_person
     assert bo.move(table_id, game["version"], {"type": "score", "points": 1}).status_code == 200
     game = poll(lambda: client.get(f"/api/games/{table_id}").json(), lambda game: game["status"] == "finished")
     ranks = game["result"]["ranks"]
+    # Versions: 1 Ana, 2 the seat-1 bot, 3 Bo, 4 the bot for Cy (seat 3), the game's last move.
+    assert game["result"]["abandoned"] == [{"seat": 3, "takeover": "resigned", "from_version": 4,
+                                            "text": "Cy: abandoned (resigned), a bot played from move 4"}]
     answer = client.get(f"/api/tables/{table_id}/ratings").json()
+    last = max(ranks) + 1
     assert [(entry["seat"], entry["change"]["place"]) for entry in answer["seats"]] == [
-        (0, ranks[0]), (2, ranks[2]), (3, ranks[3])]
+        (0, ranks[0]), (2, ranks[2]), (3, last)]
     model = PlackettLuce()
-    people = model.rate([[model.rating()] for _ in range(3)], ranks=[ranks[0], ranks[2], ranks[3]])
+    people = model.rate([[model.rating()] for _ in range(3)], ranks=[ranks[0], ranks[2], last])
     assert [entry["rating"] for entry in answer["seats"]] == [
         round(team[0].ordinal(alpha=40, target=1000)) for team in people]
+    assert recompute(client, write=False).differences == 0
+
+
+def test_one_who_left_is_ranked_last_even_when_the_bot_won_for_them(client):
+    """Bo leaves before his move; the bot scores for him (0 to 2), Ana scores 0: Bo abandoned, so
+    Ana is first among the people: the same numbers as a first game Ana won (1138 and 927)."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], ruleset="toy-podium")
+    assert bo.post(f"/api/tables/{table_id}/leave").status_code == 200
+    assert ana.move(table_id, 0, {"type": "score", "points": 0}).status_code == 200
+    game = poll(lambda: client.get(f"/api/games/{table_id}").json(), lambda game: game["status"] == "finished")
+    assert [entry["text"] for entry in game["result"]["abandoned"]] == ["Bo: abandoned (left), a bot played from move 2"]
+    answer = client.get(f"/api/tables/{table_id}/ratings").json()
+    ranks = game["result"]["ranks"]  # the bot's score for Bo decides these, not the ratings
+    assert [(entry["rating"], entry["change"]["place"]) for entry in answer["seats"]] == [
+        (1138, ranks[0]), (927, max(ranks) + 1)]
+    assert recompute(client, write=False).differences == 0
+
+
+def test_one_who_came_back_and_finished_counts_by_their_place(client):
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    table_id = started_table(ana, [bo, cy], ruleset="toy-podium")
+    assert bo.post(f"/api/tables/{table_id}/leave").status_code == 200  # Ana is to score: no bot move yet
+    with bo.websocket(table_id) as socket:
+        assert hello(socket)["players"][1]["takeover"] is None  # Bo is back
+    for version, (player, points) in enumerate(((ana, 0), (bo, 2), (cy, 1))):
+        assert player.move(table_id, version, {"type": "score", "points": points}).status_code == 200
+    game = client.get(f"/api/games/{table_id}").json()
+    assert game["status"] == "finished" and game["result"]["abandoned"] == []
+    places = [entry["change"]["place"] for entry in client.get(f"/api/tables/{table_id}/ratings").json()["seats"]]
+    assert places == [3, 1, 2]
+
+
+def test_a_game_where_every_person_was_replaced_is_not_rated(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], ruleset="toy-podium")
+    assert ana.post(f"/api/tables/{table_id}/resign").status_code == 200
+    assert bo.post(f"/api/tables/{table_id}/leave").status_code == 200
+    game = poll(lambda: client.get(f"/api/games/{table_id}").json(), lambda game: game["status"] == "finished")
+    assert [entry["seat"] for entry in game["result"]["abandoned"]] == [0, 1]
+    assert [entry["change"] for entry in client.get(f"/api/tables/{table_id}/ratings").json()["seats"]] == [None, None]
+    assert stored(client) == {}
+    assert recompute(client, write=False).differences == 0
 
 
 def test_rating_refusals_are_clear_and_change_nothing(client):

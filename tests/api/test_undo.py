@@ -7,6 +7,7 @@ import uuid
 from datetime import datetime, timezone
 
 from tests.support.players import Player, hello, receive_until, started_table
+from tests.support.polling import poll
 
 
 def add(amount):
@@ -157,3 +158,20 @@ def test_both_camels_of_a_turn_are_taken_back_one_after_the_other(client):
     assert code_of(undo(player, table_id, first + 3)) == "not_reversible"  # the move before was the other seat's
     replayed = client.get(f"/api/games/{table_id}/replay?version={first + 3}").json()["view"]
     assert replayed == before_turn
+
+
+def test_a_move_a_bot_made_for_the_seat_is_not_its_persons_to_take_back(client):
+    """Leave, the bot moves for the seat, come back with ``hello``: that move is the bot's, not one's own."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo])
+    assert ana.move(table_id, 0, add(1)).status_code == 200
+    assert bo.post(f"/api/tables/{table_id}/leave").status_code == 200
+    state = poll(lambda: ana.get(f"/api/games/{table_id}").json(), lambda game: game["version"] >= 2)
+    assert state["to_act"] == [0]  # the bot answered for Bo
+    with bo.websocket(table_id) as socket:
+        back = hello(socket)  # Bo takes his seat back
+        assert back["players"][1]["takeover"] is None and back["undo"] is False
+        refused = undo(bo, table_id, 2)
+    assert refused.status_code == 409 and code_of(refused) == "not_reversible"
+    assert "only a move you made yourself" in refused.json()["error"]["message"]
+    assert ana.get(f"/api/games/{table_id}").json()["version"] == 2  # nothing changed

@@ -55,6 +55,22 @@ def sign_in(chromium, base: str, name: str, width: int = 1280, height: int = 900
     return page
 
 
+def api(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
+    """One REST call with the page's session; fails the test on an error answer."""
+    answer = page.request.fetch(f"{base}{path}", method=method, data=body)
+    assert answer.ok, f"{method} {path}: {answer.status} {answer.text()}"
+    return answer.json()
+
+
+def guest_page(chromium, base: str, name: str):
+    """A new browser context signed in as guest ``name`` through the API (no lobby visit: quicker)."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    api(page, base, "POST", "/api/auth/guest", {"name": name})
+    return page
+
+
 def version_of(page) -> int:
     """The game version the page shows."""
     return int(page.locator("#game").get_attribute("data-version"))

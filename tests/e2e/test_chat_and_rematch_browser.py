@@ -19,6 +19,7 @@ import httpx
 import pytest
 
 from app.main import SESSION_COOKIE
+from tests.e2e.pages import api, guest_page
 
 pytestmark = pytest.mark.e2e
 
@@ -31,22 +32,6 @@ QUICK_OPTIONS = {
 }
 HTML_LOOKING = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>'
 MAX_MOVES = 300
-
-
-def api(page, base: str, method: str, path: str, body: dict | None = None) -> dict:
-    """One REST call with the page's session; fails the test on an error answer."""
-    answer = page.request.fetch(f"{base}{path}", method=method, data=body)
-    assert answer.ok, f"{method} {path}: {answer.status} {answer.text()}"
-    return answer.json()
-
-
-def guest_page(chromium, base: str, name: str):
-    """A new browser context signed in as guest ``name`` through the API (no lobby visit: quicker)."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    api(page, base, "POST", "/api/auth/guest", {"name": name})
-    return page
 
 
 def started_table(players, base: str, ruleset: str) -> int:
@@ -141,14 +126,16 @@ def test_players_chat_and_rematch_in_one_click(live_server, chromium, ruleset):
             expect(page.locator("#rematch-button")).to_be_visible()
         expect(carol.locator("#rematch-button")).to_have_count(0)
 
-        # One click: Alice is taken to the new, running table; Bob and Carol get the link.
+        # Alice offers it and waits at the new table; Bob is asked (nobody is seated without accepting),
+        # Carol gets a link; Bob's Accept takes his seat, and with everyone in, the game starts.
         alice.click("#rematch-button")
         alice.wait_for_url(re.compile(rf"/tables/(?!{table_id}$)\d+$"))
         new_id = int(alice.url.rsplit("/", 1)[1])
-        for page in (bob, carol):
-            link = page.locator("#rematch-link")
-            expect(link).to_have_text(f"Rematch started: go to table {new_id}")
-        bob.click("#rematch-link")
+        expect(alice.locator("#waiting-note")).to_have_text("Waiting for Bob to accept.")
+        expect(bob.locator("#rematch-offer")).to_have_text("Alice offers a rematch.")
+        expect(carol.locator("#rematch-link")).to_have_text(f"Rematch offered: table {new_id}")
+        expect(carol.locator("#rematch-accept")).to_have_count(0)
+        bob.click("#rematch-accept")
         bob.wait_for_url(re.compile(rf"/tables/{new_id}$"))
         for page in players:
             expect(page.locator("#game")).to_have_attribute("data-status", "running")

@@ -110,7 +110,7 @@ def test_follow_a_friend_see_them_online_invite_them_and_block_their_chat(live_s
     expect(friend).to_have_attribute("data-online", "true")
     expect(friend.locator(f'[data-friend-game="{own}"]')).to_be_visible()  # and his running game
 
-    # Ana invites him to her new table from its waiting room; Bo joins from his lobby.
+    # Ana invites him to her new table from its waiting room; Bo joins from his lobby's Friends card.
     table_id = ana.request.post(f"{base}/api/tables", data={"ruleset": "through-the-desert", "seats": 3}).json()["id"]
     ana.goto(f"{base}/tables/{table_id}")
     ana.select_option("#invite-friend", str(bo_id))
@@ -119,9 +119,8 @@ def test_follow_a_friend_see_them_online_invite_them_and_block_their_chat(live_s
     bo.goto(f"{base}/")
     invitation = bo.locator(f'.invitation[data-invitation-table="{table_id}"]')
     expect(invitation).to_contain_text(f"Ana{suffix} invites you to Through the Desert")
-    invitation.locator("[data-accept]").click()
+    invitation.locator("[data-accept]").click()  # one click: his seat, then the table
     bo.wait_for_url(re.compile(rf"/tables/{table_id}$"))
-    bo.click('[data-action="join"]')
     expect(bo.locator('[data-action="leave"]')).to_be_visible()
 
     # Ana says hello in the chat; Bo sees it, blocks her from her profile, and sees her lines no more.

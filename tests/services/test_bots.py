@@ -40,7 +40,8 @@ def test_bot_seat_shows_in_lobby_and_blocks_joins(client):
     table_id = bot_table(ana, "toy-race", 2, {1: "random"})
     seats = client.get(f"/api/tables/{table_id}").json()["seats"]
     assert seats[1] == {"seat": 1, "account_id": None, "name": "Babak (bot)", "bot": True, "bot_level": "random",
-                        "takeover": None, "deadline": None, "away_since": None, "away_deadline": None}
+                        "takeover": None, "deadline": None, "away_since": None, "away_deadline": None,
+                        "held_for": None}
     assert bo.post(f"/api/tables/{table_id}/join").json()["error"]["code"] == "table_full"
     assert bo.post(f"/api/tables/{table_id}/bots", {"seat": 1}).json()["error"]["code"] == "forbidden"
     assert ana.post(f"/api/tables/{table_id}/join", {"seat": 0}).json()["error"]["code"] == "conflict"

@@ -9,8 +9,10 @@ from contextlib import contextmanager
 import asyncpg
 import pytest
 
-from app.db.migrate import upgrade_to_head
-from tests.conftest import ADMIN_URL, REQUIRE_POSTGRES, _asyncpg_dsn, _database_url, run_coroutine
+from alembic import command
+
+from app.db.migrate import alembic_config, upgrade_to_head
+from tests.conftest import ADMIN_URL, REQUIRE_POSTGRES, _asyncpg_dsn, _database_url, call_in_thread, run_coroutine
 
 
 async def _execute(sql: str) -> None:
@@ -22,9 +24,10 @@ async def _execute(sql: str) -> None:
 
 
 @contextmanager
-def scratch_postgres(name: str) -> Iterator[str]:
-    """A new, migrated Postgres database ``name``, dropped afterwards; its async URL.  Skips the test
-    when Postgres is unreachable (fails it with ``CARAVANSERAI_REQUIRE_POSTGRES=1``)."""
+def scratch_postgres(name: str, revision: str | None = None) -> Iterator[str]:
+    """A new Postgres database ``name`` migrated to head (or to ``revision``, as an older release left
+    it), dropped afterwards; its async URL.  Skips the test when Postgres is unreachable (fails it
+    with ``CARAVANSERAI_REQUIRE_POSTGRES=1``)."""
     try:
         run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         run_coroutine(_execute, f'CREATE DATABASE "{name}"')
@@ -34,7 +37,10 @@ def scratch_postgres(name: str) -> Iterator[str]:
         pytest.skip(f"Postgres at {ADMIN_URL} is not reachable: {exc}")
     url = _database_url(name)
     try:
-        upgrade_to_head(url)
+        if revision is None:
+            upgrade_to_head(url)
+        else:
+            call_in_thread(command.upgrade, alembic_config(url), revision)  # Alembic runs a loop of its own
         yield url
     finally:
         run_coroutine(_execute, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

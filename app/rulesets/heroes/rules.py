@@ -54,6 +54,7 @@ class Heroes(Ruleset[HeroesState]):
     max_players = 4
     summary = "Raise armies, build your capital and win battles on four isles, with friends or solo against the Enemy."
     minutes = (60, 120)
+    live_move_seconds = 300  # many phases: an action, its followers, battles in secret
     simultaneous = True
     hidden_information = True
     Options = Options

@@ -68,6 +68,7 @@ class Nimalia(Ruleset[NimaliaState]):
     max_players = 4
     summary = "Draft animal cards and layer them into a reserve that meets four objectives."
     minutes = (20, 30)
+    live_move_seconds = 60  # one card a turn, chosen by everyone at once
     simultaneous = True
     hidden_information = True
     Options = Options

@@ -89,6 +89,7 @@ class Nomadi(Ruleset[NomadiState]):
     max_players = 5
     summary = "Roll six dice and jump one shared caravan of stones across the desert to the goal."
     minutes = (30, 60)
+    live_move_seconds = 120  # each die of a roll is a move of its own, and offers need thought
     hidden_information = True
     Options = Options
     Move = Move

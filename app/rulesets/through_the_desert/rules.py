@@ -77,6 +77,7 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     max_players = 5
     summary = "Grow caravans of camels to reach oases and wells and to fence off the desert."
     minutes = (45, 60)
+    live_move_seconds = 120  # two camels a turn, with caravans to plan
     hidden_information = True
     Options = Options
     Move = Move

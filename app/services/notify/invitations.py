@@ -70,7 +70,8 @@ class InvitationNotices:
             self._told[key] = None
             while len(self._told) > REMEMBERED:
                 self._told.popitem(last=False)
-            notice = invitation_notice(pending.inviter_name, WaitingGame(pending.table_id, pending.title))
+            notice = invitation_notice(pending.inviter_name, WaitingGame(pending.table_id, pending.title), pending.terms,
+                                       pending.rematch)
             await asyncio.gather(*(channel.deliver(pending.invitee_id, notice) for channel in self._channels),
                                  return_exceptions=True)
         except Exception:

@@ -69,10 +69,13 @@ def digest_notice(games: list[WaitingGame], my_games_path: str, now: datetime) -
                   games=tuple(ordered))
 
 
-def invitation_notice(inviter: str, game: WaitingGame) -> Notice:
-    """The notice of ``inviter``'s invitation to ``game``'s table, leading to the lobby."""
-    return Notice(title=f"{inviter} invites you to {game.name}",
-                  lines=("Join or decline in the lobby, under Friends.",), path="/", tag=f"invitation-{game.table_id}",
+def invitation_notice(inviter: str, game: WaitingGame, terms: str = "", rematch: bool = False) -> Notice:
+    """The notice of ``inviter``'s invitation to ``game``'s table (a rematch offer when ``rematch``),
+    saying what its players agree to (``terms``), leading to the lobby (a private table's code
+    stays out of mailboxes; the invitation is at the top of every page)."""
+    title = f"{inviter} offers a rematch: {game.name}" if rematch else f"{inviter} invites you to {game.name}"
+    lines = ((terms,) if terms else ()) + ("Join or decline at the top of any page of the site.",)
+    return Notice(title=title, lines=lines, path="/", tag=f"invitation-{game.table_id}",
                   games=(), reason="when it is your turn, and when a friend invites you to a table")
 
 

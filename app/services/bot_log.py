@@ -1,0 +1,36 @@
+"""Log entries of a move a bot made for a person say so (the person left, ran out of time, resigned
+or was away, and the default bot plays their seat): "Ben (bot) placed a camel on F7".
+
+The mark is part of the stored entry's typed arguments, not only of its words, so every reader (the
+``GET /log``, the socket's log, replays, a client that writes the sentence itself) sees it: the
+mover's ``{seatN}`` argument carries ``"bot": true`` (its words become "Ben (bot)",
+``rulesets.base.arg_text``), and every entry gets a ``by`` argument naming the seat the bot played.
+An entry whose words do not name the mover ends with " — played by {by}".  A bot that sits at a
+seat of its own ("Ada (bot)") is named so already and is left as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rulesets.base import player
+
+BY = "by"
+"""The argument every entry of a bot's move for a person carries: the seat the bot played."""
+
+
+def mark_bot_events(event_rows: list[dict[str, Any]], seat: int) -> list[dict[str, Any]]:
+    """The stored event rows (``Event.model_dump``) of a move the bot made for the person at ``seat``,
+    marked as that bot's (see the module's docstring); ``event_rows`` is not changed."""
+    name = f"seat{seat}"
+    bot = {**player(seat), "bot": True}
+    marked = []
+    for row in event_rows:
+        text = row["text"]
+        args = {**row.get("args", {}), BY: bot}
+        if "{" + name + "}" in text:
+            args[name] = bot
+        else:
+            text = f"{text} — played by {{{BY}}}"
+        marked.append({**row, "text": text, "args": args})
+    return marked

@@ -1,0 +1,98 @@
+// Invitations where you are: a notice under the page header on every page with a session corner
+// (lobby, table, profile), for each invitation to an open table (a friend's, or a rematch offer).
+// Each says who asks, the game and what its players agree to (players, pace, clock, rated,
+// options), with Join (takes the seat in one click, then opens the table) and Decline.
+
+import { api } from "./api.js";
+import { h, replaceChildren, whileBusy } from "./dom.js";
+import { tablePath } from "./links.js";
+
+const REFRESH_MS = 20_000;
+
+/**
+ * Put the notices after `header` (the page's top bar). Returns `{ setAccount(account or null) }`:
+ * call it at every sign-in and sign-out; notices are fetched while someone is signed in and the
+ * page is visible.
+ */
+export function mountInvitations(header) {
+  const box = h("aside", { id: "invitations", class: "invitation-notices", "aria-label": "Invitations", "aria-live": "polite", hidden: true });
+  header.after(box);
+  let account = null;
+  let timer = null;
+  let drawn = "";
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refresh();
+  });
+
+  function setAccount(next) {
+    account = next;
+    clearInterval(timer);
+    timer = null;
+    drawn = "";
+    if (!account) {
+      box.hidden = true;
+      box.replaceChildren();
+      return;
+    }
+    timer = setInterval(() => {
+      if (!document.hidden) refresh();
+    }, REFRESH_MS);
+    refresh();
+  }
+
+  async function refresh() {
+    if (!account) return;
+    let invitations;
+    try {
+      invitations = await api("GET", "/api/invitations");
+    } catch {
+      return; // the next refresh tries again; a notice is no reason for an error on the page
+    }
+    // The page of the very table shows its own Accept (the waiting room): no notice for it.
+    const here = window.location.pathname.match(/^\/tables\/(\d+)/);
+    const shown = invitations.filter((invitation) => !here || String(invitation.table_id) !== here[1]);
+    const key = JSON.stringify(shown);
+    if (key === drawn) return;
+    drawn = key;
+    box.hidden = !shown.length;
+    replaceChildren(box, shown.map(notice));
+  }
+
+  function notice(invitation) {
+    const link = tablePath(invitation.table_id, invitation.invite_code);
+    const join = h("button", { type: "button", class: "primary small", "data-action": "join-invitation" }, invitation.rematch ? "Accept" : "Join");
+    const decline = h("button", { type: "button", class: "small", "data-action": "decline-invitation" }, "Decline");
+    const message = h("span", { class: "message", role: "alert", hidden: true });
+    join.addEventListener("click", async () => {
+      try {
+        await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), "Joining…");
+        window.location.assign(link);
+      } catch (error) {
+        message.hidden = false;
+        message.textContent = `Could not join: ${error.message}`;
+      }
+    });
+    decline.addEventListener("click", async () => {
+      try {
+        await whileBusy(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(invitation.id)}`), "Declining…");
+        drawn = "";
+        refresh();
+      } catch (error) {
+        message.hidden = false;
+        message.textContent = `Could not decline: ${error.message}`;
+      }
+    });
+    const asks = invitation.rematch ? `${invitation.from.name} offers a rematch of ` : `${invitation.from.name} invites you to `;
+    return h(
+      "div",
+      { class: "invitation-notice", "data-invitation-id": String(invitation.id), "data-table-id": String(invitation.table_id) },
+      h("p", {},
+        asks, h("a", { href: link }, `${invitation.title} (table ${invitation.table_id})`), ": ",
+        h("span", { class: "invitation-terms", "data-invitation-terms": "" }, invitation.terms)),
+      h("span", { class: "actions" }, join, decline),
+      message,
+    );
+  }
+
+  return { setAccount };
+}
