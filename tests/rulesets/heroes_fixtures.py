@@ -13,7 +13,17 @@ from typing import Any
 from app.rulesets.base import Event
 from app.rulesets.heroes.rules import Heroes
 
-RULES = Heroes()
+class CoreHeroes(Heroes):
+    """The ruleset with ``edition: "core"`` as the default of its options: the rules tests written
+    for the reduced game keep testing it (the full edition's tests name ``edition: "full"``)."""
+
+    def parse_options(self, raw: dict[str, Any] | None) -> Any:
+        return super().parse_options({"edition": "core", **(raw or {})})
+
+
+RULES = CoreHeroes()
+FULL = Heroes()
+"""The ruleset as a new table gets it: the full edition by default."""
 A, B, C, D = 0, 1, 2, 3
 
 

@@ -58,8 +58,12 @@ def new_state(board: Board, continents: tuple[str, ...], options: Options, rng: 
 
 
 def stored_options(options: Options) -> TableOptions:
-    """The options as the state keeps them."""
-    return {"nomads": options.nomads, "round_limit": options.round_limit, "first_player": options.first_player}
+    """The options as the state keeps them (``edition`` only when full: ``state.TableOptions``)."""
+    stored: TableOptions = {"nomads": options.nomads, "round_limit": options.round_limit,
+                            "first_player": options.first_player}
+    if options.edition == "full":
+        stored["edition"] = "full"
+    return stored
 
 
 def new_player(board: Board, regions: dict[str, Region], seat: int, continent: str,

@@ -20,7 +20,7 @@ from app.rulesets.heroes import evaluation, flow, information, rounds, solo
 from app.rulesets.heroes.battles import choice_secret
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.moves import Move
-from app.rulesets.heroes.options import Options
+from app.rulesets.heroes.options import LEGACY_KEYS, Options
 from app.rulesets.heroes.pieces import is_solo
 from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.state import HeroesState
@@ -59,6 +59,8 @@ class Heroes(Ruleset[HeroesState]):
     Options = Options
     Move = Move
     variants = (
+        Variant(options={"edition": "core"}, players=(1, 2, 3, 4)),  # the reduced game of stored tables
+        Variant(options={"edition": "core", "nomads": "mercenary"}, players=(1, 2, 4)),
         Variant(options={"nomads": "mercenary"}, players=(1, 2, 4)),  # the Nomad Mercenary card, no Nomad on the board
         Variant(options={"nomads": "none"}, players=(1,)),
         Variant(options={"nomads": "none", "first_player": "host", "round_limit": 5}, players=(2, 4)),
@@ -75,6 +77,14 @@ class Heroes(Ruleset[HeroesState]):
         seats, or in solo the board without South (A-S1) and the Enemy (spec 1.12).  The one place
         that tells a solo game from a table's."""
         return self.solo_setting if is_solo(state) else self.table_setting
+
+    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+        """Validate table options; options stored before ``edition`` existed (exactly the three
+        older keys, as the platform stores a table's options) are a core game, so stored games
+        replay as they were played (``options.LEGACY_KEYS``).  Raises ``pydantic.ValidationError``."""
+        if raw and "edition" not in raw and set(raw) == LEGACY_KEYS:
+            raw = {**raw, "edition": "core"}
+        return Options.model_validate(raw or {})
 
     def setup(self, n_players: int, options: BaseModel, seed: int) -> HeroesState:
         """Spec 1.5 and 2.4; round 1 starts with the Nomad placement (NW-1) when Nomads wander.

@@ -34,11 +34,13 @@ Then = Literal["muster", "end_turn", "solo"]
 
 
 class TableOptions(TypedDict):
-    """The table options as stored (the fields of ``options.Options``)."""
+    """The table options as stored (the fields of ``options.Options``); ``edition`` is there only
+    in a full-edition game (a core game's state keeps the layout it had before the option)."""
 
     nomads: Literal["wandering", "mercenary", "none"]
     round_limit: int
     first_player: Literal["random", "host"]
+    edition: NotRequired[Literal["full"]]
 
 
 class Turn(TypedDict):
