@@ -70,6 +70,10 @@ class Terrain:
                 self.nomads.add(region)
             if (entry["tower"] is not None and entry["tower"] != seat) or any(o != mine for o in entry["units"]):
                 self.hostile.add(region)
+        for other, player in enumerate(state["players"]):  # full edition: another seat's vessel on land
+            if other != seat:
+                self.hostile.update(vessel["at"] for vessel in player.get("vessels", {}).values()
+                                    if vessel is not None and vessel["at"] in state["regions"])
 
     def neighbours(self, region: str) -> frozenset[str] | set[str]:
         """The seat's neighbours of ``region`` (map adjacency plus its Tower<->Capital link)."""

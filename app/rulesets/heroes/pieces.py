@@ -145,7 +145,13 @@ def controller(state: HeroesState, region: str) -> Seat | None:
     entry = state["regions"][region]
     if entry["tower"] is not None:
         return entry["tower"]
-    return capital_owner(state, region)
+    owner = capital_owner(state, region)
+    if owner is not None:
+        return owner
+    for seat, player in enumerate(state["players"]):  # full edition: a vessel is a unit there
+        if any(vessel is not None and vessel["at"] == region for vessel in player.get("vessels", {}).values()):
+            return seat
+    return None
 
 
 def courtyard(state: HeroesState, seat: Seat) -> dict[str, int]:

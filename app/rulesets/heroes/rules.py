@@ -11,6 +11,7 @@ state's layout is typed in ``state.py``; the wire contract is ``docs/heroes.md``
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -26,7 +27,8 @@ from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.view import build_view
 
-REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_nomad", "march", "fire_mercenary"})
+REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_nomad", "march", "fire_mercenary",
+                              "sail", "fly", "scribe"})
 """The move types ``Heroes.is_reversible`` may allow (when they drew and revealed nothing)."""
 
 
@@ -123,14 +125,18 @@ class Heroes(Ruleset[HeroesState]):
         pending = after["pending"]
         return (getattr(move, "type", None) in REVERSIBLE_MOVES and after["phase"] != "over"
                 and (pending is None or "battle" not in pending) and before.get("solo") == after.get("solo")
-                and self.reveals_nothing(before, after, len(after["players"])))
+                and self.reveals_nothing(before, after, len(after["players"]))
+                and before.get("spell_deck") == after.get("spell_deck") and before.get("tokens") == after.get("tokens"))
 
     def secrets(self, state: HeroesState, seat: Seat) -> set[str]:
         """The seat's chosen but unrevealed tactic card, as it reads in the state's JSON
-        (``battles.choice_secret``)."""
+        (``battles.choice_secret``), and in the full edition each spell card of its hand as a
+        JSON string (``'"fireball-2"'``: card ids are unique, one per copy)."""
         pending = state["pending"]
         choice = pending.get("choices", {}).get(str(seat)) if pending is not None else None
-        return {choice_secret(seat, choice)} if choice is not None else set()
+        found = {choice_secret(seat, choice)} if choice is not None else set()
+        found.update(json.dumps(card) for card in state["players"][seat].get("spells", []))
+        return found
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
         """The view with a fresh PRNG and the other side's hidden tactic choice sampled (``information.py``)."""
