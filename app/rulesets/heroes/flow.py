@@ -33,7 +33,7 @@ from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
     Build, CapitalAction, Cast, Casualties, CombatSpell, Conscript, DiscardSpell, FireMercenary, Fly, Interrupt, March,
-    MoveNomad, Pass, PlaceNomad, Research, Sail, Skip, Tactic, Tax,
+    MoveNomad, Pass, PlaceNomad, Research, Sail, Scribe, Skip, Tactic, Tax,
 )
 from app.rulesets.heroes.pieces import (
     active_seats, add_units, capital_owner, clockwise_from, is_full, occupants, pending_step, take_units, turn_seat,
@@ -205,12 +205,18 @@ def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> 
     last: Last = {"seat": seat, "type": str(kind), "regions": [], "slots": [], "battle": None}
     if not isinstance(move, Tactic):  # a tactic card stays secret until the reveal
         last["move"] = dict(move.__dict__)
+        if isinstance(move, SPELL_MOVES):  # the spell's kind, not its copy: a reshuffle may deal that copy to a hand
+            last["move"]["card"] = move.card.rpartition("-")[0]
     state["last"] = last
     handler(state, setting, seat, move, events)
     if is_full(state):
         abilities.sync_heroes(state)
     check_objectives(state, events)
     return events
+
+
+SPELL_MOVES = (Scribe, DiscardSpell, Cast, Interrupt, CombatSpell)
+"""The moves that name a spell card (``last.move`` keeps only the card's kind)."""
 
 
 def last_move(state: HeroesState) -> Last:

@@ -43,6 +43,7 @@ from typing import Any
 
 from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
 from app.rulesets.heroes import actions, battles, compass, deck, edition, enemy, nomads, spells
+from app.rulesets.heroes.abilities import strength_bonuses
 from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
@@ -322,7 +323,10 @@ def nomad_battle(state: HeroesState, board: Board, seat: int, region: str, event
     """NS-7..NS-12: the army in ``region`` wins only with strength strictly greater than ``N``
     (A-S3: the Nomad wins ties); nobody gains VP for starting it.  Returns whether the player
     must now choose its casualties (phase ``casualties``)."""
-    strength = natural_strength(units_at(state, region, seat))
+    strength = natural = natural_strength(units_at(state, region, seat))
+    if seat == PLAYER:  # NB-1 / NS-8: the player's faction and Hero bonuses count (full edition; the Nomad attacks it)
+        strength += strength_bonuses(state, seat, region, "defender", units_at(state, region, seat)["hero"] > 0,
+                                     board.regions[region].terrain)
     count = board_nomads(state)
     who = "{seat0}" if seat == PLAYER else "the Enemy"
     events.append(Event(text=f"A Nomad battle on {region_name(region)}: nobody gains VP for starting it (NS-7); "
@@ -334,7 +338,7 @@ def nomad_battle(state: HeroesState, board: Board, seat: int, region: str, event
         rule = "NS-10" if seat == PLAYER else "NS-11"
         events.append(Event(text=f"{who[0].upper()}{who[1:]} wins, gains {HOUSE.vp('start_battle')} VP and captures the Nomad ({rule})"))
         return False
-    damage = math.ceil(strength / 2)
+    damage = math.ceil(natural / 2)
     if seat == ENEMY:
         events.append(Event(text="The Nomad wins and stays (NS-12)"))
         enemy.take_enemy_losses(state, region, damage, events)
