@@ -1,4 +1,5 @@
-"""The rules of Heroes of Land, Air & Sea, Tier 1 core + Wandering Nomads or Mercenary Nomads
+"""The rules of Heroes of Land, Air & Sea, full edition (spells, vessels, Heroes, factions,
+exploration tokens; house data) or the core edition, + Wandering Nomads or Mercenary Nomads
 (rules reference: ``reference.md``).
 
 The ruleset class comes first; its methods are the contract and call the modules of this package:
@@ -38,23 +39,31 @@ class Heroes(Ruleset[HeroesState]):
     2.6, NS-1..NS-18; ``solo.py``).
 
     Simultaneous: both sides of a battle choose their tactic card at the same time, in secret
-    (hidden information until the reveal).  Out of Tier 1: vessels, spells, hero and faction
-    abilities, exploration tokens (so no eXplore), and the generic mercenary cards (not public:
-    the Nomad Mercenary is the only mercenary, option ``nomads: "mercenary"``).  In solo the
-    Enemy's deck order is hidden as well.
+    (hidden information until the reveal).  Option ``edition``: ``"full"`` (new tables) adds
+    Research/Scribe, Cast, Sail and Fly, spells (a secret hand; ``spells.py``), vessels
+    (``vessels.py``), three Heroes per faction and faction abilities (``abilities.py``),
+    exploration tokens and eXplore (``exploration.py``), with the house data of
+    ``data/spells.json``, ``factions.json`` and ``exploration.json`` (``catalogue.py``); ``"core"``
+    is the reduced game without them (every table stored before the option).  The generic
+    mercenary cards are not public: the Nomad Mercenary is the only mercenary.  In solo the
+    Enemy's deck order is hidden as well; in the full edition the spell deck's order and the
+    face-down tokens are hidden from everyone.
 
-    Taking a move back (issue 20, ``is_reversible``): a Recruit, Build, Tax, Nomad placement or
-    move, March or firing of the Mercenary may be taken back while no other seat has acted since,
-    if it drew nothing (the PRNG and the solo Enemy's deck are as they were), changed no secret and
-    opened no battle (a battle's tactic choice is secret, and its outcome is not to be tried out).
-    Passing, the tactic cards, Conscripts and casualties never can.
+    Taking a move back (``is_reversible``): a Recruit, Build, Tax, Nomad placement or move, March,
+    Sail, Fly, Scribe or firing of the Mercenary may be taken back while no other seat has acted
+    since, if it drew nothing (the PRNG, the solo Enemy's deck and the spell deck are as they
+    were), revealed no exploration token, changed no secret (a spell hand) and opened no battle (a
+    battle's tactic choice is secret, and its outcome is not to be tried out).  Passing, Research,
+    Cast, discards, Interrupts, Combat spells, the tactic cards, Conscripts and casualties never can.
     """
 
     name = "heroes"
     title = "Heroes of Land, Air & Sea"
     min_players = 1
     max_players = 4
-    summary = "Raise armies, build your capital and win battles on four isles, with friends or solo against the Enemy."
+    summary = ("Raise armies, cast spells, sail and fly, build your capital and win battles on four isles, with friends "
+               "or solo against the Enemy. House edition: the printed cards' values are not public; ours are balanced "
+               "by bots.")
     minutes = (60, 120)
     simultaneous = True
     hidden_information = True
