@@ -1,10 +1,10 @@
 """Self-play balance of Heroes' full edition: bot games per player count, wins by faction and by
-first action (the "opening"), and how often each action is taken (share of token turns and
-Musters/Follows).  Usage (under ``nice -n 19``)::
+first action (the "opening"), and how often each action is taken (its share of the token turns:
+Follows and Musters are not counted).  Usage (under ``nice -n 19``)::
 
     python -m bench.heroes_balance --games 100 --players 2 3 4 --out bench/results/heroes_full_balance.md
 
-The bots are ``app.bots.SearchBot`` with a small budget (1 sampled world, 24 candidate moves),
+The bots are ``app.bots.SearchBot`` with a small budget (1 sampled world, 80 candidate moves),
 the generic player of every ruleset, cheap enough to play many games on a shared machine.
 """
 
@@ -37,7 +37,7 @@ def play(rules: Heroes, n_players: int, seed: int, bot: SearchBot) -> tuple[list
         seat = chooser.choice(acting)
         legal = rules.legal_moves(state, seat)
         move = bot.choose(rules, rules.view(state, seat), legal, seat, rng)
-        if move.type in ACTIONS:
+        if move.type in ACTIONS and getattr(move, "worker", "token") == "token":  # token turns only
             used[move.type] += 1
             first.setdefault(seat, move.type)
         state, _ = rules.apply(state, seat, move)
@@ -55,9 +55,9 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=60.0, help="stop a player count after this long")
     args = parser.parse_args()
     rules = Heroes()
-    bot = SearchBot(samples=1, max_candidates=24, budget_seconds=0.2)
+    bot = SearchBot(samples=1, max_candidates=80, budget_seconds=0.5)
     lines = ["# Heroes full edition: self-play balance", "",
-             f"Bots: SearchBot(samples=1, max_candidates=24); default options (full edition, Wandering Nomads, "
+             f"Bots: SearchBot(samples=1, max_candidates=80); default options (full edition, Wandering Nomads, "
              f"12 rounds); `nice -n 19 python -m bench.heroes_balance --games {args.games}`.", ""]
     for n_players in args.players:
         wins: collections.Counter = collections.Counter()
@@ -88,7 +88,7 @@ def main() -> None:
         for opening in sorted(openings):
             lines.append(f"| {opening} | {openings[opening]} | {opening_wins[opening]} | "
                          f"{opening_wins[opening] / openings[opening]:.0%} |")
-        lines += ["", "| action | times | share of actions |", "|---|---|---|"]
+        lines += ["", "| action | token turns | share of token turns |", "|---|---|---|"]
         for action in ACTIONS:
             lines.append(f"| {action} | {used[action]} | {used[action] / total:.1%} |")
         lines.append("")
