@@ -184,7 +184,7 @@ def can_build_building(state: HeroesState, seat: Seat, building: str) -> bool:
 
 def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Build]:
     """Every legal Build for ``seat`` (the worker already off the Courtyard)."""
-    result = []
+    result: list[Build] = []
     if is_full(state):
         result.extend(Build(what=building, worker=worker) for building in CATALOGUE.buildings
                       if can_build_building(state, seat, building))

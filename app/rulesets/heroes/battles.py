@@ -54,7 +54,7 @@ from app.rulesets.heroes.pieces import (
 )
 from app.rulesets.heroes.rivals import Rivals
 from app.rulesets.heroes.state import (
-    Battle, BattleSummary, CardRecord, Counts, HeroesState, Side, TacticChoice, Then,
+    Battle, BattleSummary, CardRecord, Counts, HeroesState, Pending, Side, TacticChoice, Then,
 )
 
 SIDES: tuple[Side, Side] = ("attacker", "defender")
@@ -126,12 +126,13 @@ def start(state: HeroesState, attacker: Seat, defender: Seat, region: str, capit
                              f"{region_name(region)} (+{HOUSE.vp('start_battle')} VP)"))
     state["phase"] = "tactics"
     chosen = {str(seat): not state["players"][seat]["tactics"] for seat in (attacker, defender)}
-    state["pending"] = {"battle": battle, "chosen": chosen, "choices": {}}
+    pending: Pending = {"battle": battle, "chosen": chosen, "choices": {}}
+    state["pending"] = pending
     if is_full(state):
         queue = spells.combat_queue(state, battle)
         if queue:  # spec 1.8.2: Combat spells, defender first, before the tactic cards
             state["phase"] = "combat_spell"
-            state["pending"]["queue"] = queue
+            pending["queue"] = queue
 
 
 def side_of(battle: Battle, seat: Seat) -> Side:

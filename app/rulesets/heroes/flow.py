@@ -23,7 +23,7 @@ Decisions where the spec is open:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
 from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
@@ -41,7 +41,7 @@ from app.rulesets.heroes.pieces import (
 from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.rounds import finish
 from app.rulesets.heroes.scoring import check_objectives
-from app.rulesets.heroes.state import HeroesState, Last, Then
+from app.rulesets.heroes.state import HeroesState, Last, Pending, Then
 
 # -- who acts, what is legal -----------------------------------------------------------------
 
@@ -294,7 +294,7 @@ def open_follow(state: HeroesState, setting: Setting, slot: str, window: dict[st
     window["queue"] = [other for other in window["queue"] if follow_moves(state, setting.board, other, slot)]
     if window["queue"]:
         state["phase"] = "follow"
-        state["pending"] = window  # type: ignore[assignment]  # the follow window's keys (state.Pending)
+        state["pending"] = cast(Pending, window)  # the follow window's keys (``state.Pending``)
         return
     state["pending"] = None
     close_follow(state, setting, slot, events)

@@ -233,13 +233,16 @@ def enemy_units_at(state: HeroesState, region: str, seat: Seat) -> Seat | None:
 def targets(state: HeroesState, board: Board, seat: Seat, spell: Spell) -> list[str | None]:
     """Where ``spell`` may be cast (``[None]``: it takes no target; ``[]``: nowhere now)."""
     kind = spell.effect["kind"]
+    found: list[str | None] = []
     if kind == "destroy_unit":
-        return sorted(r for r in in_reach(state, board, seat) if enemy_units_at(state, r, seat) is not None)
+        found.extend(sorted(r for r in in_reach(state, board, seat) if enemy_units_at(state, r, seat) is not None))
+        return found
     if kind == "destroy_tower":
-        return sorted(r for r in in_reach(state, board, seat)
-                      if state["regions"][r]["tower"] not in (None, seat))
+        found.extend(sorted(r for r in in_reach(state, board, seat) if state["regions"][r]["tower"] not in (None, seat)))
+        return found
     if kind == "remove_nomad":
-        return sorted(r for r, entry in state["regions"].items() if entry["nomad"])
+        found.extend(sorted(r for r, entry in state["regions"].items() if entry["nomad"]))
+        return found
     if kind == "capture_nomad":
         return [None] if state["nomad_supply"] > 0 else []
     if kind == "recruit":
@@ -253,7 +256,7 @@ def cast_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> lis
     player = state["players"][seat]
     cards = {c for c in hand(state, seat) if CATALOGUE.spell(c).kind == "cast"}
     cards |= {entry["card"] for entry in player["scribed"] if entry["status"] == "ready"}
-    result = []
+    result: list[Cast] = []
     for c in sorted(cards):
         spell = CATALOGUE.spell(c)
         if affordable(state, seat, spell):
@@ -395,7 +398,7 @@ def can_strike(state: HeroesState, battle: Battle, seat: Seat) -> bool:
 
 def combat_queue(state: HeroesState, battle: Battle) -> list[Seat]:
     """The battle's seats that may cast a Combat spell, defender first (spec 1.8.2 [K])."""
-    return [battle[side] for side in ("defender", "attacker") if combat_moves(state, battle, battle[side])]
+    return [seat for seat in (battle["defender"], battle["attacker"]) if combat_moves(state, battle, seat)]
 
 
 def cast_combat(state: HeroesState, battle: Battle, seat: Seat, move: CombatSpell, events: list[Event]) -> None:
