@@ -31,7 +31,7 @@ figures (NM-5); it is always 0 outside the Mercenary Nomads variant and may be l
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
@@ -276,14 +276,21 @@ class Scribe(MoveModel):
         return f"scribe {spell_name(self.card)}{WORKER_TEXT[self.worker]}"
 
 
-class DiscardSpell(MoveModel):
+class CardMove(MoveModel):
+    """A move that plays or drops one spell ``card`` of the hand (its text: ``words``)."""
+
+    card: SpellCard
+    words: ClassVar[str] = "{card}"
+
+    def __str__(self) -> str:
+        return self.words.format(card=spell_name(self.card))
+
+
+class DiscardSpell(CardMove):
     """Discard one spell of the hand, face up, while over the hand limit (spec 1.7, 1.9)."""
 
     type: Literal["discard_spell"] = "discard_spell"
-    card: SpellCard
-
-    def __str__(self) -> str:
-        return f"discard {spell_name(self.card)}"
+    words: ClassVar[str] = "discard {card}"
 
 
 class Cast(MoveModel):
@@ -301,70 +308,55 @@ class Cast(MoveModel):
         return f"cast {spell_name(self.card)}{where}{muster}"
 
 
-class Interrupt(MoveModel):
+class Interrupt(CardMove):
     """Spec 1.7 INTERRUPT spells: answer an enemy's spell as it is cast, cancelling it."""
 
     type: Literal["interrupt"] = "interrupt"
-    card: SpellCard
-
-    def __str__(self) -> str:
-        return f"interrupt with {spell_name(self.card)}"
+    words: ClassVar[str] = "interrupt with {card}"
 
 
-class CombatSpell(MoveModel):
+class CombatSpell(CardMove):
     """Spec 1.8.2 COMBAT spells: one per side in a battle, defender first."""
 
     type: Literal["combat_spell"] = "combat_spell"
-    card: SpellCard
+    words: ClassVar[str] = "cast {card} in the battle"
+
+
+class VesselMove(MoveModel):
+    """A vessel's move (full edition): to ``destination`` carrying the units counted (loaded where
+    it starts, at most 2); :class:`Sail` and :class:`Fly` say which vessel."""
+
+    destination: str
+    serf: Count = 0
+    warrior: Count = 0
+    hero: Count = 0
+    mercenary: Count = 0
+    worker: Worker = "token"
+    verb: ClassVar[str] = ""
+
+    @property
+    def units(self) -> dict[str, int]:
+        """The cargo as a dict."""
+        return {"serf": self.serf, "warrior": self.warrior, "hero": self.hero, "mercenary": self.mercenary}
 
     def __str__(self) -> str:
-        return f"cast {spell_name(self.card)} in the battle"
+        cargo = f" with {describe_units(self.units)}" if any(self.units.values()) else ""
+        muster = "" if self.worker == "token" else f" (Muster{WORKER_TEXT[self.worker]})"
+        return f"{self.verb} to {sea_or_region(self.destination)}{cargo}{muster}"
 
 
-class Sail(MoveModel):
-    """Spec 1.7 Sail (full edition): the seat's Sea Vessel to ``destination`` (a sea region, or a
-    shore it docks at) carrying the units counted (loaded where it starts, at most 2)."""
+class Sail(VesselMove):
+    """Spec 1.7 Sail (full edition): the seat's Sea Vessel to a sea region, or a shore it docks at."""
 
     type: Literal["sail"] = "sail"
-    destination: str
-    serf: Count = 0
-    warrior: Count = 0
-    hero: Count = 0
-    mercenary: Count = 0
-    worker: Worker = "token"
-
-    @property
-    def units(self) -> dict[str, int]:
-        """The cargo as a dict."""
-        return {"serf": self.serf, "warrior": self.warrior, "hero": self.hero, "mercenary": self.mercenary}
-
-    def __str__(self) -> str:
-        cargo = f" with {describe_units(self.units)}" if any(self.units.values()) else ""
-        muster = "" if self.worker == "token" else f" (Muster{WORKER_TEXT[self.worker]})"
-        return f"sail to {sea_or_region(self.destination)}{cargo}{muster}"
+    verb: ClassVar[str] = "sail"
 
 
-class Fly(MoveModel):
-    """Spec 1.7 Fly (full edition): the seat's Air Vessel to the land region ``destination``
-    carrying the units counted (loaded where it starts, at most 2)."""
+class Fly(VesselMove):
+    """Spec 1.7 Fly (full edition): the seat's Air Vessel to a land region."""
 
     type: Literal["fly"] = "fly"
-    destination: str
-    serf: Count = 0
-    warrior: Count = 0
-    hero: Count = 0
-    mercenary: Count = 0
-    worker: Worker = "token"
-
-    @property
-    def units(self) -> dict[str, int]:
-        """The cargo as a dict."""
-        return {"serf": self.serf, "warrior": self.warrior, "hero": self.hero, "mercenary": self.mercenary}
-
-    def __str__(self) -> str:
-        cargo = f" with {describe_units(self.units)}" if any(self.units.values()) else ""
-        muster = "" if self.worker == "token" else f" (Muster{WORKER_TEXT[self.worker]})"
-        return f"fly to {region_name(self.destination)}{cargo}{muster}"
+    verb: ClassVar[str] = "fly"
 
 
 def spell_name(card_id: str) -> str:

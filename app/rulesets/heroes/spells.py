@@ -305,15 +305,22 @@ def interrupt_moves(state: HeroesState, seat: Seat) -> list[Interrupt]:
             if CATALOGUE.spell(c).kind == "interrupt" and affordable(state, seat, CATALOGUE.spell(c))]
 
 
-def interrupt(state: HeroesState, seat: Seat, move: Interrupt, events: list[Event]) -> None:
-    """Pay and discard the Interrupt, score its VP: the spell being cast is cancelled."""
-    spell = CATALOGUE.spell(move.card)
+def play_from_hand(state: HeroesState, seat: Seat, card_id: str) -> tuple[Spell, int]:
+    """Pay a card of the hand, discard it face up and score its VP; returns the spell and the Mana
+    paid (an Interrupt or a Combat spell: spec 1.7)."""
+    spell = CATALOGUE.spell(card_id)
     player = state["players"][seat]
     cost = mana_cost(state, seat, spell)
     player["resources"]["mana"] -= cost
-    player["spells"].remove(move.card)
-    state["spell_discard"].append(move.card)
+    player["spells"].remove(card_id)
+    state["spell_discard"].append(card_id)
     player["score"] += spell.vp
+    return spell, cost
+
+
+def interrupt(state: HeroesState, seat: Seat, move: Interrupt, events: list[Event]) -> None:
+    """Pay and discard the Interrupt, score its VP: the spell being cast is cancelled."""
+    spell, cost = play_from_hand(state, seat, move.card)
     events.append(Event(text=f"{{seat{seat}}} interrupts with {{spell}} for {cost} Mana (+{spell.vp} VP): "
                              "the spell has no effect", args={"spell": card(spell.name)}))
 
@@ -405,13 +412,8 @@ def cast_combat(state: HeroesState, battle: Battle, seat: Seat, move: CombatSpel
     """Pay, discard, score, and apply the spell to the battle: its strength goes to
     ``battle.spell_bonus`` by side, a unit it destroys dies now."""
     from app.rulesets.heroes.battles import other_seat, side_of
-    spell = CATALOGUE.spell(move.card)
+    spell, cost = play_from_hand(state, seat, move.card)
     player = state["players"][seat]
-    cost = mana_cost(state, seat, spell)
-    player["resources"]["mana"] -= cost
-    player["spells"].remove(move.card)
-    state["spell_discard"].append(move.card)
-    player["score"] += spell.vp
     side = side_of(battle, seat)
     other = "defender" if side == "attacker" else "attacker"
     bonus = battle.setdefault("spell_bonus", {"attacker": 0, "defender": 0})

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
+from collections.abc import Callable
 
 from app.rulesets.base import Seat
 from app.rulesets.heroes.board import Board
@@ -96,26 +97,15 @@ def sail_reach(state: HeroesState, board: Board, seat: Seat, start: str, speed: 
     land); docking ends the sail, enemy Sea Vessels block a sea."""
     terrain = Terrain(state, board, seat)
     blocked = hostile_seas(state, seat)
-    ends: dict[str, str] = {}
-    distance = {start: 0}
-    queue = deque([start])
-    while queue:
-        here = queue.popleft()
-        if distance[here] == speed:
-            continue
-        at_sea = here in board.sea_adjacent
-        steps = (board.sea_adjacent[here] | board.shores[here]) if at_sea else board.shores[here]
-        for there in steps:
-            if there in distance or there in blocked:
-                continue
-            distance[there] = distance[here] + 1
-            if there in board.sea_adjacent:
-                ends[there] = "move"
-                queue.append(there)
-            else:
-                ends[there] = land_end(terrain, there)
-    ends.pop(start, None)
-    return ends
+
+    def steps(here: str) -> frozenset[str]:
+        found = board.sea_adjacent[here] | board.shores[here] if here in board.sea_adjacent else board.shores[here]
+        return found - blocked
+
+    def visit(there: str) -> tuple[str | None, bool]:
+        return ("move", True) if there in board.sea_adjacent else (land_end(terrain, there), False)
+
+    return search(start, speed, steps, visit)
 
 
 def fly_reach(state: HeroesState, board: Board, seat: Seat, start: str, speed: int) -> dict[str, str]:
@@ -123,6 +113,26 @@ def fly_reach(state: HeroesState, board: Board, seat: Seat, start: str, speed: i
     ferries; the Tower<->Capital link for the owner) or over seas; deserts do not stop it; enemy
     pieces and Nomads stop it (``"battle"``, ``"nomad"``)."""
     terrain = Terrain(state, board, seat)
+
+    def steps(here: str) -> frozenset[str]:
+        if here in board.sea_adjacent:
+            return board.sea_adjacent[here] | board.shores[here]
+        return board.overland[here] | board.shores[here] | frozenset(terrain.links.get(here, ()))
+
+    def visit(there: str) -> tuple[str | None, bool]:
+        if there in board.sea_adjacent:
+            return None, True  # over the sea, never ending there
+        end = land_end(terrain, there)
+        return end, end == "move"
+
+    return search(start, speed, steps, visit)
+
+
+def search(start: str, speed: int, steps: Callable[[str], frozenset[str]],
+           visit: Callable[[str], tuple[str | None, bool]]) -> dict[str, str]:
+    """Breadth-first from ``start`` up to ``speed`` steps: ``steps(here)`` are the places one step
+    on, ``visit(there)`` says how a move may end there (``None``: it may not) and whether it may go
+    on; returns every end but ``start``."""
     ends: dict[str, str] = {}
     distance = {start: 0}
     queue = deque([start])
@@ -130,21 +140,14 @@ def fly_reach(state: HeroesState, board: Board, seat: Seat, start: str, speed: i
         here = queue.popleft()
         if distance[here] == speed:
             continue
-        if here in board.sea_adjacent:
-            steps = board.sea_adjacent[here] | board.shores[here]
-        else:
-            links = terrain.links.get(here, set())
-            steps = board.overland[here] | board.shores[here] | links
-        for there in steps:
+        for there in steps(here):
             if there in distance:
                 continue
             distance[there] = distance[here] + 1
-            if there in board.sea_adjacent:
-                queue.append(there)
-                continue
-            end = land_end(terrain, there)
-            ends[there] = end
-            if end == "move":
+            end, onward = visit(there)
+            if end is not None:
+                ends[there] = end
+            if onward:
                 queue.append(there)
     ends.pop(start, None)
     return ends
