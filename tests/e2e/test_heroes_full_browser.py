@@ -36,7 +36,7 @@ PLANS = {
 }
 """What each seat works through, in order (the Buildings first: a Hero or vessel needs its own)."""
 COSTS = {"cathedral": {"ore": 3}, "sea_dock": {"ore": 3}, "wyvern_roost": {"ore": 3}, "paladin": {"food": 3, "ore": 2},
-         "sea_vessel": {"ore": 2, "food": 2}, "air_vessel": {"ore": 2, "mana": 2}}
+         "sea_vessel": {"ore": 1, "food": 1}, "air_vessel": {"ore": 1, "mana": 1}}
 """The house costs of ``data/factions.json`` the policy taxes for."""
 SHOWN = {"research", "scribe", "discard_spell", "cast", "combat_spell", "sail", "fly", "march"}
 """Move types the test makes by clicks (and the Paladin's Recruit)."""
