@@ -226,18 +226,21 @@ def test_two_players_research_cast_sail_fly_a_hero_and_a_token_by_clicks(live_se
         page.context.close()
 
 
-def test_solo_the_enemy_casts_its_heros_spell(live_server, chromium):
-    base = live_server
-    ana = sign_in(chromium, base, "Ana", height=1000)
+def play_until_the_enemy_casts(ana, base: str) -> str | None:
+    """A new solo table (full edition, no Nomads); the player taxes by clicks (Mana first) and answers
+    the rest through REST until the Enemy has cast a spell: its table id, or ``None`` if the game
+    ended first (the Enemy draws its Research card 4 in about 97 games of 100 with the Mana to cast)."""
+    ana.goto(f"{base}/")
     ana.select_option("#ruleset", "heroes")
     table_id = create_join_and_start(ana, [], "heroes", lambda page: page.select_option('[data-option="nomads"]', label="None"))
     expect(ana.locator("#game")).to_have_attribute("data-status", "running")
     expect(ana.locator("#board .hx-player")).to_have_count(2)
-    for _ in range(120):
+    for _ in range(150):
         game = server_game(ana, base, table_id)
         if any("The Enemy (Hero" in entry["text"] and " casts " in entry["text"] for entry in game["log"]):
-            break
-        assert game["status"] == "running", "the game ended before the Enemy cast a spell"
+            return table_id
+        if game["status"] != "running":
+            return None
         legal = game["legal"]
         move = (next((m for m in legal if m["type"] == "skip"), None)
                 or next((m for m in legal if m["type"] == "discard_spell"), None)
@@ -248,13 +251,17 @@ def test_solo_the_enemy_casts_its_heros_spell(live_server, chromium):
         if move["type"] == "tax" and move["worker"] == "token":
             press(ana, '[data-action-slot="tax"]')
             choice(ana, move).click()
-        elif move["type"] == "skip":
-            ana.locator('#board [data-action="skip"]').click()
         else:
             by_rest(ana, base, table_id, game, move)
         wait_for_version_change(ana, game["version"])
-    else:
-        raise AssertionError("the Enemy never cast its Hero's spell")
+    raise AssertionError("the solo game neither ended nor saw the Enemy cast within 150 moves")
+
+
+def test_solo_the_enemy_casts_its_heros_spell(live_server, chromium):
+    base = live_server
+    ana = sign_in(chromium, base, "Ana", height=1000)
+    table_id = next((found for found in (play_until_the_enemy_casts(ana, base) for _ in range(3)) if found), None)
+    assert table_id, "in three solo games the Enemy never cast its Hero's spell"
     expect(ana.locator("#log li", has_text=re.compile(r"The Enemy \(Hero \d, card 4 \(Research")).first).to_be_visible()
     expect(ana.locator("#log li", has_text=re.compile(r"scores 2 VP")).first).to_be_visible()
     enemy_cards = server_game(ana, base, table_id)["view"]["enemy_cards"]

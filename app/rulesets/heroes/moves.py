@@ -277,8 +277,10 @@ class Scribe(MoveModel):
 
 
 class CardMove(MoveModel):
-    """A move that plays or drops one spell ``card`` of the hand (its text: ``words``)."""
+    """A move that plays or drops one spell ``card`` of the hand (its text: ``words``; ``type``
+    first, as every move writes it)."""
 
+    type: str
     card: SpellCard
     words: ClassVar[str] = "{card}"
 
@@ -324,8 +326,10 @@ class CombatSpell(CardMove):
 
 class VesselMove(MoveModel):
     """A vessel's move (full edition): to ``destination`` carrying the units counted (loaded where
-    it starts, at most 2); :class:`Sail` and :class:`Fly` say which vessel."""
+    it starts, at most 2); :class:`Sail` and :class:`Fly` say which vessel (``type`` first, as
+    every move writes it)."""
 
+    type: str
     destination: str
     serf: Count = 0
     warrior: Count = 0

@@ -29,7 +29,7 @@ from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.view import build_view
 
 REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_nomad", "march", "fire_mercenary",
-                              "sail", "fly", "scribe"})
+                              "sail", "fly"})
 """The move types ``Heroes.is_reversible`` may allow (when they drew and revealed nothing)."""
 
 
@@ -50,11 +50,12 @@ class Heroes(Ruleset[HeroesState]):
     face-down tokens are hidden from everyone.
 
     Taking a move back (``is_reversible``): a Recruit, Build, Tax, Nomad placement or move, March,
-    Sail, Fly, Scribe or firing of the Mercenary may be taken back while no other seat has acted
+    Sail, Fly or firing of the Mercenary may be taken back while no other seat has acted
     since, if it drew nothing (the PRNG, the solo Enemy's deck and the spell deck are as they
     were), revealed no exploration token, changed no secret (a spell hand) and opened no battle (a
     battle's tactic choice is secret, and its outcome is not to be tried out).  Passing, Research,
-    Cast, discards, Interrupts, Combat spells, the tactic cards, Conscripts and casualties never can.
+    Scribe (it changes the secret hand), Cast, discards, Interrupts, Combat spells, the tactic
+    cards, Conscripts and casualties never can.
     """
 
     name = "heroes"
