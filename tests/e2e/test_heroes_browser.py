@@ -44,9 +44,11 @@ UNITS = ("serf", "warrior", "hero", "mercenary")  # the renderer's army keys (da
 
 
 def quick_options(page) -> None:
-    """Lobby form: the host begins, the fewest rounds."""
+    """Lobby form: the host begins, the fewest rounds, the core edition (these tests click the core
+    game's moves; the full edition's have their own tests below)."""
     page.select_option('[data-option="first_player"]', label="Host")
     page.fill('[data-option="round_limit"]', str(ROUND_LIMIT))
+    page.select_option('[data-option="edition"]', label="Core")
 
 
 def guest_page(chromium, base: str, name: str):
@@ -227,7 +229,7 @@ def test_three_players_finish_a_game_with_wandering_nomads_by_clicks(live_server
     players = [guest_page(chromium, base, name) for name in ("Ana", "Bo", "Cy")]
     # the lobby form is covered above: this table is made through the API, to spend the time on moves
     created = players[0].request.post(f"{base}/api/tables", data={
-        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "round_limit": ROUND_LIMIT, "nomads": "wandering"}})
+        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "round_limit": ROUND_LIMIT, "nomads": "wandering", "edition": "core"}})
     assert created.ok, created.text()
     table_id = str(created.json()["id"])
     for page in players[1:]:
@@ -310,7 +312,7 @@ def steer_three_players_to_a_battle(chromium, base: str, ana, bo) -> tuple[str, 
     cy = chromium.new_context().request
     assert cy.post(f"{base}/api/auth/guest", data={"name": "Cy"}).ok
     created = ana.request.post(f"{base}/api/tables", data={
-        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "nomads": "none"}})
+        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "nomads": "none", "edition": "core"}})
     assert created.ok, created.text()
     table_id = str(created.json()["id"])
     assert bo.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
@@ -434,7 +436,7 @@ def test_three_players_finish_a_game_with_mercenary_nomads_by_clicks(live_server
     rng = random.Random(7)
     players = [guest_page(chromium, base, name) for name in ("Ana", "Bo", "Cy")]
     created = players[0].request.post(f"{base}/api/tables", data={
-        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "round_limit": ROUND_LIMIT, "nomads": "mercenary"}})
+        "ruleset": "heroes", "seats": 3, "options": {"first_player": "host", "round_limit": ROUND_LIMIT, "nomads": "mercenary", "edition": "core"}})
     assert created.ok, created.text()
     table_id = str(created.json()["id"])
     for page in players[1:]:

@@ -13,7 +13,17 @@ from typing import Any
 from app.rulesets.base import Event
 from app.rulesets.heroes.rules import Heroes
 
-RULES = Heroes()
+class CoreHeroes(Heroes):
+    """The ruleset with ``edition: "core"`` as the default of its options: the rules tests written
+    for the reduced game keep testing it (the full edition's tests name ``edition: "full"``)."""
+
+    def parse_options(self, raw: dict[str, Any] | None) -> Any:
+        return super().parse_options({"edition": "core", **(raw or {})})
+
+
+RULES = CoreHeroes()
+FULL = Heroes()
+"""The ruleset as a new table gets it: the full edition by default."""
 A, B, C, D = 0, 1, 2, 3
 
 
@@ -80,13 +90,14 @@ ENEMY = 1
 
 
 def solo_position(nomads: str = "wandering", seed: int = 1, lap: int = 1, deck: list[int] | None = None,
-                  tax_track: dict[str, str] | None = None) -> dict[str, Any]:
+                  tax_track: dict[str, str] | None = None, rules: Heroes | None = None) -> dict[str, Any]:
     """A solo game (N against the Enemy on E, W free) at the player's action ``lap`` of round 1:
     the player's Courtyard empty (pieces back in supply), the Enemy's 3 Heroes in its Courtyard
     and nothing else, no Nomad on the board (10 in supply), resources 0 for the player and 3/3/3
     for the Enemy, card 1 in Hero slot 1 (and card 2 in slot 2 at lap 2); after the player's move
     the Enemy draws the first card of ``deck`` (default 3, 4, 5, 6, 7, 8) for the next slot."""
-    state = RULES.setup(1, RULES.parse_options({"nomads": nomads}), seed)
+    rules = rules or RULES
+    state = rules.setup(1, rules.parse_options({"nomads": nomads}), seed)
     for entry in state["regions"].values():
         entry["nomad"] = False
         for seat, counts in list(entry["units"].items()):
@@ -119,3 +130,39 @@ def move_hero(state: dict[str, Any], hero: int, region: str) -> None:
         del state["regions"][where]["units"][str(ENEMY)]
     state["regions"][region]["units"].setdefault(str(ENEMY), {"serf": 0, "warrior": 0, "hero": 0})["hero"] += 1
     state["solo"]["heroes"][hero - 1] = region
+
+
+# -- the full edition ----------------------------------------------------------------------------
+
+def full_position(n_players: int = 2, nomads: str = "none", seed: int = 1, hands: list[list[str]] | None = None,
+                  tokens: dict[str, str] | None = None) -> dict[str, Any]:
+    """A full-edition game as :func:`position` leaves a core one (round 1, seat 0 to act, lap 1,
+    every Courtyard empty), every hand as ``hands`` says (default: empty; the cards come out of
+    the deck), no exploration token but ``tokens`` (region -> token id), an empty discard."""
+    state = FULL.setup(n_players, FULL.parse_options({"nomads": nomads, "first_player": "host"}), seed)
+    state["phase"] = "action"
+    state["pending"] = None
+    for entry in state["regions"].values():
+        for seat, counts in entry["units"].items():
+            for kind, count in counts.items():
+                state["players"][int(seat)]["supply"][kind] += count
+        entry["units"] = {}
+    state["tax_track"] = {"4": "ore", "3": "mana", "2": "food"}
+    deck = state["spell_deck"] + [card for player in state["players"] for card in player["spells"]]
+    for index, player in enumerate(state["players"]):
+        player["spells"] = list((hands or [])[index]) if hands and index < len(hands) else []
+        for card in player["spells"]:
+            deck.remove(card)
+    state["spell_deck"] = sorted(deck)
+    state["spell_discard"] = []
+    state["tokens"] = dict(tokens or {})
+    state["revealed"] = {}
+    return state
+
+
+def full_solo_position(**options: Any) -> dict[str, Any]:
+    """A full-edition solo game set up like :func:`solo_position` (the player's hand empty)."""
+    state = solo_position(**options, rules=FULL)
+    state["players"][A]["spells"] = []
+    state["tokens"] = {}
+    return state

@@ -96,7 +96,7 @@ def result_hash(rules: Heroes, state: dict[str, Any]) -> str:
 def record(rules: Heroes, n_players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
     """Play one seeded random game and record it (module docstring)."""
     chooser = random.Random(seed)
-    state = rules.setup(n_players, rules.parse_options(options), seed)
+    state = rules.setup(n_players, rules.parse_options({"edition": "core", **options}), seed)  # recorded as core
     game: dict[str, Any] = {"n_players": n_players, "options": options, "seed": seed, "moves": [],
                             "plies": [ply_hashes(rules, state, [])]}
     while rules.to_act(state):

@@ -24,12 +24,24 @@ from app.rulesets.base import MoveModel, Seat
 from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
-from app.rulesets.heroes.moves import Build, CapitalAction, Recruit, Tax, Worker
-from app.rulesets.heroes.pieces import add_units, can_pay, courtyard, gain, pay, take_units, towers_of, units_at
+from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.moves import VESSELS, Build, CapitalAction, Recruit, Research, Scribe, Tax, Worker
+from app.rulesets.heroes.pieces import (
+    add_units, can_pay, courtyard, gain, is_full, pay, take_units, towers_of, units_at,
+)
 from app.rulesets.heroes.state import HeroesState
 
 CAPITAL_SLOTS = ("recruit", "build", "tax")
-"""Spec 2.2: the followable Capital Action slots enabled in Tier 1."""
+"""Spec 2.2: the followable Capital Action slots of the core edition."""
+FULL_CAPITAL_SLOTS = ("recruit", "build", "research", "tax")
+"""Spec 1.7: the followable Capital Action slots of the full edition (Research/Scribe too)."""
+SLOT_OF = {"recruit": "recruit", "build": "build", "tax": "tax", "research": "research", "scribe": "research"}
+"""The Action Bar slot a Capital Action move fills (Research and Scribe share one)."""
+
+
+def capital_slots(state: HeroesState) -> tuple[str, ...]:
+    """The followable Capital Action slots of this game's edition."""
+    return FULL_CAPITAL_SLOTS if is_full(state) else CAPITAL_SLOTS
 MARCH_SLOTS = ("march_1", "march_2")
 """Spec 1.7: the two March slots (Command Actions; Muster moves March -> March)."""
 RECRUITS = {"serf": {"serf": 1}, "serf_pair": {"serf": 2}, "warrior": {"warrior": 1}, "hero": {"hero": 1}}
@@ -44,6 +56,8 @@ def can_recruit(state: HeroesState, seat: Seat, unit: str) -> bool:
     if unit == "mercenary":
         return mercenaries.can_recruit(state, seat)
     player = state["players"][seat]
+    if unit in VESSELS or unit in CATALOGUE.heroes:
+        return can_recruit_full(state, seat, unit)
     if unit == "hero" and not player["hall"]:
         return False
     pieces = RECRUITS[unit]
@@ -56,6 +70,8 @@ def recruit(state: HeroesState, seat: Seat, move: Recruit) -> str:
     """Pay and put the new unit(s) in the Courtyard; returns the log text."""
     if move.unit == "mercenary":
         return mercenaries.recruit(state, seat)
+    if move.unit in VESSELS or move.unit in CATALOGUE.heroes:
+        return recruit_full(state, seat, move.unit)
     cost = HOUSE.recruit_cost(move.unit)
     pay(state, seat, cost)
     pieces = RECRUITS[move.unit]
@@ -64,6 +80,57 @@ def recruit(state: HeroesState, seat: Seat, move: Recruit) -> str:
     add_units(state, state["players"][seat]["capital"], seat, pieces)
     what = {"serf": "a Serf", "serf_pair": "2 Serfs", "warrior": "a Warrior", "hero": "a Hero"}[move.unit]
     return f"recruits {what} for {describe_resources(cost)}"
+
+
+def full_cost(unit: str) -> dict[str, int]:
+    """What a vessel (``sea_vessel``, ``air_vessel``) or a Hero of the full edition costs."""
+    if unit in VESSELS:
+        return dict(CATALOGUE.vessel(unit.split("_")[0])["cost"])
+    return dict(CATALOGUE.heroes[unit].cost)
+
+
+def can_recruit_full(state: HeroesState, seat: Seat, unit: str) -> bool:
+    """Spec 1.7 Recruit [K]: a Hero or vessel only once its Building is built; a Hero of the
+    seat's own faction not in play; a vessel not in play; paid."""
+    player = state["players"][seat]
+    if not is_full(state) or player.get("enemy"):
+        return False
+    if unit in VESSELS:
+        kind = unit.split("_")[0]
+        if player["vessels"][kind] is not None:
+            return False
+        building = CATALOGUE.vessel_building(player["faction"], kind)
+    else:
+        hero = CATALOGUE.heroes[unit]
+        if hero.faction != player["faction"] or unit in player["heroes"] or player["supply"]["hero"] < 1:
+            return False
+        building = hero.building
+    return building in player["buildings"] and can_pay(state, seat, full_cost(unit))
+
+
+def recruit_full(state: HeroesState, seat: Seat, unit: str) -> str:
+    """Pay; a Hero goes to the Courtyard (its card in play), a vessel to its capital."""
+    from app.rulesets.heroes.vessels import place_new
+    cost = full_cost(unit)
+    pay(state, seat, cost)
+    player = state["players"][seat]
+    if unit in VESSELS:
+        kind = unit.split("_")[0]
+        place_new(state, seat, kind)
+        name = CATALOGUE.faction(player["faction"])["vessels"][kind]["name"]
+        return f"launches the {name} ({kind} vessel) at {region_name(player['capital'])} for {describe_resources(cost)}"
+    player["supply"]["hero"] -= 1
+    player["heroes"].append(unit)
+    add_units(state, player["capital"], seat, {"hero": 1})
+    return f"recruits the {CATALOGUE.heroes[unit].name} for {describe_resources(cost)}"
+
+
+def recruit_units(state: HeroesState) -> tuple[str, ...]:
+    """What a Recruit may offer in this game's edition (full: no generic Hero; the seat's
+    faction Heroes and its vessels instead)."""
+    if is_full(state):
+        return ("serf", "serf_pair", "warrior", "mercenary", "sea_vessel", "air_vessel", *CATALOGUE.heroes)
+    return (*RECRUITS, "mercenary")
 
 
 # -- Build ---------------------------------------------------------------------------------
@@ -107,10 +174,22 @@ def can_upgrade(state: HeroesState, seat: Seat) -> bool:
     return cost is not None and can_pay(state, seat, cost)
 
 
+def can_build_building(state: HeroesState, seat: Seat, building: str) -> bool:
+    """Spec 1.7 Build a Building [K] (full edition): one of the seat's faction, not built yet,
+    3 Ore and a Courtyard Serf to lock on it."""
+    player = state["players"][seat]
+    return (CATALOGUE.buildings[building][0] == player["faction"] and building not in player["buildings"]
+            and courtyard(state, seat)["serf"] >= 1 and can_pay(state, seat, CATALOGUE.building["cost"]))
+
+
 def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Build]:
     """Every legal Build for ``seat`` (the worker already off the Courtyard)."""
-    result = []
-    if can_build_hall(state, seat):
+    result: list[Build] = []
+    if is_full(state):
+        result.extend(Build(what=building, worker=worker) for building in CATALOGUE.buildings
+                      if can_build_building(state, seat, building))
+        result.extend(Build(what=vessel, worker=worker) for vessel in VESSELS if can_recruit_full(state, seat, vessel))
+    elif can_build_hall(state, seat):
         result.append(Build(what="hall", worker=worker))
     if can_upgrade(state, seat):
         result.append(Build(what="capital", worker=worker))
@@ -121,6 +200,15 @@ def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Bu
 def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> str:
     """Perform a legal Build; returns the log text."""
     player = state["players"][seat]
+    if move.what in VESSELS:
+        return recruit_full(state, seat, move.what)  # spec 1.7 Build a Vessel: as recruiting it
+    if move.what in CATALOGUE.buildings:
+        cost = CATALOGUE.building["cost"]
+        pay(state, seat, cost)
+        take_units(state, player["capital"], seat, {"serf": 1})
+        player["buildings"].append(move.what)
+        return (f"builds the {CATALOGUE.buildings[move.what][1]} for {describe_resources(cost)}, "
+                "locking a Serf on it")
     if move.what == "hall":
         pay(state, seat, HOUSE.hall_cost)
         take_units(state, player["capital"], seat, {"serf": 1})
@@ -171,9 +259,13 @@ def capital_actions(board: Board, state: HeroesState, seat: Seat, slot: str, wor
     """Every legal action of ``slot`` for ``seat`` paid by ``worker`` (the worker has already
     left the Courtyard when it is a Serf)."""
     if slot == "recruit":
-        return [Recruit(unit=unit, worker=worker) for unit in (*RECRUITS, "mercenary") if can_recruit(state, seat, unit)]
+        return [Recruit(unit=unit, worker=worker) for unit in recruit_units(state) if can_recruit(state, seat, unit)]
     if slot == "build":
         return [*builds(board, state, seat, worker)]
+    if slot == "research":
+        from app.rulesets.heroes import spells
+        found: list[CapitalAction] = [Research(worker=worker)] if spells.can_research(state) else []
+        return [*found, *spells.scribe_moves(state, seat, worker)]
     return [Tax(resource=resource, worker=worker) for resource in RESOURCES]
 
 
@@ -195,14 +287,21 @@ def follow_moves(state: HeroesState, board: Board, seat: Seat, slot: str) -> lis
     result: list[MoveModel] = []
     for worker in workers(state, seat):
         for move in capital_actions(board, state, seat, slot, worker):
-            if worker == "serf" and isinstance(move, Build) and move.what == "hall" and courtyard(state, seat)["serf"] < 2:
+            if (worker == "serf" and isinstance(move, Build) and (move.what == "hall" or move.what in CATALOGUE.buildings)
+                    and courtyard(state, seat)["serf"] < 2):
                 continue
             result.append(move)
     return result
 
 
-def perform(board: Board, state: HeroesState, seat: Seat, move: CapitalAction) -> str:
-    """Do a Capital Action move; returns the log text (without the seat name)."""
+def perform(board: Board, state: HeroesState, seat: Seat, move: CapitalAction, events: list | None = None) -> str:
+    """Do a Capital Action move; returns the log text (without the seat name); a Research's
+    private lines (the cards drawn) go to ``events``."""
+    from app.rulesets.heroes import spells
+    if isinstance(move, Research):
+        return spells.research(state, seat, events if events is not None else [])
+    if isinstance(move, Scribe):
+        return spells.scribe(state, seat, move)
     if isinstance(move, Recruit):
         return recruit(state, seat, move)
     if isinstance(move, Build):

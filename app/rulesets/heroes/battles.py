@@ -42,18 +42,19 @@ import itertools
 import json
 import math
 from app.rulesets.base import Event, Seat
-from app.rulesets.heroes import mercenaries
+from app.rulesets.heroes import mercenaries, spells, vessels
+from app.rulesets.heroes.abilities import strength_bonuses
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, TacticCard, describe_units
 from app.rulesets.heroes.march import ARMY_LIMIT, neighbours
 from app.rulesets.heroes.moves import Casualties, Conscript, Tactic
 from app.rulesets.heroes.nomads import release_all
 from app.rulesets.heroes.pieces import (
-    add_units, destroy_units, log_name, natural_strength, pending_step, size, take_units, towers_of, units_at,
+    add_units, destroy_units, is_full, log_name, natural_strength, pending_step, size, take_units, towers_of, units_at,
 )
 from app.rulesets.heroes.rivals import Rivals
 from app.rulesets.heroes.state import (
-    Battle, BattleSummary, CardRecord, Counts, HeroesState, Side, TacticChoice, Then,
+    Battle, BattleSummary, CardRecord, Counts, HeroesState, Pending, Side, TacticChoice, Then,
 )
 
 SIDES: tuple[Side, Side] = ("attacker", "defender")
@@ -69,7 +70,7 @@ def capital_extras(state: HeroesState, seat: Seat) -> int:
     strength, Serfs and Nomads on the Action Bar and the Hall's Serf (1 each), Courtyard Nomads."""
     player = state["players"][seat]
     bar = sum(1 for occupant in player["bar"].values() if occupant in ("serf", "nomad"))
-    hall = HOUSE.strength("serf") if player["hall"] else 0
+    hall = HOUSE.strength("serf") * (int(player["hall"]) + len(player.get("buildings", [])))
     nomads = player["nomads"] * HOUSE.nomads["strength_in_capital"]
     return HOUSE.capital_strength(player["cc_level"]) + bar * HOUSE.strength("serf") + hall + nomads
 
@@ -80,13 +81,30 @@ def natural(state: HeroesState, battle: Battle, side: Side) -> int:
     seat = battle[side]
     if side == "defender":
         return defending_strength(state, seat, battle["region"], battle["capital"])
-    return natural_strength(units_at(state, battle["region"], seat))
+    return natural_strength(units_at(state, battle["region"], seat)) + vessels.strength_at(state, battle["region"], seat)
+
+
+def bonuses(state: HeroesState, board_terrain: str, battle: Battle, side: Side) -> int:
+    """Full edition: the side's faction and Hero bonuses (``abilities.strength_bonuses``) and its
+    Combat spells (``spells.spell_bonus``); 0 in the core edition."""
+    if not is_full(state):
+        return 0
+    seat = battle[side]
+    region = battle["region"]
+    with_hero = units_at(state, region, seat)["hero"] > 0
+    return (strength_bonuses(state, seat, region, side, with_hero, board_terrain)
+            + spells.spell_bonus(battle, side))
+
+
+def other_seat(battle: Battle, seat: Seat) -> Seat:
+    """The seat ``seat`` fights against in ``battle``."""
+    return battle["defender"] if battle["attacker"] == seat else battle["attacker"]
 
 
 def defending_strength(state: HeroesState, seat: Seat, region: str, capital: bool) -> int:
     """The natural strength of ``seat`` defending ``region``: its units, its Tower there (3), and
     with ``capital`` its capital (``capital_extras``)."""
-    total = natural_strength(units_at(state, region, seat))
+    total = natural_strength(units_at(state, region, seat)) + vessels.strength_at(state, region, seat)
     if state["regions"][region]["tower"] == seat:
         total += HOUSE.tower["strength"]
     if capital:
@@ -108,7 +126,13 @@ def start(state: HeroesState, attacker: Seat, defender: Seat, region: str, capit
                              f"{region_name(region)} (+{HOUSE.vp('start_battle')} VP)"))
     state["phase"] = "tactics"
     chosen = {str(seat): not state["players"][seat]["tactics"] for seat in (attacker, defender)}
-    state["pending"] = {"battle": battle, "chosen": chosen, "choices": {}}
+    pending: Pending = {"battle": battle, "chosen": chosen, "choices": {}}
+    state["pending"] = pending
+    if is_full(state):
+        queue = spells.combat_queue(state, battle)
+        if queue:  # spec 1.8.2: Combat spells, defender first, before the tactic cards
+            state["phase"] = "combat_spell"
+            pending["queue"] = queue
 
 
 def side_of(battle: Battle, seat: Seat) -> Side:
@@ -302,7 +326,9 @@ def resolve(state: HeroesState, rivals: Rivals, events: list[Event]) -> None:
     ``rivals.takes_losses``); ``pending`` is ``None`` when the battle is over."""
     battle = pending_step(state)["battle"]
     cards = revealed(battle)
-    totals: Counts = {side: natural(state, battle, side) + cards[side]["bonus"] for side in SIDES}
+    terrain = Board.four_isles().regions[battle["region"]].terrain
+    totals: Counts = {side: max(0, natural(state, battle, side) + cards[side]["bonus"] + bonuses(state, terrain, battle, side))
+                      for side in SIDES}
     winner: Side = "attacker" if totals["attacker"] > totals["defender"] else "defender"
     loser: Side = "defender" if winner == "attacker" else "attacker"
     battle["totals"] = totals
@@ -329,6 +355,7 @@ def resolve(state: HeroesState, rivals: Rivals, events: list[Event]) -> None:
         return
     options = casualty_options(state, battle, battle[loser], damage)
     if not options:
+        vessel_fate(state, battle[loser], battle["region"], damage, events)
         state["pending"] = None
         return
     state["phase"] = "casualties"
@@ -422,7 +449,8 @@ def take_casualties(state: HeroesState, move: Casualties, events: list[Event]) -
     battle, seat = pending["battle"], pending["seat"]
     region = battle["region"]
     lost = []
-    if state["regions"][region]["tower"] == seat and pending["damage"] > 0:
+    tower_lost = state["regions"][region]["tower"] == seat and pending["damage"] > 0
+    if tower_lost:
         state["regions"][region]["tower"] = None
         state["players"][seat]["supply"]["tower"] += 1
         lost.append("its Tower")
@@ -441,8 +469,24 @@ def take_casualties(state: HeroesState, move: Casualties, events: list[Event]) -
         text += f"; {describe_units(survivors)} {verb} to {region_name(move.retreat)}"
         note_region(state, move.retreat)
     events.append(Event(text=text))
+    left = pending["damage"] - (HOUSE.tower["strength"] if tower_lost else 0) - natural_strength(move.units)
+    vessel_fate(state, seat, region, left, events)
     mercenaries.lose(state, move.mercenary, events)
     state["pending"] = None
+
+
+def vessel_fate(state: HeroesState, seat: Seat, region: str, damage_left: int, events: list[Event]) -> None:
+    """Full edition (``vessels.py``): the loser's vessels in ``region`` take the damage its units
+    did not (any damage destroys a vessel); the others retreat to its capital."""
+    if not vessels.vessels_at(state, region).get(seat):
+        return
+    if damage_left > 0:
+        lost = vessels.destroy(state, seat, region)
+        events.append(Event(text=f"{log_name(state, seat, start=True)} loses its {' and '.join(lost)} vessel"))
+    else:
+        moved = vessels.retreat(state, seat, region)
+        events.append(Event(text=f"The {' and '.join(moved)} vessel of {log_name(state, seat)} goes back to its capital"))
+        note_region(state, state["players"][seat]["capital"])
 
 
 def destroy_capital(state: HeroesState, rivals: Rivals, attacker: Seat, owner: Seat, events: list[Event]) -> None:
@@ -455,6 +499,7 @@ def destroy_capital(state: HeroesState, rivals: Rivals, attacker: Seat, owner: S
         if entry["tower"] == owner:
             entry["tower"] = None
     release_all(state, owner)
+    vessels.remove_all(state, owner)
     mercenaries.release(state, owner, events)
     player["bar"] = {slot: ("disabled" if held == "disabled" else None) for slot, held in player["bar"].items()}
     player["eliminated"] = True

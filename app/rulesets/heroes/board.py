@@ -83,6 +83,18 @@ class Board:
         self.deserts: tuple[str, ...] = tuple(data["desert_regions"])
         self.capitals: dict[str, str] = {self.regions[r].continent: r for r in data["capital_regions"]}
         self.capital_regions: frozenset[str] = frozenset(data["capital_regions"])
+        # Sail and Fly (full edition): the sea regions, the shores pairing land and sea, the seas
+        # across a ferry line, and the land adjacency without ferries (air vessels never use them)
+        self.seas: tuple[str, ...] = tuple(entry["id"] for entry in data["regions"] if entry["kind"] == "sea")
+        self.shores: dict[str, frozenset[str]] = {
+            entry["id"]: frozenset(r for r in entry["shores"] if r in self.regions or r in self.seas)
+            for entry in data["regions"]}
+        self.sea_adjacent: dict[str, frozenset[str]] = {
+            entry["id"]: frozenset(entry["adjacent"]) for entry in data["regions"] if entry["kind"] == "sea"}
+        ferries = {frozenset((route["a"], route["b"])) for route in data["ferry_routes"]}
+        self.overland: dict[str, frozenset[str]] = {
+            region: frozenset(n for n in neighbours if frozenset((region, n)) not in ferries)
+            for region, neighbours in self.adjacent.items()}
 
     @classmethod
     @functools.cache

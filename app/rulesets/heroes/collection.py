@@ -14,9 +14,11 @@ from __future__ import annotations
 from collections import defaultdict
 
 from app.rulesets.base import Event, Seat
+from app.rulesets.heroes.abilities import collect_bonus
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
 from app.rulesets.heroes.nomads import return_from_bar, yield_penalty
+from app.rulesets.heroes.spells import round_end as rotate_scribed
 from app.rulesets.heroes.pieces import add_units, clockwise_from, controller, log_name, units_at
 from app.rulesets.heroes.state import HeroesState
 
@@ -44,6 +46,8 @@ def income(state: HeroesState, board: Board, seat: Seat) -> dict[str, int]:
         resource = board.regions[region].resource
         if amount and resource is not None:  # only resource regions yield (``region_yield``)
             total[resource] += amount
+    for resource, amount in collect_bonus(state, seat).items():  # full edition: Hero abilities
+        total[resource] += amount
     return {resource: total[resource] for resource in RESOURCES}
 
 
@@ -74,6 +78,7 @@ def round_end(state: HeroesState, events: list[Event]) -> None:
                                      "go back to the Nomad supply (NC-3)"))
         player["bar"] = {slot: ("disabled" if held == "disabled" else None) for slot, held in player["bar"].items()}
         player["tokens"] = HOUSE.start["action_tokens"]
+    rotate_scribed(state)
     following = clockwise_from(state, state["first_player"], include_start=False)
     if following:
         state["first_player"] = following[0]

@@ -31,6 +31,7 @@ class EnemyCard:
     strength: int
     attack_tactic: str
     defence_tactic: str
+    full_action: str | None = None
 
 
 @cache
@@ -42,18 +43,26 @@ def solo_data() -> dict[str, Any]:
 @cache
 def cards() -> dict[int, EnemyCard]:
     """The 8 house Enemy cards by id (spec 2.6)."""
-    return {entry["id"]: EnemyCard(**{key: entry[key] for key in EnemyCard.__dataclass_fields__})
+    return {entry["id"]: EnemyCard(**{key: entry[key] for key in EnemyCard.__dataclass_fields__ if key in entry})
             for entry in solo_data()["cards"]}
 
 
-ACTION_NAMES = {"recruit": "Recruit", "tax": "Tax", "build": "Build (Tower, else C.C. track)",
+ACTION_NAMES = {"research": "Research (its Hero's spell)", "recruit": "Recruit", "tax": "Tax", "build": "Build (Tower, else C.C. track)",
                 "track": "Build C.C. track", "attack": "Attack"}
 
 
-def describe(card_id: int) -> str:
-    """``"card 5 (Build (Tower, else C.C. track), arrow NE)"``: a card in a log line."""
+def describe(card_id: int, full: bool = False) -> str:
+    """``"card 5 (Build (Tower, else C.C. track), arrow NE)"``: a card in a log line (``full``: the
+    full edition's action of a card that has one)."""
     card = cards()[card_id]
-    return f"card {card.id} ({ACTION_NAMES[card.action]}, arrow {card.arrow})"
+    action = action_of(card, full)
+    return f"card {card.id} ({ACTION_NAMES[action]}, arrow {card.arrow})"
+
+
+def action_of(card: EnemyCard, full: bool) -> str:
+    """The card's action: in the full edition a card with a ``full_action`` does that instead
+    (Research: the acting Hero's spell, spec 1.12)."""
+    return card.full_action if full and card.full_action else card.action
 
 
 def new_deck(rng: Rng) -> list[int]:

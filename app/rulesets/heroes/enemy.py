@@ -30,14 +30,16 @@ one log line that names the card, the Hero slot and the rule.  Decisions where t
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.rulesets.base import Event
-from app.rulesets.heroes import actions, battles, compass, deck
+from app.rulesets.heroes import actions, battles, compass, deck, spells
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.deck import EnemyCard, solo_data
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, describe_resources, describe_units
 from app.rulesets.heroes.march import ARMY_LIMIT, Terrain
 from app.rulesets.heroes.pieces import (
-    ENEMY, add_units, board_nomads, can_pay, capital_owner, destroy_units, gain, natural_strength, occupants, pay,
+    ENEMY, add_units, board_nomads, can_pay, capital_owner, destroy_units, gain, is_full, natural_strength, occupants, pay,
     size, take_units, units_at,
 )
 from app.rulesets.heroes.state import Battle, CardRecord, Counts, HeroesState, Side
@@ -259,9 +261,92 @@ def collect_gain(state: HeroesState, board: Board, events: list[Event]) -> None:
         events.append(Event(text=f"The Enemy gains {gained} {resource.capitalize()} on entering {region_name(region)}"))
 
 
+# -- Research: the acting Hero's spell (full edition) -----------------------------------------
+
+def research(state: HeroesState, slot: int, card_id: int, events: list[Event]) -> bool:
+    """Spec 1.12 Research [K]: the Enemy casts its acting Hero's spell and gains its VP; it fails
+    only if it cannot pay (``data/spells.json`` ``enemy_spells``, [H]).  The player may interrupt
+    (phase ``interrupt``, ``flow.answer_spell``); else it takes effect at once."""
+    from app.rulesets.heroes.catalogue import CATALOGUE
+    hero = hero_index(slot) + 1
+    entry = CATALOGUE.enemy_spells[hero]
+    rival = state["players"][ENEMY]
+    if rival["resources"]["mana"] < entry["mana"]:
+        return False
+    rival["resources"]["mana"] -= entry["mana"]
+    events.append(Event(text=f"The Enemy (Hero {hero}, {deck.describe(card_id, True)}) casts {entry['name']} "
+                             f"for {entry['mana']} Mana (Research)"))
+    record = {"caster": ENEMY, "card": None, "target": None, "name": entry["name"], "vp": entry["vp"],
+              "effect": entry["effect"], "reach": entry["reach"], "hero_region": hero_region(state, slot),
+              "enemy_hero": hero, "then": "solo"}
+    queue = spells.interrupters(state, ENEMY)
+    if queue:
+        state["phase"] = "interrupt"
+        state["pending"] = {"spell": record, "queue": queue}
+        return True
+    battles.note_region(state, record["hero_region"])
+    for region in enemy_spell_effect(state, board_of(state), record, events):
+        battles.note_region(state, region)
+    return True
+
+
+def board_of(state: HeroesState) -> Board:
+    """The solo board (the whole map without South, A-S1)."""
+    from app.rulesets.heroes.solo import continents
+    return Board.four_isles().without_continents(tuple(continents()["out_of_play"]))
+
+
+
+def enemy_spell_effect(state: HeroesState, board: Board, record: dict[str, Any], events: list[Event]) -> list[str]:
+    """Spec 1.12 Research: the acting Hero's spell takes effect (``data/spells.json``
+    ``enemy_spells``: the player's piece nearest the Hero within its reach, the weakest first, then
+    by the compass from the round's arrow) and scores its VP, with effect or without."""
+    rival = state["players"][ENEMY]
+    rival["score"] += record["vp"]
+    kind = record["effect"]["kind"]
+    origin = record["hero_region"]
+    distance = board.land_distances(origin)
+    candidates = [region for region in state["regions"] if distance.get(region, 99) <= record["reach"]
+                  and not board.is_capital_region(region)]
+    text = f"The Enemy's {record['name']} scores {record['vp']} VP"
+    touched: list[str] = []
+    if kind == "destroy_unit":
+        targets = [r for r in candidates if spells.enemy_units_at(state, r, ENEMY) == PLAYER]
+        target = pick_target(state, board, origin, targets)
+        if target:
+            text += "; " + spells.kill_weakest(state, target, ENEMY)
+            touched.append(target)
+    elif kind == "destroy_tower":
+        targets = [r for r in candidates if state["regions"][r]["tower"] == PLAYER]
+        target = pick_target(state, board, origin, targets)
+        if target:
+            state["regions"][target]["tower"] = None
+            state["players"][PLAYER]["supply"]["tower"] += 1
+            text += f"; the Tower of {{seat0}} on {region_name(target)} is destroyed"
+            touched.append(target)
+    events.append(Event(text=text))
+    return touched
+
+
+def pick_target(state: HeroesState, board: Board, origin: str, targets: list[str]) -> str | None:
+    """The nearest target, then the weakest, then the first by the compass from the arrow."""
+    if not targets:
+        return None
+    distance = board.land_distances(origin)
+    nearest = min(distance[r] for r in targets)
+    close = [r for r in targets if distance[r] == nearest]
+    weakest = min(natural_strength(units_at(state, r, PLAYER)) for r in close)
+    close = [r for r in close if natural_strength(units_at(state, r, PLAYER)) == weakest]
+    if len(close) == 1 or origin not in board.regions:
+        return sorted(close)[0]
+    ranked = compass.rank(board, origin, close, state["solo"]["arrow"] or "N") if all(
+        r in board.adjacent[origin] for r in close) else sorted(close)
+    return ranked[0]
+
+
 # -- one card --------------------------------------------------------------------------------------
 
-FAILURES = {"recruit": "recruit (nothing it can pay in its supply)", "tax": "tax (the top resource is at the cap)",
+FAILURES = {"research": "cast its Hero's spell (not enough Mana)", "recruit": "recruit (nothing it can pay in its supply)", "tax": "tax (the top resource is at the cap)",
             "build": "build a Tower here or a step of its C.C. track", "track": "build a step of its C.C. track",
             "attack": "attack (no army of yours within 2 regions is weak enough: its strength must be at most the "
                       "Enemy army's)"}
@@ -270,7 +355,10 @@ FAILURES = {"recruit": "recruit (nothing it can pay in its supply)", "tax": "tax
 def perform(state: HeroesState, board: Board, slot: int, card: EnemyCard, events: list[Event]) -> bool:
     """Resolve ``card`` with the Hero of ``slot``; returns whether the action itself succeeded
     (a failed action has made its move instead, which may have started a battle)."""
-    if card.action == "recruit":
+    action = deck.action_of(card, is_full(state))
+    if action == "research":
+        done = research(state, slot, card.id, events)
+    elif action == "recruit":
         done = recruit(state, slot, card.id, events)
     elif card.action == "tax":
         done = tax(state, slot, card.id, events)
@@ -285,7 +373,7 @@ def perform(state: HeroesState, board: Board, slot: int, card: EnemyCard, events
     else:
         done = attack(state, board, slot, card.id, events)
     if not done:
-        failed_move(state, board, slot, card.id, FAILURES[card.action], events)
+        failed_move(state, board, slot, card.id, FAILURES[action], events)
     return done
 
 

@@ -23,24 +23,25 @@ Decisions where the spec is open:
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
-from app.rulesets.heroes import actions, battles, mercenaries, nomads, solo
-from app.rulesets.heroes.actions import CAPITAL_SLOTS, MARCH_SLOTS, follow_moves, workers
+from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
+from app.rulesets.heroes.actions import MARCH_SLOTS, SLOT_OF, capital_slots, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
-    CapitalAction, Casualties, Conscript, FireMercenary, March, MoveNomad, Pass, PlaceNomad, Skip, Tactic, Tax,
+    Build, CapitalAction, Cast, Casualties, CombatSpell, Conscript, DiscardSpell, FireMercenary, Fly, Interrupt, March,
+    MoveNomad, Pass, PlaceNomad, Research, Sail, Scribe, Skip, Tactic, Tax,
 )
 from app.rulesets.heroes.pieces import (
-    active_seats, add_units, capital_owner, clockwise_from, occupants, pending_step, take_units, turn_seat,
+    active_seats, add_units, capital_owner, clockwise_from, is_full, occupants, pending_step, take_units, turn_seat,
 )
 from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.rounds import finish
 from app.rulesets.heroes.scoring import check_objectives
-from app.rulesets.heroes.state import HeroesState, Last, Then
+from app.rulesets.heroes.state import HeroesState, Last, Pending, Then
 
 # -- who acts, what is legal -----------------------------------------------------------------
 
@@ -58,6 +59,8 @@ def to_act(state: HeroesState) -> set[Seat]:
         return {pending["queue"][0]}
     if phase == "tactics":
         return {int(seat) for seat, chosen in pending["chosen"].items() if not chosen}
+    if phase in ("interrupt", "combat_spell"):
+        return {pending["queue"][0]}
     return {pending["seat"]}
 
 
@@ -71,30 +74,64 @@ def action_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel
     """Spec 1.6: one Action Token on an open slot; ``pass`` only if nothing is legal."""
     bar = state["players"][seat]["bar"]
     result: list[MoveModel] = []
-    for capital_slot in CAPITAL_SLOTS:
+    for capital_slot in capital_slots(state):
         if bar[capital_slot] is None:
             result.extend(actions.capital_actions(board, state, seat, capital_slot, "token"))
     slot = open_march_slot(state, seat)
     if slot:
         result.extend(marches(state, board, seat, slot, "token"))
+    if is_full(state):
+        result.extend(command_moves(state, board, seat, "token"))
     return result or [Pass()]
+
+
+COMMAND_SLOTS = {"sail": "sea", "fly": "air"}
+"""The full edition's vessel Command slots and the vessel each moves (Cast is the third)."""
+
+
+def command_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[MoveModel]:
+    """The full edition's Sail, Fly and Cast moves of the seat's open slots, paid by ``worker``."""
+    bar = state["players"][seat]["bar"]
+    result: list[MoveModel] = []
+    for slot, kind in COMMAND_SLOTS.items():
+        if bar[slot] is None:
+            result.extend(vessels.moves(state, board, seat, kind, worker))
+    if bar["cast"] is None:
+        result.extend(spells.cast_moves(state, board, seat, worker))
+    return result
 
 
 def muster_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
     """Spec 1.7 Muster: a March into the other open March slot, paid by a Serf or Nomad."""
     slot = open_march_slot(state, seat)
-    if slot is None:
-        return []
     result: list[MoveModel] = []
     for worker in workers(state, seat):
-        result.extend(marches(state, board, seat, slot, worker))
+        if slot is not None:
+            result.extend(marches(state, board, seat, slot, worker))
+        if is_full(state):
+            result.extend(mustered_commands(state, board, seat, worker))
     return result
+
+
+def mustered_commands(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[MoveModel]:
+    """Sail, Fly and Cast as a Muster: the Serf leaves the Courtyard first (a Cast it pays is
+    the same as with a token)."""
+    if worker != "serf":
+        return command_moves(state, board, seat, worker)
+    player = state["players"][seat]
+    take_units(state, player["capital"], seat, {"serf": 1})
+    try:
+        return command_moves(state, board, seat, worker)
+    finally:
+        add_units(state, player["capital"], seat, {"serf": 1})
 
 
 def can_muster(state: HeroesState, board: Board, seat: Seat) -> bool:
     """Whether a Muster is possible now (without listing every March)."""
     slot = open_march_slot(state, seat)
-    return slot is not None and any(can_march(state, board, seat, slot, worker) for worker in workers(state, seat))
+    if slot is not None and any(can_march(state, board, seat, slot, worker) for worker in workers(state, seat)):
+        return True
+    return is_full(state) and any(mustered_commands(state, board, seat, worker) for worker in workers(state, seat))
 
 
 def legal_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
@@ -119,6 +156,12 @@ def legal_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]
         return [*battles.conscript_options(state, board, pending["battle"], seat), Skip()]
     if phase == "casualties":
         return [*battles.casualty_options(state, pending["battle"], seat, pending["damage"])]
+    if phase == "discard":
+        return [*spells.discard_moves(state, seat)]
+    if phase == "interrupt":
+        return [*spells.interrupt_moves(state, seat), Skip()]
+    if phase == "combat_spell":
+        return [*spells.combat_moves(state, pending["battle"], seat), Skip()]
     return []
 
 
@@ -132,12 +175,12 @@ def followed_slot(state: HeroesState) -> str:
     slot = pending_step(state)["action"]["type"]
     if not isinstance(slot, str):
         raise ValueError(f"the followed action has no type: {slot!r}")
-    return slot
+    return SLOT_OF.get(slot, slot)
 
 
 # -- applying moves --------------------------------------------------------------------------
 
-REGION_FIELDS = ("region", "origin", "destination", "retreat")
+REGION_FIELDS = ("region", "origin", "destination", "retreat", "target")
 """The move fields that name a region (checked against the regions in play: solo has no South)."""
 
 
@@ -151,7 +194,7 @@ def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> 
         raise IllegalMove("it is not your turn", code="not_your_turn")
     for name in REGION_FIELDS:
         region = getattr(move, name, None)
-        if region is not None and region not in state["regions"]:
+        if region is not None and region not in state["regions"] and not (isinstance(move, Sail) and region in setting.board.seas):
             raise IllegalMove(f"there is no region {region!r} in this game")
     events: list[Event] = []
     setting.rivals.opening(state, events)
@@ -162,10 +205,18 @@ def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> 
     last: Last = {"seat": seat, "type": str(kind), "regions": [], "slots": [], "battle": None}
     if not isinstance(move, Tactic):  # a tactic card stays secret until the reveal
         last["move"] = dict(move.__dict__)
+        if isinstance(move, SPELL_MOVES):  # the spell's kind, not its copy: a reshuffle may deal that copy to a hand
+            last["move"]["card"] = move.card.rpartition("-")[0]
     state["last"] = last
     handler(state, setting, seat, move, events)
+    if is_full(state):
+        abilities.sync_heroes(state)
     check_objectives(state, events)
     return events
+
+
+SPELL_MOVES = (Scribe, DiscardSpell, Cast, Interrupt, CombatSpell)
+"""The moves that name a spell card (``last.move`` keeps only the card's kind)."""
 
 
 def last_move(state: HeroesState) -> Last:
@@ -214,24 +265,45 @@ def end_turn(state: HeroesState, setting: Setting, events: list[Event]) -> None:
 def take_action(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
     """An Action Token on a Capital slot: do it, then the Follow window opens."""
     require(move.worker == "token", "on your own turn the action is taken with an Action Token")
-    slot = move.type
+    slot = SLOT_OF[move.type]
     board = setting.board
     player = state["players"][seat]
+    require(player["bar"][slot] is not None or slot in capital_slots(state), f"spec 2.2: the {slot} slot is closed")
     require(player["bar"][slot] is None, f"spec 1.6: your {slot} slot is already filled this round")
     require(move in actions.capital_actions(board, state, seat, slot, "token"), f"spec 1.7: {move} is not possible now")
     player["bar"][slot] = "token"
     player["tokens"] -= 1
     last_move(state)["slots"].append([seat, slot])
     touch(state, getattr(move, "region", None))
-    events.append(Event(text=f"{{seat{seat}}} {actions.perform(board, state, seat, move)}"))
+    private: list[Event] = []
+    events.append(Event(text=f"{{seat{seat}}} {actions.perform(board, state, seat, move, private)}"))
+    events.extend(private)
+    after_capital_action(state, board, seat, move, events)
     track_slot = actions.tax_slot(state, move.resource) if isinstance(move, Tax) else None
     queue = [other for other in clockwise_from(state, seat, include_start=False)
              if follow_moves(state, board, other, slot)]
-    if queue:
-        state["phase"] = "follow"
-        state["pending"] = {"leader": seat, "action": dict(move.__dict__), "queue": queue, "tax_slot": track_slot}
+    follow_window = {"leader": seat, "action": dict(move.__dict__), "queue": queue, "tax_slot": track_slot}
+    if spells.open_discard(state, [seat], {"kind": "follow_open", "slot": slot, "window": follow_window}):
         return
+    open_follow(state, setting, slot, follow_window, events)
+
+
+def open_follow(state: HeroesState, setting: Setting, slot: str, window: dict[str, Any], events: list[Event]) -> None:
+    """The Follow window of a Capital Action (its queue re-checked: a discard may come first),
+    or, with nobody to follow, its close."""
+    window["queue"] = [other for other in window["queue"] if follow_moves(state, setting.board, other, slot)]
+    if window["queue"]:
+        state["phase"] = "follow"
+        state["pending"] = cast(Pending, window)  # the follow window's keys (``state.Pending``)
+        return
+    state["pending"] = None
     close_follow(state, setting, slot, events)
+
+
+def after_capital_action(state: HeroesState, board: Board, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
+    """Full edition: a Tower reveals the adjacent land tokens of its continent (spec 1.7)."""
+    if isinstance(move, Build) and move.what == "tower" and move.region:
+        exploration.tower_reveals(state, board, seat, move.region, events)
 
 
 def close_follow(state: HeroesState, setting: Setting, slot: str, events: list[Event]) -> None:
@@ -244,13 +316,19 @@ def close_follow(state: HeroesState, setting: Setting, slot: str, events: list[E
 def follow(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
     """Spec 1.7 Follow / NC-1: a Serf or captured Nomad on the matching slot, then the action."""
     slot = followed_slot(state)
-    require(move.type == slot, f"spec 1.7: only the {slot} action can be followed now")
+    require(SLOT_OF[move.type] == slot, f"spec 1.7: only the {slot} action can be followed now")
     require(move in follow_moves(state, setting.board, seat, slot), f"spec 1.7 Follow: {move} is not possible now")
     place_worker(state, seat, slot, move.worker)
     touch(state, getattr(move, "region", None))
     what = "a Serf" if move.worker == "serf" else "a captured Nomad"
+    private: list[Event] = []
     events.append(Event(text=f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: "
-                             f"{actions.perform(setting.board, state, seat, move)}"))
+                             f"{actions.perform(setting.board, state, seat, move, private)}"))
+    events.extend(private)
+    after_capital_action(state, setting.board, seat, move, events)
+    window = pending_step(state)
+    if spells.open_discard(state, [seat], {"kind": "next_follower", "window": dict(window)}):
+        return
     next_follower(state, setting, events)
 
 
@@ -314,22 +392,34 @@ def do_march(state: HeroesState, setting: Setting, seat: Seat, move: March, end:
     events.append(Event(text=f"{{seat{seat}}} marches {describe_units(move.units)} from {{origin}} to {{destination}}"
                              + ("" if move.worker == "token" else " (Muster)"),
                         args={"origin": region_arg(move.origin), "destination": region_arg(move.destination)}))
+    arrive(state, setting, seat, move.destination, end, then, events)
+
+
+def arrive(state: HeroesState, setting: Setting, seat: Seat, region: str, end: str, then: Then,
+           events: list[Event]) -> None:
+    """An army or vessel ended its move in ``region``: a Nomad is captured (NB-1..NB-6), a hostile
+    region fought for, else the move is over (then ``after_march``)."""
     if end == "nomad":
-        nomads.capture(state, seat, move.destination, events)
+        nomads.capture(state, seat, region, events)
     elif end == "battle":
-        region = move.destination
         owner = capital_owner(state, region)
         others = [other for other in occupants(state, region) if other != seat]
+        others += [other for other in vessels.vessels_at(state, region) if other != seat]
         defender = others[0] if others else (owner if owner is not None else state["regions"][region]["tower"])
         if defender is None:
-            raise ValueError(f"a march into {region} ends in a battle against nobody")
+            raise ValueError(f"a move into {region} ends in a battle against nobody")
         battles.start(state, seat, defender, region, owner == defender, then, events)
         return
-    after_march(state, setting, seat, then, events)
+    after_march(state, setting, seat, then, events, region)
 
 
-def after_march(state: HeroesState, setting: Setting, seat: Seat, then: Then, events: list[Event]) -> None:
-    """Open the Muster window after a token March (if a Muster is possible), else end the turn."""
+def after_march(state: HeroesState, setting: Setting, seat: Seat, then: Then, events: list[Event],
+                region: str | None = None) -> None:
+    """The move ended in ``region``: it is explored (full edition, if the seat stands there: a
+    lost battle explores nothing); then the Muster window after a token Command Action (if a
+    Muster is possible), else the end of the turn."""
+    if region is not None and (seat in occupants(state, region) or seat in vessels.vessels_at(state, region)):
+        exploration.explore(state, setting.board, seat, region, events)
     if len(active_seats(state)) < 2:
         finish(state, "last_standing", events)
         return
@@ -338,6 +428,132 @@ def after_march(state: HeroesState, setting: Setting, seat: Seat, then: Then, ev
         state["pending"] = {"seat": seat}
         return
     end_turn(state, setting, events)
+
+
+# -- the full edition's Command Actions: Sail, Fly, Cast ----------------------------------------
+
+def take_command(state: HeroesState, setting: Setting, seat: Seat, move: Sail | Fly | Cast, events: list[Event]) -> None:
+    """Sail, Fly or Cast with an Action Token (then the Muster window)."""
+    require(move.worker == "token", "on your own turn the action is taken with an Action Token")
+    require(move in command_moves(state, setting.board, seat, "token"), f"spec 1.7: {move} is not possible now")
+    player = state["players"][seat]
+    player["bar"][move.type] = "token"
+    player["tokens"] -= 1
+    last_move(state)["slots"].append([seat, move.type])
+    command(state, setting, seat, move, "muster", events)
+
+
+def muster_command(state: HeroesState, setting: Setting, seat: Seat, move: Sail | Fly | Cast,
+                   events: list[Event]) -> None:
+    """Spec 1.7 Muster (full edition): Sail, Fly or Cast into its open slot, with a Serf or
+    captured Nomad."""
+    require(move.worker in workers(state, seat), "spec 1.7 Muster: a Courtyard Serf or captured Nomad pays it")
+    require(move in mustered_commands(state, setting.board, seat, move.worker), f"spec 1.7 Muster: {move} is not possible now")
+    place_worker(state, seat, move.type, move.worker)
+    command(state, setting, seat, move, "end_turn", events)
+
+
+def command(state: HeroesState, setting: Setting, seat: Seat, move: Sail | Fly | Cast, then: Then,
+            events: list[Event]) -> None:
+    """Do a legal Sail, Fly or Cast (its slot is filled already)."""
+    if isinstance(move, Cast):
+        record = spells.begin_cast(state, seat, move, events)
+        record["then"] = then
+        touch(state, move.target)
+        open_interrupts(state, setting, record, events)
+        return
+    end = vessels.move_end(state, setting.board, seat, move)
+    origin = vessels.carry(state, seat, move)
+    touch(state, origin if origin in state["regions"] else None, move.destination if move.destination in state["regions"] else None)
+    verb = "sails" if isinstance(move, Sail) else "flies"
+    cargo = f" with {describe_units(move.units)}" if any(move.units.values()) else ""
+    events.append(Event(text=f"{{seat{seat}}} {verb} from {{origin}} to {{destination}}{cargo}"
+                             + ("" if move.worker == "token" else " (Muster)"),
+                        args={"origin": region_arg(origin), "destination": region_arg(move.destination)}))
+    if move.destination not in state["regions"]:  # at sea: a sea token, no battle
+        exploration.explore(state, setting.board, seat, move.destination, events)
+        after_march(state, setting, seat, then, events)
+        return
+    arrive(state, setting, seat, move.destination, end, then, events)
+
+
+def open_interrupts(state: HeroesState, setting: Setting, record: dict[str, Any], events: list[Event]) -> None:
+    """Spec 1.7 INTERRUPT: the seats that may answer the spell decide in turn; with none, it
+    resolves at once."""
+    queue = spells.interrupters(state, record["caster"])
+    if queue:
+        state["phase"] = "interrupt"
+        state["pending"] = {"spell": record, "queue": queue}
+        return
+    finish_cast(state, setting, record, events)
+
+
+def finish_cast(state: HeroesState, setting: Setting, record: dict[str, Any], events: list[Event],
+                cancelled: bool = False) -> None:
+    """The spell resolves (unless cancelled); then what follows the cast."""
+    state["phase"] = "action"
+    state["pending"] = None
+    if cancelled:
+        events.append(Event(text=f"The {record['name']} is cancelled"))
+    elif record.get("enemy_hero"):
+        touch(state, *enemy.enemy_spell_effect(state, setting.board, record, events))
+    else:
+        touch(state, *spells.resolve_cast(state, setting.board, record, events))
+    if record["then"] == "solo":
+        setting.rivals.decision_over(state, setting.board, events)
+        return
+    after_march(state, setting, record["caster"], record["then"], events)
+
+
+def answer_spell(state: HeroesState, setting: Setting, seat: Seat, move: Interrupt | Skip, events: list[Event]) -> None:
+    """An Interrupt cancels the spell being cast; a ``skip`` passes the decision on."""
+    pending = spells.spell_pending(state)
+    record = pending["spell"]
+    if isinstance(move, Interrupt):
+        require(move in spells.interrupt_moves(state, seat), f"spec 1.7: {move} is not possible now")
+        spells.interrupt(state, seat, move, events)
+        finish_cast(state, setting, record, events, cancelled=True)
+        return
+    events.append(Event(text=f"{{seat{seat}}} lets the spell be"))
+    pending["queue"].pop(0)
+    if not pending["queue"]:
+        finish_cast(state, setting, record, events)
+
+
+def discard_spell(state: HeroesState, setting: Setting, seat: Seat, move: DiscardSpell, events: list[Event]) -> None:
+    """Over the hand limit: one card to the discard; when every seat is within its limit, the
+    game goes on where it stopped (``resume``)."""
+    require(move in spells.discard_moves(state, seat), f"{move} is not a card of your hand")
+    spells.discard(state, seat, move, events)
+    if spells.next_discard(state):
+        return
+    resume = pending_step(state)["resume"]
+    state["pending"] = None
+    kind = resume["kind"]
+    if kind == "follow_open":
+        open_follow(state, setting, resume["slot"], resume["window"], events)
+    elif kind == "next_follower":
+        state["phase"] = "follow"
+        state["pending"] = resume["window"]
+        next_follower(state, setting, events)
+    else:
+        setting.rivals.collection_over(state, setting.board, events)
+
+
+def combat_spell(state: HeroesState, setting: Setting, seat: Seat, move: CombatSpell | Skip, events: list[Event]) -> None:
+    """Spec 1.8.2: a Combat spell of this side, or none; then the other side, then the tactic cards."""
+    pending = pending_step(state)
+    battle = pending["battle"]
+    if isinstance(move, CombatSpell):
+        require(move in spells.combat_moves(state, battle, seat), f"spec 1.8.2: {move} is not possible now")
+        spells.cast_combat(state, battle, seat, move, events)
+    else:
+        events.append(Event(text=f"{{seat{seat}}} casts no Combat spell"))
+    pending["queue"].pop(0)
+    pending["queue"] = [other for other in pending["queue"] if spells.combat_moves(state, battle, other)]
+    if not pending["queue"]:
+        del pending["queue"]
+        state["phase"] = "tactics"
 
 
 def skip_muster(state: HeroesState, setting: Setting, seat: Seat, move: Skip, events: list[Event]) -> None:
@@ -384,7 +600,7 @@ def advance_battle(state: HeroesState, setting: Setting, events: list[Event]) ->
         pending["queue"].pop(0)
     battles.resolve(state, setting.rivals, events)
     if state["pending"] is None:
-        after_march(state, setting, battle["attacker"], battle["then"], events)
+        after_march(state, setting, battle["attacker"], battle["then"], events, battle["region"])
 
 
 def conscript(state: HeroesState, setting: Setting, seat: Seat, move: Conscript | Skip, events: list[Event]) -> None:
@@ -408,7 +624,7 @@ def casualties(state: HeroesState, setting: Setting, seat: Seat, move: Casualtie
     require(move in battles.casualty_options(state, battle, seat, pending["damage"]),
             f"spec 1.8.5: {move} does not take the damage of {pending['damage']} as the rules say")
     battles.take_casualties(state, move, events)
-    after_march(state, setting, battle["attacker"], battle["then"], events)
+    after_march(state, setting, battle["attacker"], battle["then"], events, battle["region"])
 
 
 Handler = Callable[[HeroesState, Setting, Seat, Any, list[Event]], None]
@@ -436,4 +652,19 @@ HANDLERS: dict[tuple[str, str], Handler] = {
     ("conscripts", "conscript"): conscript,
     ("conscripts", "skip"): conscript,
     ("casualties", "casualties"): casualties,
+    ("action", "research"): take_action,
+    ("action", "scribe"): take_action,
+    ("follow", "research"): follow,
+    ("follow", "scribe"): follow,
+    ("action", "sail"): take_command,
+    ("action", "fly"): take_command,
+    ("action", "cast"): take_command,
+    ("muster", "sail"): muster_command,
+    ("muster", "fly"): muster_command,
+    ("muster", "cast"): muster_command,
+    ("discard", "discard_spell"): discard_spell,
+    ("interrupt", "interrupt"): answer_spell,
+    ("interrupt", "skip"): answer_spell,
+    ("combat_spell", "combat_spell"): combat_spell,
+    ("combat_spell", "skip"): combat_spell,
 }

@@ -15,8 +15,43 @@ from app.rulesets.heroes import deck
 from app.rulesets.heroes.battles import tactic_choice, tactic_options
 from app.rulesets.heroes.state import HeroesState, TacticChoice
 
-STATIC_KEYS = ("map", "tactic_cards", "costs", "enemy_cards")
+STATIC_KEYS = ("map", "tactic_cards", "costs", "enemy_cards", "seas", "spell_cards", "factions", "vessel_kinds",
+               "building_cost", "token_kinds")
 """The view's keys for the renderer (``view.static_parts``), not part of a state."""
+
+
+def unseen_spells(world: dict[str, Any], seat: Seat, rng: Rng) -> None:
+    """Full edition: the other players' hands, the spell deck and the face-down tokens, drawn from
+    what ``seat`` has not seen (every card not in its hand, the discard or a scribed row; every
+    token not revealed), with the sizes the view shows."""
+    from app.rulesets.heroes.catalogue import CATALOGUE
+    discard: list[str] = list(world["spell_discard"])
+    seen = list(discard)
+    players = world["players"]
+    for player in players:
+        seen += [entry["card"] for entry in player.get("scribed", [])]
+        if "spells" in player:
+            seen += player["spells"]
+    solo = world.get("solo") is not None
+    pool = list(CATALOGUE.deck(world["options"]["nomads"] == "wandering" and not solo))
+    for card in seen:
+        if card in pool:
+            pool.remove(card)
+    rng.shuffle(pool)
+    for index, player in enumerate(players):
+        size = player.pop("hand_size")
+        if index != seat or "spells" not in player:
+            player["spells"] = [pool.pop() for _ in range(size)]
+    world["spell_deck"] = pool[:world.pop("spell_deck_size")]
+    hidden = world.pop("tokens")
+    tokens = {"land": CATALOGUE.tokens("land"), "sea": CATALOGUE.tokens("sea")}
+    for token in world["revealed"].values():
+        for group in tokens.values():
+            if token in group:
+                group.remove(token)
+    for group in tokens.values():
+        rng.shuffle(group)
+    world["tokens"] = {region: tokens["sea" if region.startswith("sea_") else "land"].pop() for region in hidden}
 
 
 def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
@@ -30,6 +65,8 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
     # The view is the state's JSON minus its secrets (view.py): typed again as they come back.
     state = cast(HeroesState, world)
     state["rng"] = rng.next64()
+    if "spell_deck_size" in world:
+        unseen_spells(world, seat, rng)
     solo = state.get("solo")
     if solo is not None:  # the Enemy's deck: every card not in a Hero slot or the discard, shuffled
         seen = set(solo["discard"]) | {card for card in solo["slots"] if card is not None}

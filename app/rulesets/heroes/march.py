@@ -26,7 +26,8 @@ from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, UNIT_KINDS
 from app.rulesets.heroes.moves import March
 from app.rulesets.heroes.nomads import may_enter
-from app.rulesets.heroes.pieces import natural_strength, size, towers_of, units_at
+from app.rulesets.heroes.abilities import enters_nomad, speed_bonus
+from app.rulesets.heroes.pieces import is_full, natural_strength, size, towers_of, units_at
 from app.rulesets.heroes.state import HeroesState
 
 ARMY_LIMIT = HOUSE.army_limit
@@ -70,6 +71,10 @@ class Terrain:
                 self.nomads.add(region)
             if (entry["tower"] is not None and entry["tower"] != seat) or any(o != mine for o in entry["units"]):
                 self.hostile.add(region)
+        for other, player in enumerate(state["players"]):  # full edition: another seat's vessel on land
+            if other != seat:
+                self.hostile.update(vessel["at"] for vessel in player.get("vessels", {}).values()
+                                    if vessel is not None and vessel["at"] in state["regions"])
 
     def neighbours(self, region: str) -> frozenset[str] | set[str]:
         """The seat's neighbours of ``region`` (map adjacency plus its Tower<->Capital link)."""
@@ -150,8 +155,9 @@ def iter_marches(state: HeroesState, board: Board, seat: Seat, slot: str, worker
         if size(present) == 0:
             continue
         by_reach: dict[int, list[tuple[str, str, int]]] = {}
+        full = is_full(state)
         for army in armies(present):
-            reach = speed(army)
+            reach = speed(army) + (speed_bonus(state, seat, army) if full else 0)
             if reach not in by_reach:
                 by_reach[reach] = [
                     (destination, end, 0 if board.is_capital_region(destination) else size(units_at(state, destination, seat)))
@@ -160,8 +166,9 @@ def iter_marches(state: HeroesState, board: Board, seat: Seat, slot: str, worker
             strength = natural_strength(army)
             count = size(army)
             for destination, end, there in by_reach[reach]:
-                if end == "nomad" and strength <= n_nomads:
-                    continue  # NB-1, as ``may_enter`` (N read once here)
+                if end == "nomad" and not (enters_nomad(state, seat, destination, strength, army["hero"] > 0) if full
+                                           else strength > n_nomads):
+                    continue  # NB-1, as ``may_enter`` (N read once here; full edition: with the bonuses)
                 if there + count > ARMY_LIMIT and not board.is_capital_region(destination):
                     continue
                 yield march_move(slot, origin, destination, army["serf"], army["warrior"], army["hero"],
@@ -185,9 +192,14 @@ def march_end(state: HeroesState, board: Board, seat: Seat, move: March) -> str 
     present = units_at(state, move.origin, seat)
     if not 1 <= size(army) <= ARMY_LIMIT or any(army[kind] > present[kind] for kind in UNIT_KINDS):
         return None
-    end = reachable(state, board, seat, move.origin, speed(army)).get(move.destination)
+    full = is_full(state)
+    reach = speed(army) + (speed_bonus(state, seat, army) if full else 0)
+    end = reachable(state, board, seat, move.origin, reach).get(move.destination)
     if end is None or not fits(state, board, seat, move.destination, army):
         return None
-    if end == "nomad" and not may_enter(natural_strength(army), state):
-        return None
+    if end == "nomad":
+        strength = natural_strength(army)
+        if not (enters_nomad(state, seat, move.destination, strength, army["hero"] > 0) if full
+                else may_enter(strength, state)):
+            return None
     return end

@@ -12,6 +12,14 @@ Wire shapes (``type`` is the discriminator; counts default to 0)::
     {"type": "march", "slot": "march_1", "origin": "N_capital", "destination": "N_plains",
      "serf": 1, "warrior": 1, "hero": 0, "mercenary": 0, "worker": "token"}   spec 1.7 March / Muster
     {"type": "pass"}  {"type": "skip"}
+    full edition:
+    {"type": "recruit", "unit": "paladin"}  {"type": "build", "what": "cathedral"}   spec 1.7, factions.json
+    {"type": "research", "worker": "token"}  {"type": "scribe", "card": "glory-1"}  spec 1.7 Research/Scribe
+    {"type": "discard_spell", "card": "fireball-2"}                           hand limit
+    {"type": "cast", "card": "fireball-1", "target": "S_plains", "worker": "token"}  spec 1.7 Cast
+    {"type": "interrupt", "card": "counterspell-3"}  {"type": "combat_spell", "card": "battle_fury-1"}
+    {"type": "sail", "destination": "sea_NE", "serf": 0, "warrior": 2, ...}  spec 1.7 Sail
+    {"type": "fly", "destination": "N_desert", "hero": 1, ...}                spec 1.7 Fly
     {"type": "tactic", "card": "first_strike", "mana": 4, ...}                spec 1.8.3-1.8.4
     {"type": "conscript", "origin": "N_plains", "serf": 0, "warrior": 2, "hero": 0, "mercenary": 0}
     {"type": "casualties", "serf": 1, "warrior": 0, "hero": 0, "mercenary": 0, "nomad": 0, "retreat": "S_capital"}
@@ -23,12 +31,13 @@ figures (NM-5); it is always 0 outside the Mercenary Nomads variant and may be l
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field
 
 from app.rulesets.base import MoveModel
 from app.rulesets.heroes.board import region_name
+from app.rulesets.heroes.catalogue import BUILDING_IDS, CATALOGUE, HERO_IDS, SPELL_IDS
 from app.rulesets.heroes.houses import HOUSE, describe_resources, describe_units
 
 Worker = Literal["token", "serf", "nomad"]
@@ -36,7 +45,17 @@ Count = Annotated[int, Field(ge=0, le=99)]
 
 WORKER_TEXT = {"token": "", "serf": " with a Serf", "nomad": " with a captured Nomad"}
 UNIT_TEXT = {"serf": "a Serf", "serf_pair": "2 Serfs", "warrior": "a Warrior", "hero": "a Hero",
-             "mercenary": "the Nomad Mercenary"}
+             "mercenary": "the Nomad Mercenary", "sea_vessel": "the Sea Vessel", "air_vessel": "the Air Vessel",
+             **{hero.id: f"the {hero.name}" for hero in CATALOGUE.heroes.values()}}
+VESSELS = ("sea_vessel", "air_vessel")
+RecruitUnit = Literal["serf", "serf_pair", "warrior", "hero", "mercenary", "sea_vessel", "air_vessel", *HERO_IDS]  # type: ignore[valid-type]
+"""What a Recruit may bring: the core units, the vessels and every faction's Heroes (full edition;
+the Hero ids come from ``data/factions.json``)."""
+BuildWhat = Literal["hall", "capital", "tower", "sea_vessel", "air_vessel", *BUILDING_IDS]  # type: ignore[valid-type]
+"""What a Build may make: the core Hall, the next C.C. level, a Tower, a vessel, or a faction's
+Building (full edition, ``data/factions.json``)."""
+SpellCard = Annotated[str, Field(pattern=r"^[a-z_]+-[0-9]+$", max_length=40)]
+"""A spell card id: its kind and copy number (``"fireball-2"``)."""
 
 
 class PlaceNomad(MoveModel):
@@ -67,7 +86,7 @@ class Recruit(MoveModel):
     NM-1/NM-2)."""
 
     type: Literal["recruit"] = "recruit"
-    unit: Literal["serf", "serf_pair", "warrior", "hero", "mercenary"]
+    unit: RecruitUnit
     worker: Worker = "token"
 
     def __str__(self) -> str:
@@ -79,13 +98,15 @@ class Build(MoveModel):
     region (not a capital) where one of your Serfs stands (1 Ore per region of distance)."""
 
     type: Literal["build"] = "build"
-    what: Literal["hall", "capital", "tower"]
+    what: BuildWhat
     region: str | None = None
     worker: Worker = "token"
 
     def __str__(self) -> str:
-        what = {"hall": "the Hall", "capital": "the next Capital City level", "tower": f"a Tower on {region_name(self.region)}"}
-        return f"build {what[self.what]}{WORKER_TEXT[self.worker]}"
+        what = {"hall": "the Hall", "capital": "the next Capital City level", "tower": f"a Tower on {region_name(self.region)}",
+                "sea_vessel": "the Sea Vessel", "air_vessel": "the Air Vessel"}
+        named = what.get(self.what) or f"the {CATALOGUE.buildings[self.what][1]}"
+        return f"build {named}{WORKER_TEXT[self.worker]}"
 
 
 class Tax(MoveModel):
@@ -233,11 +254,136 @@ class Casualties(MoveModel):
         return f"lose {lost}{where}"
 
 
-CapitalAction = Recruit | Build | Tax
+class Research(MoveModel):
+    """Spec 1.7 Research (full edition): draw 3 spells, then discard down to the hand limit."""
+
+    type: Literal["research"] = "research"
+    worker: Worker = "token"
+
+    def __str__(self) -> str:
+        return f"research{WORKER_TEXT[self.worker]}"
+
+
+class Scribe(MoveModel):
+    """Spec 1.7 Scribe (full edition; the Research slot): a CAST spell of the hand goes face up
+    into a scribed slot."""
+
+    type: Literal["scribe"] = "scribe"
+    card: SpellCard
+    worker: Worker = "token"
+
+    def __str__(self) -> str:
+        return f"scribe {spell_name(self.card)}{WORKER_TEXT[self.worker]}"
+
+
+class CardMove(MoveModel):
+    """A move that plays or drops one spell ``card`` of the hand (its text: ``words``; ``type``
+    first, as every move writes it)."""
+
+    type: str
+    card: SpellCard
+    words: ClassVar[str] = "{card}"
+
+    def __str__(self) -> str:
+        return self.words.format(card=spell_name(self.card))
+
+
+class DiscardSpell(CardMove):
+    """Discard one spell of the hand, face up, while over the hand limit (spec 1.7, 1.9)."""
+
+    type: Literal["discard_spell"] = "discard_spell"
+    words: ClassVar[str] = "discard {card}"
+
+
+class Cast(MoveModel):
+    """Spec 1.7 Cast (a Command Action, full edition): a CAST spell from the hand or a Ready
+    scribed one, on ``target`` (a region, or ``None`` for a spell that takes none)."""
+
+    type: Literal["cast"] = "cast"
+    card: SpellCard
+    target: str | None = None
+    worker: Worker = "token"
+
+    def __str__(self) -> str:
+        where = f" on {region_name(self.target)}" if self.target else ""
+        muster = "" if self.worker == "token" else f" (Muster{WORKER_TEXT[self.worker]})"
+        return f"cast {spell_name(self.card)}{where}{muster}"
+
+
+class Interrupt(CardMove):
+    """Spec 1.7 INTERRUPT spells: answer an enemy's spell as it is cast, cancelling it."""
+
+    type: Literal["interrupt"] = "interrupt"
+    words: ClassVar[str] = "interrupt with {card}"
+
+
+class CombatSpell(CardMove):
+    """Spec 1.8.2 COMBAT spells: one per side in a battle, defender first."""
+
+    type: Literal["combat_spell"] = "combat_spell"
+    words: ClassVar[str] = "cast {card} in the battle"
+
+
+class VesselMove(MoveModel):
+    """A vessel's move (full edition): to ``destination`` carrying the units counted (loaded where
+    it starts, at most 2); :class:`Sail` and :class:`Fly` say which vessel (``type`` first, as
+    every move writes it)."""
+
+    type: str
+    destination: str
+    serf: Count = 0
+    warrior: Count = 0
+    hero: Count = 0
+    mercenary: Count = 0
+    worker: Worker = "token"
+    verb: ClassVar[str] = ""
+
+    @property
+    def units(self) -> dict[str, int]:
+        """The cargo as a dict."""
+        return {"serf": self.serf, "warrior": self.warrior, "hero": self.hero, "mercenary": self.mercenary}
+
+    def __str__(self) -> str:
+        cargo = f" with {describe_units(self.units)}" if any(self.units.values()) else ""
+        muster = "" if self.worker == "token" else f" (Muster{WORKER_TEXT[self.worker]})"
+        return f"{self.verb} to {sea_or_region(self.destination)}{cargo}{muster}"
+
+
+class Sail(VesselMove):
+    """Spec 1.7 Sail (full edition): the seat's Sea Vessel to a sea region, or a shore it docks at."""
+
+    type: Literal["sail"] = "sail"
+    verb: ClassVar[str] = "sail"
+
+
+class Fly(VesselMove):
+    """Spec 1.7 Fly (full edition): the seat's Air Vessel to a land region."""
+
+    type: Literal["fly"] = "fly"
+    verb: ClassVar[str] = "fly"
+
+
+def spell_name(card_id: str) -> str:
+    """A spell card's name (its id when it is no card of the deck)."""
+    try:
+        return CATALOGUE.spell(card_id).name
+    except KeyError:
+        return card_id
+
+
+def sea_or_region(where: str) -> str:
+    """``"sea_NE"`` -> ``"the North-East Sea"``; a land region by its name."""
+    if where.startswith("sea_"):
+        compass = {"NE": "North-East", "SE": "South-East", "SW": "South-West", "NW": "North-West", "C": "Central"}
+        return f"the {compass.get(where[4:], where[4:])} Sea"
+    return region_name(where)
+
+
+CapitalAction = Recruit | Build | Tax | Research | Scribe
 """The moves of the followable Capital Action slots (spec 1.7); ``type`` names the slot."""
 
 Move = Annotated[
     PlaceNomad | Recruit | Build | Tax | March | Pass | Skip | Tactic | Conscript | Casualties | FireMercenary
-    | MoveNomad,
+    | MoveNomad | Research | Scribe | DiscardSpell | Cast | Interrupt | CombatSpell | Sail | Fly,
     Field(discriminator="type"),
 ]

@@ -1,10 +1,23 @@
-"""The table options of Heroes (docs/heroes.md, "Options"); every one has a default."""
+"""The table options of Heroes (docs/heroes.md, "Options"); every one has a default.
+
+``edition`` is ``"full"`` for a new table: all nine Action Bar slots, spells, vessels, three
+Heroes per faction, faction abilities and exploration tokens, with house values where the
+printed ones are not public.  ``"core"`` is the reduced game played before the full edition
+existed (five slots, one generic Hero, no spells, vessels or tokens).  A table stored before the
+option existed has the three other options and no ``edition``: it is a core game
+(:data:`LEGACY_KEYS`, ``Heroes.parse_options``), so its moves replay exactly as they were played.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+
+LEGACY_KEYS = frozenset({"nomads", "round_limit", "first_player"})
+"""The keys of every Heroes table stored before ``edition`` existed (the platform stores the
+options' full dump): such options without ``edition`` are a core game."""
 
 
 class Options(BaseModel):
@@ -32,4 +45,13 @@ class Options(BaseModel):
     first_player: Literal["random", "host"] = Field(
         "random",
         description="Who holds the first-player token in round 1 (drawn at random, or the host).",
+    )
+    edition: Literal["full", "core"] = Field(
+        "full",
+        description=(
+            "\"full\": every Action Bar slot (Research/Scribe, Cast, Sail and Fly too), spells, vessels, "
+            "three Heroes per faction with abilities, faction abilities and exploration tokens; house "
+            "edition: the printed cards' values are not public, ours are balanced by bots. \"core\": the "
+            "reduced game of five slots and one generic Hero (games stored before the full edition are core)."
+        ),
     )

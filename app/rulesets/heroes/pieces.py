@@ -37,6 +37,12 @@ def log_name(state: HeroesState, seat: Seat | None, start: bool = False) -> str:
     return f"{{seat{seat}}}"
 
 
+def is_full(state: HeroesState) -> bool:
+    """Whether the game plays the full edition (spells, vessels, three Heroes per faction,
+    exploration tokens); ``False`` for the core edition and every game stored before it."""
+    return state["options"].get("edition") == "full"
+
+
 def is_solo(state: HeroesState) -> bool:
     """Whether this is a solo game against the Enemy (spec 1.12): one seat, ``state["solo"]`` set.
     Asked in one place, ``Heroes.setting``; the rules differ through ``rivals.Rivals``."""
@@ -139,7 +145,13 @@ def controller(state: HeroesState, region: str) -> Seat | None:
     entry = state["regions"][region]
     if entry["tower"] is not None:
         return entry["tower"]
-    return capital_owner(state, region)
+    owner = capital_owner(state, region)
+    if owner is not None:
+        return owner
+    for seat, player in enumerate(state["players"]):  # full edition: a vessel is a unit there
+        if any(vessel is not None and vessel["at"] == region for vessel in player.get("vessels", {}).values()):
+            return seat
+    return None
 
 
 def courtyard(state: HeroesState, seat: Seat) -> dict[str, int]:

@@ -39,6 +39,9 @@ class Rivals(Protocol):
         """Whether the losing ``seat`` has taken its ``damage`` already, by rule; ``False``: it chooses
         its casualties (spec 1.8.5)."""
 
+    def collection_over(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """Full edition: the discards after Collection's spell draw are done; the round ends."""
+
     def capital_destroyed(self, state: HeroesState, attacker: Seat, events: list[Event]) -> None:
         """A capital fell to ``attacker`` (spec 1.8.8), after its owner was eliminated."""
 

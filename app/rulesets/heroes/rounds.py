@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.base import Event, Result, Rng, Seat
-from app.rulesets.heroes import mercenaries, nomads
+from app.rulesets.heroes import edition, mercenaries, nomads, spells
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 from app.rulesets.heroes.options import Options
-from app.rulesets.heroes.pieces import clockwise_from, turn_seat
+from app.rulesets.heroes.pieces import clockwise_from, is_full, turn_seat
 from app.rulesets.heroes.scoring import check_objectives, exterminate, final_result, game_over_after_round
 from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Player, Region, Side, TableOptions
 
@@ -34,6 +34,9 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> Heroe
     rng = Rng(seed)
     first = 0 if options.first_player == "host" else rng.randrange(n_players)
     state = new_state(board, board.continents_for(n_players), options, rng, first)
+    if options.edition == "full":
+        edition.set_up(state, board, rng, solo=False)
+        state["rng"] = rng.state
     start_round(state, board, [])
     return state
 
@@ -58,8 +61,12 @@ def new_state(board: Board, continents: tuple[str, ...], options: Options, rng: 
 
 
 def stored_options(options: Options) -> TableOptions:
-    """The options as the state keeps them."""
-    return {"nomads": options.nomads, "round_limit": options.round_limit, "first_player": options.first_player}
+    """The options as the state keeps them (``edition`` only when full: ``state.TableOptions``)."""
+    stored: TableOptions = {"nomads": options.nomads, "round_limit": options.round_limit,
+                            "first_player": options.first_player}
+    if options.edition == "full":
+        stored["edition"] = "full"
+    return stored
 
 
 def new_player(board: Board, regions: dict[str, Region], seat: int, continent: str,
@@ -118,6 +125,15 @@ def finish_round(state: HeroesState, board: Board, events: list[Event]) -> None:
     (an objective met by the round's last action is noted first, in this round)."""
     check_objectives(state, events)
     collect(state, board, events)
+    if is_full(state):
+        spells.collection_draw(state, events)
+        if spells.open_discard(state, clockwise_from(state, state["first_player"]), {"kind": "collection"}):
+            return  # the seats over their hand limit discard first (``flow.discard_spell``)
+    after_collection(state, board, events)
+
+
+def after_collection(state: HeroesState, board: Board, events: list[Event]) -> None:
+    """Round End, then the game ends or the next round starts."""
     round_end(state, events)
     why = game_over_after_round(state)
     if why:
@@ -162,6 +178,10 @@ class OtherSeats:
     def takes_losses(self, state: HeroesState, battle: Battle, seat: Seat, damage: int, events: list[Event]) -> bool:
         """A losing seat chooses its casualties (spec 1.8.5)."""
         return False
+
+    def collection_over(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """Every seat is within its spell hand limit after Collection: Round End (:func:`after_collection`)."""
+        after_collection(state, board, events)
 
     def capital_destroyed(self, state: HeroesState, attacker: Seat, events: list[Event]) -> None:
         """Spec 1.11 eXterminate: the attacker meets the objective (``scoring.exterminate``)."""

@@ -1,4 +1,5 @@
-"""The rules of Heroes of Land, Air & Sea, Tier 1 core + Wandering Nomads or Mercenary Nomads
+"""The rules of Heroes of Land, Air & Sea, full edition (spells, vessels, Heroes, factions,
+exploration tokens; house data) or the core edition, + Wandering Nomads or Mercenary Nomads
 (rules reference: ``reference.md``).
 
 The ruleset class comes first; its methods are the contract and call the modules of this package:
@@ -11,6 +12,7 @@ state's layout is typed in ``state.py``; the wire contract is ``docs/heroes.md``
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pydantic import BaseModel
@@ -20,13 +22,14 @@ from app.rulesets.heroes import evaluation, flow, information, rounds, solo
 from app.rulesets.heroes.battles import choice_secret
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.moves import Move
-from app.rulesets.heroes.options import Options
+from app.rulesets.heroes.options import LEGACY_KEYS, Options
 from app.rulesets.heroes.pieces import is_solo
 from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.state import HeroesState
 from app.rulesets.heroes.view import build_view
 
-REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_nomad", "march", "fire_mercenary"})
+REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_nomad", "march", "fire_mercenary",
+                              "sail", "fly"})
 """The move types ``Heroes.is_reversible`` may allow (when they drew and revealed nothing)."""
 
 
@@ -36,23 +39,32 @@ class Heroes(Ruleset[HeroesState]):
     2.6, NS-1..NS-18; ``solo.py``).
 
     Simultaneous: both sides of a battle choose their tactic card at the same time, in secret
-    (hidden information until the reveal).  Out of Tier 1: vessels, spells, hero and faction
-    abilities, exploration tokens (so no eXplore), and the generic mercenary cards (not public:
-    the Nomad Mercenary is the only mercenary, option ``nomads: "mercenary"``).  In solo the
-    Enemy's deck order is hidden as well.
+    (hidden information until the reveal).  Option ``edition``: ``"full"`` (new tables) adds
+    Research/Scribe, Cast, Sail and Fly, spells (a secret hand; ``spells.py``), vessels
+    (``vessels.py``), three Heroes per faction and faction abilities (``abilities.py``),
+    exploration tokens and eXplore (``exploration.py``), with the house data of
+    ``data/spells.json``, ``factions.json`` and ``exploration.json`` (``catalogue.py``); ``"core"``
+    is the reduced game without them (every table stored before the option).  The generic
+    mercenary cards are not public: the Nomad Mercenary is the only mercenary.  In solo the
+    Enemy's deck order is hidden as well; in the full edition the spell deck's order and the
+    face-down tokens are hidden from everyone.
 
-    Taking a move back (``is_reversible``): a Recruit, Build, Tax, Nomad placement or
-    move, March or firing of the Mercenary may be taken back while no other seat has acted since,
-    if it drew nothing (the PRNG and the solo Enemy's deck are as they were), changed no secret and
-    opened no battle (a battle's tactic choice is secret, and its outcome is not to be tried out).
-    Passing, the tactic cards, Conscripts and casualties never can.
+    Taking a move back (``is_reversible``): a Recruit, Build, Tax, Nomad placement or move, March,
+    Sail, Fly or firing of the Mercenary may be taken back while no other seat has acted
+    since, if it drew nothing (the PRNG, the solo Enemy's deck and the spell deck are as they
+    were), revealed no exploration token, changed no secret (a spell hand) and opened no battle (a
+    battle's tactic choice is secret, and its outcome is not to be tried out).  Passing, Research,
+    Scribe (it changes the secret hand), Cast, discards, Interrupts, Combat spells, the tactic
+    cards, Conscripts and casualties never can.
     """
 
     name = "heroes"
     title = "Heroes of Land, Air & Sea"
     min_players = 1
     max_players = 4
-    summary = "Raise armies, build your capital and win battles on four isles, with friends or solo against the Enemy."
+    summary = ("Raise armies, cast spells, sail and fly, build your capital and win battles on four isles, with friends "
+               "or solo against the Enemy. House edition: the printed cards' values are not public; ours are balanced "
+               "by bots.")
     minutes = (60, 120)
     live_move_seconds = 300  # many phases: an action, its followers, battles in secret
     simultaneous = True
@@ -60,6 +72,8 @@ class Heroes(Ruleset[HeroesState]):
     Options = Options
     Move = Move
     variants = (
+        Variant(options={"edition": "core"}, players=(1, 2, 3, 4)),  # the reduced game of stored tables
+        Variant(options={"edition": "core", "nomads": "mercenary"}, players=(1, 2, 4)),
         Variant(options={"nomads": "mercenary"}, players=(1, 2, 4)),  # the Nomad Mercenary card, no Nomad on the board
         Variant(options={"nomads": "none"}, players=(1,)),
         Variant(options={"nomads": "none", "first_player": "host", "round_limit": 5}, players=(2, 4)),
@@ -76,6 +90,14 @@ class Heroes(Ruleset[HeroesState]):
         seats, or in solo the board without South (A-S1) and the Enemy (spec 1.12).  The one place
         that tells a solo game from a table's."""
         return self.solo_setting if is_solo(state) else self.table_setting
+
+    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+        """Validate table options; options stored before ``edition`` existed (exactly the three
+        older keys, as the platform stores a table's options) are a core game, so stored games
+        replay as they were played (``options.LEGACY_KEYS``).  Raises ``pydantic.ValidationError``."""
+        if raw and "edition" not in raw and set(raw) == LEGACY_KEYS:
+            raw = {**raw, "edition": "core"}
+        return Options.model_validate(raw or {})
 
     def setup(self, n_players: int, options: BaseModel, seed: int) -> HeroesState:
         """Spec 1.5 and 2.4; round 1 starts with the Nomad placement (NW-1) when Nomads wander.
@@ -114,14 +136,18 @@ class Heroes(Ruleset[HeroesState]):
         pending = after["pending"]
         return (getattr(move, "type", None) in REVERSIBLE_MOVES and after["phase"] != "over"
                 and (pending is None or "battle" not in pending) and before.get("solo") == after.get("solo")
-                and self.reveals_nothing(before, after, len(after["players"])))
+                and self.reveals_nothing(before, after, len(after["players"]))
+                and before.get("spell_deck") == after.get("spell_deck") and before.get("tokens") == after.get("tokens"))
 
     def secrets(self, state: HeroesState, seat: Seat) -> set[str]:
         """The seat's chosen but unrevealed tactic card, as it reads in the state's JSON
-        (``battles.choice_secret``)."""
+        (``battles.choice_secret``), and in the full edition each spell card of its hand as a
+        JSON string (``'"fireball-2"'``: card ids are unique, one per copy)."""
         pending = state["pending"]
         choice = pending.get("choices", {}).get(str(seat)) if pending is not None else None
-        return {choice_secret(seat, choice)} if choice is not None else set()
+        found = {choice_secret(seat, choice)} if choice is not None else set()
+        found.update(json.dumps(card) for card in state["players"][seat].get("spells", []))
+        return found
 
     def determinize(self, view: dict[str, Any], seat: Seat, rng: Rng) -> HeroesState:
         """The view with a fresh PRNG and the other side's hidden tactic choice sampled (``information.py``)."""

@@ -18,11 +18,16 @@
 from __future__ import annotations
 
 from app.rulesets.base import Event, Result, Seat, rank_by_score
+from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.exploration import explore_met
 from app.rulesets.heroes.houses import HOUSE
-from app.rulesets.heroes.pieces import active_seats, controller, log_name, towers_of
+from app.rulesets.heroes.pieces import active_seats, controller, is_full, log_name, towers_of
+from app.rulesets.heroes.vessels import cargo_at_sea
 from app.rulesets.heroes.state import HeroesState
 
 CATEGORIES = ("score", "hall", "towers", "warriors", "hero", "capital", "regions")
+FULL_CATEGORIES = ("buildings", "vessels", "scribed")
+"""The full edition's end-game categories besides :data:`CATEGORIES` (all VP values [H])."""
 
 
 def check_objectives(state: HeroesState, events: list[Event]) -> None:
@@ -43,6 +48,11 @@ def check_objectives(state: HeroesState, events: list[Event]) -> None:
             events.append(Event(text=f"{log_name(state, seat, start=True)} meets {objective}: "
                                      "this round and one more are played"))
             return
+    if explore_met(state):  # full edition: the seat that revealed the last land token meets it
+        last = state["last"]
+        seat = last["seat"] if last is not None else state["first_player"]
+        state["end"] = {"objective": "eXplore", "by": seat, "round": state["round"], "last_round": state["round"] + 1}
+        events.append(Event(text=f"{log_name(state, seat, start=True)} meets eXplore: this round and one more are played"))
 
 
 def exterminate(state: HeroesState, attacker: Seat, events: list[Event]) -> None:
@@ -66,7 +76,7 @@ def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
     """The seat's final score by category (all 0 once eliminated)."""
     player = state["players"][seat]
     if player["eliminated"]:
-        return {category: 0 for category in CATEGORIES}
+        return {category: 0 for category in CATEGORIES + (FULL_CATEGORIES if is_full(state) else ())}
     warriors = hero = 0
     for entry in state["regions"].values():
         units = entry["units"].get(str(seat))
@@ -74,7 +84,11 @@ def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
             warriors += units["warrior"]
             hero += units["hero"]
     regions = sum(1 for region in state["regions"] if controller(state, region) == seat)
-    return {
+    if is_full(state):
+        aboard = cargo_at_sea(state, seat)
+        warriors += aboard["warrior"]
+        hero += aboard["hero"]
+    parts = {
         "score": player["score"],
         "hall": HOUSE.hall_vp if player["hall"] else 0,
         "towers": HOUSE.tower["end_vp"] * len(towers_of(state, seat)),
@@ -83,12 +97,18 @@ def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
         "capital": HOUSE.capital_vp(player["cc_level"]),
         "regions": HOUSE.vp("per_controlled_region") * regions,
     }
+    if is_full(state):  # the full edition's categories (a core result keeps its shape)
+        parts["buildings"] = CATALOGUE.building["end_vp"] * len(player["buildings"])
+        parts["vessels"] = sum(CATALOGUE.vessel(kind)["end_vp"] for kind, vessel in player["vessels"].items() if vessel)
+        parts["scribed"] = CATALOGUE.spell_number("scribed_end_vp") * len(player["scribed"])
+    return parts
 
 
 REASONS = {
     "eXpand": "{who} met eXpand (all Serfs and Warriors in play)",
     "eXploit": "{who} met eXploit (all Towers in play)",
     "eXterminate": "{who} met eXterminate (destroyed a capital)",
+    "eXplore": "{who} met eXplore (every land exploration token revealed)",
 }
 """Why the game ended, by the objective met (``who``: the log name of the seat that met it)."""
 

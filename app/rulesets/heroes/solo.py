@@ -42,7 +42,8 @@ import math
 from typing import Any
 
 from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
-from app.rulesets.heroes import actions, battles, compass, deck, enemy, nomads
+from app.rulesets.heroes import actions, battles, compass, deck, edition, enemy, nomads, spells
+from app.rulesets.heroes.abilities import strength_bonuses
 from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
@@ -50,14 +51,14 @@ from app.rulesets.heroes.houses import HOUSE
 from app.rulesets.heroes.moves import MoveNomad
 from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import (
-    ENEMY, board_nomads, capital_owner, log_name, natural_strength, occupants, units_at,
+    ENEMY, board_nomads, capital_owner, is_full, log_name, natural_strength, occupants, units_at,
 )
 from app.rulesets.heroes.rounds import finish, new_player, new_state
 from app.rulesets.heroes.scoring import REASONS, breakdown, check_objectives, finished_by, game_over_after_round
 from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Side
 
 PLAYER = 0
-FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build"}
+FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build", "research": "research"}
 """The player's Action Bar slot that follows an Enemy card's action."""
 
 
@@ -88,6 +89,8 @@ def new_game(board: Board, options: Options, seed: int) -> HeroesState:
         "heroes": [enemy_capital] * 3, "track": 0, "slot": 1, "arrow": None, "next": "round",
         "free": board.capitals[places["free"]],
     }
+    if options.edition == "full":
+        edition.set_up(state, board, rng, solo=True)
     state["rng"] = rng.state
     opening: list[Event] = []
     run(state, board, opening)
@@ -141,7 +144,7 @@ def step_card(state: HeroesState, board: Board, events: list[Event]) -> bool:
     solo["slots"][slot - 1] = card_id
     solo["next"] = "resolve"
     whose = "a 4th card, for Hero 3 (NS-14: it holds a captured Nomad)" if slot == 4 else f"for Hero {slot}"
-    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} {whose}"))
+    events.append(Event(text=f"The Enemy draws {deck.describe(card_id, is_full(state))} {whose}"))
     if slot != 1 or not wandering(state):
         return False
     arrow = solo["arrow"] = deck.cards()[card_id].arrow
@@ -168,13 +171,14 @@ def step_resolve(state: HeroesState, board: Board, events: list[Event]) -> bool:
     solo["next"] = "gain"
     if state["phase"] != "enemy":  # a battle began
         return True
-    follow = FOLLOW_SLOTS.get(card.action) if done and card.followable else None
+    action = deck.action_of(card, is_full(state))
+    follow = FOLLOW_SLOTS.get(action) if done and card.followable else None
     if follow and actions.follow_moves(state, board, PLAYER, follow):
         state["phase"] = "follow"
         state["pending"] = {"leader": ENEMY, "action": {"type": follow}, "queue": [PLAYER],
                             "tax_slot": str(HOUSE.tax_values[0]) if follow == "tax" else None}
         return True
-    if done and card.action == "tax":
+    if done and action == "tax":
         actions.rotate_tax_track(state)
     return False
 
@@ -221,6 +225,18 @@ def step_end_round(state: HeroesState, board: Board, events: list[Event]) -> boo
     solo = state["solo"]
     state["phase"] = "enemy"
     collect(state, board, events)
+    if is_full(state):
+        spells.collection_draw(state, events)
+        if spells.open_discard(state, [PLAYER], {"kind": "collection"}):
+            solo["next"] = "close_round"  # after the player's discard (``Enemy.collection_over``)
+            return True
+    return step_close_round(state, board, events)
+
+
+def step_close_round(state: HeroesState, board: Board, events: list[Event]) -> bool:
+    """The Enemy's discards, Round End, then the end or the next round."""
+    solo = state["solo"]
+    state["phase"] = "enemy"
     solo["discard"].extend(card for card in solo["slots"] if card is not None)
     solo["slots"] = [None, None, None, None]
     round_end(state, events)
@@ -238,7 +254,7 @@ def step_end_round(state: HeroesState, board: Board, events: list[Event]) -> boo
 
 
 STEPS = {"round": step_round, "card": step_card, "resolve": step_resolve, "gain": step_gain,
-         "after": step_after, "player": step_player, "end_round": step_end_round}
+         "after": step_after, "player": step_player, "end_round": step_end_round, "close_round": step_close_round}
 
 
 # -- the solo Nomads (NS-4..NS-12) -------------------------------------------------------------------
@@ -307,7 +323,10 @@ def nomad_battle(state: HeroesState, board: Board, seat: int, region: str, event
     """NS-7..NS-12: the army in ``region`` wins only with strength strictly greater than ``N``
     (A-S3: the Nomad wins ties); nobody gains VP for starting it.  Returns whether the player
     must now choose its casualties (phase ``casualties``)."""
-    strength = natural_strength(units_at(state, region, seat))
+    strength = natural = natural_strength(units_at(state, region, seat))
+    if seat == PLAYER:  # NB-1 / NS-8: the player's faction and Hero bonuses count (full edition; the Nomad attacks it)
+        strength += strength_bonuses(state, seat, region, "defender", units_at(state, region, seat)["hero"] > 0,
+                                     board.regions[region].terrain)
     count = board_nomads(state)
     who = "{seat0}" if seat == PLAYER else "the Enemy"
     events.append(Event(text=f"A Nomad battle on {region_name(region)}: nobody gains VP for starting it (NS-7); "
@@ -319,7 +338,7 @@ def nomad_battle(state: HeroesState, board: Board, seat: int, region: str, event
         rule = "NS-10" if seat == PLAYER else "NS-11"
         events.append(Event(text=f"{who[0].upper()}{who[1:]} wins, gains {HOUSE.vp('start_battle')} VP and captures the Nomad ({rule})"))
         return False
-    damage = math.ceil(strength / 2)
+    damage = math.ceil(natural / 2)
     if seat == ENEMY:
         events.append(Event(text="The Nomad wins and stays (NS-12)"))
         enemy.take_enemy_losses(state, region, damage, events)
@@ -400,6 +419,11 @@ class Enemy:
             return False
         enemy.take_enemy_losses(state, battle["region"], damage, events)
         return True
+
+    def collection_over(self, state: HeroesState, board: Board, events: list[Event]) -> None:
+        """The player discarded down to its hand limit: the round ends (:func:`run`)."""
+        state["pending"] = None
+        run(state, board, events)
 
     def capital_destroyed(self, state: HeroesState, attacker: Seat, events: list[Event]) -> None:
         """No eXterminate: a destroyed capital ends the solo game at once (module docstring)."""

@@ -21,24 +21,29 @@ MoveFields = dict[str, str | int | None]
 """A move in its wire form (``dict(move.__dict__)``: every field a str, int or ``None``)."""
 
 Phase = Literal["nomad", "nomad_move", "action", "follow", "muster", "tactics", "conscripts", "casualties",
-                "enemy", "over"]
+                "enemy", "over", "discard", "interrupt", "combat_spell"]
 """Whose decision the game waits for (``flow.py``): ``nomad`` the Nomad placement (NW-1; solo NS-2);
 ``nomad_move`` the solo Nomad move (NS-4); ``action`` a token turn; ``follow`` the Follow window;
 ``muster`` the Muster window; ``tactics``, ``conscripts``, ``casualties`` a battle (``battles.py``);
-``enemy`` (solo, only while ``apply`` runs the Enemy's steps; never at rest); ``over``."""
+``enemy`` (solo, only while ``apply`` runs the Enemy's steps; never at rest); ``over``; full
+edition: ``discard`` a seat over its spell hand limit discards, ``interrupt`` the seats that may
+answer a spell being cast, ``combat_spell`` a battle's Combat spells, defender first
+(``spells.py``)."""
 Side = Literal["attacker", "defender"]
-SoloStep = Literal["round", "card", "resolve", "gain", "after", "player", "end_round"]
+SoloStep = Literal["round", "card", "resolve", "gain", "after", "player", "end_round", "close_round"]
 """The step the solo round goes on with (``solo.STEPS``)."""
 Then = Literal["muster", "end_turn", "solo"]
 """What follows a battle: the Muster window, the end of the turn, or (solo) the Enemy's round."""
 
 
 class TableOptions(TypedDict):
-    """The table options as stored (the fields of ``options.Options``)."""
+    """The table options as stored (the fields of ``options.Options``); ``edition`` is there only
+    in a full-edition game (a core game's state keeps the layout it had before the option)."""
 
     nomads: Literal["wandering", "mercenary", "none"]
     round_limit: int
     first_player: Literal["random", "host"]
+    edition: NotRequired[Literal["full"]]
 
 
 class Turn(TypedDict):
@@ -79,7 +84,10 @@ class Player(TypedDict):
     (``None`` open, ``"token"``, ``"serf"`` or ``"nomad"`` filling it this round, ``"disabled"``
     out of Tier 1), Action ``tokens`` not yet placed, the ``supply`` of pieces not in play, the
     ``tactics`` cards (the 7 house cards, all public).  Solo: the Enemy has ``enemy`` true, its bar
-    all ``"disabled"``, no tokens and no tactic cards."""
+    all ``"disabled"``, no tokens and no tactic cards.  Full edition only: the ``faction``, its
+    ``buildings`` built, its ``heroes`` in play (recruit order: the last recruited is the first
+    lost), the spell hand ``spells`` (secret: another seat's view shows ``hand_size``), the
+    ``scribed`` spells, the ``vessels`` (``"sea"``, ``"air"``: ``None`` while not in play)."""
 
     continent: str
     capital: str
@@ -94,6 +102,28 @@ class Player(TypedDict):
     supply: Counts
     tactics: list[str]
     enemy: NotRequired[bool]
+    faction: NotRequired[str]
+    buildings: NotRequired[list[str]]
+    heroes: NotRequired[list[str]]
+    spells: NotRequired[list[str]]
+    scribed: NotRequired[list[Scribed]]
+    vessels: NotRequired[dict[str, Vessel | None]]
+
+
+class Vessel(TypedDict):
+    """A vessel in play (full edition, ``vessels.py``): where it is (``at``: a land region it is
+    docked at or stands in, or a sea region) and the units aboard (``cargo``, only while at sea)."""
+
+    at: str
+    cargo: Counts
+
+
+class Scribed(TypedDict):
+    """A scribed spell (spec 1.7 Scribe): the ``card`` and its ``status``: ``ready``, ``exhausted``
+    (cast this round) or ``preparing`` (one Round End from ready)."""
+
+    card: str
+    status: Literal["ready", "exhausted", "preparing"]
 
 
 class MercenaryCard(TypedDict):
@@ -157,6 +187,8 @@ class Battle(TypedDict):
     damage: NotRequired[int]
     enemy_card: NotRequired[int]
     nomad: NotRequired[bool]
+    spells: NotRequired[dict[str, str]]
+    spell_bonus: NotRequired[Counts]
 
 
 class Pending(TypedDict, total=False):
@@ -173,7 +205,12 @@ class Pending(TypedDict, total=False):
     * ``conscripts``: the ``battle``, the ``queue`` of seats whose Conscripts is in play and the
       ``seat`` choosing now;
     * ``casualties``: the ``battle``, the loser's ``seat``, the ``damage`` it takes and the
-      ``retreat`` regions its survivors may go to.
+      ``retreat`` regions its survivors may go to;
+    * ``discard`` (full edition): the ``seat`` over its hand limit, the ``queue`` of seats still to
+      discard after it, and what the game does next (``resume``, ``spells.resume``);
+    * ``interrupt``: the ``spell`` being cast (caster, card, target, what follows), the ``queue``
+      of seats that may still answer it;
+    * ``combat_spell``: as ``tactics`` plus the ``queue`` of battle seats still to decide.
     """
 
     leader: int
@@ -188,6 +225,8 @@ class Pending(TypedDict, total=False):
     choices: dict[str, TacticChoice]
     damage: int
     retreat: list[str]
+    resume: dict[str, Any]
+    spell: dict[str, Any]
 
 
 class BattleSummary(TypedDict):
@@ -257,7 +296,9 @@ class HeroesState(TypedDict):
     ``"3"``, ``"2"`` -> resource), the ``end`` once set, the land ``regions`` by id, the
     ``players`` in seat order (solo: the player and the Enemy), the Nomads' ``nomad_supply``, the
     Nomad ``mercenary`` card (variant ``mercenary``, else ``None``), the ``pending`` decision, the
-    ``last`` move; solo also ``solo``."""
+    ``last`` move; solo also ``solo``.  Full edition only: the ``spell_deck`` (secret order: a view
+    shows ``spell_deck_size``), the face-up ``spell_discard``, the face-down exploration ``tokens``
+    by region (secret: a view shows only where they lie) and the ``revealed`` ones."""
 
     n_players: int
     options: TableOptions
@@ -275,3 +316,7 @@ class HeroesState(TypedDict):
     pending: Pending | None
     last: Last | None
     solo: NotRequired[Solo]
+    spell_deck: NotRequired[list[str]]
+    spell_discard: NotRequired[list[str]]
+    tokens: NotRequired[dict[str, str]]
+    revealed: NotRequired[dict[str, str]]

@@ -21,7 +21,8 @@ from app.rulesets.base import Seat, copy_state
 from app.rulesets.heroes import deck
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
-from app.rulesets.heroes.state import Battle, HeroesState, Pending, Solo
+from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.state import Battle, HeroesState, Pending, Player, Solo
 
 TEXTS = {
     "hold": "No cost, no bonus.",
@@ -59,7 +60,8 @@ def static_parts(board: Board, solo: bool) -> dict[str, Any]:
         "costs": costs,
     }
     if solo:
-        parts["enemy_cards"] = {str(card.id): {**card.__dict__, "action_name": deck.ACTION_NAMES[card.action]}
+        parts["enemy_cards"] = {str(card.id): {**{k: v for k, v in card.__dict__.items() if k != "full_action"},
+                                               "action_name": deck.ACTION_NAMES[card.action]}
                                 for card in deck.cards().values()}
     return parts
 
@@ -72,12 +74,16 @@ END_FIELDS = ("objective", "by", "round", "last_round", "finished")
 MERCENARY_FIELDS = ("owner", "alive")
 REGION_FIELDS = ("units", "tower", "nomad")
 PLAYER_FIELDS = ("continent", "capital", "eliminated", "resources", "score", "cc_level", "hall", "nomads", "bar",
-                 "tokens", "supply", "tactics", "enemy")
-PENDING_FIELDS = ("leader", "action", "queue", "tax_slot", "seat", "arrow", "clockwise", "chosen", "damage",
+                 "tokens", "supply", "tactics", "enemy", "faction", "buildings", "heroes", "scribed", "vessels")
+"""Every field of a player but the full edition's secret spell hand (``spells``: its owner sees it,
+every viewer its size as ``hand_size``)."""
+SPELL_FIELDS = ("caster", "card", "target", "name", "vp", "effect", "then", "enemy_hero", "reach", "hero_region")
+"""The spell being cast (phase ``interrupt``): all public, it is revealed as it is cast."""
+PENDING_FIELDS = ("leader", "action", "queue", "tax_slot", "seat", "arrow", "clockwise", "chosen", "damage", "resume",
                   "retreat")
 """Every field of an open decision but ``battle`` (its own record) and the secret ``choices``."""
 BATTLE_FIELDS = ("attacker", "defender", "region", "capital", "then", "strength", "totals", "winner", "damage",
-                 "enemy_card", "nomad")
+                 "enemy_card", "nomad", "spells", "spell_bonus")
 CARD_FIELDS = ("card", "void", "cancelled", "bonus", "vp", "paid", "sacrifice", "drawn_strength")
 LAST_FIELDS = ("seat", "type", "regions", "slots", "battle", "move")
 SUMMARY_FIELDS = ("region", "attacker", "defender", "capital", "cards", "effective", "natural", "strength", "winner",
@@ -113,6 +119,18 @@ def pending_view(pending: Pending, seat: Seat | None) -> dict[str, Any]:
     own = pending.get("choices", {}).get(str(seat)) if seat is not None else None
     if own is not None:
         shown["mine"] = own
+    if "spell" in pending:
+        shown["spell"] = pick(pending["spell"], SPELL_FIELDS)
+    return shown
+
+
+def player_view(player: Player, index: int, seat: Seat | None) -> dict[str, Any]:
+    """One player's board; its spell hand only to its own seat (full edition)."""
+    shown = pick(player, PLAYER_FIELDS)
+    if "spells" in player:
+        shown["hand_size"] = len(player["spells"])
+        if index == seat:
+            shown["spells"] = list(player["spells"])
     return shown
 
 
@@ -129,7 +147,7 @@ def build_view(state: HeroesState, board: Board, seat: Seat | None) -> dict[str,
     view["end"] = optional(state["end"], END_FIELDS)
     view["mercenary"] = optional(state["mercenary"], MERCENARY_FIELDS)
     view["regions"] = {region: pick(entry, REGION_FIELDS) for region, entry in state["regions"].items()}
-    view["players"] = [pick(player, PLAYER_FIELDS) for player in state["players"]]
+    view["players"] = [player_view(player, index, seat) for index, player in enumerate(state["players"])]
     pending, last = state["pending"], state["last"]
     view["pending"] = None if pending is None else pending_view(pending, seat)
     if last is None:
@@ -140,6 +158,44 @@ def build_view(state: HeroesState, board: Board, seat: Seat | None) -> dict[str,
     solo = state.get("solo")
     if solo is not None:
         view["solo"] = solo_view(solo)
+    full = "spell_deck" in state
+    if full:  # the full edition: the deck's size (its order is secret), where face-down tokens lie
+        view["spell_deck_size"] = len(state["spell_deck"])
+        view["spell_discard"] = list(state["spell_discard"])
+        view["tokens"] = sorted(state.get("tokens", {}))
+        view["revealed"] = dict(state.get("revealed", {}))
     view = copy_state(view)
     view.update(copy_state(static_parts(board, solo is not None)))
+    if full:
+        view.update(copy_state(full_parts(board)))
+        if solo is not None:  # the full edition's card actions (card 4: Research)
+            for card in view["enemy_cards"].values():
+                action = deck.action_of(deck.cards()[card["id"]], True)
+                card["action"], card["action_name"] = action, deck.ACTION_NAMES[action]
     return view
+
+
+@functools.cache
+def full_parts(board: Board) -> dict[str, Any]:
+    """The full edition's static keys for the renderer: ``seas`` (the sea regions with their
+    shores, neighbours and coordinates), ``spell_cards`` (the deck's kinds), ``factions`` (names,
+    abilities, Buildings, vessels, Heroes), ``vessel_kinds`` (numbers), ``building_cost`` and the
+    exploration ``token_kinds``."""
+    seas = [{"id": entry["id"], "x": entry["x"], "y": entry["y"], "shores": sorted(board.shores[entry["id"]]),
+             "adjacent": sorted(board.sea_adjacent[entry["id"]])}
+            for entry in board.data["regions"] if entry["kind"] == "sea"]
+    spells = {spell.id: {"name": spell.name, "kind": spell.kind, "mana": spell.mana, "vp": spell.vp,
+                         "text": spell.text, "nomad": spell.nomad} for spell in CATALOGUE.spells.values()}
+    factions = {}
+    for faction, entry in CATALOGUE.factions_raw["factions"].items():
+        factions[faction] = {
+            "name": entry["name"], "ability": entry["ability"], "buildings": entry["buildings"],
+            "vessels": entry["vessels"],
+            "heroes": {hero.id: {"name": hero.name, "building": hero.building, "cost": hero.cost, "text": hero.text}
+                       for hero in CATALOGUE.faction_heroes(faction)},
+        }
+    tokens = {entry["id"]: {"name": entry["name"], "effect": entry["effect"]}
+              for group in ("land", "sea") for entry in CATALOGUE.exploration_raw[group]}
+    return {"seas": seas, "spell_cards": spells, "factions": factions,
+            "vessel_kinds": {kind: CATALOGUE.vessel(kind) for kind in ("sea", "air")},
+            "building_cost": CATALOGUE.building["cost"], "token_kinds": tokens}

@@ -1,4 +1,5 @@
-// Heroes of Land, Air & Sea (Tier 1 core + Wandering or Mercenary Nomads): draws frame.view as a
+// Heroes of Land, Air & Sea (full or core edition + Wandering or Mercenary Nomads; the full
+// edition's parts: heroes-full.js): draws frame.view as a
 // map of hex regions (four continents round a central sea, ferries as dashed lines), the units of
 // each player per region (Nomad Mercenary figures as "M"), Nomads and towers; beside it every
 // player's Capital City board (resources, Courtyard, captured Nomads or the Nomad Mercenary, the
@@ -15,6 +16,7 @@
 import { activate, keepFocus, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 import { unitFigure } from "../pieces.js";
+import { FULL_PHASES, FULL_SLOTS, FULL_STYLE, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
 
 // -- static data ------------------------------------------------------------------------------
 
@@ -52,6 +54,7 @@ const PHASES = {
   conscripts: "Battle: bringing in conscripts",
   casualties: "Battle: the loser takes casualties",
   over: "Game over",
+  ...FULL_PHASES,
 };
 // Okabe-Ito colours (told apart with every common colour blindness), a shape and a letter per seat.
 const SEAT_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7"];
@@ -132,6 +135,8 @@ function costOf(view, what, seat) {
 
 /** One move in words, for a button and its label. */
 function describe(view, move, seat) {
+  const full = isFull(view) ? fullDescribe(view, move) : null;
+  if (full) return full;
   const worker = workerWords(move.worker);
   const tail = worker ? ` ${worker}` : "";
   switch (move.type) {
@@ -400,6 +405,7 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     regionsGroup.append(group);
   }
   svg.append(regionsGroup);
+  if (isFull(view)) svg.append(fullMapLayer(view, map, centre, SEAT_COLOURS, (seat) => seatLetter(view, seat), targets, onTarget));
   return svg;
 }
 
@@ -467,6 +473,7 @@ function drawPlayerBoard(frame, view, seat) {
     ),
     mercenaryOf(view) === seat ? drawMercenaryCard(frame, view, "hx-merc-held") : null,
     h("ol", { class: "hx-bar", "aria-label": "Action Bar" }, slots),
+    isFull(view) ? fullBoard(frame, view, seat) : null,
   );
 }
 
@@ -754,7 +761,7 @@ function drawLegend(view) {
   return h(
     "p",
     { class: "hx-legend muted" },
-    `${view.solo ? "Solo: South is out of play · E marks the Enemy · " : ""}pawn = Serf · shield = Warrior · crown = Hero${view.mercenary ? " · spear and tent = a figure of the Nomad Mercenary" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · purple edge = the last move`,
+    `${view.solo ? "Solo: South is out of play · E marks the Enemy · " : ""}${isFull(view) ? "boat = Sea Vessel · wing = Air Vessel · ? = face-down exploration token · " : ""}pawn = Serf · shield = Warrior · crown = Hero${view.mercenary ? " · spear and tent = a figure of the Nomad Mercenary" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · purple edge = the last move`,
   );
 }
 
@@ -856,8 +863,13 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
   const pending = view.pending || {};
   const body = [];
   let prompt = "";
+  const tools = { button, choiceList, describe };
+  const full = isFull(view) ? fullControls(frame, view, legal, ui, disabled, redraw, send, targets, tools) : null;
 
-  if (types.has("place_nomad")) {
+  if (full) {
+    prompt = full.prompt;
+    body.push(...full.body);
+  } else if (types.has("place_nomad")) {
     prompt = "Place this round's Nomad: click a highlighted region.";
     for (const move of legal.filter((candidate) => candidate.type === "place_nomad")) {
       targets.set(move.region, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
@@ -943,11 +955,17 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
       body.push(h("div", { class: "hx-choices", role: "group", "aria-label": "Who musters" }, workers.map((worker) => button(`Use a ${worker === "serf" ? "Serf" : "Nomad"}`, { "data-worker": worker, "data-focus-key": `worker:${worker}`, "aria-pressed": String(ui.worker === worker), class: ui.worker === worker ? "selected" : "" }, () => { ui.worker = worker; redraw(`worker:${worker}`); }, disabled))));
     }
     body.push(...marchPicker(view, seat, marches.filter((move) => move.worker === ui.worker), ui, disabled, redraw, send, targets));
+    const others = legal.filter((move) => ["sail", "fly", "cast"].includes(move.type) && (!ui.worker || move.worker === ui.worker));
+    if (others.length) {  // the full edition: Muster into Sail, Fly or Cast too
+      const kinds = [...new Set(others.map((move) => move.type))];
+      body.push(h("div", { class: "hx-choices", role: "group", "aria-label": "Or muster" }, kinds.map((kind) => button(SLOT_NAMES[kind], { "data-muster-slot": kind, "data-focus-key": `muster:${kind}`, "aria-pressed": String(ui.action === kind), class: ui.action === kind ? "selected" : "" }, () => { ui.action = ui.action === kind ? null : kind; redraw(`muster:${kind}`); }, disabled))));
+      if (kinds.includes(ui.action)) body.push(...fullActionControls(view, seat, others.filter((move) => move.type === ui.action), ui.action, ui, disabled, redraw, send, targets, tools));
+    }
     body.push(h("div", { class: "hx-choices" }, button("Skip", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
   } else {
     // the active player's own turn: choose a slot of the Action Bar, then its options
-    const slotOf = (move) => (move.type === "march" ? move.slot : move.type);
-    const slots = ACTION_SLOTS.filter((slot) => legal.some((move) => move.type !== "pass" && slotOf(move) === slot));
+    const slotOf = slotOfMove;
+    const slots = (isFull(view) ? FULL_SLOTS : ACTION_SLOTS).filter((slot) => legal.some((move) => move.type !== "pass" && slotOf(move) === slot));
     if (!slots.includes(ui.action)) ui.action = null;
     prompt = ui.action ? `${SLOT_NAMES[ui.action]}:` : "Your turn: choose an action for your Action Token.";
     body.push(
@@ -960,6 +978,8 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
     );
     if (ui.action && ui.action.startsWith("march")) {
       body.push(...marchPicker(view, seat, legal.filter((move) => move.type === "march" && move.slot === ui.action), ui, disabled, redraw, send, targets));
+    } else if (["research", "cast", "sail", "fly"].includes(ui.action)) {
+      body.push(...fullActionControls(view, seat, legal.filter((move) => slotOf(move) === ui.action), ui.action, ui, disabled, redraw, send, targets, tools));
     } else if (ui.action) {
       const moves = legal.filter((move) => move.type === ui.action);
       for (const move of moves) if (move.type === "build" && move.what === "tower") targets.set(move.region, { kind: "tower", label: describe(view, move, seat), pick: () => send(move) });
@@ -981,7 +1001,7 @@ function lastMoveSelectors(view, previous) {
   const last = view.last;
   if (!last) return [];
   const move = last.move || {};
-  const regions = new Set([...(last.regions || []), move.origin, move.destination, move.region, move.retreat].filter(Boolean));
+  const regions = new Set([...(last.regions || []), move.origin, move.destination, move.region, move.retreat, move.target].filter(Boolean));
   if (last.battle && last.battle.region) regions.add(last.battle.region);
   const selectors = [...regions].map((id) => `.hx-map [data-region="${id}"]`);
   const slots = last.slots && last.slots.length ? last.slots
@@ -1022,7 +1042,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   const ui = uiState.get(container) || { version: null };
   uiState.set(container, ui);
   if (ui.version !== frame.version) {
-    Object.assign(ui, { version: frame.version, action: null, origin: null, army: null, card: null, losses: null, worker: null, confirmFire: false });
+    Object.assign(ui, { version: frame.version, action: null, origin: null, army: null, card: null, losses: null, worker: null, confirmFire: false, spell: null, cargo: null });
   }
   const redraw = (focusKey) => draw(focusKey);
   const send = (move) => {
@@ -1170,7 +1190,7 @@ const STYLE = `
 
 function ensureStyle() {
   if (document.getElementById("heroes-style")) return;
-  document.head.append(h("style", { id: "heroes-style" }, STYLE));
+  document.head.append(h("style", { id: "heroes-style" }, STYLE + FULL_STYLE));
 }
 
 /** One move in words, for the table's "Confirm my moves" bar (move-bar.js). */
