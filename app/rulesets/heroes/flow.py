@@ -33,7 +33,7 @@ from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
     Build, CapitalAction, Cast, Casualties, CombatSpell, Conscript, DiscardSpell, FireMercenary, Fly, Interrupt, March,
-    MoveNomad, Pass, PlaceNomad, Research, Sail, Scribe, Skip, Tactic, Tax,
+    MoveNomad, Pass, PlaceNomad, Sail, Scribe, Skip, Tactic, Tax,
 )
 from app.rulesets.heroes.pieces import (
     active_seats, add_units, capital_owner, clockwise_from, is_full, occupants, pending_step, take_units, turn_seat,

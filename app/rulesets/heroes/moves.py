@@ -37,7 +37,7 @@ from pydantic import Field
 
 from app.rulesets.base import MoveModel
 from app.rulesets.heroes.board import region_name
-from app.rulesets.heroes.catalogue import BUILDING_IDS, CATALOGUE, HERO_IDS, SPELL_IDS
+from app.rulesets.heroes.catalogue import BUILDING_IDS, CATALOGUE, HERO_IDS
 from app.rulesets.heroes.houses import HOUSE, describe_resources, describe_units
 
 Worker = Literal["token", "serf", "nomad"]

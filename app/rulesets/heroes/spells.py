@@ -279,7 +279,7 @@ def begin_cast(state: HeroesState, seat: Seat, move: Cast, events: list[Event]) 
         player["spells"].remove(move.card)
         state["spell_discard"].append(move.card)
         source = ""
-    where = f" on {{target}}" if move.target else ""
+    where = " on {target}" if move.target else ""
     args = {"spell": card(spell.name)}
     if move.target:
         from app.rulesets.heroes.board import region_arg
