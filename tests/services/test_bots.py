@@ -91,13 +91,16 @@ def test_search_bot_prefers_winning_move():
     assert set(BOT_LEVELS) == {"random", "default"}
 
 
+CAPITAL_ACTIONS = ("tax", "recruit", "build", "research", "scribe")
+
+
 def test_heroes_follow_prompts_work_with_a_bot_on_either_side(client):
     """Heroes' Follow window (spec 1.7, "Following a Capital Action") asks each other seat
     in turn; a bot seat answers its own prompt through the pipeline, and a person answers the
-    prompt a bot's Capital Action opens.  Ana takes Capital Actions whenever she can, and follows
+    prompt a bot's Capital Action opens.  Ana plays so that both prompts come, and follows
     whenever she is asked, until both kinds of prompt have been answered."""
     ana = Player(client, "Ana")
-    options = {"round_limit": 4, "first_player": "host"}
+    options = {"round_limit": 6, "first_player": "host"}
     table_id = ana.post("/api/tables", {"ruleset": "heroes", "seats": 2, "options": options}).json()["id"]
     assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "default"}).status_code == 200
     assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
@@ -115,8 +118,13 @@ def test_heroes_follow_prompts_work_with_a_bot_on_either_side(client):
             move = next(move for move in legal if move["type"] != "skip")
             ana_answered = True
         else:
-            capital = [move for move in legal if move["type"] in ("tax", "recruit", "build")]
-            move = (capital or legal)[0]
+            # A seat is asked to follow only while its own slot of that action is empty this round
+            # (spec 1.7), and a Tax can always be followed: so Ana never taxes, and once the bot
+            # has answered she leaves her Capital Action slots empty for the bot's actions.
+            wanted = (("recruit", "build") if not bot_answered
+                      else tuple(move["type"] for move in legal if move["type"] not in CAPITAL_ACTIONS))
+            preferred = [move for move in legal if move["type"] in wanted]
+            move = (preferred or [move for move in legal if move["type"] != "tax"] or legal)[0]
         response = ana.move(table_id, mine["version"], move)
         assert response.status_code == 200, response.text
     assert bot_answered and ana_answered
