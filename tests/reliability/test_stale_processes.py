@@ -9,14 +9,12 @@ committing statement, not to what a process last heard.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from tests.conftest import make_settings, run_coroutine
+from tests.conftest import make_settings
 from tests.reliability.support import query
 from tests.support.players import Player, hello, receive_until, started_table
 
