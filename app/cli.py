@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import logging.config
 import os
 import shutil
 import sys
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> None:
 
     settings = read_settings()
     if args.command == "migrate":
+        logging.config.dictConfig(log_config(settings.log_format))  # each migration run is logged
         upgrade_to_head(settings.async_database_url)
         return
     if args.command == "admin":
