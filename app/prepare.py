@@ -59,4 +59,9 @@ def log_like_the_server(settings: Settings) -> None:
 if __name__ == "__main__":
     settings = Settings()
     log_like_the_server(settings)
-    prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:])
+    from app.db.migrate import DatabaseNewerThanRelease
+
+    try:
+        prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:])
+    except DatabaseNewerThanRelease as newer:  # no traceback: the host has nothing to debug, only to choose
+        raise SystemExit(f"caravanserai: {newer}") from None
