@@ -79,14 +79,16 @@ def test_serve_logs_the_migrations_it_runs_in_the_servers_json_format(tmp_path):
     assert revision_of(tmp_path / "site.db") == HEAD
 
 
-def test_serve_stops_on_a_newer_database_with_one_line(tmp_path, migrated_sqlite_file):
+def test_serve_and_migrate_stop_on_a_newer_database_with_one_line(tmp_path, migrated_sqlite_file):
     shutil.copyfile(migrated_sqlite_file, tmp_path / "site.db")
     set_revision(tmp_path / "site.db", "9999")
     environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
     environment.update(PYTHONPATH=str(ROOT), CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db")
-    answer = subprocess.run([sys.executable, "-m", "app.prepare"], cwd=tmp_path, env=environment,
-                            capture_output=True, text=True, timeout=120)
-    assert answer.returncode == 1
-    assert answer.stderr.strip().splitlines()[-1].startswith("caravanserai: the database is at migration 9999, ")
-    assert "Traceback" not in answer.stderr
-    assert revision_of(tmp_path / "site.db") == "9999"
+    for command_line, said in ((["-m", "app.prepare"], "caravanserai:"),  # what serve runs first
+                               (["-m", "app.cli", "migrate"], "caravanserai migrate:")):
+        answer = subprocess.run([sys.executable, *command_line], cwd=tmp_path, env=environment,
+                                capture_output=True, text=True, timeout=120)
+        assert answer.returncode == 1
+        assert answer.stderr.strip().splitlines()[-1].startswith(f"{said} the database is at migration 9999, ")
+        assert "Traceback" not in answer.stderr
+        assert revision_of(tmp_path / "site.db") == "9999"
