@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import logging.config
 import os
 import shutil
 import sys
@@ -23,7 +24,7 @@ from app import __version__, admin_cli
 from app.config import Settings
 from app.db.backup import RestoreRefused, backup, restorable_backup, restore
 from app.db.engine import make_engine, make_session_factory
-from app.db.migrate import upgrade_to_head
+from app.db.migrate import DatabaseNewerThanRelease, upgrade_to_head
 from app.rulesets.registry import Registry
 from app.services.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV
@@ -61,7 +62,11 @@ def main(argv: list[str] | None = None) -> None:
 
     settings = read_settings()
     if args.command == "migrate":
-        upgrade_to_head(settings.async_database_url)
+        logging.config.dictConfig(log_config(settings.log_format))  # each migration run is logged
+        try:
+            upgrade_to_head(settings.async_database_url)
+        except DatabaseNewerThanRelease as newer:
+            raise SystemExit(f"caravanserai migrate: {newer}") from None
         return
     if args.command == "admin":
         admin_cli.run(args, settings)

@@ -14,9 +14,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import __version__
 from app.api import account, admin, auth, chat, friends, games, notifications, players, ratings, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.cookie_sessions import CookieSessions
@@ -26,6 +27,7 @@ from app.api.schemas import without_validation_errors
 from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
 from app.db.engine import database_busy as _database_busy, database_failure as _database_failure, make_engine, make_session_factory
+from app.db.migrate import database_revision
 from app.db.move_writer import PostgresMoveWriter
 from app.db.rate_limits import DatabaseStorage, rate_limit_storage
 from app.db.models import Table
@@ -113,6 +115,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         send_watch = asyncio.create_task(app.state.hub.watch_sends_forever())
         restore_gc = _tune_gc(settings.gc_young_threshold)
+        log.info("caravanserai %s started, database at migration %s", __version__,
+                 await database_revision(engine) or "none (never migrated)")
         try:
             yield
         finally:
@@ -146,9 +150,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> dict:
-        async with request.app.state.ctx.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
-        return {"status": "ok"}
+        # The release and the database's migration, read at each call (a restore may change it).
+        revision = await database_revision(request.app.state.ctx.engine)
+        return {"status": "ok", "version": __version__, "revision": revision}
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:

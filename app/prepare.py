@@ -1,6 +1,6 @@
 """What ``caravanserai serve`` does once before it serves, in a short-lived child process
-(``python -m app.prepare``): apply the migrations, and create the VAPID key file (or check the
-configured key).
+(``python -m app.prepare``): apply the migrations (each one logged, in the server's log format), and
+create the VAPID key file (or check the configured key).
 
 So the server process never imports Alembic (with Mako and Pygments), and imports the cryptography
 library only when a browser subscribes or a push is sent: about 11 and 6 MiB that a process keeps
@@ -46,5 +46,22 @@ def prepare_in_child(migrate: bool) -> None:
         raise SystemExit(status)
 
 
+def log_like_the_server(settings: Settings) -> None:
+    """Send this process's log lines (each migration run: ``app.db.migrate``) where the server's go,
+    in its format (``CARAVANSERAI_LOG_FORMAT``)."""
+    import logging.config
+
+    from app.cli import log_config
+
+    logging.config.dictConfig(log_config(settings.log_format))
+
+
 if __name__ == "__main__":
-    prepare(Settings(), migrate=NO_MIGRATE not in sys.argv[1:])
+    settings = Settings()
+    log_like_the_server(settings)
+    from app.db.migrate import DatabaseNewerThanRelease
+
+    try:
+        prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:])
+    except DatabaseNewerThanRelease as newer:  # no traceback: the host has nothing to debug, only to choose
+        raise SystemExit(f"caravanserai: {newer}") from None

@@ -109,8 +109,9 @@ def play_whole_game(site: Site, ruleset: str) -> None:
 
 def main(base: str) -> None:
     site = Site(base)
-    if site.json("GET", "/healthz") != {"status": "ok"}:
-        raise SystemExit("FAIL /healthz")
+    health = site.json("GET", "/healthz")
+    if health.get("status") != "ok" or not health.get("version") or not health.get("revision"):
+        raise SystemExit(f"FAIL /healthz: {health}")
     site.expect("HEAD", "/healthz")
     rulesets = sorted(ruleset["name"] for ruleset in site.json("GET", "/api/rulesets"))
     if not EXPECTED_RULESETS <= set(rulesets):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -57,7 +57,8 @@ class TableOptions(TypedDict):
     piles: PilePreset
     hide_well_values: bool
     palm_placement: PalmPlacement
-    first_player: FirstPlayer
+    # Games stored before this option existed have none: their start player was drawn ("random").
+    first_player: NotRequired[FirstPlayer]
     leader_return: LeaderReturn
 
 
