@@ -21,7 +21,7 @@ from uvicorn.config import LOGGING_CONFIG
 
 from app import __version__, admin_cli
 from app.config import Settings
-from app.db.backup import RestoreRefused, backup, restorable_backup, restore
+from app.db.backup import BackupFailed, RestoreRefused, backup, restorable_backup, restore
 from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import upgrade_to_head
 from app.rulesets.registry import Registry
@@ -67,8 +67,12 @@ def main(argv: list[str] | None = None) -> None:
         admin_cli.run(args, settings)
         return
     if args.command == "backup":
-        backup(settings.async_database_url, args.file)
-        print(f"backup written to {args.file}")
+        try:
+            written = backup(settings.async_database_url, args.file)
+        except BackupFailed as failed:
+            raise SystemExit(f"caravanserai backup: {failed}; nothing was written") from None
+        print(f"backup written to {args.file} (migration {written.revision}, "
+              f"{sum((written.counts or {}).values())} rows in {len(written.counts or {})} tables)")
         return
     if args.command == "restore":
         restore_command_line(settings.async_database_url, args.file, args.yes)
