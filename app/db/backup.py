@@ -203,7 +203,9 @@ def backup(database_url: str, target: Path) -> BackupInfo:
             else:
                 manifest = asyncio.run(_write_postgres(database_url, archive))
     revisions = known_revisions()
-    return BackupInfo(manifest["revision"], revisions[-1], manifest["revision"] in revisions, manifest["counts"])
+    info = BackupInfo(manifest["revision"], revisions[-1], manifest["revision"] in revisions, manifest["counts"])
+    record_run(database_url, "backup", target, info)
+    return info
 
 
 def prune_partials(folder: Path) -> list[Path]:
@@ -514,3 +516,130 @@ def _restore_postgres(database_url: str, source: Path, shown: Path) -> None:
         hint = " (is the app still running? stop it first)" if "lock timeout" in problem else ""
         raise RestoreRefused(f"the restore of {shown} into {masked_url(database_url)} failed and was rolled back, "
                              f"nothing was changed{hint}: {problem}")
+
+
+# ------------------------------------------------------------------------- record and drill
+
+def record_run(database_url: str, kind: str, file: Path, info: BackupInfo) -> bool:
+    """Write down in ``backup_runs`` a backup (``kind`` ``backup``) or a check (``check``) that
+    ended well, for the "last good backup" metric.  Returns False, writing nothing, when the
+    database has no such table yet (a release before it) or cannot be written."""
+    rows = sum((info.counts or {}).values())
+    values = (utcnow(), kind, str(file)[:1024], info.revision, rows)
+    if _is_sqlite(database_url):
+        try:
+            with closing(sqlite3.connect(sqlite_path(database_url))) as connection, connection:
+                connection.execute("INSERT INTO backup_runs (finished_at, kind, file, revision, rows) "
+                                   "VALUES (?, ?, ?, ?, ?)", (values[0].strftime("%Y-%m-%d %H:%M:%S.%f"), *values[1:]))
+        except sqlite3.Error:
+            return False
+        return True
+
+    async def insert() -> bool:
+        import asyncpg
+
+        try:
+            connection = await _connect(database_url)
+        except BackupFailed:
+            return False
+        try:
+            await connection.execute("INSERT INTO backup_runs (finished_at, kind, file, revision, rows) "
+                                     "VALUES ($1, $2, $3, $4, $5)", *values)
+        except asyncpg.PostgresError:
+            return False
+        finally:
+            await connection.close()
+        return True
+
+    return asyncio.run(insert())
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """What :func:`check_backup` found: the backup's ``info``, the rows of each table after loading
+    it into a scratch database (``counts``), the tables whose rows differ from the recorded counts
+    (``{table: (recorded, loaded)}``; empty when all agree or nothing was recorded), and whether
+    the migrations to this release's head then ran (``migrated``)."""
+
+    info: BackupInfo
+    counts: dict[str, int]
+    differences: dict[str, tuple[int | None, int | None]]
+    migrated: bool
+
+    @property
+    def good(self) -> bool:
+        """The backup loaded, migrated, and holds the rows it recorded."""
+        return self.migrated and not self.differences
+
+
+def check_backup(database_url: str, source: Path) -> CheckReport:
+    """A restore drill: load the backup ``source`` into a new scratch database of ``database_url``'s
+    kind (a temporary SQLite file, or a PostgreSQL database ``<name>_check_<pid>`` on the same
+    server, made with the same credentials and dropped afterwards), count every table's rows and
+    compare them with the counts the backup recorded, then migrate the copy to this release's head.
+    The site's database is only read.
+
+    Raises ``RestoreRefused`` for a file this release cannot restore (as :func:`restore`) and
+    ``BackupFailed`` when no scratch database can be made.  A migration error is reported as
+    ``migrated`` False.
+    """
+    info = restorable_backup(database_url, source)
+    with _scratch_database(database_url) as scratch:
+        load_backup(scratch, source)
+        counts = _counts(scratch)
+        differences = {}
+        if info.counts is not None:
+            for table in sorted(set(info.counts) | set(counts)):
+                if info.counts.get(table) != counts.get(table):
+                    differences[table] = (info.counts.get(table), counts.get(table))
+        try:
+            upgrade_to_head(scratch)
+            migrated = True
+        except Exception:  # noqa: BLE001 - any failure of a migration is what the drill reports
+            migrated = False
+    return CheckReport(info, counts, differences, migrated)
+
+
+def _counts(database_url: str) -> dict[str, int]:
+    if _is_sqlite(database_url):
+        with closing(sqlite3.connect(sqlite_path(database_url))) as connection:
+            return sqlite_counts(connection)
+
+    async def count() -> dict[str, int]:
+        connection = await _connect(database_url)
+        try:
+            return await postgres_counts(connection)
+        finally:
+            await connection.close()
+
+    return asyncio.run(count())
+
+
+@contextmanager
+def _scratch_database(database_url: str) -> Iterator[str]:
+    if _is_sqlite(database_url):
+        with tempfile.TemporaryDirectory(prefix="caravanserai-check-") as folder:
+            yield f"sqlite+aiosqlite:///{folder}/check.db"
+        return
+    url = make_url(database_url)
+    name = f"{url.database}_check_{os.getpid()}"[-63:]
+
+    async def execute(sql: str) -> None:
+        import asyncpg
+
+        connection = await _connect(database_url)
+        try:
+            await connection.execute(sql)
+        except asyncpg.PostgresError as exc:
+            raise BackupFailed(f"cannot make the scratch database {name} for the check ({exc}); the check needs "
+                               "a database user that may create databases") from None
+        finally:
+            await connection.close()
+
+    quoted = '"' + name.replace('"', '""') + '"'
+    asyncio.run(execute(f"DROP DATABASE IF EXISTS {quoted} WITH (FORCE)"))
+    asyncio.run(execute(f"CREATE DATABASE {quoted}"))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        asyncio.run(execute(f"DROP DATABASE IF EXISTS {quoted} WITH (FORCE)"))
