@@ -352,7 +352,7 @@ class AdminAudit(Base):
     (``via`` ``api`` with the admin's ``account_id``, or ``cli`` with no account; ``name`` the
     account's name or the system user), ``action`` (``ban``, ``delete_table``...), ``target`` (what
     it was taken on, a JSON object), ``source`` (the client's address for the API, ``cli:<system
-    user>`` at the command line) and ``at``.  No foreign key: the record outlives what it names."""
+    user>`` at the command line), ``at``, and ``logged_at``.  No foreign key: the record outlives what it names."""
 
     __tablename__ = "admin_audit"
 
@@ -364,6 +364,8 @@ class AdminAudit(Base):
     action: Mapped[str] = mapped_column(String(32))
     target: Mapped[dict[str, Any]] = mapped_column(JSON)
     source: Mapped[str] = mapped_column(String(160))
+    # When a server process wrote its log line: at once for the API's, by the leader for the command line's.
+    logged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class BackupRun(Base):

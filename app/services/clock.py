@@ -22,7 +22,7 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
-from app.services import absence
+from app.services import absence, audit
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.games import load_snapshot, submit_timeout_move
@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 
 class DeadlineWatcher:
     """Every ``tick_seconds``, on the leader only, hands each overdue seat of a running game to the
-    default bot and deals with absent players (``absence.watch``); once a minute it closes open
+    default bot, deals with absent players (``absence.watch``) and writes the command line's admin
+    actions to this server's log (``audit.relay_cli_actions``); once a minute it closes open
     tables older than ``open_table_hours`` and marks deserted games abandoned.
 
     The hand-over is a guarded update (only a seat still overdue and still played by its person
@@ -68,6 +69,8 @@ class DeadlineWatcher:
                 if self._leadership is None or self._leadership.is_leader:
                     await self.check()
                     await absence.watch(self._ctx)
+                    async with self._ctx.sessions() as session:  # command-line admin actions into our log
+                        await audit.relay_cli_actions(session)
                     if time.monotonic() - last_sweep > 60:
                         last_sweep = time.monotonic()
                         await expire_open_tables(self._ctx, timedelta(hours=self._ctx.settings.open_table_hours))

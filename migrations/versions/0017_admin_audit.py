@@ -1,7 +1,8 @@
 """The admin audit and the record of good backups.
 
 ``admin_audit``: one row per admin action, from the API or the command line (who, what, on what,
-from where, when), so that the actions of both reach the database as well as the server's log.
+from where, when), so that the actions of both reach the database as well as the server's log;
+``logged_at``: when a server process wrote its log line (the leader writes the command line's).
 
 ``backup_runs``: one row per backup written, or checked by a restore drill, in full; the
 ``caravanserai_last_backup_timestamp_seconds`` metric reads the newest.
@@ -31,8 +32,10 @@ def upgrade() -> None:
         sa.Column("action", sa.String(32), nullable=False),
         sa.Column("target", sa.JSON(), nullable=False),
         sa.Column("source", sa.String(160), nullable=False),
+        sa.Column("logged_at", sa.DateTime(timezone=True), nullable=True),
     )
     op.create_index("ix_admin_audit_at", "admin_audit", ["at"])
+    op.create_index("ix_admin_audit_logged_at", "admin_audit", ["logged_at"])
     op.create_table(
         "backup_runs",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -48,5 +51,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_index("ix_backup_runs_finished_at", table_name="backup_runs")
     op.drop_table("backup_runs")
+    op.drop_index("ix_admin_audit_logged_at", table_name="admin_audit")
     op.drop_index("ix_admin_audit_at", table_name="admin_audit")
     op.drop_table("admin_audit")
