@@ -23,6 +23,8 @@ def admin_cli(database_url, monkeypatch, tmp_path, capsys):
     monkeypatch.setenv("CARAVANSERAI_PUBLIC_URL", "https://games.example.org")
     monkeypatch.chdir(tmp_path)  # no .env of the checkout
 
+    seen: set[int] = set()
+
     def run(*args: str):
         capsys.readouterr()
         try:
@@ -31,9 +33,12 @@ def admin_cli(database_url, monkeypatch, tmp_path, capsys):
         except SystemExit as exit:
             refusal = str(exit.code)
         captured = capsys.readouterr()
-        # The test's own server (this process) may write a command-line action's line a second time
-        # (the leader's relay into the server log): one line per action.
-        return refusal, captured.out, list({line["id"]: line for line in admin_lines(captured.err)}.values())
+        # The test's own server (this process) writes each command-line action's line a second time
+        # (the leader's relay into the server log), now or during a later call: the lines of this
+        # call's actions, once each.
+        lines = {line["id"]: line for line in admin_lines(captured.err) if line["id"] not in seen}
+        seen.update(lines)
+        return refusal, captured.out, list(lines.values())
 
     return run
 
