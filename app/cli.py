@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "backup":
         try:
             written = backup(settings.async_database_url, args.file)
-        except BackupFailed as failed:
+        except (BackupFailed, OSError) as failed:  # OSError: the disk is full, the folder not writable...
             raise SystemExit(f"caravanserai backup: {failed}; nothing was written") from None
         print(f"backup written to {args.file} (migration {written.revision}, "
               f"{sum((written.counts or {}).values())} rows in {len(written.counts or {})} tables)")

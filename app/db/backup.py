@@ -271,8 +271,8 @@ def _write_sqlite(database_url: str, archive: zipfile.ZipFile) -> dict[str, Any]
     with tempfile.TemporaryDirectory(prefix="caravanserai-backup-") as folder:
         copy_file = Path(folder) / PAYLOAD["sqlite"]
         try:
-            with closing(sqlite3.connect(f"{source_file.resolve().as_uri()}?mode=ro", uri=True)) as source, \
-                    closing(sqlite3.connect(copy_file)) as copy:
+            # Not read-only: a database in WAL mode may need its shared-memory file made to be read.
+            with closing(sqlite3.connect(source_file)) as source, closing(sqlite3.connect(copy_file)) as copy:
                 source.backup(copy)
             with closing(sqlite3.connect(copy_file)) as copy:
                 revision = _one_revision(source_file, [row[0] for row in copy.execute(
