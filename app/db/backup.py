@@ -44,6 +44,7 @@ import sqlite3
 import subprocess
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
@@ -462,7 +463,7 @@ def _payload(source: Path, database_url: str) -> Iterator[Path]:
         try:
             with zipfile.ZipFile(source) as archive, archive.open(member) as packed, open(extracted, "wb") as out:
                 shutil.copyfileobj(packed, out, CHUNK)
-        except (zipfile.BadZipFile, KeyError, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, KeyError, OSError, EOFError, zlib.error) as exc:  # Bad CRC-32: a changed byte
             raise RestoreRefused(f"{source} cannot be read to its end, nothing was changed: {exc}") from None
         yield extracted
 def restore(database_url: str, source: Path) -> BackupInfo:

@@ -393,3 +393,25 @@ def test_releases_before_the_archive_refuse_a_backup_of_this_one_before_changing
                                capture_output=True, text=True)
         assert later.returncode == 1 and "input file does not appear to be a valid archive" in later.stderr
     assert database_contents(database_url) == before
+
+
+def test_a_backup_with_a_changed_byte_is_refused_and_nothing_changes(database_url, caravanserai, tmp_path):
+    import zipfile
+
+    dump, damaged = tmp_path / "site.backup", tmp_path / "damaged.backup"
+    with TestClient(create_app(make_settings(database_url))) as client:
+        ana, bo = Player(client, "Ana"), Player(client, "Bo")
+        play(ana, bo, started_table(ana, [bo]), [1, 2])
+        assert caravanserai("backup", database_url, str(dump))[0] == 0
+        Player(client, "Carol")  # a row the backup does not hold
+    with zipfile.ZipFile(dump) as archive:
+        member = next(info for info in archive.infolist() if info.filename.startswith("database."))
+    data = bytearray(dump.read_bytes())
+    # The middle of the dump's data (after its local header of 30 bytes, its name and its extra field).
+    start = member.header_offset + 30 + len(member.filename.encode()) + len(member.extra) + 64
+    data[start + member.compress_size // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    before = database_contents(database_url)
+    status, _, refused = caravanserai("restore", database_url, str(damaged), "--yes")
+    assert status == 1 and "cannot be read to its end, nothing was changed" in refused
+    assert database_contents(database_url) == before
