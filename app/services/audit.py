@@ -11,7 +11,7 @@ error (so the line is JSON whatever ``log_format`` says; Docker's log driver and
 An action through the API is written by the server process that answered it.  One at the command
 line (``caravanserai admin``, a process of its own whose output goes to its own terminal) is
 written there, and the server's leader process writes the same line to the server's log as soon
-as it sees the row (:func:`relay_cli_actions`, within a second or two), so that the server's log
+as it sees the row (:func:`relay_cli_actions`, within :data:`RELAY_SECONDS`), so that the server's log
 holds every admin action.  ``source`` is the client's address for the API, ``cli:<system user>``
 for the command line.
 
@@ -33,6 +33,9 @@ from app.db.models import AdminAudit, iso_utc, utcnow
 
 log = logging.getLogger("caravanserai.admin")
 AUDIT_PAGE = 100
+RELAY_SECONDS = 5.0
+"""How often the leader looks for command-line actions to write to the server's log (a database
+read each time: rarer keeps a quiet server's database quiet)."""
 
 
 class _StandardError(logging.StreamHandler):

@@ -37,8 +37,8 @@ log = logging.getLogger(__name__)
 class DeadlineWatcher:
     """Every ``tick_seconds``, on the leader only, hands each overdue seat of a running game to the
     default bot, deals with absent players (``absence.watch``) and writes the command line's admin
-    actions to this server's log (``audit.relay_cli_actions``); once a minute it closes open
-    tables older than ``open_table_hours`` and marks deserted games abandoned.
+    actions to this server's log (``audit.relay_cli_actions``, every ``audit.RELAY_SECONDS``); once a
+    minute it closes open tables older than ``open_table_hours`` and marks deserted games abandoned.
 
     The hand-over is a guarded update (only a seat still overdue and still played by its person
     changes), so even two processes that both believe they lead take a seat over once.
@@ -63,14 +63,12 @@ class DeadlineWatcher:
             await wind_down([self._task])
 
     async def _run(self) -> None:
-        last_sweep = 0.0
+        last_sweep = last_relay = 0.0
         while not self._stopping.is_set():
             try:
                 if self._leadership is None or self._leadership.is_leader:
                     await self.check()
                     await absence.watch(self._ctx)
-                    async with self._ctx.sessions() as session:  # command-line admin actions into our log
-                        await audit.relay_cli_actions(session)
                     if time.monotonic() - last_sweep > 60:
                         last_sweep = time.monotonic()
                         await expire_open_tables(self._ctx, timedelta(hours=self._ctx.settings.open_table_hours))
@@ -79,6 +77,16 @@ class DeadlineWatcher:
                 raise
             except Exception:
                 log.exception("deadline check failed")
+            try:
+                leading = self._leadership is None or self._leadership.is_leader
+                if leading and time.monotonic() - last_relay >= audit.RELAY_SECONDS:
+                    last_relay = time.monotonic()
+                    async with self._ctx.sessions() as session:  # command-line admin actions into our log
+                        await audit.relay_cli_actions(session)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("relaying the command line's admin actions to the log failed")
             try:
                 await asyncio.wait_for(self._stopping.wait(), self._tick)
             except TimeoutError:
