@@ -4,9 +4,9 @@ and grant or revoke the admin role (the command line only).
 
 Every action is recorded in the admin audit (``app/services/audit.py``: a row of ``admin_audit``,
 committed with the action, then a log line), and a refused one changes nothing and records none.
-Reading (the accounts, a table's chat, the audit) is no action.  A ban ends the account's sessions on every process
-(``accounts.end_sessions`` + ``Marker.LOGGED_OUT``, as a logout does) and its login is refused until an
-unban.  Used by ``/api/admin`` and by ``caravanserai admin``; ``fanout`` is how the change reaches
+Reading (the accounts, a table's chat, the audit) is no action.  A ban ends the account's sessions
+on every process (``accounts.end_sessions`` + ``Marker.LOGGED_OUT``, as a logout does) and its login
+is refused until an unban.  Used by ``/api/admin`` and by ``caravanserai admin``; ``fanout`` is how the change reaches
 the server processes' sockets.
 """
 
@@ -179,7 +179,6 @@ async def delete_table(session: AsyncSession, fanout: LocalFanout, actor: Actor,
     await session.execute(delete(Table).where(Table.id == table_id))  # moves go with it (ON DELETE CASCADE)
     await admin_action(session, actor, "delete_table", target)
     await fanout.publish(table_id, Marker.TABLE_DELETED)
-
 
 
 CHAT_PAGE = 200
