@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import copy
+import dataclasses
 import logging.config
 import os
 import shutil
@@ -22,7 +23,8 @@ from uvicorn.config import LOGGING_CONFIG
 
 from app import __version__, admin_cli
 from app.config import Settings
-from app.db.backup import RestoreRefused, backup, restorable_backup, restore
+from app.db.backup import (BackupFailed, RestoreRefused, backup, check_backup, record_run, restorable_backup,
+                           restore)
 from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import DatabaseNewerThanRelease, upgrade_to_head
 from app.rulesets.registry import Registry
@@ -44,8 +46,13 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--workers", type=int)
     serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations on start")
     commands.add_parser("migrate", help="apply database migrations and exit")
-    backup_command = commands.add_parser("backup", help="write a backup of the database to FILE")
+    backup_command = commands.add_parser(
+        "backup", help="write a backup of the database to FILE (a 0600 zip archive), or check one with --check")
     backup_command.add_argument("file", type=Path)
+    backup_command.add_argument(
+        "--check", action="store_true",
+        help="restore FILE into a scratch database instead, compare its rows with the counts it recorded and "
+             "migrate it; exit 1 on any difference")
     restore_command = commands.add_parser(
         "restore", help="replace everything in the database by the backup FILE, then migrate it to this release")
     restore_command.add_argument("file", type=Path)
@@ -71,9 +78,16 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "admin":
         admin_cli.run(args, settings)
         return
+    if args.command == "backup" and args.check:
+        check_command_line(settings.async_database_url, args.file)
+        return
     if args.command == "backup":
-        backup(settings.async_database_url, args.file)
-        print(f"backup written to {args.file}")
+        try:
+            written = backup(settings.async_database_url, args.file)
+        except (BackupFailed, OSError) as failed:  # OSError: the disk is full, the folder not writable...
+            raise SystemExit(f"caravanserai backup: {failed}; nothing was written") from None
+        print(f"backup written to {args.file} (migration {written.revision}, "
+              f"{sum((written.counts or {}).values())} rows in {len(written.counts or {})} tables)")
         return
     if args.command == "restore":
         restore_command_line(settings.async_database_url, args.file, args.yes)
@@ -136,6 +150,34 @@ def restore_command_line(database_url: str, file: Path, confirmed: bool) -> None
     migrated = f", migrated from {info.revision} to {info.head}" if info.older else ""
     print(f"database restored from {file} (migration {info.revision}{migrated}); "
           "session cookies of accounts the backup does not hold no longer log in")
+
+
+def check_command_line(database_url: str, file: Path) -> None:
+    """``caravanserai backup --check FILE``: :func:`app.db.backup.check_backup`, a line per table
+    (``table: rows``, and ``(recorded N)`` where they differ), then the verdict.  Exits with status 1
+    when the file is refused, a count differs or the migrations fail; a good check is written down
+    for the "last good backup" metric."""
+    try:
+        report = check_backup(database_url, file)
+    except (RestoreRefused, BackupFailed) as refused:
+        raise SystemExit(f"caravanserai backup --check: {refused}") from None
+    info = report.info
+    for table, rows in sorted(report.counts.items()):
+        recorded = report.differences.get(table, (rows, rows))[0]
+        print(f"{table}: {rows}" + ("" if recorded == rows else f" (recorded {recorded})"))
+    for table, (recorded, _) in sorted(report.differences.items()):
+        if table not in report.counts:
+            print(f"{table}: missing (recorded {recorded})")
+    recorded = "no counts recorded (a backup from an older release)" if info.counts is None else (
+        f"{len(report.differences)} tables differ from the recorded counts" if report.differences
+        else "every table holds the rows it recorded")
+    migrated = (f"migrated from {info.revision} to {info.head}" if info.older else f"at {info.head}") \
+        if report.migrated else f"the migrations from {info.revision} FAILED"
+    verdict = "good" if report.good else "BAD"
+    print(f"backup {file}: {verdict}: taken at migration {info.revision}, {recorded}; {migrated}")
+    if not report.good:
+        raise SystemExit(1)
+    record_run(database_url, "check", file, dataclasses.replace(info, counts=report.counts))
 
 
 @contextmanager

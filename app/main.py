@@ -8,6 +8,7 @@ import logging
 import mimetypes
 from collections.abc import Callable
 from contextlib import asynccontextmanager
+from datetime import timezone
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -30,7 +31,7 @@ from app.db.engine import database_busy as _database_busy, database_failure as _
 from app.db.migrate import database_revision
 from app.db.move_writer import PostgresMoveWriter
 from app.db.rate_limits import DatabaseStorage, rate_limit_storage
-from app.db.models import Table
+from app.db.models import BackupRun, Table, utcnow
 from app.fanout import make_fanout
 from app.paths import STATIC_DIR
 from app.realtime import endpoint
@@ -159,7 +160,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ctx = request.app.state.ctx
         async with ctx.sessions() as session:
             running = await session.scalar(select(func.count()).select_from(Table).where(Table.status == "running"))
+            last_backups = dict((await session.execute(
+                select(BackupRun.kind, func.max(BackupRun.finished_at)).group_by(BackupRun.kind))).all())
         ctx.metrics.games_running.set(running)
+        now = utcnow()
+        for kind in ("backup", "check"):
+            moment = last_backups.get(kind)
+            if moment is not None and moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)  # SQLite keeps no time zone
+            ctx.metrics.last_backup.labels(kind).set(0 if moment is None else moment.timestamp())
+            if moment is not None:
+                ctx.metrics.last_backup_age.labels(kind).set((now - moment).total_seconds())
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     if STATIC_DIR.is_dir():

@@ -96,6 +96,14 @@ class Metrics:
         self.bot_failures = Counter(
             "caravanserai_bot_failures", "Bot moves that failed, by reason (refused: the game refused the move; "
             "crashed: an error stopped the game's bot)", ["reason"], registry=self.registry)
+        self.last_backup = Gauge(
+            "caravanserai_last_backup_timestamp_seconds", "When the newest good backup was written (kind=backup) or "
+            "checked by a restore drill (kind=check, caravanserai backup --check), in seconds since the Unix epoch; "
+            "0: never (whole database)", ["kind"], multiprocess_mode="livemostrecent", registry=self.registry)
+        self.last_backup_age = Gauge(
+            "caravanserai_last_backup_age_seconds", "Seconds since the newest good backup (kind=backup) or check "
+            "(kind=check), at the scrape; absent when there was none (whole database)", ["kind"],
+            multiprocess_mode="livemostrecent", registry=self.registry)
         if self.directory is None:
             self._exposed = self.registry
             WorkerProcesses(None, registry=self._exposed)

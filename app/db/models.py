@@ -345,3 +345,39 @@ class Invitation(Base):
     invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AdminAudit(Base):
+    """One admin action, from the API or the command line (``app/services/audit.py``): who took it
+    (``via`` ``api`` with the admin's ``account_id``, or ``cli`` with no account; ``name`` the
+    account's name or the system user), ``action`` (``ban``, ``delete_table``...), ``target`` (what
+    it was taken on, a JSON object), ``source`` (the client's address for the API, ``cli:<system
+    user>`` at the command line), ``at``, and ``logged_at``.  No foreign key: the record outlives what it names."""
+
+    __tablename__ = "admin_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    via: Mapped[str] = mapped_column(String(8))
+    account_id: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(160))
+    # When a server process wrote its log line: at once for the API's, by the leader for the command line's.
+    logged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class BackupRun(Base):
+    """A backup written, or checked, in full (``app/db/backup.py``): ``kind`` ``backup`` or
+    ``check``, the ``file`` (as given), the migration it holds (``revision``), its ``rows`` (all
+    tables together) and when it ended (``finished_at``).  Read by the "last good backup" metric."""
+
+    __tablename__ = "backup_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    file: Mapped[str] = mapped_column(String(1024))
+    revision: Mapped[str] = mapped_column(String(32))
+    rows: Mapped[int] = mapped_column(BigInteger)

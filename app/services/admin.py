@@ -1,11 +1,12 @@
 """What an admin may do: list accounts, ban and unban them, make a one-time
-password-reset link, delete a chat message, close or delete a table; and grant or revoke the
-admin role (the command line only).
+password-reset link, read any table's chat and delete a message of it, close or delete a table;
+and grant or revoke the admin role (the command line only).
 
-Every action writes one admin log line (``app/services/audit.py``) once it is committed, and a
-refused one changes nothing and writes none.  A ban ends the account's sessions on every process
-(``accounts.end_sessions`` + ``Marker.LOGGED_OUT``, as a logout does) and its login is refused until an
-unban.  Used by ``/api/admin`` and by ``caravanserai admin``; ``fanout`` is how the change reaches
+Every action is recorded in the admin audit (``app/services/audit.py``: a row of ``admin_audit``,
+committed with the action, then a log line), and a refused one changes nothing and records none.
+Reading (the accounts, a table's chat, the audit) is no action.  A ban ends the account's sessions
+on every process (``accounts.end_sessions`` + ``Marker.LOGGED_OUT``, as a logout does) and its login
+is refused until an unban.  Used by ``/api/admin`` and by ``caravanserai admin``; ``fanout`` is how the change reaches
 the server processes' sockets.
 """
 
@@ -65,14 +66,21 @@ async def list_users(session: AsyncSession, search: str | None = None, limit: in
 
 async def set_admin(session: AsyncSession, actor: Actor, account: Account, admin: bool) -> dict[str, Any]:
     """Grant (``admin`` True) or revoke the admin role.  Raises ``AppError(conflict)``: a guest or a
-    deleted account cannot be an admin; granting an admin, or revoking a non-admin, changes nothing."""
+    deleted account cannot be an admin; granting an admin, or revoking a non-admin, changes nothing;
+    the last admin keeps the role (a site without one could not get one back from the API)."""
     if admin and (account.login_name is None or account.banned_at is not None):
         raise AppError("conflict", f"{account.name} is a guest, banned or deleted: only registered accounts can be admins")
     if account.admin == admin:
         raise AppError("conflict", f"{account.name} is {'already' if admin else 'not'} an admin")
+    if not admin:
+        # Every admin's row locked, in id order: of two revokes at once the second waits for the
+        # first, then reads the admins again (PostgreSQL re-checks a locked row), and refuses.
+        admins = list(await session.scalars(select(Account.id).where(Account.admin.is_(True))
+                                            .order_by(Account.id).with_for_update()))
+        if not set(admins) - {account.id}:
+            raise AppError("conflict", f"{account.name} is the last admin: grant the role to someone else first")
     account.admin = admin
-    await session.commit()
-    admin_action(actor, "grant_admin" if admin else "revoke_admin", _target(account))
+    await admin_action(session, actor, "grant_admin" if admin else "revoke_admin", _target(account))
     return user_summary(account)
 
 
@@ -91,10 +99,9 @@ async def ban(session: AsyncSession, fanout: LocalFanout, actor: Actor, account_
         raise AppError("conflict", f"{account.name} is banned already")
     account.banned_at = utcnow()
     account.password_reset_hash = account.password_reset_expires_at = None
-    await session.commit()
+    await admin_action(session, actor, "ban", _target(account))
     await accounts.end_sessions(session, account.id)
     await fanout.publish(account.id, Marker.LOGGED_OUT)
-    admin_action(actor, "ban", _target(account))
     return user_summary(account)
 
 
@@ -104,8 +111,7 @@ async def unban(session: AsyncSession, actor: Actor, account_id: int | str) -> d
     if account.banned_at is None:
         raise AppError("conflict", f"{account.name} is not banned")
     account.banned_at = None
-    await session.commit()
-    admin_action(actor, "unban", _target(account))
+    await admin_action(session, actor, "unban", _target(account))
     return user_summary(account)
 
 
@@ -116,7 +122,7 @@ async def reset_password(session: AsyncSession, actor: Actor, account_id: int | 
     a banned account)."""
     account = await find_account(session, account_id)
     token, expires_at = await password_reset.issue(session, account, hours)
-    admin_action(actor, "reset_password", {**_target(account), "expires_at": iso_utc(expires_at)})
+    await admin_action(session, actor, "reset_password", {**_target(account), "expires_at": iso_utc(expires_at)})
     return {"link": password_reset.reset_link(site_url, token), "expires_at": iso_utc(expires_at)}
 
 
@@ -129,9 +135,8 @@ async def delete_chat_message(session: AsyncSession, fanout: LocalFanout, actor:
     target = {"message_id": message.id, "table_id": message.table_id, "account_id": message.account_id,
               "name": message.name, "text": message.text}
     await session.delete(message)
-    await session.commit()
+    await admin_action(session, actor, "delete_chat_message", target)
     await fanout.publish(message.table_id, Marker.CHAT_REMOVED)  # open pages read the chat again
-    admin_action(actor, "delete_chat_message", target)
 
 
 async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, table_id: int) -> dict[str, Any]:
@@ -153,9 +158,9 @@ async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, 
         raise AppError("conflict", f"table {table_id} just changed; look again")
     await session.execute(update(Seat).where(Seat.table_id == table_id).values(deadline=None, away_deadline=None))
     await session.execute(delete(NotifyTurn).where(NotifyTurn.table_id == table_id))
-    await session.commit()
+    await admin_action(session, actor, "close_table",
+                       {"table_id": table_id, "ruleset": table.ruleset, "was": before})
     await fanout.publish(table_id, Marker.SEATING_CHANGED)  # every socket is sent the closed game
-    admin_action(actor, "close_table", {"table_id": table_id, "ruleset": table.ruleset, "was": before})
     return {"id": table_id, "status": "closed"}
 
 
@@ -172,7 +177,24 @@ async def delete_table(session: AsyncSession, fanout: LocalFanout, actor: Actor,
     for model in (NotifyTurn, ChatMessage, Seat):
         await session.execute(delete(model).where(model.table_id == table_id))
     await session.execute(delete(Table).where(Table.id == table_id))  # moves go with it (ON DELETE CASCADE)
-    await session.commit()
+    await admin_action(session, actor, "delete_table", target)
     await fanout.publish(table_id, Marker.TABLE_DELETED)
-    admin_action(actor, "delete_table", target)
 
+
+CHAT_PAGE = 200
+
+
+async def table_chat(session: AsyncSession, table_id: int, limit: int = CHAT_PAGE,
+                     before: int | None = None) -> list[dict[str, Any]]:
+    """Any table's chat as an admin sees it, to find the line to delete: ``[{id, table_id,
+    account_id, seat, name, text, at}]`` oldest first, the newest ``limit`` (below the message id
+    ``before`` when given), whoever blocked whom.  Raises ``AppError(not_found)``: no such table."""
+    if await session.get(Table, table_id) is None:
+        raise AppError("not_found", f"no table {table_id}")
+    query = select(ChatMessage).where(ChatMessage.table_id == table_id)
+    if before is not None:
+        query = query.where(ChatMessage.id < before)
+    latest = list(await session.scalars(query.order_by(ChatMessage.id.desc()).limit(limit)))
+    return [{"id": message.id, "table_id": message.table_id, "account_id": message.account_id, "seat": message.seat,
+             "name": message.name, "text": message.text, "at": iso_utc(message.created_at)}
+            for message in reversed(latest)]

@@ -22,7 +22,7 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
-from app.services import absence
+from app.services import absence, audit
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.games import load_snapshot, submit_timeout_move
@@ -36,8 +36,9 @@ log = logging.getLogger(__name__)
 
 class DeadlineWatcher:
     """Every ``tick_seconds``, on the leader only, hands each overdue seat of a running game to the
-    default bot and deals with absent players (``absence.watch``); once a minute it closes open
-    tables older than ``open_table_hours`` and marks deserted games abandoned.
+    default bot, deals with absent players (``absence.watch``) and writes the command line's admin
+    actions to this server's log (``audit.relay_cli_actions``, every ``audit.RELAY_SECONDS``); once a
+    minute it closes open tables older than ``open_table_hours`` and marks deserted games abandoned.
 
     The hand-over is a guarded update (only a seat still overdue and still played by its person
     changes), so even two processes that both believe they lead take a seat over once.
@@ -62,7 +63,7 @@ class DeadlineWatcher:
             await wind_down([self._task])
 
     async def _run(self) -> None:
-        last_sweep = 0.0
+        last_sweep = last_relay = 0.0
         while not self._stopping.is_set():
             try:
                 if self._leadership is None or self._leadership.is_leader:
@@ -76,6 +77,16 @@ class DeadlineWatcher:
                 raise
             except Exception:
                 log.exception("deadline check failed")
+            try:
+                leading = self._leadership is None or self._leadership.is_leader
+                if leading and time.monotonic() - last_relay >= audit.RELAY_SECONDS:
+                    last_relay = time.monotonic()
+                    async with self._ctx.sessions() as session:  # command-line admin actions into our log
+                        await audit.relay_cli_actions(session)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("relaying the command line's admin actions to the log failed")
             try:
                 await asyncio.wait_for(self._stopping.wait(), self._tick)
             except TimeoutError:
