@@ -121,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
+            await app.state.hub.stop()
             await app.state.notify.stop()
             await presence.stop()
             if sweeper is not None:
