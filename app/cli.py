@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import copy
 import os
 import shutil
 import sys
@@ -17,13 +16,13 @@ from pathlib import Path
 import uvicorn
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
-from uvicorn.config import LOGGING_CONFIG
 
-from app import __version__, admin_cli
+from app import __version__, admin_cli, logs
 from app.config import Settings
 from app.db.backup import RestoreRefused, backup, restorable_backup, restore
 from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import upgrade_to_head
+from app.db.waiting import DatabaseNotUp, wait_for_database
 from app.rulesets.registry import Registry
 from app.services.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV
@@ -87,6 +86,11 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"SQLite serves one process only, and {workers} workers were asked for: set "
                          "CARAVANSERAI_WORKERS=1 (or leave it out), or use PostgreSQL (CARAVANSERAI_DATABASE_URL; "
                          "docs/hosting.md)")
+    logs.configure(settings.log_format)
+    # A database started with the server (compose, a reboot) may not answer for some seconds.
+    logs.exit_on_failure(lambda: asyncio.run(wait_for_database(settings.async_database_url,
+                                                               settings.database_wait_seconds)),
+                         "cannot start", settings.log_format, expected=(DatabaseNotUp,))
     # Migrations and the VAPID key file, in a child process: the server never imports Alembic, nor
     # the cryptography library before a push needs it (app/prepare.py).
     prepare_in_child(migrate=not args.no_migrate)
@@ -190,17 +194,9 @@ def _setting_problem(error: dict) -> str:
 
 
 def log_config(log_format: str) -> dict:
-    """uvicorn's logging set-up, with every line as a JSON object when ``log_format`` is ``json``
-    (python-json-logger); our own ``app.*`` loggers go the same way."""
-    config = copy.deepcopy(LOGGING_CONFIG)
-    if log_format == "json":
-        fields = "%(asctime)s %(levelname)s %(name)s %(message)s"
-        for formatter in config["formatters"].values():
-            formatter.clear()
-            formatter.update({"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields})
-    config["loggers"]["app"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    return config
-
+    """uvicorn's logging set-up for ``serve`` (``app/logs.py``: the pid on every line, JSON lines
+    without ANSI escapes when ``log_format`` is ``json``, worker deaths as warnings)."""
+    return logs.log_config(log_format)
 
 if __name__ == "__main__":
     main()

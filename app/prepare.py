@@ -5,7 +5,8 @@ configured key).
 So the server process never imports Alembic (with Mako and Pygments), and imports the cryptography
 library only when a browser subscribes or a push is sent: about 11 and 6 MiB that a process keeps
 for good once imported.  A failure (a database that refuses, a VAPID key that is no
-P-256 PEM) shows the child's traceback and stops ``serve`` with its status, before anything serves.
+P-256 PEM) shows the child's traceback (one JSON line with JSON logs) and stops ``serve`` with its
+status, before anything serves.
 """
 
 from __future__ import annotations
@@ -46,5 +47,16 @@ def prepare_in_child(migrate: bool) -> None:
         raise SystemExit(status)
 
 
+def main() -> None:
+    """``python -m app.prepare [--no-migrate]``: :func:`prepare` with the logs set up as the
+    server's (``app/logs.py``); with JSON logs a failure is one JSON line, not a traceback."""
+    from app import logs
+
+    settings = Settings()
+    logs.configure(settings.log_format)
+    logs.exit_on_failure(lambda: prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:]),
+                         "start-up failed (migrations or the VAPID key)", settings.log_format)
+
+
 if __name__ == "__main__":
-    prepare(Settings(), migrate=NO_MIGRATE not in sys.argv[1:])
+    main()

@@ -5,6 +5,7 @@ Sums over several workers: ``tests/hosting/test_two_workers.py``."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import subprocess
@@ -180,6 +181,36 @@ def test_bot_moves_and_failures_are_counted(sqlite_database):
         assert wait_for_value(client, "caravanserai_bot_moves_total", 1) == 1
         assert wait_for_value(client, "caravanserai_bot_failures_total", 1, reason="refused") == 1
         assert wait_for_value(client, "caravanserai_bot_failures_total", 1, reason="crashed") == 1
+
+
+def test_a_bot_move_refused_because_its_person_took_the_seat_back_is_no_failure(sqlite_database, monkeypatch, caplog):
+    """A person reclaiming their seat while the bot that kept it was thinking is the game going on:
+    it was logged at ERROR and counted in the bot failures (8 times in one attack run)."""
+    from app.services import games
+    from app.services.errors import AppError
+
+    tried = []
+
+    async def seat_taken_back(ctx, game_id, seat, *_args, **_kwargs):
+        tried.append((game_id, seat))
+        raise AppError("not_seated", f"seat {seat} is not played by a bot")
+
+    monkeypatch.setattr(games, "submit_bot_move", seat_taken_back)
+    caplog.set_level(logging.INFO, logger="app.services.bot_driver")
+    with TestClient(create_app(make_settings(sqlite_database))) as client:
+        ana = Player(client, "Ana")
+        table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+        assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "random"}).status_code == 200
+        assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+        assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+        deadline = time.monotonic() + 20
+        while not tried and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert tried == [(table_id, 1)]
+    assert value(client, "caravanserai_bot_failures_total", reason="refused") == 0  # read after the driver stopped
+    lines = [record for record in caplog.records if record.name == "app.services.bot_driver"]
+    assert [record.levelname for record in lines] == ["INFO"], [record.getMessage() for record in lines]
+    assert "no longer plays it" in lines[0].getMessage()
 
 
 def test_cpu_and_memory_of_a_single_process(client):
