@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import shutil
 import sys
@@ -23,6 +24,7 @@ from app.db.backup import RestoreRefused, backup, restorable_backup, restore
 from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import upgrade_to_head
 from app.db.waiting import DatabaseNotUp, wait_for_database
+from app.links import link_warnings
 from app.rulesets.registry import Registry
 from app.services.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV
@@ -86,7 +88,11 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"SQLite serves one process only, and {workers} workers were asked for: set "
                          "CARAVANSERAI_WORKERS=1 (or leave it out), or use PostgreSQL (CARAVANSERAI_DATABASE_URL; "
                          "docs/hosting.md)")
+    # --host/--port become the settings the workers read: links in e-mails name the port served.
+    settings = with_listen_address(settings, args.host, args.port)
     logs.configure(settings.log_format)
+    for problem in link_warnings(settings):
+        logging.getLogger("app.cli").warning(problem)
     # A database started with the server (compose, a reboot) may not answer for some seconds.
     logs.exit_on_failure(lambda: asyncio.run(wait_for_database(settings.async_database_url,
                                                                settings.database_wait_seconds)),
@@ -96,8 +102,8 @@ def main(argv: list[str] | None = None) -> None:
     prepare_in_child(migrate=not args.no_migrate)
     settings.session_secret  # create the key files once, before any worker starts
     with metrics_directory(workers):
-        uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
-                    port=args.port or settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
+        uvicorn.run("app.main:create_app", factory=True, host=settings.host,
+                    port=settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
                     ws_ping_interval=settings.ws_ping_interval_seconds,
                     ws_ping_timeout=settings.ws_ping_timeout_seconds,
                     ws_per_message_deflate=settings.ws_per_message_deflate,
@@ -110,6 +116,16 @@ def main(argv: list[str] | None = None) -> None:
                     # over and over (seen at a load of 20 on 2 cores). A worker that hangs later is found
                     # just as surely, a little later.
                     timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS)
+
+
+def with_listen_address(settings: Settings, host: str | None, port: int | None) -> Settings:
+    """``settings`` with ``serve``'s ``--host``/``--port`` (when given) in place of the settings',
+    also set in the environment (``CARAVANSERAI_HOST``/``_PORT``) for the workers, which read
+    their settings anew: links without ``public_url`` then name the address really served."""
+    changes = {name: value for name, value in (("host", host), ("port", port)) if value is not None}
+    for name, value in changes.items():
+        os.environ[f"CARAVANSERAI_{name.upper()}"] = str(value)
+    return settings.model_copy(update=changes) if changes else settings
 
 
 def restore_command_line(database_url: str, file: Path, confirmed: bool) -> None:
