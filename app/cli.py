@@ -27,7 +27,7 @@ from app.db.waiting import DatabaseNotUp, wait_for_database
 from app.links import link_warnings
 from app.rulesets.registry import Registry
 from app.services.ratings import Recomputed, recompute
-from app.metrics import MULTIPROC_DIR_ENV
+from app.metrics import MULTIPROC_DIR_ENV, SERVE_PID_ENV
 from app.prepare import prepare_in_child
 
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -101,6 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     # the cryptography library before a push needs it (app/prepare.py).
     prepare_in_child(migrate=not args.no_migrate)
     settings.session_secret  # create the key files once, before any worker starts
+    os.environ[SERVE_PID_ENV] = str(os.getpid())  # the top of the server's tree, for its memory metric
     with metrics_directory(workers):
         uvicorn.run("app.main:create_app", factory=True, host=settings.host,
                     port=settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,

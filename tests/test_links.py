@@ -38,8 +38,9 @@ def test_links_name_the_port_serve_was_given(tmp_path, monkeypatch, caplog):
     """Found by a host: ``serve --port 31847`` sent password-reset links to port 8000."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("CARAVANSERAI_DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path}/x.db")
-    for name in ("CARAVANSERAI_PORT", "CARAVANSERAI_HOST", "CARAVANSERAI_PUBLIC_URL", "CARAVANSERAI_COOKIE_SECURE"):
-        monkeypatch.setenv(name, "")  # restored after the test (serve sets the first two for its workers)
+    for name in ("CARAVANSERAI_PORT", "CARAVANSERAI_HOST", "CARAVANSERAI_PUBLIC_URL", "CARAVANSERAI_COOKIE_SECURE",
+                 "CARAVANSERAI_SERVE_PID"):
+        monkeypatch.setenv(name, "")  # restored after the test (serve sets some for its workers)
         monkeypatch.delenv(name)
     seen = {}
 
