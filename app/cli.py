@@ -215,5 +215,6 @@ def log_config(log_format: str) -> dict:
     without ANSI escapes when ``log_format`` is ``json``, worker deaths as warnings)."""
     return logs.log_config(log_format)
 
+
 if __name__ == "__main__":
     main()
