@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import copy
 import dataclasses
-import logging.config
+import logging
 import os
 import shutil
 import sys
@@ -19,17 +18,18 @@ from pathlib import Path
 import uvicorn
 from pydantic import ValidationError
 from sqlalchemy.engine import make_url
-from uvicorn.config import LOGGING_CONFIG
 
-from app import __version__, admin_cli
+from app import __version__, admin_cli, logs
 from app.config import Settings
 from app.db.backup import (BackupFailed, RestoreRefused, backup, check_backup, record_run, restorable_backup,
                            restore)
 from app.db.engine import make_engine, make_session_factory
 from app.db.migrate import DatabaseNewerThanRelease, upgrade_to_head
+from app.db.waiting import DatabaseNotUp, wait_for_database
+from app.links import link_warnings
 from app.rulesets.registry import Registry
 from app.services.ratings import Recomputed, recompute
-from app.metrics import MULTIPROC_DIR_ENV
+from app.metrics import MULTIPROC_DIR_ENV, SERVE_PID_ENV
 from app.prepare import prepare_in_child
 
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> None:
 
     settings = read_settings()
     if args.command == "migrate":
-        logging.config.dictConfig(log_config(settings.log_format))  # each migration run is logged
+        logs.configure(settings.log_format)  # each migration run is logged
         try:
             upgrade_to_head(settings.async_database_url)
         except DatabaseNewerThanRelease as newer:
@@ -106,13 +106,23 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"SQLite serves one process only, and {workers} workers were asked for: set "
                          "CARAVANSERAI_WORKERS=1 (or leave it out), or use PostgreSQL (CARAVANSERAI_DATABASE_URL; "
                          "docs/hosting.md)")
+    # --host/--port become the settings the workers read: links in e-mails name the port served.
+    settings = with_listen_address(settings, args.host, args.port)
+    logs.configure(settings.log_format)
+    for problem in link_warnings(settings):
+        logging.getLogger("app.cli").warning(problem)
+    # A database started with the server (compose, a reboot) may not answer for some seconds.
+    logs.exit_on_failure(lambda: asyncio.run(wait_for_database(settings.async_database_url,
+                                                               settings.database_wait_seconds)),
+                         "cannot start", settings.log_format, expected=(DatabaseNotUp,))
     # Migrations and the VAPID key file, in a child process: the server never imports Alembic, nor
     # the cryptography library before a push needs it (app/prepare.py).
     prepare_in_child(migrate=not args.no_migrate)
     settings.session_secret  # create the key files once, before any worker starts
+    os.environ[SERVE_PID_ENV] = str(os.getpid())  # the top of the server's tree, for its memory metric
     with metrics_directory(workers):
-        uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
-                    port=args.port or settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
+        uvicorn.run("app.main:create_app", factory=True, host=settings.host,
+                    port=settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
                     ws_ping_interval=settings.ws_ping_interval_seconds,
                     ws_ping_timeout=settings.ws_ping_timeout_seconds,
                     ws_per_message_deflate=settings.ws_per_message_deflate,
@@ -125,6 +135,16 @@ def main(argv: list[str] | None = None) -> None:
                     # over and over (seen at a load of 20 on 2 cores). A worker that hangs later is found
                     # just as surely, a little later.
                     timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS)
+
+
+def with_listen_address(settings: Settings, host: str | None, port: int | None) -> Settings:
+    """``settings`` with ``serve``'s ``--host``/``--port`` (when given) in place of the settings',
+    also set in the environment (``CARAVANSERAI_HOST``/``_PORT``) for the workers, which read
+    their settings anew: links without ``public_url`` then name the address really served."""
+    changes = {name: value for name, value in (("host", host), ("port", port)) if value is not None}
+    for name, value in changes.items():
+        os.environ[f"CARAVANSERAI_{name.upper()}"] = str(value)
+    return settings.model_copy(update=changes) if changes else settings
 
 
 def restore_command_line(database_url: str, file: Path, confirmed: bool) -> None:
@@ -237,16 +257,9 @@ def _setting_problem(error: dict) -> str:
 
 
 def log_config(log_format: str) -> dict:
-    """uvicorn's logging set-up, with every line as a JSON object when ``log_format`` is ``json``
-    (python-json-logger); our own ``app.*`` loggers go the same way."""
-    config = copy.deepcopy(LOGGING_CONFIG)
-    if log_format == "json":
-        fields = "%(asctime)s %(levelname)s %(name)s %(message)s"
-        for formatter in config["formatters"].values():
-            formatter.clear()
-            formatter.update({"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields})
-    config["loggers"]["app"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    return config
+    """uvicorn's logging set-up for ``serve`` (``app/logs.py``: the pid on every line, JSON lines
+    without ANSI escapes when ``log_format`` is ``json``, worker deaths as warnings)."""
+    return logs.log_config(log_format)
 
 
 if __name__ == "__main__":

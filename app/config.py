@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     db_max_overflow: int = Field(default=5, ge=0, description="extra PostgreSQL connections a process may open under load")
     db_move_writer_connections: int = Field(default=1, ge=1, description="PostgreSQL connections of each process's "
                                             "move writer (its one task commits one batch of moves at a time)")
+    database_wait_seconds: float = Field(default=30, ge=0, description="serve: how long to keep trying a database "
+                                         "that does not answer yet at start (started at the same time), every 2 s")
     cookie_secure: bool = False
     extra_rulesets: list[str] = []
     max_payload_bytes: int = 64 * 1024

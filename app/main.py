@@ -24,6 +24,7 @@ from app.api.body_limit import BodyLimit
 from app.api.cookie_sessions import CookieSessions
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
+from app.api.security_headers import SecurityHeaders
 from app.api.schemas import without_validation_errors
 from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
@@ -126,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
+            await app.state.hub.stop()
             await app.state.notify.stop()
             await presence.stop()
             if sweeper is not None:
@@ -196,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC_DIR / "table.html")
 
     app.add_middleware(TrafficMetrics, status_of_error=lambda exc: 503 if _database_busy(exc) else 500)
+    app.add_middleware(SecurityHeaders, https=settings.cookie_secure)  # outside the routes: 404 pages get them too
     app.add_middleware(HeadAsGet)  # added last: outermost, so it covers every route and error page
     return app
 

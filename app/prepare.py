@@ -5,7 +5,8 @@ create the VAPID key file (or check the configured key).
 So the server process never imports Alembic (with Mako and Pygments), and imports the cryptography
 library only when a browser subscribes or a push is sent: about 11 and 6 MiB that a process keeps
 for good once imported.  A failure (a database that refuses, a VAPID key that is no
-P-256 PEM) shows the child's traceback and stops ``serve`` with its status, before anything serves.
+P-256 PEM) shows the child's traceback (one JSON line with JSON logs) and stops ``serve`` with its
+status, before anything serves.
 """
 
 from __future__ import annotations
@@ -46,22 +47,21 @@ def prepare_in_child(migrate: bool) -> None:
         raise SystemExit(status)
 
 
-def log_like_the_server(settings: Settings) -> None:
-    """Send this process's log lines (each migration run: ``app.db.migrate``) where the server's go,
-    in its format (``CARAVANSERAI_LOG_FORMAT``)."""
-    import logging.config
+def main() -> None:
+    """``python -m app.prepare [--no-migrate]``: :func:`prepare` with the logs set up as the
+    server's (``app/logs.py``), so each migration run (``app.db.migrate``) is logged where and as the
+    server's lines are; with JSON logs a failure is one JSON line, not a traceback.  A database a
+    newer release migrated stops with one line and no traceback: the host has nothing to debug,
+    only to choose a release."""
+    from app import logs
+    from app.db.migrate import DatabaseNewerThanRelease
 
-    from app.cli import log_config
-
-    logging.config.dictConfig(log_config(settings.log_format))
+    settings = Settings()
+    logs.configure(settings.log_format)
+    logs.exit_on_failure(lambda: prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:]),
+                         "start-up failed (migrations or the VAPID key)", settings.log_format,
+                         expected=(DatabaseNewerThanRelease,))
 
 
 if __name__ == "__main__":
-    settings = Settings()
-    log_like_the_server(settings)
-    from app.db.migrate import DatabaseNewerThanRelease
-
-    try:
-        prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:])
-    except DatabaseNewerThanRelease as newer:  # no traceback: the host has nothing to debug, only to choose
-        raise SystemExit(f"caravanserai: {newer}") from None
+    main()

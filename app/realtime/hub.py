@@ -59,6 +59,7 @@ class Subscriber:
         self.wake = asyncio.Event()
         self.writer: asyncio.Task | None = None
         self.sending_since: float | None = None
+        self.gone = False  # the socket closed (Hub.disconnected): no writer is started for it again
 
     async def send(self, frame: frames.ServerFrameModel | bytes) -> None:
         """Send one frame (already-encoded bytes, from :func:`frames.encode`, are sent as they are)."""
@@ -116,9 +117,15 @@ class Hub:
         self._sockets.add(subscriber)
 
     async def disconnected(self, subscriber: Subscriber) -> None:
-        """The socket closed: unsubscribe it and forget it."""
+        """The socket closed: unsubscribe it, forget it, and end its writer (awaited, so no writer
+        task outlives its socket: a push queued while it closed started one nothing cancelled)."""
+        subscriber.gone = True
         self._sockets.discard(subscriber)
         await self.remove(subscriber)
+        writer = subscriber.writer
+        self._stop_writer(subscriber)
+        if writer is not None:
+            await asyncio.gather(writer, return_exceptions=True)
 
     def add(self, subscriber: Subscriber) -> None:
         """Start pushing ``subscriber``'s game to it (again after each ``hello``: its seat may have changed;
@@ -328,8 +335,11 @@ class Hub:
 
     def _queue_pushes(self, watchers: list[Subscriber], snapshot: GameSnapshot, rows: LogRows, force: bool) -> None:
         online = tuple(self.online(snapshot.game_id))
+        # ``watchers`` may have been chosen before a read: a socket removed meanwhile gets nothing.
+        current = self._subscribers.get(snapshot.game_id, ())
         for subscriber in watchers:
-            self._queue_push(subscriber, _Push(snapshot, rows, online, force))
+            if subscriber in current:
+                self._queue_push(subscriber, _Push(snapshot, rows, online, force))
 
     def _queue_push(self, subscriber: Subscriber, push: _Push) -> None:
         """Put ``push`` in ``subscriber``'s outbox, in place of an older one still waiting there, and
@@ -344,6 +354,8 @@ class Hub:
         self._wake_writer(subscriber)
 
     def _wake_writer(self, subscriber: Subscriber) -> None:
+        if subscriber.gone:
+            return
         if subscriber.writer is None or subscriber.writer.done():
             subscriber.writer = asyncio.ensure_future(self._write_pushes(subscriber))
         else:
@@ -367,6 +379,16 @@ class Hub:
                     await self._push(subscriber, push)
             except Exception:  # never let one frame end the writer
                 log.exception("pushing game %s to a socket failed", subscriber.game_id)
+
+    async def stop(self) -> None:
+        """End every socket's writer and wait for them (at shutdown: no task is left pending when
+        the event loop closes); no writer starts again."""
+        everyone = self._sockets.union(*self._subscribers.values())
+        writers = [s.writer for s in everyone if s.writer is not None]
+        for subscriber in everyone:
+            subscriber.gone = True
+            self._stop_writer(subscriber)
+        await asyncio.gather(*writers, return_exceptions=True)
 
     def _stop_writer(self, subscriber: Subscriber) -> None:
         subscriber.pending = subscriber.presence = None

@@ -136,6 +136,10 @@ class BotDriver:
             move_id = games.bot_move_id(snapshot.version, seat)
             await games.submit_bot_move(self._ctx, game_id, seat, move_id, snapshot.version, ruleset.dump_move(move))
         except AppError as exc:
+            if exc.code == "not_seated":  # its person took the seat back while the bot was thinking: no fault
+                log.info("bot at seat %s of game %s no longer plays it (its person is back): move dropped",
+                         seat, game_id)
+                return False
             if exc.code not in ("stale_version", "not_your_turn"):  # those: another process moved first
                 self._ctx.metrics.bot_failures.labels("refused").inc()
                 log.error("bot at seat %s of game %s was refused: %s", seat, game_id, exc.message)
