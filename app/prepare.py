@@ -58,9 +58,14 @@ def main() -> None:
 
     settings = Settings()
     logs.configure(settings.log_format)
-    logs.exit_on_failure(lambda: prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:]),
-                         "start-up failed (migrations or the VAPID key)", settings.log_format,
-                         expected=(DatabaseNewerThanRelease,))
+
+    def work() -> None:
+        try:
+            prepare(settings, migrate=NO_MIGRATE not in sys.argv[1:])
+        except DatabaseNewerThanRelease as newer:
+            raise SystemExit(f"caravanserai: {newer}") from None
+
+    logs.exit_on_failure(work, "start-up failed (migrations or the VAPID key)", settings.log_format)
 
 
 if __name__ == "__main__":

@@ -80,7 +80,9 @@ def test_serve_waits_for_a_database_that_comes_up_10_seconds_late(postgres_datab
         proxy.stop()
     assert proxy.listening.is_set() and waited >= 10
     retries = [line for line in log.splitlines() if "is not up yet" in line]
-    assert len(retries) >= 3, log  # a line per attempt, about every 2 s
+    # A line per attempt, about every 2 s; how many depends on how long the server took to start
+    # (the proxy's 10 s count from before it), so only that there was one is certain.
+    assert retries, log
     assert all("Connect call failed" in line or "refused" in line.lower() for line in retries), retries
 
 
