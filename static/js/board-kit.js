@@ -26,7 +26,7 @@ function focusable(element) {
  * element. Focus the player moved elsewhere on the page (the log, a chat box) is left alone.
  */
 export function keepFocus(container, draw, prefer = []) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
   const onPage = active && active !== document.body;
   if (onPage && container.contains(active)) {
     if (active.dataset && active.dataset.focusKey) focusMemory.set(container, active.dataset.focusKey);

@@ -260,7 +260,7 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
 
   /** The log entries of the version shown get `last-move`; in a replay, later ones are dimmed. */
   function markLog(version, replaying) {
-    const items = [...log.querySelectorAll("li[data-version]")];
+    const items = [.../** @type {NodeListOf<HTMLElement>} */ (log.querySelectorAll("li[data-version]"))];
     const newest = replaying ? version : Math.max(-1, ...items.map((item) => Number(item.dataset.version)));
     let first = null;
     for (const item of items) {

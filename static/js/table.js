@@ -253,7 +253,7 @@ function drawWaitingRoom() {
         : "Everyone is here: waiting for the host to start.";
   actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
   replaceChildren(el.waitingActions, actions);
-  el.inviteLink.value = inviteLink(table.id, table.invite_code || inviteCode);
+  /** @type {HTMLInputElement} */ (el.inviteLink).value = inviteLink(table.id, table.invite_code || inviteCode);
   if (!inviteMounted && (mine || isCreator) && missing > 0) {
     inviteMounted = true;
     const seated = table.seats.map((seat) => seat.account_id).filter((id) => id !== null);
@@ -299,9 +299,9 @@ function waitingButton(label, action, kind, request) {
 }
 
 el.copyInvite.addEventListener("click", async () => {
-  const ok = await copyText(el.inviteLink.value);
+  const ok = await copyText(/** @type {HTMLInputElement} */ (el.inviteLink).value);
   el.copyInvite.textContent = ok ? "Copied!" : "Select and copy";
-  if (!ok) el.inviteLink.select();
+  if (!ok) /** @type {HTMLInputElement} */ (el.inviteLink).select();
   setTimeout(() => {
     el.copyInvite.textContent = "Copy";
   }, 1500);
@@ -355,12 +355,12 @@ async function startGame() {
 async function loadRenderer(name) {
   if (/^[a-z0-9_-]+$/i.test(name || "")) {
     try {
-      return await import(`/static/js/renderers/${name}.js`);
+      return await import(`./renderers/${name}.js`);
     } catch (error) {
       console.warn(`No renderer for ${name}; using the generic one.`, error);
     }
   }
-  return import("/static/js/renderers/generic.js");
+  return import("./renderers/generic.js");
 }
 
 function receive(message) {
@@ -793,7 +793,7 @@ function drawGameActions(takenOver) {
 function tick() {
   if (!frame) return;
   const moveMs = ((table.time_control && table.time_control.move_seconds) || 0) * 1000;
-  for (const node of document.querySelectorAll("[data-deadline]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-deadline]"))) {
     const left = remainingMs(node.dataset.deadline);
     if (left === null) continue;
     const text = formatRemaining(left);

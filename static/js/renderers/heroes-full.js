@@ -193,7 +193,7 @@ export function fullBoard(frame, view, seat) {
 export function fullControls(frame, view, legal, ui, disabled, redraw, send, targets, tools) {
   const seat = frame.seat;
   const types = new Set(legal.map((move) => move.type));
-  const { button, choiceList, describe } = tools;
+  const { button, choiceList } = tools;
   const skip = legal.find((move) => move.type === "skip");
   const skipButton = (label) => h("div", { class: "hx-choices" }, button(label, { "data-action": "skip", "data-focus-key": "skip" }, () => send(skip), disabled));
   if (types.has("discard_spell")) {

@@ -774,6 +774,12 @@ function button(label, attributes, onClick, disabled) {
   return element;
 }
 
+/**
+ * One button per move. `attributes(move)` gives each button's extra attributes; `label(move)`
+ * its words (default: the move described).
+ * @param {(move: any) => object} [attributes]
+ * @param {((move: any) => string) | null} [label]
+ */
 function choiceList(moves, view, seat, disabled, send, attributes = () => ({}), label = null) {
   return h(
     "div",

@@ -38,6 +38,7 @@ function parseCode(code) {
   return { code, animal, terrain, river: null };
 }
 
+/** The four cells a card covers when its top-left cell is [row, col]. @returns {Array<[number, number]>} */
 function footprint([row, col]) {
   return [[row, col], [row, col + 1], [row + 1, col], [row + 1, col + 1]];
 }

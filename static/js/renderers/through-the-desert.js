@@ -32,6 +32,7 @@ const key = ([q, r]) => `${q},${r}`;
 const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const areaKey = (area) => (area.hexes || []).map(key).sort().join(" ");
 
+/** The centre of hex [q, r] in the SVG's units: [x, y]. @returns {[number, number]} */
 function centre([q, r]) {
   return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
 }
