@@ -54,7 +54,8 @@ let table = null;
 let waitingTimer = null;
 let waitingBusy = false;
 let waitingMessageSource = null; // "refresh" or "action": which kind of failure the message shows
-let renderer = null;
+/** @type {import("./renderers/contract.js").Renderer | null} */
+let renderer = null; // the game's renderer module, once loaded
 let board = null; // draws the board, live or replayed (replay.js)
 let socket = null;
 let chat = null; // the table's chat panel (chat.js)
@@ -352,6 +353,10 @@ async function startGame() {
   setInterval(tick, TICK_MS);
 }
 
+/**
+ * The renderer module of ruleset `name` (static/js/renderers/<name>.js), else the generic one.
+ * @returns {Promise<import("./renderers/contract.js").Renderer>}
+ */
 async function loadRenderer(name) {
   if (/^[a-z0-9_-]+$/i.test(name || "")) {
     try {

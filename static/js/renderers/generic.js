@@ -10,6 +10,10 @@ function describe(move) {
     .join(", ");
 }
 
+/**
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no buttons.
+ * @type {import("./contract.js").Render}
+ */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false }) {
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
   const moves = seated ? frame.legal || [] : [];

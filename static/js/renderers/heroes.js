@@ -1031,10 +1031,8 @@ function lastMoveSelectors(view, previous) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or the
- * connection is down); `readOnly` draws without any controls (a replay); `previous` is the view
- * before the last move. Spectators (frame.seat null) get no controls.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   ensureStyle();

@@ -503,11 +503,9 @@ function lastMoveSelectors(previous, view, mySeat) {
 // -- the contract -------------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or
- * the connection is down); `readOnly` draws without any controls (a replay); `previous` is the
- * view before the last move, to highlight what it touched. Spectators (frame.seat null) get no
- * controls and no hand.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls
+ * and no hand.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   ensureStyle();

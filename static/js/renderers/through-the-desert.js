@@ -479,11 +479,8 @@ function lastMoveSelectors(previous, view) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` shows the controls greyed out (a move is on its
- * way, or the connection is down); `readOnly` draws without any controls (a replay); `previous`
- * is the view before the last move, to highlight what it touched. Spectators (frame.seat null)
- * get no controls at all.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   const view = frame.view || {};
