@@ -2,7 +2,10 @@
 // move as a button. Enough to play any game, if not pleasantly. It knows no move shapes, so it
 // highlights no last move (the log still marks the newest entry).
 
+import { linkStylesheet } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
+
+await linkStylesheet(new URL("./generic.css", import.meta.url)); // its look: generic.css
 
 function describe(move) {
   return Object.entries(move)

@@ -5,9 +5,11 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
+import { activate, edgeLabels, hexLabel as where, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 import { camelPath } from "../pieces.js";
+
+await linkStylesheet(new URL("./through-the-desert.css", import.meta.url)); // the board's look: through-the-desert.css
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
