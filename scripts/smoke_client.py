@@ -69,6 +69,7 @@ def check_pages(site: Site, rulesets: list[str]) -> None:
     # The modules the pages import, and each game's board renderer (loaded by the table page).
     static.update(["/static/js/lobby.js", "/static/js/table.js", "/static/js/player.js"])
     static.update(f"/static/js/renderers/{name}.js" for name in EXPECTED_RULESETS | {"generic"})
+    static.update(f"/static/js/renderers/{name}.css" for name in EXPECTED_RULESETS | {"generic"})  # each one's look
     for path in sorted(static):
         site.expect("GET", path)
     missing = site.expect("GET", "/no-such-page", status=404, accept="text/html").decode()

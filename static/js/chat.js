@@ -21,8 +21,8 @@ export function mountChat({ tableId, inviteCode }) {
   const card = document.getElementById("chat-card");
   const list = document.getElementById("chat-messages");
   const form = document.getElementById("chat-form");
-  const input = document.getElementById("chat-input");
-  const send = document.getElementById("chat-send");
+  const input = /** @type {HTMLInputElement} */ (document.getElementById("chat-input"));
+  const send = /** @type {HTMLButtonElement} */ (document.getElementById("chat-send"));
   const note = document.getElementById("chat-note");
   const path = `/api/tables/${encodeURIComponent(tableId)}/chat`;
   const messages = new Map(); // id -> message

@@ -14,7 +14,7 @@ const UNSAVED_KEY = "caravanserai.confirmMovesUnsaved"; // the account id whose 
 function stored(key) {
   try {
     return window.localStorage.getItem(key);
-  } catch (error) {
+  } catch {
     return null; // storage refused (private mode): nothing kept
   }
 }
@@ -23,7 +23,7 @@ function store(key, value) {
   try {
     if (value === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, value);
-  } catch (error) {
+  } catch {
     // not kept: the choice lasts for this page only
   }
 }
@@ -122,7 +122,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
       if (mine !== saves) return; // a later choice is on its way
       if (stored(UNSAVED_KEY) === accountId) store(UNSAVED_KEY, null);
       kept("account");
-    } catch (error) {
+    } catch {
       if (mine === saves) kept("unsaved");
     }
   }

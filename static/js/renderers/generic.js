@@ -2,7 +2,10 @@
 // move as a button. Enough to play any game, if not pleasantly. It knows no move shapes, so it
 // highlights no last move (the log still marks the newest entry).
 
+import { linkStylesheet } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
+
+await linkStylesheet(new URL("./generic.css", import.meta.url)); // its look: generic.css
 
 function describe(move) {
   return Object.entries(move)
@@ -10,6 +13,10 @@ function describe(move) {
     .join(", ");
 }
 
+/**
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no buttons.
+ * @type {import("./contract.js").Render}
+ */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false }) {
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
   const moves = seated ? frame.legal || [] : [];

@@ -13,10 +13,12 @@
 // the survivors retreat; conscripts. By keyboard every choice is a button or a focusable region:
 // Tab to it, Enter or Space. What the last move touched (view.last) carries `last-move`.
 
-import { activate, keepFocus, markLastMove } from "../board-kit.js";
+import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 import { unitFigure } from "../pieces.js";
-import { FULL_PHASES, FULL_SLOTS, FULL_STYLE, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
+import { FULL_PHASES, FULL_SLOTS, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
+
+await linkStylesheet(new URL("./heroes.css", import.meta.url)); // the board's look: heroes.css
 
 // -- static data ------------------------------------------------------------------------------
 
@@ -774,6 +776,12 @@ function button(label, attributes, onClick, disabled) {
   return element;
 }
 
+/**
+ * One button per move. `attributes(move)` gives each button's extra attributes; `label(move)`
+ * its words (default: the move described).
+ * @param {(move: any) => object} [attributes]
+ * @param {((move: any) => string) | null} [label]
+ */
 function choiceList(moves, view, seat, disabled, send, attributes = () => ({}), label = null) {
   return h(
     "div",
@@ -1025,13 +1033,10 @@ function lastMoveSelectors(view, previous) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or the
- * connection is down); `readOnly` draws without any controls (a replay); `previous` is the view
- * before the last move. Spectators (frame.seat null) get no controls.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
-  ensureStyle();
   const view = frame.view || {};
   if (!view.regions || !view.players) {
     replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
@@ -1078,119 +1083,6 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
     keepFocus(container, () => replaceChildren(container, layout), focusKey ? [focusKey] : []);
   }
   draw(null);
-}
-
-// -- styles -----------------------------------------------------------------------------------
-
-const STYLE = `
-.hx { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 1em; align-items: start; }
-.hx-board-column, .hx-panel { min-width: 0; }
-.hx-map-frame { background: var(--board-bg, #fff); border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 4px; }
-.hx-map { display: block; width: 100%; height: auto; max-height: var(--board-max-h, 80vh); }
-.hx-sea-bg { fill: #d7e9f3; }
-.hx-sea-label { font-size: 2.6px; font-style: italic; fill: #356a8a; text-anchor: middle; dominant-baseline: central; }
-.hx-ferry { stroke: #7a4b1e; stroke-width: 1.1; stroke-dasharray: 2 1.2; }
-.hx-hex { stroke: #6b5a43; stroke-width: 0.45; }
-.terrain-plains .hx-hex { fill: #f3eaa2; }
-.terrain-forest .hx-hex { fill: #a9d39e; }
-.terrain-mountain .hx-hex { fill: #c9c2b8; }
-.terrain-swamp .hx-hex { fill: #b6c4a2; }
-.terrain-desert .hx-hex { fill: #f1d9a8; }
-.terrain-capital .hx-hex { fill: #fffaf0; stroke: var(--owner, #6b5a43); stroke-width: 1.1; }
-.hx-region-label { font-size: 2.3px; fill: #3b2f22; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-capital-level { font-size: 2px; fill: #6f665b; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-mark-letter { font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-unit-count { font-size: 2.5px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; pointer-events: none; }
-.hx-map .unit-figure .figure-body { fill: #fffaf0; stroke: #1d1d1d; stroke-width: 0.28; stroke-linejoin: round; }
-.hx-map .unit-figure .figure-mark { fill: none; stroke: #1d1d1d; stroke-width: 0.3; }
-.hx-map .unit-hero .figure-body { fill: #f5c542; }
-.hx-map .unit-mercenary .figure-body { fill: #d9c3a0; }
-.hx-small-letter { font-size: 2.2px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; }
-.hx-tower-shape { stroke: #1d1d1d; stroke-width: 0.3; }
-.hx-nomad { fill: #5b3a1a; stroke: #fff; stroke-width: 0.35; }
-.hx-target { fill: #2e7d32; fill-opacity: 0.22; stroke: #1b5e20; stroke-width: 0.9; stroke-dasharray: 1.6 0.8; animation: hx-pulse 1.6s ease-in-out infinite; }
-.hx-region.legal { cursor: pointer; }
-.hx-region.legal:hover .hx-target, .hx-region.legal:focus .hx-target { fill-opacity: 0.45; animation: none; }
-.hx-region:focus { outline: none; }
-.hx-region:focus-visible .hx-target { stroke: #2a7fff; stroke-width: 1.4; stroke-dasharray: none; }
-.hx-region.last-move .hx-hex { stroke: var(--last, #8e24aa); stroke-width: 1.2; }
-@keyframes hx-pulse { 50% { fill-opacity: 0.08; } }
-@media (prefers-reduced-motion: reduce) { .hx-target { animation: none; } }
-.hx-controls { margin-bottom: 0.6em; }
-.hx-controls .prompt { margin: 0 0 0.4em; font-weight: 600; }
-.hx-step { margin: 0.3em 0; }
-.hx-choices { display: flex; flex-wrap: wrap; gap: 0.4em; margin: 0.35em 0; }
-.hx-choices button.selected, .hx-card.selected { background: #2e7d32; border-color: #1b5e20; color: #fff; }
-.hx-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); gap: 0.4em; margin: 0.35em 0; }
-.hx-card { display: flex; flex-direction: column; align-items: flex-start; text-align: left; gap: 0.1em; padding: 0.4em 0.55em; min-height: 0; }
-.hx-card-line { font-size: 0.82rem; }
-.hx-card-text { font-size: 0.76rem; opacity: 0.85; }
-.hx-legend { font-size: 0.8rem; margin: 0; }
-.hx-fire { margin-top: 0.5em; }
-.hx-confirm { border: 2px solid #b3261e; border-radius: 8px; background: #fdf3f2; padding: 0.4em 0.6em; margin-top: 0.5em; }
-.hx-confirm p { margin: 0 0 0.3em; }
-.hx-enemy { border-left: 5px solid ${SEAT_COLOURS[1]}; }
-.hx-enemy-top { display: flex; gap: 0.6em; align-items: flex-start; }
-.hx-enemy-current { margin: 0 0 0.3em; font-size: 0.9rem; }
-.hx-enemy-slots { margin: 0.3em 0 0; padding-left: 1.2em; font-size: 0.86rem; }
-.hx-enemy-slot.current { font-weight: 600; }
-.hx-compass { flex: none; }
-.hx-compass-ring { fill: #fbf6ea; stroke: #5b3a1a; stroke-width: 0.8; }
-.hx-compass-point { font-size: 3.4px; text-anchor: middle; dominant-baseline: middle; fill: #5b3a1a; }
-.hx-compass-arrow { fill: ${SEAT_COLOURS[1]}; stroke: #1d1d1d; stroke-width: 0.4; }
-.hx-merc-card { font-size: 0.86rem; border: 1px dashed #8a6a3b; border-radius: 6px; padding: 0.2em 0.45em; margin: 0 0 0.35em; background: #fbf6ea; overflow-wrap: anywhere; }
-.hx-merc-card.held { border: 1px solid var(--owner, #8a6a3b); border-left-width: 5px; }
-.hx-merc-figures { display: inline-flex; gap: 2px; margin-right: 0.35em; vertical-align: middle; }
-.hx-merc-figure { width: 0.6em; height: 0.8em; border-radius: 0.3em 0.3em 0.1em 0.1em; border: 1px solid #5b3a1a; background: transparent; }
-.hx-merc-figure.alive { background: var(--owner, #5b3a1a); }
-.hx-merc-holder { margin: 0; }
-.hx-merc-holder .hx-swatch { vertical-align: -3px; }
-.hx-under-map { display: flex; gap: 0.6em; align-items: flex-start; margin-top: 0.4em; }
-.hx-zoom { flex: none; }
-.hx-map-frame.zoomed { overflow: auto; max-height: 85vh; }
-
-.hx-panel section { background: var(--card, #fff); border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.5em 0.65em; margin-bottom: 0.6em; }
-.hx-status p { margin: 0.1em 0; }
-.hx-phase { font-weight: 700; }
-.hx-round { font-size: 0.85rem; }
-.hx-end { color: #8a3b00; font-weight: 600; }
-.hx-battle { border-color: #b3261e !important; background: #fdf3f2 !important; }
-.hx-battle p, .hx-chosen { margin: 0.2em 0; font-size: 0.9rem; }
-.hx-tax-track { list-style: none; display: flex; gap: 0.4em; margin: 0; padding: 0; }
-.hx-tax-track li { flex: 1; border: 1px solid var(--line, #e4dac8); border-radius: 6px; padding: 0.2em 0.4em; text-align: center; font-size: 0.9rem; }
-.hx-players { display: grid; gap: 0.6em; }
-.hx-players .hx-player { margin: 0; }
-.hx-player.current { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 1px var(--accent, #b5651d); }
-.hx-player.eliminated { opacity: 0.6; }
-.hx-player-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; margin-bottom: 0.25em; }
-.hx-score { margin-left: auto; font-weight: 700; font-variant-numeric: tabular-nums; }
-.hx-resources { list-style: none; display: flex; gap: 0.35em; margin: 0 0 0.3em; padding: 0; font-size: 0.86rem; }
-.hx-resources li { flex: 1; border-radius: 5px; padding: 0 0.35em; text-align: center; white-space: nowrap; }
-.hx-resources .res-ore { background: #e6e2dc; } .hx-resources .res-mana { background: #dfe9f7; } .hx-resources .res-food { background: #f6efcf; }
-.hx-resources li.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.hx-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.05em 0.6em; margin: 0 0 0.35em; font-size: 0.86rem; }
-.hx-stats dt { color: var(--muted, #6f665b); }
-.hx-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
-.hx-stats dd.last-move, .hx-score.last-move { color: var(--last, #8e24aa); font-weight: 700; }
-.hx-bar { list-style: none; display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 3px; margin: 0; padding: 0; }
-.hx-slot { display: flex; flex-direction: column; align-items: center; border: 1px solid #cdbf9f; border-radius: 5px; padding: 0.05em 0.3em; font-size: 0.74rem; line-height: 1.25; background: #fffdf7; min-width: 0; }
-.hx-slot-name { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.hx-slot-fill { font-weight: 700; white-space: nowrap; }
-.hx-slot.slot-open .hx-slot-fill { font-weight: 400; color: var(--muted, #6f665b); }
-.hx-slot.slot-disabled { background: #ececec; color: #9a9a9a; border-style: dashed; }
-.hx-slot.slot-token { background: #fbe3c8; }
-.hx-slot.slot-serf { background: #e2efd9; }
-.hx-slot.slot-nomad { background: #ead9cc; }
-.hx-slot.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.hx-last-battle.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.hx-swatch { flex: none; }
-@media (max-width: 900px) { .hx { grid-template-columns: minmax(0, 1fr); } .hx-players { grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); } }
-@media (max-width: 520px) { .hx-map-frame { padding: 1px; } }
-`;
-
-function ensureStyle() {
-  if (document.getElementById("heroes-style")) return;
-  document.head.append(h("style", { id: "heroes-style" }, STYLE + FULL_STYLE));
 }
 
 /** One move in words, for the table's "Confirm my moves" bar (move-bar.js). */

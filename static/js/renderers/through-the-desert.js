@@ -5,9 +5,11 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
+import { activate, edgeLabels, hexLabel as where, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
 import { camelPath } from "../pieces.js";
+
+await linkStylesheet(new URL("./through-the-desert.css", import.meta.url)); // the board's look: through-the-desert.css
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
@@ -32,6 +34,7 @@ const key = ([q, r]) => `${q},${r}`;
 const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const areaKey = (area) => (area.hexes || []).map(key).sort().join(" ");
 
+/** The centre of hex [q, r] in the SVG's units: [x, y]. @returns {[number, number]} */
 function centre([q, r]) {
   return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
 }
@@ -478,11 +481,8 @@ function lastMoveSelectors(previous, view) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` shows the controls greyed out (a move is on its
- * way, or the connection is down); `readOnly` draws without any controls (a replay); `previous`
- * is the view before the last move, to highlight what it touched. Spectators (frame.seat null)
- * get no controls at all.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   const view = frame.view || {};
