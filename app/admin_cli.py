@@ -2,7 +2,7 @@
 
 Run where the server's settings are (the same ``CARAVANSERAI_*`` environment or ``.env``): it works
 on the database directly, so it needs no admin account.  Each action is recorded in the admin
-audit like the API's (``app/services/audit.py``): a row, and the JSON line here and in the server's
+audit like the API's (``app/services/accounts/audit.py``): a row, and the JSON line here and in the server's
 log (``by.via`` is ``cli``, ``by.name`` the name given with ``--by`` or the system user, ``source``
 ``cli:<system user>``; ``SUDO_USER`` is that user under sudo).  On PostgreSQL it tells the running server
 processes at once (a ban closes the account's sockets, a deleted table's sockets close); on SQLite
@@ -25,8 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.engine import make_engine, make_session_factory
 from app.fanout import LocalFanout, make_fanout
-from app.services import admin, audit
-from app.services.audit import Actor
+from app.services.accounts import admin
+from app.services.accounts import audit
+from app.services.accounts.audit import Actor
 from app.services.errors import AppError
 
 USER_HELP = "a registered name (any case), or #ID for any account (guests too)"

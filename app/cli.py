@@ -28,7 +28,7 @@ from app.db.migrate import DatabaseNewerThanRelease, upgrade_to_head
 from app.db.waiting import DatabaseNotUp, wait_for_database
 from app.links import link_warnings
 from app.rulesets.registry import Registry
-from app.services.ratings import Recomputed, recompute
+from app.services.accounts.ratings import Recomputed, recompute
 from app.metrics import MULTIPROC_DIR_ENV, SERVE_PID_ENV
 from app.prepare import prepare_in_child
 
@@ -232,7 +232,7 @@ def metrics_directory(workers: int) -> Iterator[Path | None]:
 
 
 async def recompute_ratings(settings: Settings, write: bool) -> Recomputed:
-    """``caravanserai ratings recompute``: :func:`app.services.ratings.recompute` on the configured database."""
+    """``caravanserai ratings recompute``: :func:`app.services.accounts.ratings.recompute` on the configured database."""
     engine = make_engine(settings.async_database_url)
     try:
         async with make_session_factory(engine)() as session:

@@ -39,12 +39,12 @@ from app.realtime import endpoint
 from app.realtime.hub import Hub
 from app.realtime.notices import TableNotices
 from app.rulesets.registry import Registry
-from app.services.bot_driver import BotDriver
-from app.services.clock import DeadlineWatcher
-from app.services.cache import GameCache
+from app.services.leader.bot_driver import BotDriver
+from app.services.leader.clock import DeadlineWatcher
+from app.services.games.cache import GameCache
 from app.services.context import Context
-from app.services.leadership import Leadership
-from app.services.presence import Presence
+from app.services.leader.leadership import Leadership
+from app.services.attendance.presence import Presence
 from app.services.errors import AppError
 from app.services.notify import kit as notify_kit
 

@@ -16,7 +16,7 @@ import time
 import httpx
 import pytest
 
-from app.services.audit import RELAY_SECONDS
+from app.services.accounts.audit import RELAY_SECONDS
 from tests.support.accounts import Member, admin_lines
 from tests.support.players import Player, started_table
 from tests.support.server import ROOT, ServerProcess

@@ -9,7 +9,7 @@ import pytest
 from app import cli
 from app.config import Settings
 from app.links import link_warnings
-from app.services.password_reset import reset_link
+from app.services.accounts.password_reset import reset_link
 
 
 def settings(**values) -> Settings:

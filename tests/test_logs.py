@@ -19,7 +19,7 @@ from app import logs
 logs.configure({log_format!r})
 logging.getLogger("uvicorn.error").info("Started server process [%d]", 12, extra={{"color_message": "Started server process [\\x1b[36m%d\\x1b[0m]"}})
 logging.getLogger("uvicorn.error").info("Child process [4242] died")
-logging.getLogger("app.services.leadership").info("this process is now the leader")
+logging.getLogger("app.services.leader.leadership").info("this process is now the leader")
 """
 
 
@@ -37,7 +37,7 @@ def test_json_lines_carry_the_pid_and_no_coloured_copy_of_the_message():
     assert len({record["pid"] for record in records}) == 1
     assert all("\x1b" not in line and "\\u001b" not in line and "color_message" not in line for line in lines)
     assert records[0]["message"] == "Started server process [12]"
-    assert records[2] == {**records[2], "name": "app.services.leadership", "levelname": "INFO"}
+    assert records[2] == {**records[2], "name": "app.services.leader.leadership", "levelname": "INFO"}
 
 
 def test_a_dead_worker_is_a_warning_in_either_format():

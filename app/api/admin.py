@@ -1,6 +1,6 @@
 """``/api/admin``: the admin's tools; 403 ``forbidden`` for everyone else.
 
-Each action is recorded in the admin audit (``app/services/audit.py``: a row and a JSON log line,
+Each action is recorded in the admin audit (``app/services/accounts/audit.py``: a row and a JSON log line,
 with the client's address as its ``source``); ``GET /api/admin/audit`` lists them.  Reading is no
 action: the accounts, any table's chat (``GET /api/admin/tables/{id}/chat``), the audit.
 """
@@ -15,9 +15,9 @@ from app.api.deps import MAX_ID, Ctx, CurrentAccount, Session, TableId
 from app.api.guards import client_address
 from app.api.schemas import AdminChatLineOut, AuditOut, ClosedOut, EmptyOut, ResetLinkOut, UserOut, errors
 from app.db.models import Account
-from app.services import admin
-from app.services import audit
-from app.services.audit import Actor
+from app.services.accounts import admin
+from app.services.accounts import audit
+from app.services.accounts.audit import Actor
 from app.services.errors import AppError
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session, TableId
 from app.api.guards import ChatLimit
 from app.api.schemas import ChatOut, errors
-from app.services import chat
+from app.services.tables import chat
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])
 

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.services.chat import ChatLine
+from app.services.tables.chat import ChatLine
 
 
 class Answer(BaseModel):

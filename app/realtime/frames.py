@@ -15,9 +15,9 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from app.rulesets.wire import move_json_default
-from app.services.chat import ChatLine
-from app.services.legal_forms import LegalForm
-from app.services.views import GameState, PlayerOut
+from app.services.tables.chat import ChatLine
+from app.services.games.legal_forms import LegalForm
+from app.services.games.views import GameState, PlayerOut
 
 
 MAX_VERSION = 2**31 - 1
@@ -32,7 +32,7 @@ class Hello(_Frame):
     """Subscribe: the server answers with ``state`` holding the log entries after ``since``.
 
     ``legal_form`` says how this socket's ``state`` frames write ``legal`` from now on (until the
-    next ``hello``): ``"moves"``, the list of moves, or ``"grouped"`` (``app/services/legal_forms.py``).
+    next ``hello``): ``"moves"``, the list of moves, or ``"grouped"`` (``app/services/games/legal_forms.py``).
     """
 
     type: Literal["hello"]

@@ -23,13 +23,14 @@ from fastapi import WebSocket
 
 from app.realtime import frames
 from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads, rows_between
-from app.services import accounts, games
-from app.services.accounts import Login
-from app.services.cache import GameSnapshot
+from app.services.accounts import identity as accounts
+from app.services.games import pipeline as games
+from app.services.accounts.identity import Login
+from app.services.games.cache import GameSnapshot
 from app.services.context import Context
 from app.fanout import Marker
-from app.services.legal_forms import LegalForm
-from app.services.views import log_entries, state_payload
+from app.services.games.legal_forms import LegalForm
+from app.services.games.views import log_entries, state_payload
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 class Subscriber:
     """One open socket of this process: it watches ``game_id`` as ``seat`` (None: spectator) once it
     said ``hello``, and speaks for ``login`` (None: nobody logged in).  ``legal_form`` is how its
-    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/legal_forms.py``)."""
+    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/games/legal_forms.py``)."""
 
     def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None,
                  account_id: int | None = None, login: Login | None = None) -> None:
@@ -178,7 +179,7 @@ class Hub:
         return list(self._subscribers.get(game_id, ()))
 
     def greeted_seats(self) -> set[tuple[int, int]]:
-        """The ``(game, seat)`` pairs with a greeted socket on this process (for ``app/services/presence.py``)."""
+        """The ``(game, seat)`` pairs with a greeted socket on this process (for ``app/services/attendance/presence.py``)."""
         return {(s.game_id, s.seat) for watchers in self._subscribers.values() for s in watchers
                 if s.seat is not None and s.version >= 0}
 

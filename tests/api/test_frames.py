@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.realtime import frames
-from app.services.views import GameState, PlayerOut
+from app.services.games.views import GameState, PlayerOut
 
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 

@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services.seating import SeatInfo
-from app.services.views import log_entries, result_payload
+from app.services.tables.seating import SeatInfo
+from app.services.games.views import log_entries, result_payload
 from app.rulesets.base import Result
 from tests.conftest import make_settings
 from tests.support.players import Player, hello, started_table

@@ -186,7 +186,7 @@ def test_bot_moves_and_failures_are_counted(sqlite_database):
 def test_a_bot_move_refused_because_its_person_took_the_seat_back_is_no_failure(sqlite_database, monkeypatch, caplog):
     """A person reclaiming their seat while the bot that kept it was thinking is the game going on:
     it was logged at ERROR and counted in the bot failures (8 times in one attack run)."""
-    from app.services import games
+    from app.services.games import pipeline as games
     from app.services.errors import AppError
 
     tried = []
@@ -196,7 +196,7 @@ def test_a_bot_move_refused_because_its_person_took_the_seat_back_is_no_failure(
         raise AppError("not_seated", f"seat {seat} is not played by a bot")
 
     monkeypatch.setattr(games, "submit_bot_move", seat_taken_back)
-    caplog.set_level(logging.INFO, logger="app.services.bot_driver")
+    caplog.set_level(logging.INFO, logger="app.services.leader.bot_driver")
     with TestClient(create_app(make_settings(sqlite_database))) as client:
         ana = Player(client, "Ana")
         table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
@@ -208,7 +208,7 @@ def test_a_bot_move_refused_because_its_person_took_the_seat_back_is_no_failure(
             time.sleep(0.02)
         assert tried == [(table_id, 1)]
     assert value(client, "caravanserai_bot_failures_total", reason="refused") == 0  # read after the driver stopped
-    lines = [record for record in caplog.records if record.name == "app.services.bot_driver"]
+    lines = [record for record in caplog.records if record.name == "app.services.leader.bot_driver"]
     assert [record.levelname for record in lines] == ["INFO"], [record.getMessage() for record in lines]
     assert "no longer plays it" in lines[0].getMessage()
 

@@ -64,7 +64,7 @@ def test_a_move_through_another_process_right_after_leaving_is_refused(instances
 def test_a_bot_move_through_another_process_after_its_person_returned_is_refused(instances, postgres_database):
     """The other direction: Ana takes her seat back (hello on instance one) while instance
     two still believes the bot plays it; the bot's move made there must not commit."""
-    from app.services import games
+    from app.services.games import pipeline as games
 
     one, two = instances
     ana, bo = Player(one, "Ana"), Player(one, "Bo")

@@ -22,7 +22,8 @@ from app.db.migrate import alembic_config, known_revisions
 from app.db.models import Account, Table
 from app.main import create_app
 from app.rulesets.testing import canonical
-from app.services import game_state, games
+from app.services.games import state as game_state
+from app.services.games import pipeline as games
 from tests.conftest import _database_url, call_in_thread, make_settings, run_coroutine
 from tests.support.players import Player, started_table
 from tests.support.server import ROOT

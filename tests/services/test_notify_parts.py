@@ -16,7 +16,7 @@ from types import SimpleNamespace
 import pytest
 
 from app.config import Settings
-from app.services import notifier as notifier_module
+from app.services.notify import notifier as notifier_module
 from app.services.errors import AppError
 from app.services.notify import vapid
 from app.services.notify.messages import WaitingGame, digest_notice, due_text, turn_notice

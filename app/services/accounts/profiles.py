@@ -13,9 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, Seat, Table
 from app.rulesets.registry import Registry, UnknownRuleset
-from app.services import ratings
+from app.services.accounts import ratings
 from app.services.errors import AppError
-from app.services.tables import TableInfo, seats_of
+from app.services.tables.changes import TableInfo, seats_of
 
 
 async def profile(session: AsyncSession, registry: Registry, account_id: int, viewer_id: int | None,

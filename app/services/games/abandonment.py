@@ -1,7 +1,7 @@
 """Who abandoned a game: a person whose seat a bot still played when it ended (Board Game Arena
 and Lichess count that as an abandonment, as we do).
 
-When a game ends (the transaction that commits its last move, ``services/games.py``), each person
+When a game ends (the transaction that commits its last move, ``services/games/pipeline.py``), each person
 whose seat a bot plays then (``takeover``: they resigned, left, ran out of time or stayed away) gets
 ``seats.abandoned_from``: the version of the bot's first move of that last stretch, that is, the
 first bot move for the seat after the person's own last move (the final version when the bot made
@@ -19,8 +19,8 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import MOVE_KIND, Move, Seat
-from app.services.move_log import BOT_MOVE_ID_PREFIX, SERVER_MOVE_ID_PREFIXES
-from app.services.seating import SeatInfo
+from app.services.games.move_log import BOT_MOVE_ID_PREFIX, SERVER_MOVE_ID_PREFIXES
+from app.services.tables.seating import SeatInfo
 
 REASONS = {"resigned": "resigned", "left": "left", "timeout": "ran out of time", "away": "was away"}
 """The takeovers in words, as the result says them ("Ben: abandoned (left), ...")."""

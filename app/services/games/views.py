@@ -14,10 +14,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.db.models import iso_utc
 from app.rulesets.base import Event, Result, Ruleset, arg_text, split_rule
-from app.services import abandonment
-from app.services.cache import GameSnapshot
-from app.services.seating import SeatInfo
-from app.services.legal_forms import LegalForm, legal_in_form
+from app.services.games import abandonment
+from app.services.games.cache import GameSnapshot
+from app.services.tables.seating import SeatInfo
+from app.services.games.legal_forms import LegalForm, legal_in_form
 
 
 def fill_names(text: str, names: tuple[str, ...]) -> str:
@@ -89,7 +89,7 @@ class GameState(BaseModel):
     status: str = Field(description='"running" or "finished"')
     view: dict[str, Any] = Field(description="what this viewer may see of the game (the ruleset's view)")
     legal: list[Any] = Field(description="the viewer's legal moves, each sendable back as it is (or, for a socket "
-                                         "that asked for it, in the grouped form: app/services/legal_forms.py)")
+                                         "that asked for it, in the grouped form: app/services/games/legal_forms.py)")
     to_act: list[int] = Field(description="the seats to act now")
     undo: bool = Field(description="whether the viewer may take back their last move now")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
@@ -122,7 +122,7 @@ def result_payload(result: Result | None, seats: tuple[SeatInfo, ...]) -> dict[s
     """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in and its rule
     code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``), and
     ``abandoned``: ``[{seat, takeover, from_version, text}]`` for each person who abandoned the game
-    (``services/abandonment.py``; ``text`` like ``"Ben: abandoned (left), a bot played from move 31"``)."""
+    (``services/games/abandonment.py``; ``text`` like ``"Ben: abandoned (left), a bot played from move 31"``)."""
     if result is None:
         return None
     names = tuple(seat.name or "" for seat in seats)
@@ -142,7 +142,7 @@ def state_payload(ruleset: Ruleset, snapshot: GameSnapshot, seat: int | None,
     ``legal`` lists the seat's legal moves in wire form (``wire.dump_moves``: read-only
     dicts), or groups them when ``legal_form`` is ``"grouped"`` (``legal_forms.group_moves``);
     empty for spectators and finished games.  ``undo``: whether ``seat`` may take back its
-    last move now (``app/services/undo.py``).
+    last move now (``app/services/games/undo.py``).
     """
     state = snapshot.state
     running = snapshot.status == "running"

@@ -9,7 +9,7 @@ start of the game (nobody is away before the game could reach them); it says who
 starting a game from a script opens no tab).  A process that dies, even by kill -9, simply stops
 writing, so its seats fall behind by themselves; nothing has to notice the death.
 
-From ``seen_at`` the leader (``app/services/absence.py``) decides who is *away*: a person not
+From ``seen_at`` the leader (``app/services/leader/absence.py``) decides who is *away*: a person not
 seen for ``absent_after_seconds`` (live tables) or ``turn_based_absent_after_hours`` (turn-based
 tables) gets ``seats.away_since``, and everyone at the table is told.  A ``hello`` from the person
 (:meth:`Presence.arrived`) clears it at once.

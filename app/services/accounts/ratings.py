@@ -6,7 +6,7 @@ out (the people are rated by their places among each other); a game with fewer t
 solo game, or one person against bots) changes nothing.  Ratings follow what people did:
 
 * a person who *abandoned* the game (a bot still played their seat when it ended: they resigned,
-  left, ran out of time or stayed away; ``seats.abandoned_from``, ``services/abandonment.py``)
+  left, ran out of time or stayed away; ``seats.abandoned_from``, ``services/games/abandonment.py``)
   is ranked last among its people, behind every place anyone reached, whatever the bot did for
   them; several who abandoned share that last place (as Board Game Arena and Lichess count it);
 * someone who came back and finished the game themselves counts by their place;
@@ -14,7 +14,7 @@ solo game, or one person against bots) changes nothing.  Ratings follow what peo
 
 docs/playing.md, "Ratings".
 
-When: in the very transaction that commits the game's last move (``services/games.py``), so a game
+When: in the very transaction that commits the game's last move (``services/games/pipeline.py``), so a game
 is rated exactly once and never finishes without its rating.  Each person's rating row is locked
 (in account order, so two games sharing players cannot deadlock) before it is read; the changes'
 ``id`` therefore grows in the order games were rated, and :func:`recompute` replays the stored games

@@ -1,4 +1,6 @@
-"""The lobby: create a table, list tables, join and leave seats, start the game.
+"""A table's changes inside one transaction: create a table, list tables, join and leave seats,
+start the game.  The caller holds the table's lock and commits (``actions.py`` does both, for the
+REST handlers); the functions here only read and write rows.
 
 A table and its game share one row and one id (``app.db.models.Table``).
 """
@@ -17,11 +19,11 @@ from sqlalchemy.orm import aliased
 
 from app.bots import BOT_LEVELS, DEFAULT_LEVEL
 from app.db.models import Account, Invitation, Seat, Table, iso_utc, utcnow
-from app.services.seating import SeatInfo, bot_name
+from app.services.tables.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
-from app.services.deadlines import update_deadlines
+from app.services.attendance.deadlines import update_deadlines
 from app.services.errors import AppError
-from app.services.table_terms import option_words
+from app.services.tables.terms import option_words
 
 LIVE, TURN_BASED = "live", "turn_based"
 PACE_BOUNDARY_SECONDS = 3600
@@ -102,7 +104,7 @@ def _held_dict(held: HeldSeat | None) -> dict[str, Any] | None:
 
 def _to_act(registry: Registry, table: Table) -> list[int]:
     """The seats to act in a running game: stored with a checkpoint state (``tables.to_act``, so
-    listing the lobby never folds moves: ``app/services/game_state.py``), else from the state."""
+    listing the lobby never folds moves: ``app/services/games/state.py``), else from the state."""
     if table.status != "running" or table.state is None:
         return []
     if table.state_version is not None:
@@ -135,7 +137,7 @@ async def create_table(
 ) -> TableInfo:
     """A new open table; the creator takes seat 0.  ``move_seconds``: the time control, or None;
     ``chat_spectators``: whether spectators may read and write the table's chat; ``pace``: see
-    :func:`choose_pace`; ``rated``: whether its end changes ratings (``services/ratings.py``), by
+    :func:`choose_pace`; ``rated``: whether its end changes ratings (``services/accounts/ratings.py``), by
     default for two seats or more (a solo table cannot be rated).
 
     Raises ``AppError``: ``not_found`` (unknown ruleset), ``bad_request`` (seat count outside

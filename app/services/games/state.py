@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import UNDO_KIND, Move, Table
 from app.rulesets.base import Ruleset
-from app.services import replays
+from app.services.games import replays
 from app.services.context import Context
 
 CHECKPOINT_EVERY = 16

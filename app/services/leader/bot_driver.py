@@ -2,7 +2,7 @@
 
 Subscribed to the fan-out like the WebSocket hub.  A bot's move is an ordinary move of its
 seat through the same pipeline (stored, broadcast); the bot sees ``view(state, seat)`` and its
-legal moves only.  Only the leader drives bots (``app/services/leadership.py``), so
+legal moves only.  Only the leader drives bots (``app/services/leader/leadership.py``), so
 each bot move is computed once however many processes serve the database; a process that becomes
 the leader (at start, or when the previous one died) resumes every game where a bot is owed a
 move, whatever put the bot there.  The client move id ``bot:<version>:<seat>`` still makes a move
@@ -19,10 +19,10 @@ from sqlalchemy import or_, select
 from app.bots import make_bot
 from app.db.models import Seat, Table
 from app.rulesets.base import Rng
-from app.services import games
+from app.services.games import pipeline as games
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.leadership import Leadership
+from app.services.leader.leadership import Leadership
 from app.fanout import Marker, game_changed
 from app.tasks import wind_down
 

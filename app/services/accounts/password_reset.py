@@ -17,7 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, utcnow
-from app.services import accounts
+from app.services.accounts import identity as accounts
 from app.services.errors import AppError
 
 RESET_PATH = "/reset-password"

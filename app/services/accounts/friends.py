@@ -2,7 +2,7 @@
 
 * A person's *friends* are the players they follow (one way, like a bookmark; no consent needed).
   The Friends list shows each one's name, whether they are *online* (a tab of theirs has a game
-  open now: ``seats.connected_at``, written by ``services/presence.py``) and their running games
+  open now: ``seats.connected_at``, written by ``services/attendance/presence.py``) and their running games
   (public ones, and private ones the viewer plays in too).
 * Blocking a player hides their chat lines from the blocker and refuses their invitations; it also
   ends the blocker's following of them and drops their pending invitations to the blocker.
@@ -26,8 +26,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, Block, Follow, Invitation, Seat, Table, iso_utc, utcnow
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.errors import AppError
-from app.services import table_terms
-from app.services.tables import TableInfo, held_seats, load_table, seats_of
+from app.services.tables import terms as table_terms
+from app.services.tables.changes import TableInfo, held_seats, load_table, seats_of
 
 
 async def _other(session: AsyncSession, account: Account, target_id: int, doing: str) -> Account:

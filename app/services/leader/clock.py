@@ -8,8 +8,8 @@ unanswered offer), that move is made instead and the seat stays its person's.
 Deadlines live in ``seats.deadline``, so a restart does not forget them: the watcher of the
 next process finds the overdue ones.
 
-Only the leader (``app/services/leadership.py``) watches; each tick it also deals with
-absent players (``app/services/absence.py``), and once a minute marks deserted games abandoned.
+Only the leader (``app/services/leader/leadership.py``) watches; each tick it also deals with
+absent players (``app/services/leader/absence.py``), and once a minute marks deserted games abandoned.
 """
 
 from __future__ import annotations
@@ -22,12 +22,13 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
-from app.services import absence, audit
+from app.services.leader import absence
+from app.services.accounts import audit
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.games import load_snapshot, submit_timeout_move
-from app.services.housekeeping import expire_open_tables
-from app.services.leadership import Leadership
+from app.services.games.pipeline import load_snapshot, submit_timeout_move
+from app.services.leader.housekeeping import expire_open_tables
+from app.services.leader.leadership import Leadership
 from app.fanout import Marker
 from app.tasks import wind_down
 

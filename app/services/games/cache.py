@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from app.services.seating import SeatInfo
+from app.services.tables.seating import SeatInfo
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class GameSnapshot:
     """The log rows ``(version, events)`` of the move that made this version, when known."""
     creator_id: int | None = None
     undo_seat: int | None = None
-    """The seat that may take back the last move now (``app/services/move_log.py``), or None."""
+    """The seat that may take back the last move now (``app/services/games/move_log.py``), or None."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -135,7 +135,7 @@ class GameCache:
 
 
 class ReplayCache:
-    """Replays (``app/services/replays.py``): states folded to, by ``(game_id, version)``, an LRU of at
+    """Replays (``app/services/games/replays.py``): states folded to, by ``(game_id, version)``, an LRU of at
     most ``capacity``.  Committed moves never change, so a kept state never goes stale."""
 
     def __init__(self, capacity: int = 256) -> None:

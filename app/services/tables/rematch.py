@@ -30,7 +30,7 @@ from app.bots import DEFAULT_LEVEL
 from app.db.models import Account, Invitation, Seat, Table, utcnow
 from app.rulesets.registry import Registry
 from app.services.errors import AppError
-from app.services.tables import TableInfo, begin, check_access, load_table
+from app.services.tables.changes import TableInfo, begin, check_access, load_table
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,8 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from app.db.models import utcnow
-from app.services import games
-from app.services.cache import GameSnapshot
+from app.services.games import pipeline as games
+from app.services.games.cache import GameSnapshot
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.notify import preferences, turns

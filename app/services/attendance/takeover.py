@@ -17,7 +17,7 @@ from app.db.models import Seat, Table, utcnow
 from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.presence import aware, present_window
+from app.services.attendance.presence import aware, present_window
 
 RECLAIMABLE = ("timeout", "left", "away")
 
@@ -126,7 +126,7 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
 
 def _running(game_id: int):
     """The condition "game ``game_id`` still runs": once it has ended, who played which seat at its
-    end (its abandonments, ``services/abandonment.py``) stays as it was."""
+    end (its abandonments, ``services/games/abandonment.py``) stays as it was."""
     return Seat.table_id.in_(select(Table.id).where(Table.id == game_id, Table.status == "running"))
 
 

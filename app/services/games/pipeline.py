@@ -6,7 +6,7 @@ then is anyone told (``fanout.committed``).  A client move id makes a retry idem
 PostgreSQL the usual move takes a shortcut with the same outcome: one statement that writes
 only if the game is still at the version the move was made for (``_apply_in_one_statement``;
 the move writer commits the moves of many games in one such statement, group commit), and
-writes the state itself only at a checkpoint (``app/services/game_state.py``: every read of a
+writes the state itself only at a checkpoint (``app/services/games/state.py``: every read of a
 started game's state from its row goes through ``game_state.state_now``).
 """
 
@@ -25,16 +25,22 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.db.move_writer import DuplicateMoveId
 from app.rulesets.base import IllegalMove, MalformedMove
-from app.services.cache import GameSnapshot
-from app.services import abandonment, accounts, bot_log, game_state, move_log, ratings, replays
-from app.services.accounts import Login
-from app.services.deadlines import update_deadlines
+from app.services.games.cache import GameSnapshot
+from app.services.games import abandonment
+from app.services.accounts import identity as accounts
+from app.services.games import bot_log
+from app.services.games import state as game_state
+from app.services.games import move_log
+from app.services.accounts import ratings
+from app.services.games import replays
+from app.services.accounts.identity import Login
+from app.services.attendance.deadlines import update_deadlines
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.move_log import BOT_MOVE_ID_PREFIX, SERVER_MOVE_ID_PREFIXES  # the pipeline's names for them
-from app.services.seating import SeatInfo
-from app.services.tables import check_access, load_table, seats_of
-from app.services.views import log_entries
+from app.services.games.move_log import BOT_MOVE_ID_PREFIX, SERVER_MOVE_ID_PREFIXES  # the pipeline's names for them
+from app.services.tables.seating import SeatInfo
+from app.services.tables.changes import check_access, load_table, seats_of
+from app.services.games.views import log_entries
 
 
 def bot_move_id(version: int, seat: int) -> str:
@@ -153,7 +159,7 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     except (MalformedMove, IllegalMove):
         return None
     if ruleset.result(new_state) is not None:
-        return None  # a game's last move rates it (services/ratings.py): the locking path does both at once
+        return None  # a game's last move rates it (services/accounts/ratings.py): the locking path does both at once
     new_version = version + 1
     status = "running"
     event_rows = _event_rows(events, mover, client_move_id)
@@ -428,7 +434,7 @@ async def read_log(ctx: Context, game_id: int, since: int, seat: int | None,
 
 
 async def replay_state(ctx: Context, game_id: int, version: int) -> tuple[GameSnapshot, dict[str, Any]]:
-    """The game rebuilt at ``version`` by folding the stored moves over ``setup`` (``app/services/replays.py``).
+    """The game rebuilt at ``version`` by folding the stored moves over ``setup`` (``app/services/games/replays.py``).
 
     Returns ``(latest snapshot, state at version)``; the state is shared, read-only.  Raises
     ``AppError``: ``not_found``, ``bad_request`` (version outside ``0..latest``).

@@ -2,7 +2,7 @@
 password-reset link, read any table's chat and delete a message of it, close or delete a table;
 and grant or revoke the admin role (the command line only).
 
-Every action is recorded in the admin audit (``app/services/audit.py``: a row of ``admin_audit``,
+Every action is recorded in the admin audit (``app/services/accounts/audit.py``: a row of ``admin_audit``,
 committed with the action, then a log line), and a refused one changes nothing and records none.
 Reading (the accounts, a table's chat, the audit) is no action.  A ban ends the account's sessions
 on every process (``accounts.end_sessions`` + ``Marker.LOGGED_OUT``, as a logout does) and its login
@@ -19,8 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyTurn, Seat, Table, iso_utc, utcnow
 from app.fanout import LocalFanout, Marker
-from app.services import accounts, password_reset
-from app.services.audit import Actor, admin_action
+from app.services.accounts import identity as accounts
+from app.services.accounts import password_reset
+from app.services.accounts.audit import Actor, admin_action
 from app.services.errors import AppError
 
 CLOSABLE = ("open", "running", "abandoned")
@@ -118,7 +119,7 @@ async def unban(session: AsyncSession, actor: Actor, account_id: int | str) -> d
 async def reset_password(session: AsyncSession, actor: Actor, account_id: int | str, site_url: str,
                          hours: float) -> dict[str, Any]:
     """``{link, expires_at}``: a one-time link with which the account's owner sets a new password
-    (``app/services/password_reset.py``).  Raises ``AppError``: ``not_found``, ``conflict`` (a guest,
+    (``app/services/accounts/password_reset.py``).  Raises ``AppError``: ``not_found``, ``conflict`` (a guest,
     a banned account)."""
     account = await find_account(session, account_id)
     token, expires_at = await password_reset.issue(session, account, hours)

@@ -24,14 +24,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import UNDO_KIND, Move, Table, utcnow
 from app.rulesets.base import Event
-from app.services import accounts, game_state, move_log, replays
-from app.services.accounts import Login
-from app.services.cache import GameSnapshot
+from app.services.accounts import identity as accounts
+from app.services.games import state as game_state
+from app.services.games import move_log
+from app.services.games import replays
+from app.services.accounts.identity import Login
+from app.services.games.cache import GameSnapshot
 from app.services.context import Context
-from app.services.deadlines import update_deadlines
+from app.services.attendance.deadlines import update_deadlines
 from app.services.errors import AppError
-from app.services.games import SERVER_MOVE_ID_PREFIXES, snapshot_of
-from app.services.tables import load_table
+from app.services.games.pipeline import SERVER_MOVE_ID_PREFIXES, snapshot_of
+from app.services.tables.changes import load_table
 
 
 async def take_back(ctx: Context, login: Login | None, game_id: int, client_move_id: str, version: int) -> int:

@@ -18,9 +18,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import UNDO_KIND, Move, Table
 from app.rulesets.base import Ruleset
-from app.services.cache import ReplayCache
+from app.services.games.cache import ReplayCache
 from app.services.context import Context
-from app.services.move_log import undone_seq
+from app.services.games.move_log import undone_seq
 
 CHECKPOINT_EVERY = 50
 """A fold also keeps every state at a multiple of this version."""

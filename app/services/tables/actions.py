@@ -1,5 +1,5 @@
 """The lobby's actions on one table, each whole: take the table's lock, change it, commit, then tell
-the other processes (the fan-out), as :func:`app.services.games.submit_move` does for a move.
+the other processes (the fan-out), as :func:`app.services.games.pipeline.submit_move` does for a move.
 
 The REST handlers (``app/api/tables.py``) only parse, call one of these and answer.  Every function
 takes the request's ``session`` (which reads the table back for the answer) and raises
@@ -14,12 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account
 from app.fanout import Marker
-from app.services import rematch as rematches
-from app.services import tables, takeover
+from app.services.tables import rematch as rematches
+from app.services.tables import changes as tables
+from app.services.attendance import takeover
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.rematch import Rematch
-from app.services.tables import TableInfo
+from app.services.tables.rematch import Rematch
+from app.services.tables.changes import TableInfo
 
 
 async def join(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int | None,

@@ -5,7 +5,7 @@ the table's creator allowed it (``tables.chat_spectators``): then anyone who may
 table reads along, and those who are logged in write too.  Private tables follow the same
 invite rules as the rest of the API (``check_access``).  A message is stored as accepted
 (trimmed, otherwise verbatim): drawing it as text, never as markup, is the client's job.  A person
-never receives the lines of the players they blocked (``services/friends.py``).
+never receives the lines of the players they blocked (``services/accounts/friends.py``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from app.db.models import Account, Block, ChatMessage, Table, iso_utc, utcnow
 from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.tables import TableInfo, check_access, load_table
+from app.services.tables.changes import TableInfo, check_access, load_table
 
 MAX_CHARACTERS = 300
 """The longest message, counted after trimming."""

@@ -1,6 +1,6 @@
 """Absent players never stall a game (docs/decisions.md, *A bot for an absent player*): the leader's part, run by the clock.
 
-From ``seats.seen_at`` (``app/services/presence.py``) the leader decides, once a tick:
+From ``seats.seen_at`` (``app/services/attendance/presence.py``) the leader decides, once a tick:
 
 * **away**: a person who plays their own seat and has had no open socket for
   ``absent_after_seconds`` (live tables) or ``turn_based_absent_after_hours`` (turn-based tables;
@@ -30,8 +30,8 @@ from sqlalchemy.orm import aliased
 
 from app.db.models import Seat, Table, utcnow
 from app.services.context import Context
-from app.services.presence import present_window
-from app.services.tables import TURN_BASED
+from app.services.attendance.presence import present_window
+from app.services.tables.changes import TURN_BASED
 from app.fanout import Marker
 
 

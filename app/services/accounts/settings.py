@@ -18,7 +18,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyAccount, NotifyTurn, PushSubscription, Seat, Table, utcnow
 from app.fanout import LocalFanout, Marker
-from app.services import accounts, tables
+from app.services.accounts import identity as accounts
+from app.services.tables import changes as tables
 from app.services.errors import AppError
 
 

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Seat, Table, iso_utc
 from app.rulesets.registry import Registry
-from app.services.tables import TableInfo, seats_of
+from app.services.tables.changes import TableInfo, seats_of
 
 ACTIVE = ("open", "running")
 DONE = ("finished", "abandoned")
