@@ -670,11 +670,12 @@ function drawPlayers(toAct) {
       const acting = running && toAct.includes(player.seat);
       const isOnline = online ? online.includes(player.seat) : null;
       let presence;
-      if (player.bot) presence = h("span", { class: "presence presence-bot", title: "A bot", "aria-label": "bot" }, "");
+      if (player.bot) presence = h("span", { class: "presence presence-bot", role: "img", title: "A bot", "aria-label": "bot" }, "");
       else if (isOnline === null) presence = h("span", { class: "presence presence-unknown", "aria-hidden": "true" }, "");
       else {
         presence = h("span", {
           class: `presence ${isOnline ? "presence-online" : "presence-offline"}`,
+          role: "img",
           title: isOnline ? "Has the game open" : "Not here right now",
           "aria-label": isOnline ? "online" : "offline",
         }, "");

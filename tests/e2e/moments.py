@@ -123,6 +123,7 @@ def set_up(chromium, base: str) -> Moments:
         "heroes-battle": (NAMES[defender], f"/tables/{battle}"),
     }
     moments.boards = {
+        "replay": "#replay-board svg.nomadi-board",
         "through-the-desert": "#board svg.ttd-board",
         "nimalia-draft": "#board .nim-mine .nim-grid",
         "nomadi-offer": "#board svg.nomadi-board",

@@ -1124,10 +1124,10 @@ const STYLE = `
 .hx-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); gap: 0.4em; margin: 0.35em 0; }
 .hx-card { display: flex; flex-direction: column; align-items: flex-start; text-align: left; gap: 0.1em; padding: 0.4em 0.55em; min-height: 0; }
 .hx-card-line { font-size: 0.82rem; }
-.hx-card-text { font-size: 0.76rem; opacity: 0.85; }
+.hx-card-text { font-size: 0.76rem; }
 .hx-legend { font-size: 0.8rem; margin: 0; }
 .hx-fire { margin-top: 0.5em; }
-.hx-confirm { border: 2px solid #b3261e; border-radius: 8px; background: #fdf3f2; padding: 0.4em 0.6em; margin-top: 0.5em; }
+.hx-confirm { border: 2px solid #b3261e; border-radius: 8px; background: light-dark(#fdf3f2, #3a2220); padding: 0.4em 0.6em; margin-top: 0.5em; }
 .hx-confirm p { margin: 0 0 0.3em; }
 .hx-enemy { border-left: 5px solid ${SEAT_COLOURS[1]}; }
 .hx-enemy-top { display: flex; gap: 0.6em; align-items: flex-start; }
@@ -1138,7 +1138,7 @@ const STYLE = `
 .hx-compass-ring { fill: #fbf6ea; stroke: #5b3a1a; stroke-width: 0.8; }
 .hx-compass-point { font-size: 3.4px; text-anchor: middle; dominant-baseline: middle; fill: #5b3a1a; }
 .hx-compass-arrow { fill: ${SEAT_COLOURS[1]}; stroke: #1d1d1d; stroke-width: 0.4; }
-.hx-merc-card { font-size: 0.86rem; border: 1px dashed #8a6a3b; border-radius: 6px; padding: 0.2em 0.45em; margin: 0 0 0.35em; background: #fbf6ea; overflow-wrap: anywhere; }
+.hx-merc-card { font-size: 0.86rem; border: 1px dashed #8a6a3b; border-radius: 6px; padding: 0.2em 0.45em; margin: 0 0 0.35em; background: light-dark(#fbf6ea, #2e2921); overflow-wrap: anywhere; }
 .hx-merc-card.held { border: 1px solid var(--owner, #8a6a3b); border-left-width: 5px; }
 .hx-merc-figures { display: inline-flex; gap: 2px; margin-right: 0.35em; vertical-align: middle; }
 .hx-merc-figure { width: 0.6em; height: 0.8em; border-radius: 0.3em 0.3em 0.1em 0.1em; border: 1px solid #5b3a1a; background: transparent; }
@@ -1153,8 +1153,8 @@ const STYLE = `
 .hx-status p { margin: 0.1em 0; }
 .hx-phase { font-weight: 700; }
 .hx-round { font-size: 0.85rem; }
-.hx-end { color: #8a3b00; font-weight: 600; }
-.hx-battle { border-color: #b3261e !important; background: #fdf3f2 !important; }
+.hx-end { color: light-dark(#8a3b00, #ffb37a); font-weight: 600; }
+.hx-battle { border-color: #b3261e !important; background: light-dark(#fdf3f2, #3a2220) !important; }
 .hx-battle p, .hx-chosen { margin: 0.2em 0; font-size: 0.9rem; }
 .hx-tax-track { list-style: none; display: flex; gap: 0.4em; margin: 0; padding: 0; }
 .hx-tax-track li { flex: 1; border: 1px solid var(--line, #e4dac8); border-radius: 6px; padding: 0.2em 0.4em; text-align: center; font-size: 0.9rem; }
@@ -1166,21 +1166,22 @@ const STYLE = `
 .hx-score { margin-left: auto; font-weight: 700; font-variant-numeric: tabular-nums; }
 .hx-resources { list-style: none; display: flex; gap: 0.35em; margin: 0 0 0.3em; padding: 0; font-size: 0.86rem; }
 .hx-resources li { flex: 1; border-radius: 5px; padding: 0 0.35em; text-align: center; white-space: nowrap; }
-.hx-resources .res-ore { background: #e6e2dc; } .hx-resources .res-mana { background: #dfe9f7; } .hx-resources .res-food { background: #f6efcf; }
+/* light chips in light colours, dark ones in dark: the count is --ink on them in both */
+.hx-resources .res-ore { background: light-dark(#e6e2dc, #3b3733); } .hx-resources .res-mana { background: light-dark(#dfe9f7, #233047); } .hx-resources .res-food { background: light-dark(#f6efcf, #3d3620); }
 .hx-resources li.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
 .hx-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.05em 0.6em; margin: 0 0 0.35em; font-size: 0.86rem; }
 .hx-stats dt { color: var(--muted, #6f665b); }
 .hx-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
 .hx-stats dd.last-move, .hx-score.last-move { color: var(--last, #8e24aa); font-weight: 700; }
 .hx-bar { list-style: none; display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 3px; margin: 0; padding: 0; }
-.hx-slot { display: flex; flex-direction: column; align-items: center; border: 1px solid #cdbf9f; border-radius: 5px; padding: 0.05em 0.3em; font-size: 0.74rem; line-height: 1.25; background: #fffdf7; min-width: 0; }
+.hx-slot { display: flex; flex-direction: column; align-items: center; border: 1px solid light-dark(#cdbf9f, #5a4f40); border-radius: 5px; padding: 0.05em 0.3em; font-size: 0.74rem; line-height: 1.25; background: light-dark(#fffdf7, #2e2921); min-width: 0; }
 .hx-slot-name { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .hx-slot-fill { font-weight: 700; white-space: nowrap; }
 .hx-slot.slot-open .hx-slot-fill { font-weight: 400; color: var(--muted, #6f665b); }
-.hx-slot.slot-disabled { background: #ececec; color: #9a9a9a; border-style: dashed; }
-.hx-slot.slot-token { background: #fbe3c8; }
-.hx-slot.slot-serf { background: #e2efd9; }
-.hx-slot.slot-nomad { background: #ead9cc; }
+.hx-slot.slot-disabled { background: light-dark(#ececec, #2a2a2a); color: light-dark(#5f5f5f, #b0b0b0); border-style: dashed; }
+.hx-slot.slot-token { background: light-dark(#fbe3c8, #4a3520); }
+.hx-slot.slot-serf { background: light-dark(#e2efd9, #263a22); }
+.hx-slot.slot-nomad { background: light-dark(#ead9cc, #3f3128); }
 .hx-slot.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
 .hx-last-battle.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
 .hx-swatch { flex: none; }

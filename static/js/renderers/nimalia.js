@@ -55,11 +55,11 @@ const STYLE = `
 .nim h3 { margin: 0 0 8px; }
 .nim-status { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: baseline; }
 .nim-objectives ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; grid-template-columns: repeat(auto-fit, minmax(210px, 1fr)); }
-.nim-objective { border-radius: 8px; padding: 8px 10px; border-left: 6px solid var(--obj); background: color-mix(in srgb, var(--obj) 12%, white); }
+.nim-objective { border-radius: 8px; padding: 8px 10px; border-left: 6px solid var(--obj); background: light-dark(color-mix(in srgb, var(--obj) 12%, white), color-mix(in srgb, var(--obj) 22%, #24201a)); }
 .nim-objective.scoring-now { box-shadow: 0 0 0 2px var(--obj); }
 .nim-objective p { margin: 4px 0; font-size: 0.9em; }
 .nim-rounds { display: flex; gap: 3px; }
-.nim-rounds span { display: inline-block; min-width: 1.5em; text-align: center; border-radius: 4px; font-size: 0.8em; border: 1px solid var(--line, #ddd); color: #999; }
+.nim-rounds span { display: inline-block; min-width: 1.5em; text-align: center; border-radius: 4px; font-size: 0.8em; border: 1px solid var(--line, #ddd); color: var(--muted, #6f665b); }
 .nim-rounds span.scores { color: #fff; background: var(--obj); border-color: var(--obj); }
 .nim-rounds span.current { outline: 2px solid var(--ink, #222); }
 .nim-hand-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }

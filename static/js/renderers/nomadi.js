@@ -782,10 +782,10 @@ const CSS = `
 .nomadi-controls .prompt { margin: 0 0 0.5em; font-weight: 600; }
 .nomadi-controls .dialog-actions, .offer-dialog .dialog-actions { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0; }
 .offer-dialog { border: 2px solid var(--accent, #b5651d); border-radius: var(--radius, 10px); padding: 0.6em 0.8em; margin: 0.5em 0; background: var(--accent-soft, #f6e7d3); }
-.offer-dialog h3 { color: #4a1a78; margin-bottom: 0.3em; }
+.offer-dialog h3 { color: light-dark(#4a1a78, #dcc2ff); margin-bottom: 0.3em; }
 .offer-dialog p { margin: 0.3em 0; }
 .claim-buttons { display: flex; flex-wrap: wrap; gap: 0.35em; margin: 0.4em 0; }
-.claim-buttons .claim.selected { background: var(--accent, #b5651d); border-color: var(--accent, #b5651d); color: #fff; }
+.claim-buttons .claim.selected { background: var(--accent, #9c5417); border-color: var(--accent, #9c5417); color: var(--accent-ink, #fff); }
 .inspected-value { font-size: 1.15em; }
 .offer-note { background: var(--accent-soft, #f6e7d3); border-left: 4px solid var(--accent, #b5651d); padding: 0.4em 0.7em; border-radius: 6px; }
 .gift-form { display: flex; flex-wrap: wrap; align-items: center; gap: 0.35em; margin-top: 0.5em; font-size: 0.92rem; }
