@@ -36,6 +36,7 @@ PICTURES = {  # picture name -> (moment, browser context, colour scheme)
     "nomadi-offer": ("nomadi-offer", DESKTOP, "light"),
     "nomadi-offer-phone": ("nomadi-offer", PHONE, "light"),
     "through-the-desert-phone": ("through-the-desert", PHONE, "light"),
+    "heroes-battle": ("heroes-battle", DESKTOP, "light"),
     "rules": ("rules", DESKTOP, "light"),
 }
 

@@ -106,3 +106,49 @@ def test_every_page_has_no_serious_accessibility_violation_in_light_and_dark(mom
         found += [f"{moment} (dark): {line}" for line in blocking_violations(page)]
         page.emulate_media(color_scheme="light")
     assert found == [], "\n".join(found)
+
+
+# The parts of each busiest moment that must show together: the board, the prompt and the
+# controls of the current step (CSS selectors; every one must be on the page).
+STEP_PARTS = {
+    "through-the-desert": ("#board .ttd-board-frame", "#ttd-prompt"),
+    "nimalia-draft": ("#board .nim-mine .nim-grid", "#nim-prompt", "#board .nim-hand", "#board .nim-objectives"),
+    "nomadi-offer": ("#board svg.nomadi-board", "#nomadi-prompt", "#board [data-offer-stage]"),
+    "heroes-core": ("#board svg.hx-map", "#hx-prompt"),
+    "heroes-solo": ("#board svg.hx-map", "#hx-prompt", "#board .hx-controls"),
+    "heroes-battle": ("#board svg.hx-map", "#hx-prompt", "#board .hx-cards"),
+}
+TAP_TARGET_PX = 36  # a Through the Desert hex on a phone, without "Larger board"
+
+
+def boxes(page, selectors) -> dict[str, dict]:
+    """The page-relative boxes (top, bottom, left, right in CSS px) of ``selectors``' first matches."""
+    return page.evaluate("""selectors => Object.fromEntries(selectors.map(s => {
+        const e = document.querySelector(s);
+        if (!e) return [s, null];
+        const r = e.getBoundingClientRect();
+        return [s, {top: r.top + scrollY, bottom: r.bottom + scrollY, left: r.left, right: r.right}];
+    }))""", list(selectors))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_board_prompt_and_controls_of_each_step_show_together(moments, chromium, size):
+    visitor = Visitor(chromium, moments, **SIZES[size])
+    width, height = SIZES[size]["viewport"]["width"], SIZES[size]["viewport"]["height"]
+    misfits = []
+    for moment, parts in STEP_PARTS.items():
+        page = visitor.open(moment)
+        found = boxes(page, parts)
+        missing = [selector for selector, box in found.items() if box is None]
+        assert not missing, f"{moment}: not on the page: {missing}"
+        top = min(box["top"] for box in found.values())
+        bottom = max(box["bottom"] for box in found.values())
+        right = max(box["right"] for box in found.values())
+        # on a desktop all of it shows as the page opens; on a phone one scroll position shows it all
+        if (bottom if size == "desktop" else bottom - top) > height or right > width:
+            misfits.append(f"{moment}: {found}")
+        if moment == "through-the-desert" and size == "phone":
+            hex_width = page.locator("#board svg.ttd-board .space").first.evaluate("e => e.getBoundingClientRect().width")
+            if hex_width < TAP_TARGET_PX:
+                misfits.append(f"{moment}: hexes {hex_width:.0f} px wide, under {TAP_TARGET_PX}")
+    assert misfits == [], "\n".join(misfits)
