@@ -152,3 +152,24 @@ def test_the_board_prompt_and_controls_of_each_step_show_together(moments, chrom
             if hex_width < TAP_TARGET_PX:
                 misfits.append(f"{moment}: hexes {hex_width:.0f} px wide, under {TAP_TARGET_PX}")
     assert misfits == [], "\n".join(misfits)
+
+
+def test_a_rules_page_draws_its_example_and_old_rule_links_still_land(live_server, chromium):
+    page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    for ruleset in ("through-the-desert", "nimalia", "nomadi", "heroes"):
+        page.goto(f"{live_server}/rules/{ruleset}")
+        board = page.locator('.rules-picture[data-drawn="true"] .rules-picture-board > *')
+        expect(board).to_be_visible()
+        box = board.bounding_box()
+        assert box["width"] > 150 and box["height"] > 100, f"{ruleset}: the example is drawn {box}"
+        assert board.evaluate("e => e.querySelectorAll('*').length") > 20, f"{ruleset}: the example has pieces"
+        # the picture and the two minutes fit the first screen
+        two_minutes = page.locator("#how-to-play-in-2-minutes").locator("xpath=..")
+        assert two_minutes.bounding_box()["y"] < 400
+    # a § link of an older page (or a bookmark) still lands on its rule
+    page.goto(f"{live_server}/rules/nomadi#R-30b")
+    page.wait_for_url(f"{live_server}/rules/nomadi/reference#R-30b")
+    expect(page.locator('[id="R-30b"]')).to_be_visible()
+    page.goto(f"{live_server}/rules/nomadi#goal-of-the-game")  # an anchor of the players' page stays
+    expect(page.locator("#goal-of-the-game")).to_be_visible()
+    assert page.url.endswith("/rules/nomadi#goal-of-the-game")
