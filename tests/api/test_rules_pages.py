@@ -75,7 +75,8 @@ def option_labels(ruleset_name: str) -> list[str]:
     labels = []
     for name, field in schema["properties"].items():
         labels.append(field.get("title") or humanise(name))
-        labels += [humanise(choice) for choice in field.get("enum", []) if isinstance(choice, str)]
+        choices = field.get("choice_labels") or {}
+        labels += [choices.get(choice) or humanise(choice) for choice in field.get("enum", []) if isinstance(choice, str)]
     return labels
 
 
