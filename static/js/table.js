@@ -363,12 +363,22 @@ async function loadRenderer(name) {
   return import("/static/js/renderers/generic.js");
 }
 
+/** "2 watching": the people at the table without a seat (the presence frame's count). */
+function showSpectators(count) {
+  const line = document.getElementById("spectators");
+  if (!line) return;
+  line.hidden = count === 0;
+  line.textContent = count ? `👁 ${count} watching` : "";
+  line.title = count ? `${count} ${count === 1 ? "person watches" : "people watch"} this table without a seat` : "";
+}
+
 function receive(message) {
   if (message.type === "state") {
     applyState(message, null);
   } else if (message.type === "presence") {
     online = Array.isArray(message.online) ? message.online : online;
     if (frame) drawPlayers(frame.to_act || []);
+    showSpectators(Number(message.spectators) || 0);
   } else if (message.type === "ack") {
     if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
   } else if (message.type === "error") {
