@@ -137,7 +137,9 @@ async function loadTable() {
   } else {
     followStatus();
   }
-  chat = mountChat({ tableId, inviteCode });
+  // the chat's readers, as the server counts them (app/services/chat.py, chat_access): the seated
+  // players, and everyone where the creator let spectators chat
+  chat = mountChat({ tableId, inviteCode, mayRead: () => (table ? Boolean(table.chat_spectators || (account && (table.seats || []).some((seat) => seat.account_id === account.id))) : null) });
   rematch = mountRematch({ table, inviteCode, account, onError: toast });
 }
 

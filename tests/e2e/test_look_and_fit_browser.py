@@ -14,6 +14,8 @@ switches the colour scheme in place (``emulate_media``), so the whole file loads
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.e2e.moments import Moments, set_up
@@ -24,6 +26,7 @@ pytestmark = pytest.mark.e2e
 axe_playwright = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is not installed")
 
 BLOCKING = ("serious", "critical")
+re_time = re.compile(r"^(\d{1,2} \w+ )?\d{1,2}:\d{2}( ?[AP]M)?$")
 SIZES = {"desktop": {"viewport": {"width": 1280, "height": 800}},
          "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}}
 
@@ -173,3 +176,39 @@ def test_a_rules_page_draws_its_example_and_old_rule_links_still_land(live_serve
     page.goto(f"{live_server}/rules/nomadi#goal-of-the-game")  # an anchor of the players' page stays
     expect(page.locator("#goal-of-the-game")).to_be_visible()
     assert page.url.endswith("/rules/nomadi#goal-of-the-game")
+
+
+def test_the_smaller_points_chat_times_spectators_links_and_tap_targets(moments, chromium):
+    base = moments.base
+    path = moments.pages["nomadi-offer"][1]
+    player = Visitor(chromium, moments, **SIZES["desktop"]).open("nomadi-offer")
+    # a spectator's page asks for no chat it may not read (the chat is for the players by default)
+    watcher = chromium.new_context(storage_state=moments.storage["Cy"], viewport={"width": 1280, "height": 800}).new_page()
+    refused = []
+    watcher.on("response", lambda answer: refused.append(answer.url) if answer.status == 403 else None)
+    watcher.goto(f"{base}{path}")
+    watcher.wait_for_selector('body[data-connection="live"]')
+    expect(watcher.locator("#chat-note")).to_contain_text("players only")
+    # the players see that someone watches
+    expect(player.locator("#spectators")).to_have_text("👁 1 watching")
+    # chat lines show their time
+    assert player.request.post(f"{base}/api/tables/{path.rsplit('/', 1)[1]}/chat", data={"text": "good luck"}).ok
+    expect(player.locator("#chat-messages li").last.locator("time.chat-time")).to_have_text(re_time)
+    watcher.wait_for_timeout(500)
+    assert refused == [], f"the spectator's page was refused: {refused}"
+    # a profile's game titles look like links
+    profile = Visitor(chromium, moments, **SIZES["desktop"]).open("profile")
+    title = profile.locator("a.table-name").first
+    expect(title).to_be_visible()
+    assert "underline" in title.evaluate("e => getComputedStyle(e).textDecorationLine")
+    # on a phone the § rule links and the lobby's name links are 44 px tall
+    phone = Visitor(chromium, moments, **SIZES["phone"])
+    page = phone.open("nomadi-offer")
+    rule = page.locator("#log a.log-rule").first
+    rule.scroll_into_view_if_needed()
+    assert rule.bounding_box()["height"] >= 44 and rule.bounding_box()["width"] >= 44, rule.bounding_box()
+    page = phone.open("lobby")
+    names = page.locator(".seat-chip a.seat-name")
+    expect(names.first).to_be_attached()
+    heights = names.evaluate_all("els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 44, heights
