@@ -204,7 +204,8 @@ def _render(text: str, fallback_title: str, codes_at: str = "", name: str | None
                     f'{escape(title_text)}</a>.</p>')
         scripts = '\n  <script type="module" src="/static/js/rules-picture.js"></script>'
     return RulesPage(title=title_html, lead=lead_html,
-                     html=_document(f"{title_text} — rules", "\n".join(body), back_to=back_to, scripts=scripts,
+                     html=_document(title_text if title_text.endswith("rules") else f"{title_text} — rules", "\n".join(body),
+                                    back_to=back_to, scripts=scripts,
                                     name=name))
 
 
