@@ -90,10 +90,12 @@ class StateFrame(_ServerFrame):
 
 
 class PresenceFrame(_ServerFrame):
-    """Which seats have the game open (on this server process), sent when that changes."""
+    """Which seats have the game open and how many people watch it without a seat (on this server
+    process), sent when either changes."""
 
     type: Literal["presence"] = "presence"
     online: list[int]
+    spectators: int = 0
 
 
 class ChatFrame(_ServerFrame):
@@ -178,9 +180,10 @@ def error(code: str, message: str, move_id: str | None = None) -> ErrorFrame:
     return ErrorFrame(id=move_id, code=code, message=message)
 
 
-def presence(online: list[int]) -> PresenceFrame:
-    """``{"type": "presence", "online": [seats]}``: which seats have the game open (sent on changes)."""
-    return PresenceFrame(online=online)
+def presence(online: list[int], spectators: int = 0) -> PresenceFrame:
+    """``{"type": "presence", "online": [seats], "spectators": n}``: which seats have the game open,
+    and how many people (signed-in accounts, or guests' sockets) watch it from no seat (sent on changes)."""
+    return PresenceFrame(online=online, spectators=spectators)
 
 
 def chat(message: dict[str, Any]) -> ChatFrame:

@@ -146,7 +146,7 @@ class Hub:
         if watchers is None or subscriber not in watchers:
             return
         self._stop_writer(subscriber)
-        before = self.online(subscriber.game_id)
+        before = self._presence(subscriber.game_id)
         watchers.discard(subscriber)
         players = self._players.get(subscriber.game_id)
         if players is not None:
@@ -157,7 +157,7 @@ class Hub:
         if not watchers:
             del self._subscribers[subscriber.game_id]
             self._payloads.pop(subscriber.game_id, None)
-        elif self.online(subscriber.game_id) != before:
+        elif self._presence(subscriber.game_id) != before:
             await self._broadcast_presence(subscriber.game_id)
 
     async def disconnect_account(self, account_id: int) -> int:
@@ -190,6 +190,16 @@ class Hub:
     def online(self, game_id: int) -> list[int]:
         """The seats that have the game open on this process."""
         return sorted({s.seat for s in self._players.get(game_id, ()) if s.seat is not None and s.version >= 0})
+
+    def spectators(self, game_id: int) -> int:
+        """How many watch the game from no seat on this process: greeted seatless sockets, one per
+        account (two tabs are one person), each socket without an account on its own."""
+        return len({s.account_id if s.account_id is not None else id(s) for s in self._subscribers.get(game_id, ())
+                    if s.seat is None and s.version >= 0})
+
+    def _presence(self, game_id: int) -> tuple[list[int], int]:
+        """What a ``presence`` frame tells: the online seats and the spectators."""
+        return self.online(game_id), self.spectators(game_id)
 
     # -- shared reads -------------------------------------------------------------------------
 
@@ -233,7 +243,7 @@ class Hub:
     async def send_state(self, subscriber: Subscriber, since: int, snapshot: GameSnapshot | None = None) -> None:
         """Send ``subscriber`` the current state (``snapshot`` if given) with the log entries after ``since``."""
         game_id = subscriber.game_id
-        before = self.online(game_id)
+        before = self._presence(game_id)
         snapshot = snapshot or await self.snapshot(game_id)
         if snapshot.version < since:
             # The socket has seen a newer version than this process has heard of (its notice from
@@ -246,8 +256,11 @@ class Hub:
             online = tuple(self.online(game_id))
             sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows, online,
                                                               subscriber.legal_form))
-        if sent and self.online(game_id) != before:
+        if sent and self._presence(game_id) != before:
             await self._broadcast_presence(game_id)
+        elif sent and before[1]:  # the state frame tells the seats online, not who watches
+            subscriber.presence = frames.encode(frames.presence(*before))
+            self._wake_writer(subscriber)
         # A move committed (here or on another process) while this socket was being greeted was
         # announced while it was still at -1: the news was noted (GameCache.heard), catch up now.
         newest = self._ctx.cache.newest_version(game_id)
@@ -472,7 +485,7 @@ class Hub:
     async def _broadcast_presence(self, game_id: int) -> None:
         """Queue the ``presence`` frame of ``game_id`` in every greeted socket's outbox (in place of
         one still waiting there): a socket whose peer stopped reading holds up no greeting."""
-        frame = frames.encode(frames.presence(self.online(game_id)))
+        frame = frames.encode(frames.presence(*self._presence(game_id)))
         for subscriber in self._subscribers.get(game_id, ()):
             if subscriber.version >= 0:
                 subscriber.presence = frame

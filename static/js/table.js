@@ -129,7 +129,9 @@ async function loadTable() {
   } else {
     followStatus();
   }
-  chat = mountChat({ tableId, inviteCode });
+  // the chat's readers, as the server counts them (app/services/tables/chat.py, chat_access): the seated
+  // players, and everyone where the creator let spectators chat
+  chat = mountChat({ tableId, inviteCode, mayRead: () => (table ? Boolean(table.chat_spectators || (account && (table.seats || []).some((seat) => seat.account_id === account.id))) : null) });
   rematch = mountRematch({ table, inviteCode, account, onError: toast });
 }
 
@@ -214,12 +216,22 @@ async function loadRenderer(name) {
   return import("./renderers/generic.js");
 }
 
+/** "2 watching": the people at the table without a seat (the presence frame's count). */
+function showSpectators(count) {
+  const line = document.getElementById("spectators");
+  if (!line) return;
+  line.hidden = count === 0;
+  line.textContent = count ? `👁 ${count} watching` : "";
+  line.title = count ? `${count} ${count === 1 ? "person watches" : "people watch"} this table without a seat` : "";
+}
+
 function receive(message) {
   if (message.type === "state") {
     applyState(message, null);
   } else if (message.type === "presence") {
     online = Array.isArray(message.online) ? message.online : online;
     if (frame) drawPlayers(frame.to_act || []);
+    showSpectators(Number(message.spectators) || 0);
   } else if (message.type === "ack") {
     if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
   } else if (message.type === "error") {
@@ -521,11 +533,12 @@ function drawPlayers(toAct) {
       const acting = running && toAct.includes(player.seat);
       const isOnline = online ? online.includes(player.seat) : null;
       let presence;
-      if (player.bot) presence = h("span", { class: "presence presence-bot", title: "A bot", "aria-label": "bot" }, "");
+      if (player.bot) presence = h("span", { class: "presence presence-bot", role: "img", title: "A bot", "aria-label": "bot" }, "");
       else if (isOnline === null) presence = h("span", { class: "presence presence-unknown", "aria-hidden": "true" }, "");
       else {
         presence = h("span", {
           class: `presence ${isOnline ? "presence-online" : "presence-offline"}`,
+          role: "img",
           title: isOnline ? "Has the game open" : "Not here right now",
           "aria-label": isOnline ? "online" : "offline",
         }, "");

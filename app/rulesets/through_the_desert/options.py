@@ -26,11 +26,14 @@ class Options(BaseModel):
     # Spec §1.2
     piles: PilePreset = Field(
         "classic",
+        title="Camels per pile",
+        json_schema_extra={"choice_labels": {"classic": "Classic", "zman": "Z-Man edition"}},
         description="Camels per pile, classic 22/26/30/29 or Z-Man 20/25/30/30 for 2/3/4/5 players.",
     )
     # Spec W-2
     hide_well_values: bool = Field(
         True,
+        title="Keep taken wells secret",
         description="Taken wells are face down; others see how many, not their values, until the end.",
     )
     # Spec S-5

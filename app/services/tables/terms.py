@@ -2,10 +2,11 @@
 for everyone who is asked to play or watches (the lobby, the waiting room, the game, invitations).
 
 The lobby form (``static/js/options-form.js``) labels each option with its schema ``title`` (or
-its name with spaces, capitalised) and each choice with its value the same way.  A table's options
+its name with spaces, capitalised) and each choice with the schema's ``choice_labels`` for it (or
+its value the same way).  A table's options
 are told in those words, listing only what differs from the game's defaults: ``["Trading",
 "Hidden Coins", "Turn Limit: 100"]`` for a Nomadi table with Trading and Hidden Coins ticked and a
-shorter game; a switch turned off that is on by default reads ``"Hide Well Values: off"``.  An empty
+shorter game; a switch turned off that is on by default reads ``"Keep taken wells secret: off"``.  An empty
 list means the game's standard options.
 """
 
@@ -29,14 +30,14 @@ def option_words(ruleset: Ruleset, options: dict[str, Any] | None) -> list[str]:
     """The options of a table of ``ruleset`` that differ from the defaults, in words (see above)."""
     options = options or {}
     words = []
-    for name, label, default in _fields(type(ruleset)):
+    for name, label, default, choices in _fields(type(ruleset)):
         if name not in options or options[name] == default:
             continue
         value = options[name]
         if isinstance(value, bool):
             words.append(label if value else f"{label}: off")
         elif isinstance(value, str):
-            words.append(f"{label}: {humanise(value)}")
+            words.append(f"{label}: {choices.get(value) or humanise(value)}")
         else:
             words.append(f"{label}: {value}")
     return words
@@ -67,13 +68,13 @@ def terms(ruleset: Ruleset | None, table: Any, names: list[str]) -> str:
 
 
 @functools.cache
-def _fields(ruleset_class: type[Ruleset]) -> tuple[tuple[str, str, Any], ...]:
-    """``(name, label, default)`` of each option, in the schema's order (once per game)."""
+def _fields(ruleset_class: type[Ruleset]) -> tuple[tuple[str, str, Any, dict[str, str]], ...]:
+    """``(name, label, default, choice labels)`` of each option, in the schema's order (once per game)."""
     model = ruleset_class.Options
     properties = model.model_json_schema().get("properties", {})
     try:
         defaults = model().model_dump(mode="json")
     except ValidationError:  # an option without a default: every value of it is told
         defaults = {}
-    return tuple((name, schema.get("title") or humanise(name), defaults.get(name))
+    return tuple((name, schema.get("title") or humanise(name), defaults.get(name), schema.get("choice_labels") or {})
                  for name, schema in properties.items())
