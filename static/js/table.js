@@ -12,6 +12,7 @@ import { inviteLink } from "./links.js";
 import { inviteControl } from "./friends.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
 import { logContent, ruleLink } from "./log-text.js";
+import { previewOf } from "./move-preview.js";
 import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
@@ -65,7 +66,8 @@ let inviteMounted = false; // "Invite a friend" is added to the waiting room onc
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
-let pending = null; // {id, version, timer}: a move (or undo) sent and not yet answered by a state
+let pending = null; // {id, version, timer, what}: a move (or undo) sent and not yet answered by a state
+let undoGone = null; // why Undo, offered before (or expected after my move), cannot be used now; null: nothing to explain
 let moveBar = null; // "Confirm my moves" and "Undo" above the board (move-bar.js)
 let awaitingHello = false;
 let leaving = false;
@@ -324,7 +326,7 @@ async function startGame() {
     send: sendMove,
     undo: sendUndo,
     redraw: draw,
-    describe: (move) => (renderer.describeMove && frame ? renderer.describeMove(frame.view, move, frame.seat) : null),
+    describe: (move) => (frame ? previewOf(renderer, frame, move).text : null),
     ownConfirm: Boolean(renderer.confirmsMoves),
     account,
   });
@@ -374,6 +376,7 @@ function receive(message) {
   } else if (message.type === "error") {
     const ours = pending && (message.id === pending.id || message.id === null || message.id === undefined);
     toast(message.message || "Something went wrong.", message.code);
+    if (ours && message.code === "not_reversible") undoGone = message.message; // said where the button was
     if (ours) {
       settle();
       draw();
@@ -393,6 +396,7 @@ function applyState(next, fullLog) {
     const known = frame ? frame.version : -Infinity;
     appendLog((next.log || []).filter((entry) => entry.version > known));
   }
+  noteUndo(next);
   if (pending && (next.version > pending.version || awaitingHello)) settle();
   if (moveBar && frame && next.version !== frame.version) moveBar.clear(); // a move held for Confirm answered an older position
   awaitingHello = false;
@@ -416,6 +420,23 @@ function drawSoon() {
     drawScheduled = false;
     draw();
   });
+}
+
+/**
+ * Why Undo is gone, in the server's words (app/services/undo.py), when it was offered before or my
+ * own move has just been answered: the bar says so where the button was instead of dropping it.
+ */
+function noteUndo(next) {
+  if (!frame || next.version <= frame.version || next.undo) {
+    if (next.undo) undoGone = null;
+    return;
+  }
+  const mine = pending && pending.what === "move" && next.version > pending.version;
+  if (mine && next.version === pending.version + 1) {
+    undoGone = "your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back";
+  } else if (frame.undo || mine) {
+    undoGone = "another player has acted since your last move";
+  }
 }
 
 function settle() {
@@ -448,7 +469,8 @@ function sendFrame(build, what) {
     socket.hello();
     draw();
   }, MOVE_TIMEOUT_MS);
-  pending = { id, version: frame.version, timer };
+  pending = { id, version: frame.version, timer, what };
+  if (what === "move") undoGone = null; // a new move: the old reason no longer applies
   draw();
 }
 
@@ -535,8 +557,10 @@ function draw() {
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
   drawResult();
-  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live" });
+  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live", undoGone: frame.undo ? null : undoGone });
   board.render(frame, { sendMove: moveBar.choose, disabled: !canMove || moveBar.proposal !== null, preview: moveBar.proposal });
+  // the move held for Confirm, drawn where it will land (the renderer's `preview` hook)
+  if (moveBar.proposal && document.body.dataset.replay !== "true") previewOf(renderer, frame, moveBar.proposal).draw(el.board);
   tick();
   refreshRatings();
 }
