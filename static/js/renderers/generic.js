@@ -3,6 +3,7 @@
 // highlights no last move (the log still marks the newest entry).
 
 import { h, replaceChildren } from "../dom.js";
+import { genericWords, ghostMark } from "../move-preview.js";
 
 function describe(move) {
   return Object.entries(move)
@@ -10,6 +11,25 @@ function describe(move) {
     .join(", ");
 }
 
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): the move in words, and its button
+ * marked as the ghost (the generic board has no places to draw on).
+ */
+export function preview(frame, move) {
+  const wanted = JSON.stringify(move);
+  return {
+    text: genericWords(move),
+    draw(root) {
+      const button = [...root.querySelectorAll(".generic-moves [data-move]")].find((candidate) => candidate.dataset.move === wanted);
+      if (button) ghostMark(button, move);
+    },
+  };
+}
+
+/**
+ * Draw `frame.view` as text and offer every move of `frame.legal` as a button (`sendMove(move)`);
+ * `disabled` greys them, `readOnly` (a replay) and spectators get none.
+ */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false }) {
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
   const moves = seated ? frame.legal || [] : [];

@@ -15,6 +15,7 @@
 
 import { activate, keepFocus, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { ghostLayer, ghostMark } from "../move-preview.js";
 import { unitFigure } from "../pieces.js";
 import { FULL_PHASES, FULL_SLOTS, FULL_STYLE, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
 
@@ -1193,5 +1194,42 @@ function ensureStyle() {
   document.head.append(h("style", { id: "heroes-style" }, STYLE + FULL_STYLE));
 }
 
-/** One move in words, for the table's "Confirm my moves" bar (move-bar.js). */
+// -- the preview of a move held for Confirm ---------------------------------------------------
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
+ * sentence ("March 2 Warriors from North Plains to East Forest"; the log names the same action,
+ * regions and units) and `draw(root)`, which marks it on the board drawn in `root`: a dashed ring
+ * on each region it touches, the path of a march, nomad move or vessel, and the action slot it
+ * fills on the player's Action Bar (a battle's choice marks the battle panel).
+ */
+export function preview(frame, move) {
+  const view = frame.view || {};
+  const text = describe(view, move, frame.seat);
+  return {
+    text,
+    draw(root) {
+      const svg = root.querySelector("svg.hx-map");
+      const map = mapOf(view);
+      const regions = [move.region, move.origin, move.destination, move.target, move.retreat]
+        .filter((id) => typeof id === "string" && map.byId.has(id));
+      if (svg && regions.length) {
+        const layer = ghostLayer(svg, move);
+        layer.dataset.regions = regions.join(" ");
+        for (const id of new Set(regions)) layer.append(s("polygon", { points: hexPoints(map, map.byId.get(id)), class: "ghost-ring" }));
+        if (move.origin && move.destination && map.byId.has(move.origin) && map.byId.has(move.destination)) {
+          const [x1, y1] = centre(map.byId.get(move.origin));
+          const [x2, y2] = centre(map.byId.get(move.destination));
+          layer.append(s("line", { x1, y1, x2, y2, class: "ghost-path" }), s("circle", { cx: x2, cy: y2, r: 1.6, class: "ghost-shape", fill: "#fffaf0" }));
+        }
+      }
+      const seat = frame.seat;
+      const slot = ["battle", "tactic", "conscript", "casualties", "combat_spell", "interrupt"].includes(move.type) ? null : slotOfMove(move);
+      if (slot && seat !== null && seat !== undefined) ghostMark(root.querySelector(`.hx-player[data-player-seat="${seat}"] [data-slot="${slot}"]`), move);
+      if (!root.querySelector(".move-ghost")) ghostMark(root.querySelector(".hx-battle"), move);
+    },
+  };
+}
+
+/** One move in words (the preview's sentence; kept for callers of the older name). */
 export { describe as describeMove };
