@@ -330,6 +330,14 @@ async function startGame() {
     ownConfirm: Boolean(renderer.confirmsMoves),
     account,
   });
+  // A move offered from outside the renderer (`choose-move` on the board, `detail`: one of
+  // frame.legal exactly as given) goes the renderer's way: held for Confirm, or sent. The preview
+  // conformance test (tests/e2e/test_move_preview_browser.py) holds every type of move this way.
+  el.board.addEventListener("choose-move", (event) => {
+    const wanted = JSON.stringify(event.detail);
+    const move = frame && (frame.legal || []).find((candidate) => JSON.stringify(candidate) === wanted);
+    if (move && !pending && isSeated()) moveBar.choose(move);
+  });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
     applyState({ type: "state", ...initial }, initial.log || []);
@@ -375,7 +383,7 @@ function receive(message) {
     if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
   } else if (message.type === "error") {
     const ours = pending && (message.id === pending.id || message.id === null || message.id === undefined);
-    toast(message.message || "Something went wrong.", message.code);
+    toast(refusalWords(message, ours ? pending.what : null), message.code);
     if (ours && message.code === "not_reversible") undoGone = message.message; // said where the button was
     if (ours) {
       settle();
@@ -383,6 +391,23 @@ function receive(message) {
     }
     if (message.code === "stale_version" && socket) socket.hello();
   }
+}
+
+const REFUSED = { move: "Your move was not played", undo: "Your move was not taken back" };
+
+/**
+ * A refusal from the server in words a player reads (`message`: the error frame; `what`: "move",
+ * "undo" or null when it answers none of ours): what did not happen, then the server's reason;
+ * for a stale version, what to do next.
+ */
+function refusalWords(message, what) {
+  const reason = message.message || "the server gave no reason";
+  if (!what) return reason.charAt(0).toUpperCase() + reason.slice(1);
+  if (message.code === "stale_version") {
+    return `${REFUSED[what]}: the game moved on before it arrived (another player, or another tab of yours, acted first). The board now shows the new position.`;
+  }
+  if (message.code === "not_your_turn") return `${REFUSED[what]}: it is not your turn (${reason}).`;
+  return `${REFUSED[what]}: ${reason.replace(/\.$/, "")}.`;
 }
 
 /** Draw a state; `fullLog` replaces the log (initial load), otherwise frame.log is appended. */
