@@ -171,7 +171,7 @@ def test_nimalia_previews_its_card(live_server, players):
     wait_for_version([ana], game["version"])
     move = game["legal"][0]
     # Nimalia asks itself ("Place card"): its own preview uses the same hook and ghost
-    ana.locator(f'#board .nim-hand [data-card="{move["card"]}"]').first.click()
+    ana.locator(f'#board [data-hand-card="{move["card"]}"]').first.click()
     for _ in range([0, 90, 180, 270].index(move["rotation"])):
         ana.click('#board [data-action="rotate-right"]')
     ana.click(f'#board [data-anchor="{move["at"][0]},{move["at"][1]}"]')
