@@ -129,6 +129,15 @@ async function loadTable() {
   el.timeControl.dataset.pace = table.pace || "";
   replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "), " · ",
     h("span", { id: "table-agreed", "data-table-agreed": "" }, agreedText(table)));
+  if (table.status === "open" && soloHost()) {
+    // a solo table (one seat, mine) has nobody to wait for: it starts at once, no waiting room
+    try {
+      table = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, {});
+    } catch (error) {
+      showMessage(el.waitingMessage, `Could not start your solo game: ${error.message}`);
+      waitingMessageSource = "action";
+    }
+  }
   if (table.status === "open") {
     el.waitingRoom.hidden = false;
     drawWaitingRoom();
@@ -139,8 +148,13 @@ async function loadTable() {
   } else {
     followStatus();
   }
-  chat = mountChat({ tableId, inviteCode });
+  if (table.seats.length > 1) chat = mountChat({ tableId, inviteCode }); // a solo table has nobody to talk to
   rematch = mountRematch({ table, inviteCode, account, onError: toast });
+}
+
+/** Whether this is a one-seat table whose seat is the signed-in account's (a solo game, e.g. against Heroes' Enemy). */
+function soloHost() {
+  return Boolean(account) && table.seats.length === 1 && table.seats[0].account_id === account.id;
 }
 
 /** Leave the waiting room when the table started, ended or was closed. */

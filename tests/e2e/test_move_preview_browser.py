@@ -276,3 +276,25 @@ def test_undo_and_refusals_say_why(live_server, players):
     wait_for_version([ana], games[0]["version"])
     ana.click('#board [data-action="roll"]')
     expect(ana.locator("#undo-gone")).to_contain_text("Undo is no longer possible: your last move cannot be taken back")
+
+
+def test_heroes_solo_table_starts_at_once_with_large_figures_and_explained_slots(live_server, chromium):
+    """A solo table (Heroes against the Enemy) has no waiting room, invite link or chat; the unit
+    figures are at least 16 px high on a desktop map; a greyed Action Bar slot says why."""
+    base = live_server
+    ana = sign_in(chromium, base, "Ana", width=1280, height=800)
+    ana.select_option("#ruleset", "heroes")
+    ana.select_option("#seats", "1")
+    ana.click("#options-fieldset summary")
+    ana.select_option('[data-option="edition"]', label="Core")
+    ana.click("#create-table")
+    ana.wait_for_url(re.compile(r"/tables/\d+$"))
+    expect(ana.locator("#game")).to_have_attribute("data-status", "running")
+    expect(ana.locator("#waiting-room")).to_be_hidden()
+    expect(ana.locator("#invite-link")).to_be_hidden()
+    expect(ana.locator("#chat-card")).to_be_hidden()
+    heights = ana.evaluate("[...document.querySelectorAll('#board .hx-map .unit-figure')].map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 16, heights
+    greyed = ana.locator("#board .hx-slot.slot-disabled")
+    expect(greyed.first).to_have_attribute("title", re.compile(r"not in the core edition"))
+    expect(greyed.first).to_contain_text("not in core")

@@ -299,6 +299,10 @@ function ownerOfCapital(view, regionId) {
 
 const ZOOMED_PX_PER_UNIT = 4; // the larger map: about 11 px text and 75 px hexes
 
+const UNIT_SIZE = 5.2; // a unit figure's height in map units when its region holds one army: 16 px at the desktop map's 3.3 px a unit
+const UNIT_STEP_X = 7;
+const UNIT_STEP_Y = 5.6;
+
 function drawMap(frame, view, map, targets, onTarget, zoom) {
   const regionsInPlay = Object.keys(view.regions || {}).filter((id) => map.byId.has(id));
   const land = regionsInPlay.map((id) => map.byId.get(id)).filter((region) => region.kind !== "sea");
@@ -362,22 +366,42 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     // the units: one line per player, their mark and counts ("2S 1W")
     const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
     lines.forEach(([seat, counts], index) => {
-      const y = cy + (lines.length > 1 ? -1.4 + index * 3.9 : 1.2) + (owner !== null ? 0.4 : 0);
-      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count
+      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count; a region
+      // with one army (nearly always) draws them large, two to a row (16 px high on a desktop map)
       const kinds = UNIT_KINDS.filter((kind) => counts[kind]);
-      const step = kinds.length > 3 ? 3.05 : 3.5;
-      const figures = kinds.flatMap((kind, at) => {
-        const fx = cx - 2.6 + at * step;
-        return [
-          unitFigure(kind, fx, y, 2.3, { "data-count": String(counts[kind]) }),
-          s("text", { x: fx + 1.35, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
-        ];
-      });
+      let figures;
+      let markAt;
+      if (lines.length === 1) {
+        const columns = Math.min(2, kinds.length);
+        const rows = Math.ceil(kinds.length / 2);
+        const x0 = cx - ((columns - 1) * UNIT_STEP_X) / 2 + 0.4;
+        const y0 = cy + (owner !== null ? 2 : 1.4) - ((rows - 1) * UNIT_STEP_Y) / 2;
+        markAt = [x0 - 4.3, y0];
+        figures = kinds.flatMap((kind, at) => {
+          const fx = x0 + (at % 2) * UNIT_STEP_X;
+          const fy = y0 + Math.floor(at / 2) * UNIT_STEP_Y;
+          return [
+            unitFigure(kind, fx, fy, UNIT_SIZE, { "data-count": String(counts[kind]) }),
+            s("text", { x: fx + 2.5, y: fy + 0.6, class: "hx-unit-count big" }, String(counts[kind])),
+          ];
+        });
+      } else {
+        const y = cy - 1.4 + index * 3.9 + (owner !== null ? 0.4 : 0);
+        const step = kinds.length > 3 ? 3.05 : 3.5;
+        markAt = [cx - 5.2, y];
+        figures = kinds.flatMap((kind, at) => {
+          const fx = cx - 2.6 + at * step;
+          return [
+            unitFigure(kind, fx, y, 2.9, { "data-count": String(counts[kind]) }),
+            s("text", { x: fx + 1.45, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
+          ];
+        });
+      }
       group.append(
         s(
           "g",
           { class: "hx-units", "data-units-seat": seat, "data-units": armyKey(counts), "data-mercenary": counts.mercenary ? String(counts.mercenary) : undefined },
-          mark(view, Number(seat), cx - 5.2, y, 1.75),
+          mark(view, Number(seat), markAt[0], markAt[1], lines.length === 1 ? 2 : 1.75),
           ...figures,
         ),
       );
@@ -428,8 +452,12 @@ function drawPlayerBoard(frame, view, seat) {
   const slots = SLOTS.map((slot) => {
     const fill = bar[slot];
     const state = fill === "disabled" ? "disabled" : fill ? fill : "open";
-    const fillWords = { disabled: "not in this game", open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
-    const shortWords = { disabled: "—", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    // a greyed slot says why: the core edition (the reduced game of five actions) has no such action
+    const unavailable = isFull(view)
+      ? "not available at this table"
+      : "not in the core edition, the reduced game this table plays (the full edition has it)";
+    const fillWords = { disabled: unavailable, open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    const shortWords = { disabled: isFull(view) ? "unavailable" : "not in core", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
     return h(
       "li",
       { class: `hx-slot slot-${state}`, "data-slot": slot, "data-fill": state, title: `${SLOT_NAMES[slot]}: ${fillWords}`, "aria-label": `${SLOT_NAMES[slot]}: ${fillWords}` },
@@ -1102,6 +1130,7 @@ const STYLE = `
 .hx-capital-level { font-size: 2px; fill: #6f665b; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .hx-mark-letter { font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 .hx-unit-count { font-size: 2.5px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; pointer-events: none; }
+.hx-unit-count.big { font-size: 3.6px; }
 .hx-map .unit-figure .figure-body { fill: #fffaf0; stroke: #1d1d1d; stroke-width: 0.28; stroke-linejoin: round; }
 .hx-map .unit-figure .figure-mark { fill: none; stroke: #1d1d1d; stroke-width: 0.3; }
 .hx-map .unit-hero .figure-body { fill: #f5c542; }
