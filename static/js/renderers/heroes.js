@@ -163,17 +163,17 @@ function describe(view, move, seat) {
     case "march":
       return `March ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} to ${regionName(move.destination)}${tail}`;
     case "pass":
-      return "Pass (no action possible)";
+      return "Pass: you cannot act"; // the log: "Ana cannot act and passes"
     case "fire_mercenary":
       return "Fire the Nomad Mercenary";
-    case "skip":
-      return "Skip";
+    case "skip": // in the log's words for the step it skips
+      return { follow: "Do not follow", muster: "Do not muster", interrupt: "Let the spell be", combat_spell: "Cast no Combat spell" }[view.phase] || "Skip";
     case "tactic": {
       const paid = payWords(move);
       return `${tacticInfo(view, move.card).name}: ${paid}`;
     }
     case "conscript":
-      return totalUnits(move) ? `Bring ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)}` : "Bring no conscripts";
+      return totalUnits(move) ? `Conscript ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} into the battle` : "Conscript nobody";
     case "casualties":
       return `Lose ${unitWords(move)}${move.retreat ? `, retreat to ${regionName(move.retreat)}` : ""}`;
     default:
