@@ -134,8 +134,7 @@ async function loadTable() {
     try {
       table = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, {});
     } catch (error) {
-      showMessage(el.waitingMessage, `Could not start your solo game: ${error.message}`);
-      waitingMessageSource = "action";
+      toast(`Could not start your solo game: ${error.message}`, error.code); // the waiting room below offers Start again
     }
   }
   if (table.status === "open") {
