@@ -12,8 +12,10 @@ roll are held by clicks as a player does; the other types through the board's ``
 event, which takes only a move of ``legal`` and goes the renderer's way (table.js).
 
 The refusals: Undo, once gone, says why where its button was ("another player has acted since your
-last move", or that a roll cannot be taken back), and a move refused by the server is explained in
-the page.
+last move", or that a roll cannot be taken back); a move or undo refused by the server (a frame
+changed on its way to carry another version) is explained in a notice; a join refused in the
+lobby and a chat closed to a spectator say why. Last, a Heroes solo table starts with no waiting
+room, invite link or chat, its unit figures are 16 px high, and its greyed slots say why.
 """
 
 from __future__ import annotations
@@ -325,3 +327,22 @@ def test_heroes_solo_table_starts_at_once_with_large_figures_and_explained_slots
     greyed = ana.locator("#board .hx-slot.slot-disabled")
     expect(greyed.first).to_have_attribute("title", re.compile(r"not in the core edition"))
     expect(greyed.first).to_contain_text("not in core")
+
+
+def test_lobby_join_and_chat_refusals_say_why(live_server, chromium, players):
+    """A join the server refuses (the table filled meanwhile) and a chat a spectator may not write
+    in are explained on the page, not dropped."""
+    ana, bo = players
+    base = live_server
+    table_id = api(ana, base, "POST", "/api/tables", {"ruleset": "nomadi", "seats": 2, "options": {}})["id"]
+    cy = sign_in(chromium, base, "Cy")
+    join = cy.locator(f'[data-table-id="{table_id}"] [data-action="join"]')
+    expect(join).to_be_visible()
+    api(bo, base, "POST", f"/api/tables/{table_id}/join", {})  # the last seat goes while Cy's list is open
+    join.click()
+    expect(cy.locator("#tables-message")).to_contain_text(re.compile(r"failed: \S"))
+    api(ana, base, "POST", f"/api/tables/{table_id}/start", {})
+    cy.goto(f"{base}/tables/{table_id}")  # a spectator: this table's chat is for its players
+    expect(cy.locator("#chat-note")).to_be_visible()
+    assert cy.locator("#chat-note").inner_text().strip(), "the chat says nothing about why Cy cannot write"
+    expect(cy.locator("#chat-input")).to_be_disabled()
