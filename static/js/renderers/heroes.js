@@ -1249,7 +1249,14 @@ export function preview(frame, move) {
         if (move.origin && move.destination && map.byId.has(move.origin) && map.byId.has(move.destination)) {
           const [x1, y1] = centre(map.byId.get(move.origin));
           const [x2, y2] = centre(map.byId.get(move.destination));
-          layer.append(s("line", { x1, y1, x2, y2, class: "ghost-path" }), s("circle", { cx: x2, cy: y2, r: 1.6, class: "ghost-shape", fill: "#fffaf0" }));
+          layer.append(s("line", { x1, y1, x2, y2, class: "ghost-path" }));
+          // the marching units, drawn where they will stand
+          const kinds = UNIT_KINDS.filter((kind) => Number(move[kind]) > 0);
+          kinds.forEach((kind, at) => {
+            const fx = x2 - ((kinds.length - 1) * UNIT_STEP_X) / 2 + at * UNIT_STEP_X;
+            layer.append(unitFigure(kind, fx, y2 + 1.5, UNIT_SIZE, { class: `unit-figure unit-${kind} ghost-shape` }), s("text", { x: fx + 2.5, y: y2 + 2.1, class: "hx-unit-count big" }, String(move[kind])));
+          });
+          if (!kinds.length) layer.append(s("circle", { cx: x2, cy: y2, r: 1.6, class: "ghost-shape", fill: "#fffaf0" }));
         }
       }
       const seat = frame.seat;
