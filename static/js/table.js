@@ -11,6 +11,7 @@ import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, h, replaceChildren, whileBusy } from "./dom.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
 import { logContent, ruleLink } from "./log-text.js";
+import { previewOf } from "./move-preview.js";
 import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
@@ -62,7 +63,8 @@ let ratingsFor = null; // the status ratings were last asked for: again when the
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
-let pending = null; // {id, version, timer}: a move (or undo) sent and not yet answered by a state
+let pending = null; // {id, version, timer, what}: a move (or undo) sent and not yet answered by a state
+let undoGone = null; // why Undo, offered before (or expected after my move), cannot be used now; null: nothing to explain
 let moveBar = null; // "Confirm my moves" and "Undo" above the board (move-bar.js)
 let awaitingHello = false;
 let leaving = false;
@@ -124,14 +126,24 @@ async function loadTable() {
   el.timeControl.dataset.pace = table.pace || "";
   replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "), " · ",
     h("span", { id: "table-agreed", "data-table-agreed": "" }, agreedText(table)));
+  if (table.status === "open" && soloHost()) {
+    // a solo table (one seat, mine) has nobody to wait for: it starts at once, no waiting room
+    try {
+      table = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, {});
+    } catch (error) {
+      toast(`Could not start your solo game: ${error.message}`, error.code); // the waiting room below offers Start again
+    }
+  }
   if (table.status === "open") {
     waitingRoom = mountWaitingRoom({ tableId, inviteCode, table, account, onTable: tableChanged, onGone: showPageError });
   } else {
     followStatus();
   }
   // the chat's readers, as the server counts them (app/services/tables/chat.py, chat_access): the seated
-  // players, and everyone where the creator let spectators chat
-  chat = mountChat({ tableId, inviteCode, mayRead: () => (table ? Boolean(table.chat_spectators || (account && (table.seats || []).some((seat) => seat.account_id === account.id))) : null) });
+  // players, and everyone where the creator let spectators chat; a solo table has nobody to talk to
+  if (table.seats.length > 1) {
+    chat = mountChat({ tableId, inviteCode, mayRead: () => (table ? Boolean(table.chat_spectators || (account && (table.seats || []).some((seat) => seat.account_id === account.id))) : null) });
+  }
   rematch = mountRematch({ table, inviteCode, account, onError: toast });
 }
 
@@ -139,6 +151,11 @@ async function loadTable() {
 function tableChanged(fresh) {
   table = fresh;
   if (table.status !== "open") followStatus();
+}
+
+/** Whether this is a one-seat table whose seat is the signed-in account's (a solo game, e.g. against Heroes' Enemy). */
+function soloHost() {
+  return Boolean(account) && table.seats.length === 1 && table.seats[0].account_id === account.id;
 }
 
 /** Leave the waiting room when the table started, ended or was closed. */
@@ -173,9 +190,17 @@ async function startGame() {
     send: sendMove,
     undo: sendUndo,
     redraw: draw,
-    describe: (move) => (renderer.describeMove && frame ? renderer.describeMove(frame.view, move, frame.seat) : null),
+    describe: (move) => (frame ? previewOf(renderer, frame, move).text : null),
     ownConfirm: Boolean(renderer.confirmsMoves),
     account,
+  });
+  // A move offered from outside the renderer (`choose-move` on the board, `detail`: one of
+  // frame.legal exactly as given) goes the renderer's way: held for Confirm, or sent. The preview
+  // conformance test (tests/e2e/test_move_preview_browser.py) holds every type of move this way.
+  el.board.addEventListener("choose-move", (event) => {
+    const wanted = JSON.stringify(/** @type {CustomEvent} */ (event).detail);
+    const move = frame && (frame.legal || []).find((candidate) => JSON.stringify(candidate) === wanted);
+    if (move && !pending && isSeated()) moveBar.choose(move);
   });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
@@ -236,13 +261,31 @@ function receive(message) {
     if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
   } else if (message.type === "error") {
     const ours = pending && (message.id === pending.id || message.id === null || message.id === undefined);
-    toast(message.message || "Something went wrong.", message.code);
+    toast(refusalWords(message, ours ? pending.what : null), message.code);
+    if (ours && message.code === "not_reversible") undoGone = message.message; // said where the button was
     if (ours) {
       settle();
       draw();
     }
     if (message.code === "stale_version" && socket) socket.hello();
   }
+}
+
+const REFUSED = { move: "Your move was not played", undo: "Your move was not taken back" };
+
+/**
+ * A refusal from the server in words a player reads (`message`: the error frame; `what`: "move",
+ * "undo" or null when it answers none of ours): what did not happen, then the server's reason;
+ * for a stale version, what to do next.
+ */
+function refusalWords(message, what) {
+  const reason = message.message || "the server gave no reason";
+  if (!what) return reason.charAt(0).toUpperCase() + reason.slice(1);
+  if (message.code === "stale_version") {
+    return `${REFUSED[what]}: the game moved on before it arrived (another player, or another tab of yours, acted first). The board now shows the new position.`;
+  }
+  if (message.code === "not_your_turn") return `${REFUSED[what]}: it is not your turn (${reason}).`;
+  return `${REFUSED[what]}: ${reason.replace(/\.$/, "")}.`;
 }
 
 /** Draw a state; `fullLog` replaces the log (initial load), otherwise frame.log is appended. */
@@ -256,6 +299,7 @@ function applyState(next, fullLog) {
     const known = frame ? frame.version : -Infinity;
     appendLog((next.log || []).filter((entry) => entry.version > known));
   }
+  noteUndo(next);
   if (pending && (next.version > pending.version || awaitingHello)) settle();
   if (moveBar && frame && next.version !== frame.version) moveBar.clear(); // a move held for Confirm answered an older position
   awaitingHello = false;
@@ -279,6 +323,23 @@ function drawSoon() {
     drawScheduled = false;
     draw();
   });
+}
+
+/**
+ * Why Undo is gone, in the server's words (app/services/games/undo.py), when it was offered before or my
+ * own move has just been answered: the bar says so where the button was instead of dropping it.
+ */
+function noteUndo(next) {
+  if (!frame || next.version <= frame.version || next.undo) {
+    if (next.undo) undoGone = null;
+    return;
+  }
+  const mine = pending && pending.what === "move" && next.version > pending.version;
+  if (mine && next.version === pending.version + 1) {
+    undoGone = "your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back";
+  } else if (frame.undo || mine) {
+    undoGone = "another player has acted since your last move";
+  }
 }
 
 function settle() {
@@ -311,7 +372,8 @@ function sendFrame(build, what) {
     socket.hello();
     draw();
   }, MOVE_TIMEOUT_MS);
-  pending = { id, version: frame.version, timer };
+  pending = { id, version: frame.version, timer, what };
+  if (what === "move") undoGone = null; // a new move: the old reason no longer applies
   draw();
 }
 
@@ -398,8 +460,10 @@ function draw() {
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
   drawResult();
-  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live" });
+  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live", undoGone: frame.undo ? null : undoGone });
   board.render(frame, { sendMove: moveBar.choose, disabled: !canMove || moveBar.proposal !== null, preview: moveBar.proposal });
+  // the move held for Confirm, drawn where it will land (the renderer's `preview` hook)
+  if (moveBar.proposal && document.body.dataset.replay !== "true") previewOf(renderer, frame, moveBar.proposal).draw(el.board);
   tick();
   refreshRatings();
 }

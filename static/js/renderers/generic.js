@@ -4,6 +4,7 @@
 
 import { linkStylesheet } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
+import { genericWords, ghostMark } from "../move-preview.js";
 
 await linkStylesheet(new URL("./generic.css", import.meta.url)); // its look: generic.css
 
@@ -11,6 +12,21 @@ function describe(move) {
   return Object.entries(move)
     .map(([key, value]) => `${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`)
     .join(", ");
+}
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): the move in words, and its button
+ * marked as the ghost (the generic board has no places to draw on).
+ */
+export function preview(frame, move) {
+  const wanted = JSON.stringify(move);
+  return {
+    text: genericWords(move),
+    draw(root) {
+      const button = [...root.querySelectorAll(".generic-moves [data-move]")].find((candidate) => candidate.dataset.move === wanted);
+      if (button) ghostMark(button, move);
+    },
+  };
 }
 
 /**

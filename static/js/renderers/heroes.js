@@ -15,6 +15,7 @@
 
 import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { ghostLayer, ghostMark } from "../move-preview.js";
 import { unitFigure } from "../pieces.js";
 import { FULL_PHASES, FULL_SLOTS, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
 
@@ -164,17 +165,17 @@ function describe(view, move, seat) {
     case "march":
       return `March ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} to ${regionName(move.destination)}${tail}`;
     case "pass":
-      return "Pass (no action possible)";
+      return "Pass: you cannot act"; // the log: "Ana cannot act and passes"
     case "fire_mercenary":
       return "Fire the Nomad Mercenary";
-    case "skip":
-      return "Skip";
+    case "skip": // in the log's words for the step it skips
+      return { follow: "Do not follow", muster: "Do not muster", interrupt: "Let the spell be", combat_spell: "Cast no Combat spell" }[view.phase] || "Skip";
     case "tactic": {
       const paid = payWords(move);
       return `${tacticInfo(view, move.card).name}: ${paid}`;
     }
     case "conscript":
-      return totalUnits(move) ? `Bring ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)}` : "Bring no conscripts";
+      return totalUnits(move) ? `Conscript ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} into the battle` : "Conscript nobody";
     case "casualties":
       return `Lose ${unitWords(move)}${move.retreat ? `, retreat to ${regionName(move.retreat)}` : ""}`;
     default:
@@ -300,6 +301,10 @@ function ownerOfCapital(view, regionId) {
 
 const ZOOMED_PX_PER_UNIT = 4; // the larger map: about 11 px text and 75 px hexes
 
+const UNIT_SIZE = 5.2; // a unit figure's height in map units when its region holds one army: 16 px at the desktop map's 3.3 px a unit
+const UNIT_STEP_X = 7;
+const UNIT_STEP_Y = 5.6;
+
 function drawMap(frame, view, map, targets, onTarget, zoom) {
   const regionsInPlay = Object.keys(view.regions || {}).filter((id) => map.byId.has(id));
   const land = regionsInPlay.map((id) => map.byId.get(id)).filter((region) => region.kind !== "sea");
@@ -363,22 +368,42 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     // the units: one line per player, their mark and counts ("2S 1W")
     const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
     lines.forEach(([seat, counts], index) => {
-      const y = cy + (lines.length > 1 ? -1.4 + index * 3.9 : 1.2) + (owner !== null ? 0.4 : 0);
-      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count
+      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count; a region
+      // with one army (nearly always) draws them large, two to a row (16 px high on a desktop map)
       const kinds = UNIT_KINDS.filter((kind) => counts[kind]);
-      const step = kinds.length > 3 ? 3.05 : 3.5;
-      const figures = kinds.flatMap((kind, at) => {
-        const fx = cx - 2.6 + at * step;
-        return [
-          unitFigure(kind, fx, y, 2.3, { "data-count": String(counts[kind]) }),
-          s("text", { x: fx + 1.35, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
-        ];
-      });
+      let figures;
+      let markAt;
+      if (lines.length === 1) {
+        const columns = Math.min(2, kinds.length);
+        const rows = Math.ceil(kinds.length / 2);
+        const x0 = cx - ((columns - 1) * UNIT_STEP_X) / 2 + 0.4;
+        const y0 = cy + (owner !== null ? 2 : 1.4) - ((rows - 1) * UNIT_STEP_Y) / 2;
+        markAt = [x0 - 4.3, y0];
+        figures = kinds.flatMap((kind, at) => {
+          const fx = x0 + (at % 2) * UNIT_STEP_X;
+          const fy = y0 + Math.floor(at / 2) * UNIT_STEP_Y;
+          return [
+            unitFigure(kind, fx, fy, UNIT_SIZE, { "data-count": String(counts[kind]) }),
+            s("text", { x: fx + 2.5, y: fy + 0.6, class: "hx-unit-count big" }, String(counts[kind])),
+          ];
+        });
+      } else {
+        const y = cy - 1.4 + index * 3.9 + (owner !== null ? 0.4 : 0);
+        const step = kinds.length > 3 ? 3.05 : 3.5;
+        markAt = [cx - 5.2, y];
+        figures = kinds.flatMap((kind, at) => {
+          const fx = cx - 2.6 + at * step;
+          return [
+            unitFigure(kind, fx, y, 2.9, { "data-count": String(counts[kind]) }),
+            s("text", { x: fx + 1.45, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
+          ];
+        });
+      }
       group.append(
         s(
           "g",
           { class: "hx-units", "data-units-seat": seat, "data-units": armyKey(counts), "data-mercenary": counts.mercenary ? String(counts.mercenary) : undefined },
-          mark(view, Number(seat), cx - 5.2, y, 1.75),
+          mark(view, Number(seat), markAt[0], markAt[1], lines.length === 1 ? 2 : 1.75),
           ...figures,
         ),
       );
@@ -429,8 +454,12 @@ function drawPlayerBoard(frame, view, seat) {
   const slots = SLOTS.map((slot) => {
     const fill = bar[slot];
     const state = fill === "disabled" ? "disabled" : fill ? fill : "open";
-    const fillWords = { disabled: "not in this game", open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
-    const shortWords = { disabled: "—", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    // a greyed slot says why: the core edition (the reduced game of five actions) has no such action
+    const unavailable = isFull(view)
+      ? "not available at this table"
+      : "not in the core edition, the reduced game this table plays (the full edition has it)";
+    const fillWords = { disabled: unavailable, open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    const shortWords = { disabled: isFull(view) ? "unavailable" : "not in core", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
     return h(
       "li",
       { class: `hx-slot slot-${state}`, "data-slot": slot, "data-fill": state, title: `${SLOT_NAMES[slot]}: ${fillWords}`, "aria-label": `${SLOT_NAMES[slot]}: ${fillWords}` },
@@ -1085,5 +1114,49 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   draw(null);
 }
 
-/** One move in words, for the table's "Confirm my moves" bar (move-bar.js). */
+// -- the preview of a move held for Confirm ---------------------------------------------------
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
+ * sentence ("March 2 Warriors from North Plains to East Forest"; the log names the same action,
+ * regions and units) and `draw(root)`, which marks it on the board drawn in `root`: a dashed ring
+ * on each region it touches, the path of a march, nomad move or vessel, and the action slot it
+ * fills on the player's Action Bar (a battle's choice marks the battle panel).
+ */
+export function preview(frame, move) {
+  const view = frame.view || {};
+  const text = describe(view, move, frame.seat);
+  return {
+    text,
+    draw(root) {
+      const svg = root.querySelector("svg.hx-map");
+      const map = mapOf(view);
+      const regions = [move.region, move.origin, move.destination, move.target, move.retreat]
+        .filter((id) => typeof id === "string" && map.byId.has(id));
+      if (svg && regions.length) {
+        const layer = ghostLayer(svg, move);
+        layer.dataset.regions = regions.join(" ");
+        for (const id of new Set(regions)) layer.append(s("polygon", { points: hexPoints(map, map.byId.get(id)), class: "ghost-ring" }));
+        if (move.origin && move.destination && map.byId.has(move.origin) && map.byId.has(move.destination)) {
+          const [x1, y1] = centre(map.byId.get(move.origin));
+          const [x2, y2] = centre(map.byId.get(move.destination));
+          layer.append(s("line", { x1, y1, x2, y2, class: "ghost-path" }));
+          // the marching units, drawn where they will stand
+          const kinds = UNIT_KINDS.filter((kind) => Number(move[kind]) > 0);
+          kinds.forEach((kind, at) => {
+            const fx = x2 - ((kinds.length - 1) * UNIT_STEP_X) / 2 + at * UNIT_STEP_X;
+            layer.append(unitFigure(kind, fx, y2 + 1.5, UNIT_SIZE, { class: `unit-figure unit-${kind} ghost-shape` }), s("text", { x: fx + 2.5, y: y2 + 2.1, class: "hx-unit-count big" }, String(move[kind])));
+          });
+          if (!kinds.length) layer.append(s("circle", { cx: x2, cy: y2, r: 1.6, class: "ghost-shape", fill: "#fffaf0" }));
+        }
+      }
+      const seat = frame.seat;
+      const slot = ["battle", "tactic", "conscript", "casualties", "combat_spell", "interrupt"].includes(move.type) ? null : slotOfMove(move);
+      if (slot && seat !== null && seat !== undefined) ghostMark(root.querySelector(`.hx-player[data-player-seat="${seat}"] [data-slot="${slot}"]`), move);
+      if (!root.querySelector(".move-ghost")) ghostMark(root.querySelector(".hx-battle"), move);
+    },
+  };
+}
+
+/** One move in words (the preview's sentence; kept for callers of the older name). */
 export { describe as describeMove };

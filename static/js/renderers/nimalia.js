@@ -11,6 +11,7 @@
 import { animalIcon } from "../pieces.js";
 import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
+import { ghostMark } from "../move-preview.js";
 
 await linkStylesheet(new URL("./nimalia.css", import.meta.url)); // the board's look: nimalia.css
 
@@ -121,6 +122,7 @@ function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent,
       const place = `row ${row}, column ${col}`;
       const what = space ? `${shown && shown.kind === "preview" ? "preview: " : shown ? "your waiting card: " : ""}${describe(space)}` : "empty";
       const attributes = space ? { "data-cell": position, role: "img", "aria-label": `${place}: ${what}` } : { "data-cell": position, "aria-hidden": "true" };
+      if (shown && shown.kind === "preview") attributes["data-preview"] = "place"; // the ghost's mark, as the move bar's (move-preview.js)
       const anchor = anchors.get(position);
       if (anchor) {
         classes.push("legal");
@@ -254,7 +256,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
       footprint(chosenMove.at).forEach((position, index) => overlay.set(key(position), { space: parseCode(codes[index]), kind: "preview" }));
     }
     prompt = chosenMove
-      ? "Check the preview, then confirm (or click another highlighted space)."
+      ? `${preview(frame, chosenMove).text}: check the preview, then press Place card (or click another highlighted space).`
       : "Choose a card, turn it, then click a highlighted space for its top-left corner.";
   } else {
     prompt = view.over ? "" : "Waiting for the next card.";
@@ -475,6 +477,33 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   );
   markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view, seated ? frame.seat : null));
   keepFocus(container, () => replaceChildren(container, layout), ui.card ? [`card:${ui.card}`] : []);
+}
+
+// -- the preview of a move ------------------------------------------------------------------------
+
+/** A card token's printed number ("nimalia-card-07" -> 7). */
+function cardNumber(token) {
+  const match = /(\d+)$/.exec(String(token || ""));
+  return match ? Number(match[1]) : token;
+}
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js), used by this renderer's own preview
+ * too: `move` in one sentence in the log's words ("Place card 7, turned 90°, its top-left space at
+ * row 1, column 2"; the log says "Ana placed card 7, turned 90°") and `draw(root)`, which marks
+ * the four spaces the card will cover in the player's reserve as the ghost.
+ */
+export function preview(frame, move) {
+  if (move.type !== "place") return null;
+  const [row, col] = move.at;
+  return {
+    text: `Place card ${cardNumber(move.card)}, turned ${move.rotation}°, its top-left space at row ${row}, column ${col}`,
+    draw(root) {
+      const grid = root.querySelector(".nim-reserve.mine .nim-grid");
+      if (!grid) return;
+      for (const position of footprint(move.at)) ghostMark(grid.querySelector(`[data-cell="${key(position)}"]`), move);
+    },
+  };
 }
 
 /** The reserve previews a chosen card and asks "confirm" itself: the table's move bar does not ask again. */

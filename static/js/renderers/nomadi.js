@@ -10,6 +10,7 @@
 
 import { activate, cellLabel as where, edgeLabels, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { ghostLayer, ghostMark } from "../move-preview.js";
 import { cardBack } from "../pieces.js";
 
 await linkStylesheet(new URL("./nomadi.css", import.meta.url)); // the board's look: nomadi.css
@@ -692,6 +693,118 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   );
   markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view));
   keepFocus(container, () => replaceChildren(container, layout), focusNext);
+}
+
+// -- the preview of a move held for Confirm ---------------------------------------------------
+
+const coinWords = (amount) => `${amount} coin${amount === 1 ? "" : "s"}`;
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
+ * sentence in the log's words ("Move your stone from Q17 to Q14 with a 3"; the log says "Ana moves
+ * their own stone from Q17 to Q14 with a 3") and `draw(root)`, which draws it on the board in
+ * `root`: a ghost stone or card on its cell, the stone's path with the die on it, six dashed dice
+ * for a roll, the unused dice paid for at the end of a turn, the offered card, the coins given.
+ */
+export function preview(frame, move) {
+  const view = frame.view || {};
+  const seat = frame.seat;
+  const colour = colourOf(view, seat);
+  const boardSvg = (root) => root.querySelector("svg.nomadi-board");
+  const centreOf = ([r, c]) => [(c + 0.5) * CELL, (r + 0.5) * CELL];
+  const onBoard = (cell, build) => (root) => {
+    const svg = boardSvg(root);
+    if (!svg) return;
+    const layer = ghostLayer(svg, move);
+    layer.dataset.cell = key(cell);
+    build(layer);
+  };
+  const offerCell = view.offer ? view.offer.cell : null;
+  const ringOffer = (layer) => {
+    const [r, c] = offerCell;
+    layer.append(s("rect", { x: c * CELL - 0.6, y: r * CELL - 0.6, width: CELL + 1.2, height: CELL + 1.2, class: "ghost-ring" }));
+  };
+  switch (move.type) {
+    case "place":
+      return {
+        text: `Place a stone on ${where(move.cell)}`,
+        draw: onBoard(move.cell, (layer) => {
+          const [cx, cy] = centreOf(move.cell);
+          layer.append(stoneShape(colour, cx, cy, 3.7, { fill: FILL[colour] || "#ccc", class: "ghost-shape" }), s("text", { x: cx, y: cy + 0.2, class: "stone-seat", fill: INK[colour] || "#000" }, String(seat + 1)));
+        }),
+      };
+    case "place_card":
+      return {
+        text: `Lay a face-down card on ${where(move.cell)}`,
+        draw: onBoard(move.cell, (layer) => {
+          const [r, c] = move.cell;
+          layer.append(cardBack(c * CELL + 1.6, r * CELL + 1.2, CELL - 3.2, CELL - 2.4), s("rect", { x: c * CELL + 1, y: r * CELL + 0.6, width: CELL - 2, height: CELL - 1.2, class: "ghost-ring" }));
+        }),
+      };
+    case "move": {
+      const stone = (view.stones || []).find((candidate) => key(candidate.cell) === key(move.stone));
+      const owner = stone ? stone.owner : seat;
+      const whose = owner === seat ? "your" : `${playerName(frame, owner)}'s`;
+      return {
+        text: `Move ${whose} stone from ${where(move.stone)} to ${where(move.to)} with a ${move.die}`,
+        draw: (root) => {
+          onBoard(move.to, (layer) => {
+            const [x1, y1] = centreOf(move.stone);
+            const [x2, y2] = centreOf(move.to);
+            const stoneColour = colourOf(view, owner);
+            layer.append(
+              s("line", { x1, y1, x2, y2, class: "ghost-path", "marker-end": "url(#nomadi-arrow)" }),
+              stoneShape(stoneColour, x2, y2, 3.7, { fill: FILL[stoneColour] || "#ccc", class: "ghost-shape" }),
+              s("text", { x: x2, y: y2 + 0.2, class: "stone-seat", fill: INK[stoneColour] || "#000" }, String(owner + 1)),
+            );
+          })(root);
+          const die = [...root.querySelectorAll(".nomadi-dice .die")].find((face) => face.dataset.used === "false" && Number(face.dataset.dieValue) === move.die);
+          ghostMark(die, move);
+        },
+      };
+    }
+    case "roll":
+      return {
+        text: "Roll the dice",
+        draw: (root) => {
+          const dice = root.querySelector(".nomadi-dice");
+          if (!dice) return;
+          dice.replaceChildren(...Array.from({ length: 6 }, () => h("li", {}, h("span", { class: "move-ghost move-ghost-die", "data-preview": "roll", "aria-hidden": "true" }, "?"))));
+          dice.setAttribute("aria-label", "Six dice about to be rolled");
+        },
+      };
+    case "end_turn": {
+      const unused = (view.dice || []).filter((die) => !die.used).length;
+      return {
+        text: `End the turn, paying ${coinWords(unused)} for the unused ${unused === 1 ? "die" : "dice"}`,
+        draw: (root) => {
+          for (const face of root.querySelectorAll('.nomadi-dice .die[data-used="false"]')) ghostMark(face, move);
+        },
+      };
+    }
+    case "offer": {
+      const owner = view.offer ? playerName(frame, view.offer.owner) : "the stone's owner";
+      const claim = move.claim === null || move.claim === undefined ? "without a claim" : `claiming it is worth ${signed(move.claim)}`;
+      const price = move.price ? `, asking ${coinWords(move.price)}` : "";
+      return {
+        text: `Offer the card${offerCell ? ` from ${where(offerCell)}` : ""} to ${owner} ${claim}${price}`,
+        draw: offerCell ? onBoard(offerCell, ringOffer) : null,
+      };
+    }
+    case "accept":
+    case "decline":
+      return {
+        text: move.type === "accept" ? `Accept the card${offerCell ? ` from ${where(offerCell)}` : ""}${view.offer && view.offer.price ? `, paying ${coinWords(view.offer.price)}` : ""}` : `Decline the card${offerCell ? ` from ${where(offerCell)}` : ""}; ${view.offer ? playerName(frame, view.offer.mover) : "the mover"} keeps it`,
+        draw: offerCell ? onBoard(offerCell, ringOffer) : null,
+      };
+    case "gift":
+      return {
+        text: `Give ${coinWords(move.coins)} to ${playerName(frame, move.to)}`,
+        draw: (root) => ghostMark(root.querySelector(`.nomadi-player[data-player-seat="${move.to}"]`) || root.querySelector(".gift-form"), move),
+      };
+    default:
+      return null;
+  }
 }
 
 function drawControls(frame, view, legal, ui, disabled, redraw, send) {
