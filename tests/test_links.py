@@ -10,6 +10,7 @@ from app import cli
 from app.config import Settings
 from app.links import link_warnings
 from app.services.accounts.password_reset import reset_link
+from tests.conftest import call_in_thread
 
 
 def settings(**values) -> Settings:
@@ -56,6 +57,6 @@ def test_links_name_the_port_serve_was_given(tmp_path, monkeypatch, caplog):
     monkeypatch.setattr(cli.logs, "configure", lambda _format: None)  # the test's own log capture stays
     monkeypatch.setattr(cli.uvicorn, "run", run)
     caplog.set_level(logging.WARNING, logger="app.cli")
-    cli.main(["serve", "--host", "0.0.0.0", "--port", "31847"])
+    call_in_thread(cli.main, ["serve", "--host", "0.0.0.0", "--port", "31847"])  # it calls asyncio.run
     assert seen == {"listens": ("0.0.0.0", 31847), "link": "http://0.0.0.0:31847/reset-password#token=t0ken"}
     assert any("leads nowhere" in record.getMessage() for record in caplog.records)

@@ -16,6 +16,7 @@ import pytest
 from alembic import command
 
 from app.db.migrate import DatabaseNewerThanRelease, alembic_config, known_revisions, upgrade_to_head
+from tests.conftest import call_in_thread
 
 ROOT = Path(__file__).resolve().parents[1]
 REVISIONS = known_revisions()
@@ -64,7 +65,8 @@ def test_a_database_migrated_by_a_newer_release_is_refused_and_left_as_it_is(tmp
 def test_serve_logs_the_migrations_it_runs_in_the_servers_json_format(tmp_path):
     # `serve` migrates in `python -m app.prepare`; its lines must be the server's kind of line.
     older = REVISIONS[-3]
-    command.upgrade(alembic_config(f"sqlite+aiosqlite:///{tmp_path}/site.db"), older)  # two migrations behind
+    # two migrations behind; Alembic runs its own event loop, so in a thread of its own
+    call_in_thread(command.upgrade, alembic_config(f"sqlite+aiosqlite:///{tmp_path}/site.db"), older)
     environment = {key: value for key, value in os.environ.items() if not key.startswith("CARAVANSERAI_")}
     environment.update(PYTHONPATH=str(ROOT), CARAVANSERAI_DATABASE_URL=f"sqlite:///{tmp_path}/site.db",
                        CARAVANSERAI_LOG_FORMAT="json")
