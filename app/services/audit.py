@@ -26,7 +26,7 @@ class _StandardError(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is at the time (a test's capture, a redirected CLI)."""
 
     @property
-    def stream(self):  # type: ignore[override]
+    def stream(self):
         return sys.stderr
 
     @stream.setter
