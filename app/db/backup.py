@@ -75,8 +75,11 @@ def libpq_url(database_url: str) -> str:
 
 
 def sqlite_path(database_url: str) -> str:
-    """The file of a SQLite URL."""
-    return make_url(database_url).database
+    """The file of a SQLite URL; raises ``ValueError`` for one that names none (in memory)."""
+    path = make_url(database_url).database
+    if not path:
+        raise ValueError(f"{database_url!r} names no SQLite file")
+    return path
 
 
 def _is_sqlite(database_url: str) -> bool:

@@ -52,5 +52,7 @@ def known_revisions() -> list[str]:
 
     script = ScriptDirectory.from_config(alembic_config(""))
     head = script.get_current_head()
+    if head is None:  # no migration at all
+        return []
     return [revision.revision for revision in script.walk_revisions("base", head)][::-1]
 
