@@ -117,13 +117,13 @@ def render_page(text: str, fallback_title: str) -> RulesPage:
             lead_html = renderer.renderInline(tokens[4].children or [], options, {})
     sections = _sections(tokens[start:])
     intro, cards = sections[0], sections[1:]
-    toc = "\n".join(f'<li><a href="#{escape(card[0].attrGet("id") or "")}">'
+    toc = "\n".join(f'<li><a href="#{escape(str(card[0].attrGet("id") or ""))}">'
                     f'{renderer.renderInline(card[1].children or [], options, {})}</a></li>' for card in cards)
     body = [f"<h1>{title_html}</h1>", html(intro)]
     if cards:
         body.append(f'<nav aria-label="On this page">\n<ul class="rules-toc">\n{toc}\n</ul>\n</nav>')
     for card in cards:
-        body.append(f'<section class="card" aria-labelledby="{escape(card[0].attrGet("id") or "")}">\n'
+        body.append(f'<section class="card" aria-labelledby="{escape(str(card[0].attrGet("id") or ""))}">\n'
                     f"{html(card)}</section>")
     title_text = tokens[1].content if start else fallback_title
     return RulesPage(title=title_html, lead=lead_html, html=_document(f"{title_text} — rules", "\n".join(body)))
