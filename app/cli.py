@@ -16,6 +16,7 @@ from pathlib import Path
 
 import uvicorn
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from sqlalchemy.engine import make_url
 from uvicorn.config import LOGGING_CONFIG
 
@@ -183,7 +184,7 @@ def read_settings() -> Settings:
         raise SystemExit("caravanserai: cannot start:\n  " + "\n  ".join(lines)) from None
 
 
-def _setting_problem(error: dict) -> str:
+def _setting_problem(error: ErrorDetails) -> str:
     where = ".".join(str(part) for part in error["loc"])
     reason = str(error["ctx"]["error"]) if "error" in error.get("ctx", {}) else error["msg"]
     return f"CARAVANSERAI_{where.upper()}: {reason}" if where else reason
