@@ -34,6 +34,7 @@ RUN useradd --create-home --uid 10001 caravanserai && mkdir /data && chown carav
 WORKDIR /data
 USER caravanserai
 EXPOSE 8000
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
-  CMD python -c "import urllib.request,sys; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8000/healthz').status == 200 else 1)"
+# Asks the port serve listens on (CARAVANSERAI_PORT, as the container's environment sets it).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=40s \
+  CMD python -c "import os,urllib.request,sys; port=os.environ.get('CARAVANSERAI_PORT') or '8000'; sys.exit(0 if urllib.request.urlopen(f'http://127.0.0.1:{port}/healthz', timeout=4).status == 200 else 1)"
 CMD ["caravanserai", "serve"]

@@ -1,8 +1,10 @@
 """``caravanserai admin ...``: the admin's tools at the command line.
 
 Run where the server's settings are (the same ``CARAVANSERAI_*`` environment or ``.env``): it works
-on the database directly, so it needs no admin account, and writes the same JSON admin log line
-(``by.via`` is ``cli``, ``by.name`` the system user).  On PostgreSQL it tells the running server
+on the database directly, so it needs no admin account.  Each action is recorded in the admin
+audit like the API's (``app/services/accounts/audit.py``): a row, and the JSON line here and in the server's
+log (``by.via`` is ``cli``, ``by.name`` the name given with ``--by`` or the system user, ``source``
+``cli:<system user>``; ``SUDO_USER`` is that user under sudo).  On PostgreSQL it tells the running server
 processes at once (a ban closes the account's sockets, a deleted table's sockets close); on SQLite
 the server learns at its next database read (a banned account's requests and moves are refused,
 but a page it has open keeps showing the game until reloaded).
@@ -14,6 +16,7 @@ import argparse
 import asyncio
 import getpass
 import json
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -22,8 +25,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import Settings
 from app.db.engine import make_engine, make_session_factory
 from app.fanout import LocalFanout, make_fanout
-from app.services import admin
-from app.services.audit import Actor
+from app.services.accounts import admin
+from app.services.accounts import audit
+from app.services.accounts.audit import Actor
 from app.services.errors import AppError
 
 USER_HELP = "a registered name (any case), or #ID for any account (guests too)"
@@ -37,6 +41,17 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
                        ("ban", "ban an account: logged out everywhere, login refused"), ("unban", "lift a ban"),
                        ("reset-password", "print a one-time link that lets the account's owner set a new password")):
         actions.add_parser(name, help=text).add_argument("user", help=USER_HELP)
+    parser.add_argument("--by", metavar="NAME", help="who you are, for the admin audit (default: the system user)")
+    audit_command = actions.add_parser("audit", help="list the admin actions of the API and the command line, "
+                                                     "newest first (JSON lines)")
+    audit_command.add_argument("--limit", type=_page(audit.AUDIT_PAGE), default=audit.AUDIT_PAGE)
+    audit_command.add_argument("--before", type=_page(2**31 - 1), help="only actions with an id below this (the next page)")
+    audit_command.add_argument("--action", dest="only_action", help="only this action (ban, delete_chat_message...)")
+    chat_command = actions.add_parser("chat", help="list a table's chat with the message ids (JSON lines, oldest "
+                                                   "first), to find the line for delete-chat")
+    chat_command.add_argument("table_id", type=int)
+    chat_command.add_argument("--limit", type=_page(admin.CHAT_PAGE), default=admin.CHAT_PAGE)
+    chat_command.add_argument("--before", type=_page(2**31 - 1), help="only messages with an id below this")
     users = actions.add_parser("users", help="list accounts (JSON lines)")
     users.add_argument("--search", help="only names holding this (any case)")
     users.add_argument("--limit", type=int, default=admin.USERS_PAGE)
@@ -49,12 +64,23 @@ def add_parser(commands: argparse._SubParsersAction) -> None:
     delete.add_argument("--yes", action="store_true", help="do not ask for confirmation")
 
 
+def _page(largest: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from 1 to ``largest``."""
+    def number(text: str) -> int:
+        if not text.isdigit() or not 1 <= int(text) <= largest:
+            raise argparse.ArgumentTypeError(f"a whole number from 1 to {largest}")
+        return int(text)
+
+    return number
+
+
 def run(args: argparse.Namespace, settings: Settings) -> None:
     """Carry out ``args.action``; prints the outcome, or exits with the refusal's message (status 1)."""
     if args.action == "delete-table" and not args.yes and \
             input(f"Delete table {args.table_id} with its game, moves and chat for good? [y/N] ").strip().lower() != "y":
         raise SystemExit("nothing deleted")
-    actor = Actor(via="cli", name=getpass.getuser())
+    system_user = os.environ.get("SUDO_USER") or getpass.getuser()
+    actor = Actor(via="cli", name=(args.by or system_user)[:64], source=f"cli:{system_user}")
     try:
         outcome = asyncio.run(_with_database(settings, lambda db, fanout: _act(args, settings, actor, db, fanout)))
     except AppError as refusal:
@@ -78,6 +104,10 @@ async def _with_database(settings: Settings, work: Callable[[AsyncSession, Local
 async def _act(args: argparse.Namespace, settings: Settings, actor: Actor, db: AsyncSession,
                fanout: LocalFanout) -> list[str]:
     action = args.action
+    if action == "audit":
+        return [_json(entry) for entry in await audit.list_audit(db, args.limit, args.before, args.only_action)]
+    if action == "chat":
+        return [_json(line) for line in await admin.table_chat(db, args.table_id, args.limit, args.before)]
     if action == "users":
         return [_json(user) for user in await admin.list_users(db, args.search, args.limit, args.offset)]
     if action in ("grant", "revoke"):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import copy
+import dataclasses
+import logging
 import os
 import shutil
 import sys
@@ -18,16 +19,18 @@ import uvicorn
 from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 from sqlalchemy.engine import make_url
-from uvicorn.config import LOGGING_CONFIG
 
-from app import __version__, admin_cli
+from app import __version__, admin_cli, logs
 from app.config import Settings
-from app.db.backup import RestoreRefused, backup, restorable_backup, restore
+from app.db.backup import (BackupFailed, RestoreRefused, backup, check_backup, record_run, restorable_backup,
+                           restore)
 from app.db.engine import make_engine, make_session_factory
-from app.db.migrate import upgrade_to_head
+from app.db.migrate import DatabaseNewerThanRelease, upgrade_to_head
+from app.db.waiting import DatabaseNotUp, wait_for_database
+from app.links import link_warnings
 from app.rulesets.registry import Registry
-from app.services.ratings import Recomputed, recompute
-from app.metrics import MULTIPROC_DIR_ENV
+from app.services.accounts.ratings import Recomputed, recompute
+from app.metrics import MULTIPROC_DIR_ENV, SERVE_PID_ENV
 from app.prepare import prepare_in_child
 
 WORKER_HEALTHCHECK_SECONDS = 30
@@ -44,8 +47,13 @@ def main(argv: list[str] | None = None) -> None:
     serve.add_argument("--workers", type=int)
     serve.add_argument("--no-migrate", action="store_true", help="do not apply migrations on start")
     commands.add_parser("migrate", help="apply database migrations and exit")
-    backup_command = commands.add_parser("backup", help="write a backup of the database to FILE")
+    backup_command = commands.add_parser(
+        "backup", help="write a backup of the database to FILE (a 0600 zip archive), or check one with --check")
     backup_command.add_argument("file", type=Path)
+    backup_command.add_argument(
+        "--check", action="store_true",
+        help="restore FILE into a scratch database instead, compare its rows with the counts it recorded and "
+             "migrate it; exit 1 on any difference")
     restore_command = commands.add_parser(
         "restore", help="replace everything in the database by the backup FILE, then migrate it to this release")
     restore_command.add_argument("file", type=Path)
@@ -62,14 +70,25 @@ def main(argv: list[str] | None = None) -> None:
 
     settings = read_settings()
     if args.command == "migrate":
-        upgrade_to_head(settings.async_database_url)
+        logs.configure(settings.log_format)  # each migration run is logged
+        try:
+            upgrade_to_head(settings.async_database_url)
+        except DatabaseNewerThanRelease as newer:
+            raise SystemExit(f"caravanserai migrate: {newer}") from None
         return
     if args.command == "admin":
         admin_cli.run(args, settings)
         return
+    if args.command == "backup" and args.check:
+        check_command_line(settings.async_database_url, args.file)
+        return
     if args.command == "backup":
-        backup(settings.async_database_url, args.file)
-        print(f"backup written to {args.file}")
+        try:
+            written = backup(settings.async_database_url, args.file)
+        except (BackupFailed, OSError) as failed:  # OSError: the disk is full, the folder not writable...
+            raise SystemExit(f"caravanserai backup: {failed}; nothing was written") from None
+        print(f"backup written to {args.file} (migration {written.revision}, "
+              f"{sum((written.counts or {}).values())} rows in {len(written.counts or {})} tables)")
         return
     if args.command == "restore":
         restore_command_line(settings.async_database_url, args.file, args.yes)
@@ -88,13 +107,23 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(f"SQLite serves one process only, and {workers} workers were asked for: set "
                          "CARAVANSERAI_WORKERS=1 (or leave it out), or use PostgreSQL (CARAVANSERAI_DATABASE_URL; "
                          "docs/hosting.md)")
+    # --host/--port become the settings the workers read: links in e-mails name the port served.
+    settings = with_listen_address(settings, args.host, args.port)
+    logs.configure(settings.log_format)
+    for problem in link_warnings(settings):
+        logging.getLogger("app.cli").warning(problem)
+    # A database started with the server (compose, a reboot) may not answer for some seconds.
+    logs.exit_on_failure(lambda: asyncio.run(wait_for_database(settings.async_database_url,
+                                                               settings.database_wait_seconds)),
+                         "cannot start", settings.log_format, expected=(DatabaseNotUp,))
     # Migrations and the VAPID key file, in a child process: the server never imports Alembic, nor
     # the cryptography library before a push needs it (app/prepare.py).
     prepare_in_child(migrate=not args.no_migrate)
     settings.session_secret  # create the key files once, before any worker starts
+    os.environ[SERVE_PID_ENV] = str(os.getpid())  # the top of the server's tree, for its memory metric
     with metrics_directory(workers):
-        uvicorn.run("app.main:create_app", factory=True, host=args.host or settings.host,
-                    port=args.port or settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
+        uvicorn.run("app.main:create_app", factory=True, host=settings.host,
+                    port=settings.port, workers=workers, ws_max_size=settings.max_payload_bytes,
                     ws_ping_interval=settings.ws_ping_interval_seconds,
                     ws_ping_timeout=settings.ws_ping_timeout_seconds,
                     ws_per_message_deflate=settings.ws_per_message_deflate,
@@ -107,6 +136,16 @@ def main(argv: list[str] | None = None) -> None:
                     # over and over (seen at a load of 20 on 2 cores). A worker that hangs later is found
                     # just as surely, a little later.
                     timeout_worker_healthcheck=WORKER_HEALTHCHECK_SECONDS)
+
+
+def with_listen_address(settings: Settings, host: str | None, port: int | None) -> Settings:
+    """``settings`` with ``serve``'s ``--host``/``--port`` (when given) in place of the settings',
+    also set in the environment (``CARAVANSERAI_HOST``/``_PORT``) for the workers, which read
+    their settings anew: links without ``public_url`` then name the address really served."""
+    changes = {name: value for name, value in (("host", host), ("port", port)) if value is not None}
+    for name, value in changes.items():
+        os.environ[f"CARAVANSERAI_{name.upper()}"] = str(value)
+    return settings.model_copy(update=changes) if changes else settings
 
 
 def restore_command_line(database_url: str, file: Path, confirmed: bool) -> None:
@@ -132,6 +171,34 @@ def restore_command_line(database_url: str, file: Path, confirmed: bool) -> None
     migrated = f", migrated from {info.revision} to {info.head}" if info.older else ""
     print(f"database restored from {file} (migration {info.revision}{migrated}); "
           "session cookies of accounts the backup does not hold no longer log in")
+
+
+def check_command_line(database_url: str, file: Path) -> None:
+    """``caravanserai backup --check FILE``: :func:`app.db.backup.check_backup`, a line per table
+    (``table: rows``, and ``(recorded N)`` where they differ), then the verdict.  Exits with status 1
+    when the file is refused, a count differs or the migrations fail; a good check is written down
+    for the "last good backup" metric."""
+    try:
+        report = check_backup(database_url, file)
+    except (RestoreRefused, BackupFailed) as refused:
+        raise SystemExit(f"caravanserai backup --check: {refused}") from None
+    info = report.info
+    for table, rows in sorted(report.counts.items()):
+        recorded = report.differences.get(table, (rows, rows))[0]
+        print(f"{table}: {rows}" + ("" if recorded == rows else f" (recorded {recorded})"))
+    for table, (recorded, _) in sorted(report.differences.items()):
+        if table not in report.counts:
+            print(f"{table}: missing (recorded {recorded})")
+    counted = "no counts recorded (a backup from an older release)" if info.counts is None else (
+        f"{len(report.differences)} tables differ from the recorded counts" if report.differences
+        else "every table holds the rows it recorded")
+    migrated = (f"migrated from {info.revision} to {info.head}" if info.older else f"at {info.head}") \
+        if report.migrated else f"the migrations from {info.revision} FAILED"
+    verdict = "good" if report.good else "BAD"
+    print(f"backup {file}: {verdict}: taken at migration {info.revision}, {counted}; {migrated}")
+    if not report.good:
+        raise SystemExit(1)
+    record_run(database_url, "check", file, dataclasses.replace(info, counts=report.counts))
 
 
 @contextmanager
@@ -166,7 +233,7 @@ def metrics_directory(workers: int) -> Iterator[Path | None]:
 
 
 async def recompute_ratings(settings: Settings, write: bool) -> Recomputed:
-    """``caravanserai ratings recompute``: :func:`app.services.ratings.recompute` on the configured database."""
+    """``caravanserai ratings recompute``: :func:`app.services.accounts.ratings.recompute` on the configured database."""
     engine = make_engine(settings.async_database_url)
     try:
         async with make_session_factory(engine)() as session:
@@ -191,16 +258,9 @@ def _setting_problem(error: ErrorDetails) -> str:
 
 
 def log_config(log_format: str) -> dict:
-    """uvicorn's logging set-up, with every line as a JSON object when ``log_format`` is ``json``
-    (python-json-logger); our own ``app.*`` loggers go the same way."""
-    config = copy.deepcopy(LOGGING_CONFIG)
-    if log_format == "json":
-        fields = "%(asctime)s %(levelname)s %(name)s %(message)s"
-        for formatter in config["formatters"].values():
-            formatter.clear()
-            formatter.update({"()": "pythonjsonlogger.json.JsonFormatter", "fmt": fields})
-    config["loggers"]["app"] = {"handlers": ["default"], "level": "INFO", "propagate": False}
-    return config
+    """uvicorn's logging set-up for ``serve`` (``app/logs.py``: the pid on every line, JSON lines
+    without ANSI escapes when ``log_format`` is ``json``, worker deaths as warnings)."""
+    return logs.log_config(log_format)
 
 
 if __name__ == "__main__":

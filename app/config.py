@@ -75,6 +75,8 @@ class Settings(BaseSettings):
     db_max_overflow: int = Field(default=5, ge=0, description="extra PostgreSQL connections a process may open under load")
     db_move_writer_connections: int = Field(default=1, ge=1, description="PostgreSQL connections of each process's "
                                             "move writer (its one task commits one batch of moves at a time)")
+    database_wait_seconds: float = Field(default=30, ge=0, description="serve: how long to keep trying a database "
+                                         "that does not answer yet at start (started at the same time), every 2 s")
     cookie_secure: bool = False
     extra_rulesets: list[str] = []
     max_payload_bytes: int = 64 * 1024
@@ -110,7 +112,7 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
-    # "Your turn" notices (app/services/notifier.py)
+    # "Your turn" notices (app/services/notify/notifier.py)
     public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
                             "for the links in e-mails; default http://HOST:PORT")
     password_reset_hours: float = Field(default=24, gt=0, le=24 * 30, description="how long an admin's one-time "

@@ -8,39 +8,43 @@ import logging
 import mimetypes
 from collections.abc import Callable
 from contextlib import asynccontextmanager
+from datetime import timezone
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import __version__
 from app.api import account, admin, auth, chat, friends, games, notifications, players, ratings, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.cookie_sessions import CookieSessions
 from app.api.guards import RateLimits, refuse_cross_site
 from app.api.head_requests import HeadAsGet
+from app.api.security_headers import SecurityHeaders
 from app.api.schemas import without_validation_errors
 from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
 from app.db.engine import database_busy as _database_busy, database_failure as _database_failure, make_engine, make_session_factory
+from app.db.migrate import database_revision
 from app.db.move_writer import PostgresMoveWriter
 from app.db.rate_limits import DatabaseStorage, rate_limit_storage
-from app.db.models import Table
+from app.db.models import BackupRun, Table, utcnow
 from app.fanout import make_fanout
 from app.paths import STATIC_DIR
 from app.realtime import endpoint
 from app.realtime.hub import Hub
 from app.realtime.notices import TableNotices
 from app.rulesets.registry import Registry
-from app.services.bot_driver import BotDriver
-from app.services.clock import DeadlineWatcher
-from app.services.cache import GameCache
+from app.services.leader.bot_driver import BotDriver
+from app.services.leader.clock import DeadlineWatcher
+from app.services.games.cache import GameCache
 from app.services.context import Context
-from app.services.leadership import Leadership
-from app.services.presence import Presence
+from app.services.leader.leadership import Leadership
+from app.services.attendance.presence import Presence
 from app.services.errors import AppError
 from app.services.notify import kit as notify_kit
 
@@ -113,6 +117,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         send_watch = asyncio.create_task(app.state.hub.watch_sends_forever())
         restore_gc = _tune_gc(settings.gc_young_threshold)
+        log.info("caravanserai %s started, database at migration %s", __version__,
+                 await database_revision(engine) or "none (never migrated)")
         try:
             yield
         finally:
@@ -121,6 +127,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)
+            await app.state.hub.stop()
             await app.state.notify.stop()
             await presence.stop()
             if sweeper is not None:
@@ -146,16 +153,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz(request: Request) -> dict:
-        async with request.app.state.ctx.engine.connect() as connection:
-            await connection.execute(text("SELECT 1"))
-        return {"status": "ok"}
+        # The release and the database's migration, read at each call (a restore may change it).
+        revision = await database_revision(request.app.state.ctx.engine)
+        return {"status": "ok", "version": __version__, "revision": revision}
 
     @app.get("/metrics", include_in_schema=False)
     async def metrics(request: Request) -> Response:
         ctx = request.app.state.ctx
         async with ctx.sessions() as session:
             running = await session.scalar(select(func.count()).select_from(Table).where(Table.status == "running"))
+            last_backups = dict((await session.execute(
+                select(BackupRun.kind, func.max(BackupRun.finished_at)).group_by(BackupRun.kind))).all())
         ctx.metrics.games_running.set(running)
+        now = utcnow()
+        for kind in ("backup", "check"):
+            moment = last_backups.get(kind)
+            if moment is not None and moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)  # SQLite keeps no time zone
+            ctx.metrics.last_backup.labels(kind).set(0 if moment is None else moment.timestamp())
+            if moment is not None:
+                ctx.metrics.last_backup_age.labels(kind).set((now - moment).total_seconds())
         return Response(ctx.metrics.render(), media_type=CONTENT_TYPE_LATEST)
 
     if STATIC_DIR.is_dir():
@@ -181,6 +198,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return FileResponse(STATIC_DIR / "table.html")
 
     app.add_middleware(TrafficMetrics, status_of_error=lambda exc: 503 if _database_busy(exc) else 500)
+    app.add_middleware(SecurityHeaders, https=settings.cookie_secure)  # outside the routes: 404 pages get them too
     app.add_middleware(HeadAsGet)  # added last: outermost, so it covers every route and error page
     return app
 

@@ -11,7 +11,9 @@ current by each process as things happen, never set by the process that answers 
 (``games_running`` is the one exception: it counts the whole database, whoever asks).
 
 Multiprocess mode drops prometheus-client's process collector, so :class:`WorkerProcesses` puts
-CPU and memory back, per worker (label ``pid``) and summed.
+CPU and memory back, per worker (label ``pid``) and summed, and the memory of the whole server:
+``serve`` with its workers and helper processes (uvicorn's supervisor, multiprocessing's resource
+tracker), which the workers' sum leaves out.
 """
 
 from __future__ import annotations
@@ -97,6 +99,14 @@ class Metrics:
         self.bot_failures = Counter(
             "caravanserai_bot_failures", "Bot moves that failed, by reason (refused: the game refused the move; "
             "crashed: an error stopped the game's bot)", ["reason"], registry=self.registry)
+        self.last_backup = Gauge(
+            "caravanserai_last_backup_timestamp_seconds", "When the newest good backup was written (kind=backup) or "
+            "checked by a restore drill (kind=check, caravanserai backup --check), in seconds since the Unix epoch; "
+            "0: never (whole database)", ["kind"], multiprocess_mode="livemostrecent", registry=self.registry)
+        self.last_backup_age = Gauge(
+            "caravanserai_last_backup_age_seconds", "Seconds since the newest good backup (kind=backup) or check "
+            "(kind=check), at the scrape; absent when there was none (whole database)", ["kind"],
+            multiprocess_mode="livemostrecent", registry=self.registry)
         if self.directory is None:
             self._exposed = self.registry
             WorkerProcesses(None, registry=self._exposed)
@@ -126,6 +136,8 @@ class Metrics:
 
 
 _PID_IN_FILE_NAME = re.compile(r"_(\d+)\.db$")
+SERVE_PID_ENV = "CARAVANSERAI_SERVE_PID"
+"""Set by ``caravanserai serve`` for its workers: the process at the top of the server's tree."""
 
 
 class WorkerProcesses(Collector):
@@ -183,6 +195,48 @@ class WorkerProcesses(Collector):
                                       "in seconds (user and system)", value=cpu_total)
             yield GaugeMetricFamily("caravanserai_workers_resident_memory_bytes",
                                     "Resident memory of the running workers together, in bytes", value=memory_total)
+        whole = tree_resident_memory(server_root_pid())
+        if whole is not None:
+            yield GaugeMetricFamily("caravanserai_server_resident_memory_bytes",
+                                    "Resident memory of the whole server: serve, its workers and helper processes "
+                                    "(uvicorn's supervisor, multiprocessing's resource tracker), in bytes", value=whole)
+
+
+def server_root_pid() -> int:
+    """The process at the top of the server's tree: ``serve`` (``SERVE_PID_ENV``), else this process."""
+    try:
+        return int(os.environ.get(SERVE_PID_ENV, ""))
+    except ValueError:
+        return os.getpid()
+
+
+def tree_resident_memory(root: int) -> float | None:
+    """Resident memory, in bytes, of process ``root`` and all its descendants together; None
+    without ``/proc`` (not Linux).  Memory shared between them (the pages a fork shares) counts
+    in each, as ``ps`` and ``top`` count it."""
+    try:
+        entries = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return None
+    children: dict[int, list[int]] = {}
+    for pid in entries:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as stat:
+                parent = int(stat.read().rpartition(b")")[2].split()[1])  # the field after the state
+        except (OSError, ValueError, IndexError):
+            continue  # ended meanwhile
+        children.setdefault(parent, []).append(pid)
+    page = os.sysconf("SC_PAGE_SIZE")
+    total, waiting = 0, [root]
+    while waiting:
+        pid = waiting.pop()
+        try:
+            with open(f"/proc/{pid}/statm", "rb") as statm:
+                total += int(statm.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+        waiting.extend(children.get(pid, ()))
+    return float(total)
 
 
 def _running(pid: int) -> bool:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""Chaos run (issue 17): two server instances on one Postgres, kill -9s, hostile clients, for minutes.
+"""Chaos run: two server instances on one Postgres, kill -9s, hostile clients, for minutes.
 
 One command (from the repository root)::
 
@@ -24,7 +24,9 @@ What runs at once, all on loopback:
 At the end it prints one JSON object: moves acknowledged and lost (an acknowledged move id not
 stored at its version), games checked (gapless log that replays to the stored snapshot), sockets
 dropped without a close frame while their instance was up, close codes, HTTP 5xx answers, moves
-accepted after a leave/resign/logout, and the tracebacks in the server logs.
+accepted after a leave/resign/logout, and the tracebacks in the server logs.  It exits with
+status 1 when a server's output holds any "Task was destroyed but it is pending!" line (a task,
+such as a socket's writer, left running when its event loop closed) or any move was lost.
 """
 
 from __future__ import annotations
@@ -61,7 +63,10 @@ from tests.support.server import ServerProcess  # noqa: E402
 GAMES = [("through-the-desert", {1}, {2}, {}), ("nimalia", set(), {1}, {}), ("nomadi", set(), {1}, {"turn_limit": 12})]
 LOG_PATTERNS = {"tracebacks": "Traceback (most recent call last)",
                 "task_exception_never_retrieved": "Task exception was never retrieved",
-                "pool_timeouts": "QueuePool limit"}
+                "pool_timeouts": "QueuePool limit",
+                "tasks_destroyed_pending": "Task was destroyed but it is pending!"}
+FATAL_LOG_PATTERNS = ("tasks_destroyed_pending",)
+"""Server log lines that fail the run whatever else happened."""
 
 
 class Cluster:
@@ -413,6 +418,10 @@ def main(argv: list[str] | None = None) -> None:
               "client_failures": dict(tally.failures.most_common(10)),
               "server_log": {key: logs.count(pattern) for key, pattern in LOG_PATTERNS.items()}}
     print(json.dumps(result, indent=1))
+    fatal = {key: result["server_log"][key] for key in FATAL_LOG_PATTERNS if result["server_log"][key]}
+    if fatal or lost:
+        print(f"chaos run failed: {fatal or ''} {f'{lost} moves lost' if lost else ''}".strip(), file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

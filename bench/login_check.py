@@ -42,7 +42,7 @@ def main() -> None:
     from app.db.migrate import upgrade_to_head
     from app.db.models import Account
     from app.main import create_app
-    from app.services.accounts import Login
+    from app.services.accounts.identity import Login
 
     database = f"caravanserai_bench_logins_{int(time.time())}"
 

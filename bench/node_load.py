@@ -19,7 +19,6 @@ import datetime
 import json
 import os
 import socket
-import sys
 from pathlib import Path
 from typing import Any
 

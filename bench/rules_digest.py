@@ -73,7 +73,6 @@ def main() -> None:
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout whose rules are played")
     args = parser.parse_args()
     sys.path.insert(0, str(args.source))
-    from app.rulesets.registry import ENTRY_POINT_GROUP  # noqa: F401 - imported from --source
     from importlib.metadata import entry_points
 
     import app

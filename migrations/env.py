@@ -7,6 +7,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from sqlalchemy.pool import NullPool
 
 from app.config import Settings
+from app.db.migrate import log_migration_step, logged_upgrade
 from app.db.models import Base
 
 target_metadata = Base.metadata
@@ -24,9 +25,13 @@ def run_migrations_offline() -> None:
 
 
 def _run(connection) -> None:
-    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
-    with context.begin_transaction():
-        context.run_migrations()
+    # Each migration run is logged, between a line saying from where to where and one at the end.
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True,
+                      on_version_apply=log_migration_step)
+    with logged_upgrade(context.script, context.get_context().get_current_revision(),
+                        context.get_revision_argument() or "head"):
+        with context.begin_transaction():
+            context.run_migrations()
 
 
 async def run_migrations_online() -> None:

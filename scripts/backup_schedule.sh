@@ -57,17 +57,29 @@ seconds_until() {
     echo $((next - now))
 }
 
+# pause SECONDS: sleep in the background and wait for it: a shell runs its traps only between
+# commands, so a stop signal during a day-long foreground sleep would wait for the sleep.
+pause() {
+    sleep "$1" &
+    sleeping=$!
+    wait "$sleeping" || true
+    sleeping=
+}
+
 loop() {
     umask 077 # the dumps hold password hashes
+    sleeping=
+    # docker compose stop (SIGTERM): end at once, between backups (a backup under way finishes first).
+    trap 'log "stopping"; [ -z "$sleeping" ] || kill "$sleeping" 2>/dev/null; exit 0' TERM INT
     log "a backup every day at $BACKUP_TIME UTC into $BACKUP_DIR;" \
         "keeping $BACKUP_KEEP_DAILY daily and $BACKUP_KEEP_WEEKLY weekly"
     while :; do
-        sleep "$(seconds_until "$BACKUP_TIME")"
+        pause "$(seconds_until "$BACKUP_TIME")"
         tries=0
         until backup_now; do
             tries=$((tries + 1))
             [ "$tries" -le "$RETRIES" ] || break
-            sleep "$RETRY_SECONDS"
+            pause "$RETRY_SECONDS"
         done
     done
 }

@@ -69,6 +69,7 @@ def check_pages(site: Site, rulesets: list[str]) -> None:
     # The modules the pages import, and each game's board renderer (loaded by the table page).
     static.update(["/static/js/lobby.js", "/static/js/table.js", "/static/js/player.js"])
     static.update(f"/static/js/renderers/{name}.js" for name in EXPECTED_RULESETS | {"generic"})
+    static.update(f"/static/js/renderers/{name}.css" for name in EXPECTED_RULESETS | {"generic"})  # each one's look
     for path in sorted(static):
         site.expect("GET", path)
     missing = site.expect("GET", "/no-such-page", status=404, accept="text/html").decode()
@@ -109,8 +110,9 @@ def play_whole_game(site: Site, ruleset: str) -> None:
 
 def main(base: str) -> None:
     site = Site(base)
-    if site.json("GET", "/healthz") != {"status": "ok"}:
-        raise SystemExit("FAIL /healthz")
+    health = site.json("GET", "/healthz")
+    if health.get("status") != "ok" or not health.get("version") or not health.get("revision"):
+        raise SystemExit(f"FAIL /healthz: {health}")
     site.expect("HEAD", "/healthz")
     rulesets = sorted(ruleset["name"] for ruleset in site.json("GET", "/api/rulesets"))
     if not EXPECTED_RULESETS <= set(rulesets):

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.config import MIN_AWAY_REFRESHES, Settings
-from app.services.presence import PRESENT_REFRESHES
+from app.services.attendance.presence import PRESENT_REFRESHES
 
 REAL_KEY = secrets.token_urlsafe(48)
 

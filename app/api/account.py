@@ -10,7 +10,7 @@ from app.api.auth import account_out, log_in
 from app.api.deps import Ctx, CurrentAccount, Session
 from app.api.guards import AuthLimit
 from app.api.schemas import AccountOut, EmptyOut, errors
-from app.services import account_settings
+from app.services.accounts import settings as account_settings
 
 router = APIRouter(prefix="/api/account", tags=["account"])
 

@@ -9,7 +9,9 @@ from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session
 from app.api.guards import AuthLimit
 from app.api.schemas import AccountOut, EmptyOut, errors
 from app.db.models import Account
-from app.services import account_settings, accounts, password_reset
+from app.services.accounts import settings as account_settings
+from app.services.accounts import identity as accounts
+from app.services.accounts import password_reset
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
 

@@ -8,7 +8,7 @@ from pydantic import BaseModel, Field
 from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session, TableId
 from app.api.guards import ChatLimit
 from app.api.schemas import ChatOut, errors
-from app.services import chat
+from app.services.tables import chat
 
 router = APIRouter(prefix="/api/tables", tags=["chat"])
 
@@ -22,12 +22,13 @@ class ChatIn(BaseModel):
 @router.get("/{table_id}/chat", response_model=ChatOut, responses=errors(400, 403, 404))
 async def read(table_id: TableId, account: OptionalAccount, db: Session, invite_code: str | None = None) -> dict:
     """``{messages: [{id, seat, name, text, at}], can_post, reason}``: the latest 100 messages, oldest
-    first, and whether the caller may write (``reason`` says why not).
+    first, and whether the caller may write (``reason`` says why not).  An admin reads any table's chat.
 
     Errors: ``not_found`` (no such table; a private one without the invite code), ``not_seated``
     (a spectator where the chat is for the players).
     """
-    messages, access = await chat.read_chat(db, table_id, account.id if account else None, invite_code)
+    messages, access = await chat.read_chat(db, table_id, account.id if account else None, invite_code,
+                                            admin=bool(account and account.admin))
     return {"messages": messages, "can_post": access.can_post, "reason": access.reason}
 
 

@@ -10,7 +10,7 @@ from pydantic import Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account
-from app.services import accounts
+from app.services.accounts import identity as accounts
 from app.services.context import Context
 from app.services.errors import AppError
 

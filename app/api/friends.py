@@ -1,5 +1,5 @@
 """Friends: follow and block players, the Friends list with invitations, and
-inviting a friend to a table (``app/services/friends.py``)."""
+inviting a friend to a table (``app/services/accounts/friends.py``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from app.api.guards import TablesLimit
 from app.api.notifications import Kit
 from app.api.players import PlayerId
 from app.api.schemas import EmptyOut, FriendsOut, InvitationCreated, InvitationOut, RelationOut, errors
-from app.services import friends
-from app.services.presence import present_window
+from app.services.accounts import friends
+from app.services.attendance.presence import present_window
 
 router = APIRouter(tags=["friends"])
 

@@ -10,8 +10,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import MAX_ID, Ctx, MoveId, OptionalAccount, TableId
 from app.api.guards import MovesLimit, ReplaysLimit
 from app.api.schemas import MoveAccepted, ReplayOut, errors
-from app.services import accounts, games, undo
-from app.services.views import GameState, log_entries, result_payload, state_payload
+from app.services.accounts import identity as accounts
+from app.services.games import pipeline as games
+from app.services.games import undo
+from app.services.games.views import GameState, log_entries, result_payload, state_payload
 
 router = APIRouter(prefix="/api/games", tags=["games"])
 

@@ -8,7 +8,8 @@ from fastapi import APIRouter, Path
 
 from app.api.deps import MAX_ID, Ctx, OptionalAccount, Session
 from app.api.schemas import ProfileOut, errors
-from app.services import friends, profiles
+from app.services.accounts import friends
+from app.services.accounts import profiles
 
 router = APIRouter(prefix="/api/players", tags=["players"])
 

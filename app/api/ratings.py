@@ -9,7 +9,8 @@ from fastapi import APIRouter, Path, Query
 
 from app.api.deps import Ctx, OptionalAccount, Session, TableId
 from app.api.schemas import LeaderOut, TableRatingsOut, errors
-from app.services import ratings, tables
+from app.services.accounts import ratings
+from app.services.tables import changes as tables
 
 router = APIRouter(tags=["ratings"])
 

@@ -1,18 +1,26 @@
-"""The rules pages: ``GET /rules`` lists the games, ``GET /rules/{name}`` renders one game's rules reference.
+"""The rules pages: ``GET /rules`` lists the games, ``GET /rules/{name}`` renders one game's rules for
+players and ``GET /rules/{name}/reference`` its numbered rules.
 
-Each page is the ruleset's own ``reference.md`` (:meth:`Ruleset.reference`) rendered on the server:
-the first heading is the page title, the paragraph under it the lead, and every second-level
-section a card with an entry in the page's table of contents; rule codes and section numbers are
-anchors (``/rules/nimalia#D2``, see ``app/rulesets/reference.py``).  A request's name is only ever
-a key of the registry, never part of a path, so nothing but a reference is served under ``/rules/``;
-a ruleset without a reference has no page.
+Each page comes from the ruleset's own ``reference.md`` (:meth:`Ruleset.reference`) rendered on the
+server: the first heading is the page title, the paragraph under it the lead, and every
+second-level section a card with an entry in the page's table of contents.  A reference with a
+section "About the numbered rules" is cut there: what comes before is the players' page (it opens
+with "How to play in 2 minutes", whose picture the game's own renderer draws in the browser from a
+fixed example position, ``static/js/rules-picture.js``), the rest the numbered reference, where
+rule codes and section numbers are anchors (``/rules/nimalia/reference#D2``, see
+``app/rulesets/reference.py``).  Older links to ``/rules/nimalia#D2`` still land on the rule: the
+players' page sends an anchor it does not have on to the reference.  A request's name is only
+ever a key of the registry, never part of a path, so nothing but a reference is served under
+``/rules/``; a ruleset without a reference has no page.
 """
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from dataclasses import dataclass
-from html import escape
+from html import escape, unescape
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
@@ -26,15 +34,22 @@ from app.rulesets.registry import Registry, UnknownRuleset
 
 router = APIRouter(include_in_schema=False)
 _SECTION = re.compile(SECTION)
+NUMBERED_RULES = "\n## About the numbered rules"  # where a reference's part for players ends
+EXAMPLE_MOVES = 12  # moves played into the example position the players' page draws
+EXAMPLE_SEED = 7
+EXAMPLE_NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
 
 
 @dataclass(frozen=True)
 class RulesPage:
-    """One game's rendered rules: ``title`` and ``lead`` as HTML fragments, ``html`` the whole page."""
+    """One game's rendered rules: ``title`` and ``lead`` as HTML fragments, ``html`` the whole page
+    (for players, when the reference has a numbered part), ``reference`` the whole page of the
+    numbered rules (``None`` when the reference is not cut in two)."""
 
     title: str
     lead: str
     html: str
+    reference: str | None = None
 
 
 class RulesBook:
@@ -55,7 +70,7 @@ class RulesBook:
             except UnknownRuleset:
                 return None
             text = type(ruleset).reference()
-            self._pages[name] = None if text is None else render_page(text, ruleset.title)
+            self._pages[name] = None if text is None else render_page(text, ruleset.title, name, lambda: example_frame(ruleset))
         return self._pages[name]
 
     def index(self) -> str:
@@ -98,11 +113,59 @@ async def rules_page(name: str, book: Book) -> HTMLResponse:
     return HTMLResponse(page.html)
 
 
-def render_page(text: str, fallback_title: str) -> RulesPage:
-    """A reference's Markdown as a whole rules page; ``fallback_title`` when it has no first-level heading."""
+@router.get("/rules/{name}/reference")
+async def numbered_rules_page(name: str, book: Book) -> HTMLResponse:
+    page = book.page(name)
+    if page is None or page.reference is None:
+        raise HTTPException(404, "no such page")
+    return HTMLResponse(page.reference)
+
+
+def example_frame(ruleset) -> dict:
+    """A fixed example position of ``ruleset`` as the table page's renderers take it (the shape of a
+    replay's frame, seen from seat 0 with no legal moves): a 2-player game (or the fewest players
+    it allows) after ``EXAMPLE_MOVES`` moves chosen by a seeded generator among the legal ones."""
+    players = max(2, ruleset.min_players) if ruleset.max_players >= 2 else ruleset.min_players
+    state = ruleset.setup(players, ruleset.parse_options({}), EXAMPLE_SEED)
+    chooser = random.Random(EXAMPLE_SEED)
+    for _ in range(EXAMPLE_MOVES):
+        seats = sorted(ruleset.to_act(state))
+        if not seats or ruleset.result(state) is not None:
+            break
+        seat = chooser.choice(seats)
+        moves = ruleset.legal_moves(state, seat)
+        if not moves:
+            break
+        state, _ = ruleset.apply(state, seat, chooser.choice(moves))
+    return {"type": "state", "version": EXAMPLE_MOVES, "seat": 0, "status": "running", "view": ruleset.view(state, 0),
+            "legal": [], "to_act": sorted(ruleset.to_act(state)),
+            "players": [{"seat": seat, "name": EXAMPLE_NAMES[seat % len(EXAMPLE_NAMES)]} for seat in range(players)]}
+
+
+def render_page(text: str, fallback_title: str, name: str | None = None, example=None) -> RulesPage:
+    """A reference's Markdown as a rules page; ``fallback_title`` when it has no first-level heading.
+
+    With the ruleset's ``name``, a reference that has a section "About the numbered rules" becomes
+    two pages: the players' part (``html``; ``example()`` gives the frame its picture is drawn
+    from) and the numbered rules (``reference``)."""
+    cut = text.find(NUMBERED_RULES) if name is not None else -1
+    if cut < 0:
+        return _render(text, fallback_title)
+    players = _render(text[:cut], fallback_title, codes_at=f"/rules/{name}/reference", name=name, example=example)
+    players_title = unescape(re.sub(r"<[^>]+>", "", players.title))
+    numbered = _render(f"# {players_title}: the numbered rules\n\nThe rules the server's code follows, numbered: the game log's "
+                       f"§ marks link here. [How to play {players_title}](/rules/{name}) is the place to learn the game.\n"
+                       + text[cut:], fallback_title, back_to=(f"/rules/{name}", f"Rules of {players_title}"))
+    return RulesPage(title=players.title, lead=players.lead, html=players.html, reference=numbered.html)
+
+
+def _render(text: str, fallback_title: str, codes_at: str = "", name: str | None = None, example=None,
+            back_to: tuple[str, str] | None = None) -> RulesPage:
+    """One page of ``text``; rule mentions link to ``codes_at#CODE``; with ``name`` the players'
+    page (its picture, the link to the numbered rules, old anchors sent on)."""
     anchored = Anchored(text)
     tokens = anchored.tokens
-    _link_codes(tokens, {code for code in anchored.codes if not _SECTION.fullmatch(code)})
+    _link_codes(tokens, {code for code in anchored.codes if not _SECTION.fullmatch(code)}, codes_at)
     renderer = PageRenderer()
     options = markdown().options
 
@@ -119,19 +182,48 @@ def render_page(text: str, fallback_title: str) -> RulesPage:
     intro, cards = sections[0], sections[1:]
     toc = "\n".join(f'<li><a href="#{escape(str(card[0].attrGet("id") or ""))}">'
                     f'{renderer.renderInline(card[1].children or [], options, {})}</a></li>' for card in cards)
-    body = [f"<h1>{title_html}</h1>", html(intro)]
-    if cards:
-        body.append(f'<nav aria-label="On this page">\n<ul class="rules-toc">\n{toc}\n</ul>\n</nav>')
-    for card in cards:
-        body.append(f'<section class="card" aria-labelledby="{escape(str(card[0].attrGet("id") or ""))}">\n'
-                    f"{html(card)}</section>")
+    cards_html: list[str] = []
+    for number, card in enumerate(cards):
+        card_html = html(card)
+        if name is not None and number == 0 and example is not None:
+            heading_end = card_html.index("</h2>") + len("</h2>")
+            card_html = card_html[:heading_end] + _picture(name, example()) + card_html[heading_end:]
+        cards_html.append(f'<section class="card" aria-labelledby="{escape(str(card[0].attrGet("id") or ""))}">\n'
+                        f"{card_html}</section>")
+    nav = [f'<nav aria-label="On this page">\n<ul class="rules-toc">\n{toc}\n</ul>\n</nav>'] if cards else []
+    lead_tokens = 3 if lead_html else 0
+    if name is not None and cards_html:  # the players' page: the lead, then the two minutes, on the first screen
+        body = [f"<h1>{title_html}</h1>", html(intro[:lead_tokens]), cards_html[0], html(intro[lead_tokens:]), *nav,
+                *cards_html[1:]]
+    else:
+        body = [f"<h1>{title_html}</h1>", html(intro), *nav, *cards_html]
     title_text = tokens[1].content if start else fallback_title
-    return RulesPage(title=title_html, lead=lead_html, html=_document(f"{title_text} — rules", "\n".join(body)))
+    scripts = ""
+    if name is not None:
+        body.append(f'<p class="card rules-numbered-link">Every rule numbered, as the server\'s code follows it (the game '
+                    f'log\'s § marks open these): <a href="/rules/{escape(name)}/reference">the numbered rules of '
+                    f'{escape(title_text)}</a>.</p>')
+        scripts = '\n  <script type="module" src="/static/js/rules-picture.js"></script>'
+    return RulesPage(title=title_html, lead=lead_html,
+                     html=_document(title_text if title_text.endswith("rules") else f"{title_text} — rules", "\n".join(body),
+                                    back_to=back_to, scripts=scripts,
+                                    name=name))
 
 
-def _link_codes(tokens: list[Token], codes: set[str]) -> None:
-    """Make every mention of one of ``codes`` in running text a link to its rule (``(R-22)`` becomes
-    ``<a href="#R-22">``); headings, bold text (where codes are defined), links and code spans stay."""
+def _picture(name: str, frame: dict) -> str:
+    """The figure the players' page draws the example position into (rules-picture.js), with that
+    position as JSON (never closing the script element it sits in)."""
+    data = json.dumps(frame, separators=(",", ":")).replace("</", "<\\/")
+    return (f'\n<figure class="rules-picture" data-ruleset="{escape(name)}">\n'
+            f'<div class="rules-picture-board" role="img" aria-label="An example position, drawn as at the table"></div>\n'
+            f'<figcaption class="muted">An example position after a few moves, drawn as the table shows it.</figcaption>\n'
+            f'<script type="application/json" class="rules-example">{data}</script>\n</figure>\n')
+
+
+def _link_codes(tokens: list[Token], codes: set[str], page: str = "") -> None:
+    """Make every mention of one of ``codes`` in running text a link to its rule on ``page`` (this
+    page when empty: ``(R-22)`` becomes ``<a href="#R-22">``); headings, bold text (where codes are
+    defined), links and code spans stay."""
     if not codes:
         return
     mention = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(codes, key=len, reverse=True))) + r")(?![\w-])")
@@ -149,7 +241,7 @@ def _link_codes(tokens: list[Token], codes: set[str]) -> None:
                     if part:
                         children.append(Token("text", "", 0, content=part))
                     continue
-                children += [Token("link_open", "a", 1, attrs={"href": f"#{part}"}),
+                children += [Token("link_open", "a", 1, attrs={"href": f"{page}#{part}"}),
                              Token("text", "", 0, content=part), Token("link_close", "a", -1)]
         token.children = children
 
@@ -175,9 +267,14 @@ class PageRenderer(RendererHTML):
         return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
-def _document(title: str, body: str, back_to_all: bool = True) -> str:
-    """A whole HTML page in the site's frame (header, ``app.css``) around ``body``."""
+def _document(title: str, body: str, back_to_all: bool = True, back_to: tuple[str, str] | None = None,
+              scripts: str = "", name: str | None = None) -> str:
+    """A whole HTML page in the site's frame (header, ``app.css``) around ``body``; ``back_to`` is
+    (address, words) of one more header link, ``scripts`` the page's script elements."""
     all_rules = '\n    <a class="topbar-link" href="/rules">All rules</a>' if back_to_all else ""
+    if back_to is not None:
+        all_rules += f'\n    <a class="topbar-link" href="{escape(back_to[0])}">{escape(back_to[1])}</a>'
+    ruleset = f' data-ruleset="{escape(name)}"' if name is not None else ""
     return f"""<!doctype html>
 <html lang="en">
 <head>
@@ -185,9 +282,9 @@ def _document(title: str, body: str, back_to_all: bool = True) -> str:
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{escape(title)} · Caravanserai</title>
   <link rel="stylesheet" href="/static/app.css">
-  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+  <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">{scripts}
 </head>
-<body class="page-rules">
+<body class="page-rules"{ruleset}>
   <header class="topbar">
     <a class="brand" href="/">Caravanserai</a>
     <a class="topbar-link" href="/">← Back to lobby</a>{all_rules}

@@ -13,7 +13,7 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.services.chat import ChatLine
+from app.services.tables.chat import ChatLine
 
 
 class Answer(BaseModel):
@@ -306,6 +306,33 @@ class UserOut(Answer):
     banned_at: str | None
     deleted: bool
     created_at: str | None
+
+
+class AuditActorOut(Answer):
+    via: str = Field(description="api: an admin account; cli: the command line")
+    account_id: int | None = Field(description="the admin's account (api); null at the command line")
+    name: str = Field(description="the admin's name, or the system user at the command line")
+
+
+class AuditOut(Answer):
+    event: str = Field(description='always "admin_action"')
+    id: int
+    at: str | None
+    by: AuditActorOut
+    action: str = Field(description="grant_admin, revoke_admin, ban, unban, reset_password, delete_chat_message, "
+                                    "close_table, delete_table")
+    target: dict[str, Any] = Field(description="what the action was taken on (account_id and name, table_id...)")
+    source: str = Field(description="the client's address (api), or cli:<system user>")
+
+
+class AdminChatLineOut(Answer):
+    id: int
+    table_id: int
+    account_id: int
+    seat: int | None
+    name: str
+    text: str
+    at: str | None
 
 
 class ResetLinkOut(Answer):

@@ -11,7 +11,9 @@ from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
 from app.api.notifications import Kit
 from app.api.schemas import MyTableOut, TableCreated, TableOut, errors
-from app.services import lobby, my_games, tables
+from app.services.tables import actions as lobby
+from app.services.tables import my_games
+from app.services.tables import changes as tables
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -71,7 +73,7 @@ async def list_tables(account: OptionalAccount, ctx: Ctx, db: Session) -> list[d
 @router.get("/mine", response_model=list[MyTableOut], responses=errors(401))
 async def mine(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
     """"My games": the caller's own tables (seated or created, private ones included, finished ones
-    too), the ones where it is their move first (``app/services/my_games.py``)."""
+    too), the ones where it is their move first (``app/services/tables/my_games.py``)."""
     return await my_games.my_games(db, ctx.registry, account.id)
 
 
@@ -139,7 +141,7 @@ async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Sess
 async def add_bot(table_id: TableId, body: BotIn, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
     """Seat a bot (``level``: ``default`` or ``random``) at an empty seat of an open table (creator
     only); in a running game, let the default bot play the seat of a person who is away (the host,
-    or another player when the host is away; ``app/services/takeover.py``)."""
+    or another player when the host is away; ``app/services/attendance/takeover.py``)."""
     info = await lobby.seat_bot(ctx, db, account, table_id, body.seat, body.level)
     return info.to_dict(ctx.registry, account.id)
 

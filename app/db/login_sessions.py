@@ -6,7 +6,7 @@ key, which no other account has, keeps a cookie from logging in as another accou
 same id (ids come back after a restore).  Every place that must know whether a session still holds
 renders this one predicate, in whatever statement needs it: the one-statement move
 (``app/db/move_writer.py``), the locking move path and the session look-ups
-(``app/services/accounts.py``).
+(``app/services/accounts/identity.py``).
 """
 
 from __future__ import annotations

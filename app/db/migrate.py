@@ -8,13 +8,30 @@ it costs about 11 MiB that a process keeps for good.
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError, ProgrammingError
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app import __version__
 from app.paths import ALEMBIC_INI, MIGRATIONS_DIR
 
 if TYPE_CHECKING:
     from alembic.config import Config
+    from alembic.runtime.migration import MigrationInfo
+    from alembic.script import ScriptDirectory
+
+# "app.db.migrate": under the ``app`` logger, so the lines reach the server's log (app.cli.log_config).
+log = logging.getLogger(__name__)
+
+
+class DatabaseNewerThanRelease(RuntimeError):
+    """The database is at a migration this release does not have: a newer release wrote it."""
 
 
 def alembic_config(database_url: str) -> Config:
@@ -56,3 +73,55 @@ def known_revisions() -> list[str]:
         return []
     return [revision.revision for revision in script.walk_revisions("base", head)][::-1]
 
+
+
+@contextmanager
+def logged_upgrade(script: ScriptDirectory, current: str | None, target: str = "head") -> Iterator[None]:
+    """Log the upgrade of a database at migration ``current`` (None: no migration yet) to ``target``
+    (a revision of ``script``, or ``head``): one line before it and one after, or one saying nothing
+    is to do.  Used by ``migrations/env.py`` around the migrations; :func:`log_migration_step` logs
+    each one.
+
+    Raises :class:`DatabaseNewerThanRelease`, before anything runs, when ``current`` is a migration
+    ``script`` does not know."""
+    head = script.get_current_head()
+    if current is not None and current not in {revision.revision for revision in script.walk_revisions()}:
+        raise DatabaseNewerThanRelease(
+            f"the database is at migration {current}, which caravanserai {__version__} does not know (its newest "
+            f"is {head}): a newer release has used this database. Run that release (or a newer one), or restore "
+            "a backup taken by this release or an older one (docs/hosting.md, Backups)")
+    goal = head if target in ("head", "heads") else target
+    if current == goal:
+        log.info("database at migration %s%s: no migration to run", current,
+                 f", the newest of caravanserai {__version__}" if goal == head else "")
+        yield
+        return
+    log.info("migrating the database from %s to %s (caravanserai %s)",
+             current or "nothing (a new database)", goal, __version__)
+    yield
+    log.info("database migrated to %s", goal)
+
+
+def log_migration_step(ctx: Any, step: MigrationInfo, heads: Any, run_args: Any) -> None:
+    """Alembic's ``on_version_apply`` hook (``migrations/env.py``): one log line per migration run,
+    with its revisions and the first line of its docstring."""
+    from alembic.script import Script  # the Revision alembic hands over is the migration's Script
+
+    revision = step.up_revision if step.is_upgrade else None
+    about = " ".join((revision.doc or "").split()) if isinstance(revision, Script) else ""  # its first paragraph
+    log.info("migration %s %s (from %s)%s", ", ".join(step.destination_revision_ids) or "base",
+             "applied" if step.is_upgrade else "undone", ", ".join(step.source_revision_ids) or "nothing",
+             f": {about}" if about else "")
+
+
+async def database_revision(engine: AsyncEngine) -> str | None:
+    """The migration the database of ``engine`` is at (its ``alembic_version``), or None when it
+    has none yet (never migrated).  Raises SQLAlchemy's errors when the database does not answer."""
+    async with engine.connect() as connection:
+        try:
+            return await connection.scalar(text("SELECT version_num FROM alembic_version"))
+        except (OperationalError, ProgrammingError):  # no such table (SQLite / PostgreSQL): not migrated
+            pass
+    async with engine.connect() as connection:  # the database answers all the same, or this raises
+        await connection.execute(text("SELECT 1"))
+    return None

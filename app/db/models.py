@@ -99,7 +99,7 @@ class Table(Base):
     turn-based play), or null for none.  ``pace``: ``live`` (the players are there now) or
     ``turn_based`` (a game over days); it decides when an absent person counts as away.
     ``chat_spectators``: whether people who watch may read and write the table's chat.
-    ``rated``: whether the game's end changes its people's ratings (``app/services/ratings.py``); a
+    ``rated``: whether the game's end changes its people's ratings (``app/services/accounts/ratings.py``); a
     friendly table's does not.
     ``rematch_of`` / ``rematch_id``: the finished game this one is the rematch of, and this game's
     own rematch (at most one each way).
@@ -109,7 +109,7 @@ class Table(Base):
     ``running`` again when one of them returns).  ``state`` is the game's snapshot at ``version``
     (0 right after start; each committed move adds 1), or, when ``state_version`` is set, at that
     older version: the usual move on PostgreSQL writes the state only every few moves
-    (``app/services/game_state.py`` rebuilds the state at ``version``; every other writer writes
+    (``app/services/games/state.py`` rebuilds the state at ``version``; every other writer writes
     the whole state and sets ``state_version`` null).  ``to_act``: while ``state_version`` is set,
     the seats to act at ``version`` (the lobby's answer without a fold); null otherwise.  ``seed``
     and the PRNG inside ``state`` never leave the server.
@@ -147,7 +147,7 @@ class Seat(Base):
     ``takeover`` (timeout/left/resigned/away): the default bot plays a person's seat.  ``deadline``:
     when the seat's current move is due (tables with a time control only).  ``seen_at``: when the
     seat's person was last seen (a socket of theirs open on any process, a REST move, the start);
-    ``connected_at``: when a socket of theirs was last seen open (``app/services/presence.py``);
+    ``connected_at``: when a socket of theirs was last seen open (``app/services/attendance/presence.py``);
     ``away_since``: when the leader found the person away (null while they are around);
     ``away_deadline``: no longer set (migration 0016 cleared it): an untimed table never hands a seat
     to a bot by itself.
@@ -178,7 +178,7 @@ class Move(Base):
     ``events`` holds the log entries the move caused: ``[{"text", "seats"}]`` with ``seats``
     null for public entries.  ``client_move_id`` makes a retried move idempotent.
     ``kind``: ``move`` (a move of the rules, ``move`` its wire form) or ``undo`` (the seat took back
-    its last move; ``move`` is ``{"type": "undo", "undoes": seq}``, see ``app/services/undo.py``).
+    its last move; ``move`` is ``{"type": "undo", "undoes": seq}``, see ``app/services/games/undo.py``).
     ``reversible``: whether the ruleset let the move be taken back (``Ruleset.is_reversible``).
     """
 
@@ -281,7 +281,7 @@ class RateLimitCounter(Base):
 
 class Rating(Base):
     """A person's current rating in one game (``ruleset``): openskill's Weng-Lin ``mu`` and ``sigma``
-    after ``games`` rated games (``app/services/ratings.py``)."""
+    after ``games`` rated games (``app/services/accounts/ratings.py``)."""
 
     __tablename__ = "ratings"
 
@@ -353,3 +353,39 @@ class Invitation(Base):
     invitee_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int | None] = mapped_column(Integer)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class AdminAudit(Base):
+    """One admin action, from the API or the command line (``app/services/accounts/audit.py``): who took it
+    (``via`` ``api`` with the admin's ``account_id``, or ``cli`` with no account; ``name`` the
+    account's name or the system user), ``action`` (``ban``, ``delete_table``...), ``target`` (what
+    it was taken on, a JSON object), ``source`` (the client's address for the API, ``cli:<system
+    user>`` at the command line), ``at``, and ``logged_at``.  No foreign key: the record outlives what it names."""
+
+    __tablename__ = "admin_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    via: Mapped[str] = mapped_column(String(8))
+    account_id: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(32))
+    target: Mapped[dict[str, Any]] = mapped_column(JSON)
+    source: Mapped[str] = mapped_column(String(160))
+    # When a server process wrote its log line: at once for the API's, by the leader for the command line's.
+    logged_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class BackupRun(Base):
+    """A backup written, or checked, in full (``app/db/backup.py``): ``kind`` ``backup`` or
+    ``check``, the ``file`` (as given), the migration it holds (``revision``), its ``rows`` (all
+    tables together) and when it ended (``finished_at``).  Read by the "last good backup" metric."""
+
+    __tablename__ = "backup_runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow, index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    file: Mapped[str] = mapped_column(String(1024))
+    revision: Mapped[str] = mapped_column(String(32))
+    rows: Mapped[int] = mapped_column(BigInteger)

@@ -15,13 +15,13 @@ never overtaken by a move that process's notice has not yet reached.
 
 The services use it only when their cached snapshot says the move is for the current version;
 when the database disagrees (another process moved first, the table stopped running) nothing is
-written and they take the locking path in ``app/services/games.py``.
+written and they take the locking path in ``app/services/games/pipeline.py``.
 
 The state itself is written only at a checkpoint: writing the whole state as JSON on
 every move (5 KB and more, compressed again by TOAST on each update) was most of Postgres's work.
 Between checkpoints ``state`` stays as it is and ``state_version`` names the version it belongs
 to (the last version whose state was written, kept from the row or the one before this move);
-``to_act`` holds the seats to act at the new version.  ``app/services/game_state.py`` rebuilds the
+``to_act`` holds the seats to act at the new version.  ``app/services/games/state.py`` rebuilds the
 state at ``version`` from there.
 
 Group commit (docs/decisions.md, *Group commit*): each process has one writer task.  A move handed to :meth:`append` waits

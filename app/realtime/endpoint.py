@@ -20,7 +20,10 @@ from app.api.guards import same_site
 from app.api.traffic_metrics import socket_accepted, socket_ended
 from app.realtime import frames
 from app.realtime.hub import Subscriber
-from app.services import accounts, games, takeover, undo
+from app.services.accounts import identity as accounts
+from app.services.games import pipeline as games
+from app.services.attendance import takeover
+from app.services.games import undo
 from app.db.engine import database_busy
 from app.services.errors import AppError
 

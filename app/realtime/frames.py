@@ -15,9 +15,9 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from app.rulesets.wire import move_json_default
-from app.services.chat import ChatLine
-from app.services.legal_forms import LegalForm
-from app.services.views import GameState, PlayerOut
+from app.services.tables.chat import ChatLine
+from app.services.games.legal_forms import LegalForm
+from app.services.games.views import GameState, PlayerOut
 
 
 MAX_VERSION = 2**31 - 1
@@ -32,7 +32,7 @@ class Hello(_Frame):
     """Subscribe: the server answers with ``state`` holding the log entries after ``since``.
 
     ``legal_form`` says how this socket's ``state`` frames write ``legal`` from now on (until the
-    next ``hello``): ``"moves"``, the list of moves, or ``"grouped"`` (``app/services/legal_forms.py``).
+    next ``hello``): ``"moves"``, the list of moves, or ``"grouped"`` (``app/services/games/legal_forms.py``).
     """
 
     type: Literal["hello"]
@@ -90,10 +90,12 @@ class StateFrame(_ServerFrame):
 
 
 class PresenceFrame(_ServerFrame):
-    """Which seats have the game open (on this server process), sent when that changes."""
+    """Which seats have the game open and how many people watch it without a seat (on this server
+    process), sent when either changes."""
 
     type: Literal["presence"] = "presence"
     online: list[int]
+    spectators: int = 0
 
 
 class ChatFrame(_ServerFrame):
@@ -178,9 +180,10 @@ def error(code: str, message: str, move_id: str | None = None) -> ErrorFrame:
     return ErrorFrame(id=move_id, code=code, message=message)
 
 
-def presence(online: list[int]) -> PresenceFrame:
-    """``{"type": "presence", "online": [seats]}``: which seats have the game open (sent on changes)."""
-    return PresenceFrame(online=online)
+def presence(online: list[int], spectators: int = 0) -> PresenceFrame:
+    """``{"type": "presence", "online": [seats], "spectators": n}``: which seats have the game open,
+    and how many people (signed-in accounts, or guests' sockets) watch it from no seat (sent on changes)."""
+    return PresenceFrame(online=online, spectators=spectators)
 
 
 def chat(message: dict[str, Any]) -> ChatFrame:

@@ -23,13 +23,14 @@ from fastapi import WebSocket
 
 from app.realtime import frames
 from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads, rows_between
-from app.services import accounts, games
-from app.services.accounts import Login
-from app.services.cache import GameSnapshot
+from app.services.accounts import identity as accounts
+from app.services.games import pipeline as games
+from app.services.accounts.identity import Login
+from app.services.games.cache import GameSnapshot
 from app.services.context import Context
 from app.fanout import Marker
-from app.services.legal_forms import LegalForm
-from app.services.views import log_entries, state_payload
+from app.services.games.legal_forms import LegalForm
+from app.services.games.views import log_entries, state_payload
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 class Subscriber:
     """One open socket of this process: it watches ``game_id`` as ``seat`` (None: spectator) once it
     said ``hello``, and speaks for ``login`` (None: nobody logged in).  ``legal_form`` is how its
-    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/legal_forms.py``)."""
+    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/games/legal_forms.py``)."""
 
     def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None,
                  account_id: int | None = None, login: Login | None = None) -> None:
@@ -59,6 +60,7 @@ class Subscriber:
         self.wake = asyncio.Event()
         self.writer: asyncio.Task | None = None
         self.sending_since: float | None = None
+        self.gone = False  # the socket closed (Hub.disconnected): no writer is started for it again
 
     async def send(self, frame: frames.ServerFrameModel | bytes) -> None:
         """Send one frame (already-encoded bytes, from :func:`frames.encode`, are sent as they are)."""
@@ -116,9 +118,15 @@ class Hub:
         self._sockets.add(subscriber)
 
     async def disconnected(self, subscriber: Subscriber) -> None:
-        """The socket closed: unsubscribe it and forget it."""
+        """The socket closed: unsubscribe it, forget it, and end its writer (awaited, so no writer
+        task outlives its socket: a push queued while it closed started one nothing cancelled)."""
+        subscriber.gone = True
         self._sockets.discard(subscriber)
         await self.remove(subscriber)
+        writer = subscriber.writer
+        self._stop_writer(subscriber)
+        if writer is not None:
+            await asyncio.gather(writer, return_exceptions=True)
 
     def add(self, subscriber: Subscriber) -> None:
         """Start pushing ``subscriber``'s game to it (again after each ``hello``: its seat may have changed;
@@ -138,7 +146,7 @@ class Hub:
         if watchers is None or subscriber not in watchers:
             return
         self._stop_writer(subscriber)
-        before = self.online(subscriber.game_id)
+        before = self._presence(subscriber.game_id)
         watchers.discard(subscriber)
         players = self._players.get(subscriber.game_id)
         if players is not None:
@@ -149,7 +157,7 @@ class Hub:
         if not watchers:
             del self._subscribers[subscriber.game_id]
             self._payloads.pop(subscriber.game_id, None)
-        elif self.online(subscriber.game_id) != before:
+        elif self._presence(subscriber.game_id) != before:
             await self._broadcast_presence(subscriber.game_id)
 
     async def disconnect_account(self, account_id: int) -> int:
@@ -171,7 +179,7 @@ class Hub:
         return list(self._subscribers.get(game_id, ()))
 
     def greeted_seats(self) -> set[tuple[int, int]]:
-        """The ``(game, seat)`` pairs with a greeted socket on this process (for ``app/services/presence.py``)."""
+        """The ``(game, seat)`` pairs with a greeted socket on this process (for ``app/services/attendance/presence.py``)."""
         return {(s.game_id, s.seat) for watchers in self._subscribers.values() for s in watchers
                 if s.seat is not None and s.version >= 0}
 
@@ -182,6 +190,16 @@ class Hub:
     def online(self, game_id: int) -> list[int]:
         """The seats that have the game open on this process."""
         return sorted({s.seat for s in self._players.get(game_id, ()) if s.seat is not None and s.version >= 0})
+
+    def spectators(self, game_id: int) -> int:
+        """How many watch the game from no seat on this process: greeted seatless sockets, one per
+        account (two tabs are one person), each socket without an account on its own."""
+        return len({s.account_id if s.account_id is not None else id(s) for s in self._subscribers.get(game_id, ())
+                    if s.seat is None and s.version >= 0})
+
+    def _presence(self, game_id: int) -> tuple[list[int], int]:
+        """What a ``presence`` frame tells: the online seats and the spectators."""
+        return self.online(game_id), self.spectators(game_id)
 
     # -- shared reads -------------------------------------------------------------------------
 
@@ -225,7 +243,7 @@ class Hub:
     async def send_state(self, subscriber: Subscriber, since: int, snapshot: GameSnapshot | None = None) -> None:
         """Send ``subscriber`` the current state (``snapshot`` if given) with the log entries after ``since``."""
         game_id = subscriber.game_id
-        before = self.online(game_id)
+        before = self._presence(game_id)
         snapshot = snapshot or await self.snapshot(game_id)
         if snapshot.version < since:
             # The socket has seen a newer version than this process has heard of (its notice from
@@ -238,8 +256,11 @@ class Hub:
             online = tuple(self.online(game_id))
             sent = await self._send(subscriber, self._payload(snapshot, subscriber.seat, since, rows, online,
                                                               subscriber.legal_form))
-        if sent and self.online(game_id) != before:
+        if sent and self._presence(game_id) != before:
             await self._broadcast_presence(game_id)
+        elif sent and before[1]:  # the state frame tells the seats online, not who watches
+            subscriber.presence = frames.encode(frames.presence(*before))
+            self._wake_writer(subscriber)
         # A move committed (here or on another process) while this socket was being greeted was
         # announced while it was still at -1: the news was noted (GameCache.heard), catch up now.
         newest = self._ctx.cache.newest_version(game_id)
@@ -328,8 +349,11 @@ class Hub:
 
     def _queue_pushes(self, watchers: list[Subscriber], snapshot: GameSnapshot, rows: LogRows, force: bool) -> None:
         online = tuple(self.online(snapshot.game_id))
+        # ``watchers`` may have been chosen before a read: a socket removed meanwhile gets nothing.
+        current = self._subscribers.get(snapshot.game_id, ())
         for subscriber in watchers:
-            self._queue_push(subscriber, _Push(snapshot, rows, online, force))
+            if subscriber in current:
+                self._queue_push(subscriber, _Push(snapshot, rows, online, force))
 
     def _queue_push(self, subscriber: Subscriber, push: _Push) -> None:
         """Put ``push`` in ``subscriber``'s outbox, in place of an older one still waiting there, and
@@ -344,6 +368,8 @@ class Hub:
         self._wake_writer(subscriber)
 
     def _wake_writer(self, subscriber: Subscriber) -> None:
+        if subscriber.gone:
+            return
         if subscriber.writer is None or subscriber.writer.done():
             subscriber.writer = asyncio.ensure_future(self._write_pushes(subscriber))
         else:
@@ -367,6 +393,16 @@ class Hub:
                     await self._push(subscriber, push)
             except Exception:  # never let one frame end the writer
                 log.exception("pushing game %s to a socket failed", subscriber.game_id)
+
+    async def stop(self) -> None:
+        """End every socket's writer and wait for them (at shutdown: no task is left pending when
+        the event loop closes); no writer starts again."""
+        everyone = self._sockets.union(*self._subscribers.values())
+        writers = [s.writer for s in everyone if s.writer is not None]
+        for subscriber in everyone:
+            subscriber.gone = True
+            self._stop_writer(subscriber)
+        await asyncio.gather(*writers, return_exceptions=True)
 
     def _stop_writer(self, subscriber: Subscriber) -> None:
         subscriber.pending = subscriber.presence = None
@@ -449,7 +485,7 @@ class Hub:
     async def _broadcast_presence(self, game_id: int) -> None:
         """Queue the ``presence`` frame of ``game_id`` in every greeted socket's outbox (in place of
         one still waiting there): a socket whose peer stopped reading holds up no greeting."""
-        frame = frames.encode(frames.presence(self.online(game_id)))
+        frame = frames.encode(frames.presence(*self._presence(game_id)))
         for subscriber in self._subscribers.get(game_id, ()):
             if subscriber.version >= 0:
                 subscriber.presence = frame

@@ -27,7 +27,8 @@ from app.fanout import Marker
 from app.realtime import frames
 from app.realtime.hub import Hub, Subscriber
 from app.realtime.reads import SharedReads
-from app.services import chat, friends
+from app.services.tables import chat
+from app.services.accounts import friends
 from app.services.context import Context
 
 log = logging.getLogger(__name__)

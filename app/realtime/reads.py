@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, Generic, TypeVar
 
-from app.services.cache import GameSnapshot
+from app.services.games.cache import GameSnapshot
 
 T = TypeVar("T")
 K = TypeVar("K", bound=Hashable)

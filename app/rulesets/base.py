@@ -385,7 +385,7 @@ class Ruleset(ABC, Generic[StateT]):
         """
         return set()
 
-    # -- taking a move back (app/services/undo.py) ---------------------------------------------
+    # -- taking a move back (app/services/games/undo.py) ---------------------------------------------
 
     def is_reversible(self, before: StateT, seat: Seat, move: MoveModel, after: StateT) -> bool:
         """Whether ``seat`` may take ``move`` back, ``before`` -> ``after`` being what it did.
@@ -435,7 +435,7 @@ class Ruleset(ABC, Generic[StateT]):
         others = [score for other, score in enumerate(result.scores) if other != seat]
         return float(result.scores[seat] - (max(others) if others else 0))
 
-    # -- optional hook for time control (app/services/clock.py) ------------------------------
+    # -- optional hook for time control (app/services/leader/clock.py) ------------------------------
 
     def timeout_move(self, state: StateT, seat: Seat) -> MoveModel | None:
         """The move ``seat`` makes when its time runs out, where the game's rules fix one.

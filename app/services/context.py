@@ -13,7 +13,7 @@ from app.db.move_writer import PostgresMoveWriter
 from app.fanout import LocalFanout, Marker
 from app.metrics import Metrics
 from app.rulesets.registry import Registry
-from app.services.cache import GameCache, ReplayCache
+from app.services.games.cache import GameCache, ReplayCache
 
 
 @dataclass

@@ -7,7 +7,7 @@ null for an invitation to any free seat.
 ``seats.abandoned_from``: written when a game ends, for each person whose seat a bot still played
 then (they resigned, left, ran out of time or stayed away): the version of the bot's first move
 of that last stretch (the final version when it made none).  Such a person is ranked last among
-the people of the game (``app/services/ratings.py``) and the result says so; null for everyone
+the people of the game (``app/services/accounts/ratings.py``) and the result says so; null for everyone
 else, and for every game that ended before this revision (recomputing them gives their old numbers).
 
 An untimed table never hands a seat to a bot by itself any more (only a clock the players agreed

@@ -39,6 +39,7 @@ function errorFrom(status, body) {
 
 /** Call the API: api("POST", "/api/tables", {...}). Resolves to the parsed JSON body (or null). */
 export async function api(method, path, body) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";

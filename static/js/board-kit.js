@@ -1,5 +1,34 @@
-// Small pieces every renderer shares: keyboard activation of board elements, keyboard focus that
-// survives a redraw, and the "last move" highlight. Nothing here knows a game or a rule.
+// Small pieces every renderer shares: its stylesheet, keyboard activation of board elements,
+// keyboard focus that survives a redraw, and the "last move" highlight. Nothing here knows a game
+// or a rule.
+
+const stylesheets = new Map(); // href -> Promise of its link's load
+
+/**
+ * Link the stylesheet at `url` (a renderer's own, renderers/<name>.css) into the page once, after
+ * those already there (app.css), and resolve once it has loaded, or failed: a board without its
+ * look is still a board. A renderer awaits it at the top of its module, so the table, which waits
+ * for the module, never draws the board before its styles apply.
+ * @param {URL | string} url
+ * @returns {Promise<void>}
+ */
+export function linkStylesheet(url) {
+  const href = String(url);
+  if (!stylesheets.has(href)) {
+    stylesheets.set(href, new Promise((resolve) => {
+      const link = document.createElement("link");
+      link.rel = "stylesheet";
+      link.href = href;
+      link.addEventListener("load", () => resolve(), { once: true });
+      link.addEventListener("error", () => {
+        console.warn(`Could not load ${href}; the board is drawn without its styles.`);
+        resolve();
+      }, { once: true });
+      document.head.append(link);
+    }));
+  }
+  return stylesheets.get(href);
+}
 
 /** Run `action` on a click, and on Enter or Space while `element` has the keyboard focus. */
 export function activate(element, action) {
@@ -26,7 +55,7 @@ function focusable(element) {
  * element. Focus the player moved elsewhere on the page (the log, a chat box) is left alone.
  */
 export function keepFocus(container, draw, prefer = []) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
   const onPage = active && active !== document.body;
   if (onPage && container.contains(active)) {
     if (active.dataset && active.dataset.focusKey) focusMemory.set(container, active.dataset.focusKey);

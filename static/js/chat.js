@@ -17,12 +17,12 @@ const KEEP = 200; // lines kept on the page
  * the signed-in account changes. The panel sits under the waiting room before the game starts
  * and beside the board once it runs.
  */
-export function mountChat({ tableId, inviteCode }) {
+export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
   const card = document.getElementById("chat-card");
   const list = document.getElementById("chat-messages");
   const form = document.getElementById("chat-form");
-  const input = document.getElementById("chat-input");
-  const send = document.getElementById("chat-send");
+  const input = /** @type {HTMLInputElement} */ (document.getElementById("chat-input"));
+  const send = /** @type {HTMLButtonElement} */ (document.getElementById("chat-send"));
   const note = document.getElementById("chat-note");
   const path = `/api/tables/${encodeURIComponent(tableId)}/chat`;
   const messages = new Map(); // id -> message
@@ -55,6 +55,14 @@ export function mountChat({ tableId, inviteCode }) {
 
   async function refresh() {
     place();
+    if (mayRead() === false) {
+      // A spectator where the chat is for the players: say so, and ask the server nothing it would refuse.
+      messages.clear();
+      replaceChildren(list);
+      card.dataset.readable = "false";
+      allowPosting(false, "the chat of this table is for its players only");
+      return;
+    }
     let answer;
     try {
       answer = await api("GET", withInvite(path, inviteCode));
@@ -122,6 +130,7 @@ export function mountChat({ tableId, inviteCode }) {
         "data-seat": message.seat === null ? "" : String(message.seat),
         title: Number.isNaN(at.getTime()) ? null : at.toLocaleString(),
       },
+      Number.isNaN(at.getTime()) ? null : h("time", { class: "chat-time", datetime: message.at }, clock(at)),
       h("span", { class: "chat-name" }, message.name, message.seat === null ? " (watching)" : ""),
       " ",
       h("span", { class: "chat-text" }, message.text),
@@ -174,6 +183,12 @@ export function mountChat({ tableId, inviteCode }) {
 
   keepPolling();
   return { receive, connection, refresh };
+}
+
+/** "14:05" for today, "3 Dec 14:05" for an older line (the browser's own time zone). */
+function clock(at) {
+  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return at.toDateString() === new Date().toDateString() ? time : `${at.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
 }
 
 function sentence(text) {

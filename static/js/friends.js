@@ -76,7 +76,7 @@ export function mountFriendsCard(section) {
     return h(
       "li",
       { class: "friend", "data-friend": String(friend.id), "data-online": String(friend.online) },
-      h("span", { class: `presence ${friend.online ? "presence-online" : "presence-offline"}`, "aria-label": friend.online ? "online" : "offline", title: friend.online ? "Has a game open now" : "Not at a game right now" }, ""),
+      h("span", { class: `presence ${friend.online ? "presence-online" : "presence-offline"}`, role: "img", "aria-label": friend.online ? "online" : "offline", title: friend.online ? "Has a game open now" : "Not at a game right now" }, ""),
       " ",
       h("a", { href: playerPath(friend.id) }, friend.name),
       friend.games.length

@@ -25,15 +25,15 @@ const elements = {
   session: document.getElementById("session"),
   hint: document.getElementById("create-signin-hint"),
   form: document.getElementById("create-form"),
-  ruleset: document.getElementById("ruleset"),
-  seats: document.getElementById("seats"),
-  pace: document.getElementById("pace"),
+  ruleset: /** @type {HTMLSelectElement} */ (document.getElementById("ruleset")),
+  seats: /** @type {HTMLSelectElement} */ (document.getElementById("seats")),
+  pace: /** @type {HTMLSelectElement} */ (document.getElementById("pace")),
   paceHint: document.getElementById("pace-hint"),
-  moveSeconds: document.getElementById("move-seconds"),
+  moveSeconds: /** @type {HTMLSelectElement} */ (document.getElementById("move-seconds")),
   optionsFieldset: document.getElementById("options-fieldset"),
   options: document.getElementById("options"),
-  private: document.getElementById("private"),
-  create: document.getElementById("create-table"),
+  private: /** @type {HTMLInputElement} */ (document.getElementById("private")),
+  create: /** @type {HTMLButtonElement} */ (document.getElementById("create-table")),
   createMessage: document.getElementById("create-message"),
   mineSection: document.getElementById("mine-section"),
   mineSummary: document.getElementById("mine-summary"),
@@ -214,8 +214,8 @@ elements.form.addEventListener("submit", async (event) => {
     seats: Number(elements.seats.value),
     options: currentOptions ? currentOptions.read() : {},
     private: elements.private.checked,
-    chat_spectators: document.getElementById("chat-spectators").checked,
-    rated: Number(elements.seats.value) >= 2 && !document.getElementById("friendly").checked,
+    chat_spectators: /** @type {HTMLInputElement} */ (document.getElementById("chat-spectators")).checked,
+    rated: Number(elements.seats.value) >= 2 && !/** @type {HTMLInputElement} */ (document.getElementById("friendly")).checked,
     pace: elements.pace.value,
     move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
   };
@@ -482,11 +482,11 @@ function gameTimes(table, myTurn) {
 /** Keep every countdown and "… ago" of the lobby current between refreshes. */
 function tick() {
   if (document.hidden) return;
-  for (const node of document.querySelectorAll("[data-deadline]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-deadline]"))) {
     const left = remainingMs(node.dataset.deadline);
     if (left !== null) node.textContent = formatRemaining(left);
   }
-  for (const node of document.querySelectorAll("[data-ago]")) node.textContent = `${node.dataset.agoLabel} ${timeAgo(node.dataset.ago)}`;
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-ago]"))) node.textContent = `${node.dataset.agoLabel} ${timeAgo(node.dataset.ago)}`;
 }
 
 function seatChips(table) {

@@ -35,9 +35,10 @@ function argument(arg) {
   return h("span", attributes, String(arg.text ?? ""));
 }
 
-/** A link to the rule on the game's rules page (its anchors are the rule codes, /rules/nomadi#R-30b).
+/** A link to the rule on the game's numbered rules page (its anchors are the rule codes,
+ * /rules/nomadi/reference#R-30b).
  * Its mark "§" is drawn by CSS (app.css, .log-rule::after), so the line's text stays the sentence. */
 export function ruleLink(rule, ruleset) {
-  const href = `/rules/${encodeURIComponent(ruleset || "")}#${encodeURIComponent(rule)}`;
+  const href = `/rules/${encodeURIComponent(ruleset || "")}/reference#${encodeURIComponent(rule)}`;
   return h("a", { class: "log-rule", href, target: "_blank", rel: "noopener", title: `Rule ${rule}: open it on the rules page`, "aria-label": `Rule ${rule} on the rules page` });
 }

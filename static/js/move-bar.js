@@ -1,9 +1,11 @@
 // The move bar above the board. "Confirm my moves", a setting of the account (so
 // every device of the player uses it; on by default on touch screens), holds a chosen move until
 // Confirm or Cancel; "Undo" takes back the player's last move while the server says it may (the
-// state frame's `undo`). A renderer that shows a move before sending it and asks itself (it exports
-// `confirmsMoves`, like Nimalia's) is not asked twice. It decides no rule: the server judges every
-// move and every undo.
+// state frame's `undo`). A move held for Confirm is named in one sentence, in the words of the
+// game's log, and drawn on the board by the renderer's `preview` hook (move-preview.js). A renderer
+// that shows a move before sending it and asks itself (it exports `confirmsMoves`, like Nimalia's)
+// is not asked twice. When Undo can no longer be used, the bar says why where the button was. It
+// decides no rule: the server judges every move and every undo.
 
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
@@ -14,7 +16,7 @@ const UNSAVED_KEY = "caravanserai.confirmMovesUnsaved"; // the account id whose 
 function stored(key) {
   try {
     return window.localStorage.getItem(key);
-  } catch (error) {
+  } catch {
     return null; // storage refused (private mode): nothing kept
   }
 }
@@ -23,7 +25,7 @@ function store(key, value) {
   try {
     if (value === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, value);
-  } catch (error) {
+  } catch {
     // not kept: the choice lasts for this page only
   }
 }
@@ -55,8 +57,8 @@ const KEPT_WHERE = {
 
 /**
  * Mount the bar before `board` (the live board's element). `send(move)` sends a move, `undo()`
- * asks to take back the last one, `redraw()` draws the page again, `describe(move)` words a move
- * (or null); `ownConfirm`: the renderer confirms moves itself; `account`: the signed-in account
+ * asks to take back the last one, `redraw()` draws the page again, `describe(move)` names a move
+ * in one imperative sentence (the preview's text, move-preview.js); `ownConfirm`: the renderer confirms moves itself; `account`: the signed-in account
  * (the `me` answer) whose setting it shows and saves. Returns `{choose, proposal, clear, render,
  * useAccount}`; `useAccount(account)` after a sign-in or sign-out on the page.
  */
@@ -81,6 +83,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
   const confirm = h("button", { type: "button", class: "primary", id: "confirm-move", "data-action": "confirm-move" }, "Confirm");
   const cancel = h("button", { type: "button", id: "cancel-move", "data-action": "cancel-move" }, "Cancel");
   const takeBack = h("button", { type: "button", id: "undo-move", "data-action": "undo", title: "Take back your last move" }, "↶ Undo my move");
+  const undoGone = h("span", { class: "move-bar-undo-gone muted", id: "undo-gone", role: "status" }, "");
   confirm.addEventListener("click", () => {
     const move = proposal;
     proposal = null;
@@ -122,7 +125,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
       if (mine !== saves) return; // a later choice is on its way
       if (stored(UNSAVED_KEY) === accountId) store(UNSAVED_KEY, null);
       kept("account");
-    } catch (error) {
+    } catch {
       if (mine === saves) kept("unsaved");
     }
   }
@@ -149,8 +152,11 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
     confirm.focus({ preventScroll: true });
   }
 
-  /** Draw the bar: `seated` (a person at a running game), `canUndo` (the server allows it now). */
-  function render({ seated, canUndo }) {
+  /**
+   * Draw the bar: `seated` (a person at a running game), `canUndo` (the server allows it now),
+   * `undoGone`: why Undo, offered before, is no longer possible (the server's words), or null.
+   */
+  function render({ seated, canUndo, undoGone: why = null }) {
     bar.hidden = !seated;
     if (!seated) {
       proposal = null;
@@ -159,10 +165,11 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
     bar.dataset.state = proposal ? "confirming" : canUndo ? "undo" : "idle";
     if (proposal) {
       const words = describe(proposal);
-      question.textContent = words ? `Play ${words}?` : "Play this move?";
+      question.textContent = words ? `${words.replace(/[.?!]$/, "")}.` : "Play this move?";
       replaceChildren(bar, question, confirm, cancel);
     } else {
-      replaceChildren(bar, setting, canUndo ? takeBack : null);
+      undoGone.textContent = why ? `Undo is no longer possible: ${why}.` : "";
+      replaceChildren(bar, setting, canUndo ? takeBack : why ? undoGone : null);
     }
   }
 

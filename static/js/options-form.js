@@ -62,7 +62,9 @@ export function optionsForm(schema) {
     if (Array.isArray(property.enum)) {
       const select = h("select", { id, name, "data-option": name });
       property.enum.forEach((value, index) => {
-        const option = h("option", { value: String(index) }, typeof value === "string" ? humanise(value) : String(value));
+        // a choice's own words when the schema gives them ("choice_labels"), else its value humanised
+        const words = (property.choice_labels || {})[value] ?? (typeof value === "string" ? humanise(value) : String(value));
+        const option = h("option", { value: String(index) }, words);
         if (value === property.default) option.selected = true;
         select.append(option);
       });

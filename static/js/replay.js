@@ -46,6 +46,9 @@ function rewindIcon() {
  * Mount the replay on the table page. `ruleset` is the game's name (rule links of the log lines),
  * `renderer` is the game's renderer module, `redraw()` draws
  * the whole page again (table.js's draw), `toast(text, code)` reports an error.
+ * @param {{ tableId: string, inviteCode: string | null, ruleset: string,
+ *   renderer: import("./renderers/contract.js").Renderer, redraw: () => void,
+ *   toast: (text: string, code?: string) => void }} options
  */
 export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, toast }) {
   const bar = document.getElementById("replay");
@@ -260,7 +263,7 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
 
   /** The log entries of the version shown get `last-move`; in a replay, later ones are dimmed. */
   function markLog(version, replaying) {
-    const items = [...log.querySelectorAll("li[data-version]")];
+    const items = [.../** @type {NodeListOf<HTMLElement>} */ (log.querySelectorAll("li[data-version]"))];
     const newest = replaying ? version : Math.max(-1, ...items.map((item) => Number(item.dataset.version)));
     let first = null;
     for (const item of items) {
@@ -277,7 +280,11 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
     }
   }
 
-  /** Draw `frame` (live) unless a replay is showing; `options` are the renderer's. */
+  /**
+   * Draw `frame` (live) unless a replay is showing; `options` are the renderer's (this adds `previous`).
+   * @param {import("./renderers/contract.js").StateFrame} frame
+   * @param {import("./renderers/contract.js").RenderOptions} options
+   */
   function render(frame, options) {
     noteLive(frame);
     if (fromAddress !== null) {

@@ -7,8 +7,8 @@ import { playerPath } from "./links.js";
 
 const token = new URLSearchParams(window.location.hash.slice(1)).get("token") || "";
 const form = document.getElementById("reset-form");
-const password = document.getElementById("reset-password");
-const submit = document.getElementById("reset-submit");
+const password = /** @type {HTMLInputElement} */ (document.getElementById("reset-password"));
+const submit = /** @type {HTMLButtonElement} */ (document.getElementById("reset-submit"));
 const message = document.getElementById("reset-message");
 
 if (!token) {

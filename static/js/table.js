@@ -1,24 +1,24 @@
-// The game page: the waiting room of an open table, then the live game over the WebSocket.
-// It draws the shell (turn, players, clocks, log, result, connection) and hands the board to the
-// ruleset's renderer module, which draws frame.view and offers frame.legal. No rule lives here.
+// The game page: the waiting room of an open table (waiting-room.js), then the live game over the
+// WebSocket. It draws the shell (turn, players, clocks, log, result, connection) and hands the
+// board to the ruleset's renderer module, which draws frame.view and offers frame.legal. No rule
+// lives here.
 
 import { api, withInvite } from "./api.js";
 import { mountChat } from "./chat.js";
 import { mountMoveBar } from "./move-bar.js";
 import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./clock.js";
 import { GameSocket } from "./connection.js";
-import { clockIcon, confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
-import { inviteLink } from "./links.js";
-import { inviteControl } from "./friends.js";
+import { clockIcon, confirmDialog, h, replaceChildren, whileBusy } from "./dom.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
 import { logContent, ruleLink } from "./log-text.js";
+import { previewOf } from "./move-preview.js";
 import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
 import { turnAlerts } from "./turn-alerts.js";
+import { mountWaitingRoom } from "./waiting-room.js";
 
-const WAITING_POLL_MS = 2000;
 const MOVE_TIMEOUT_MS = 15000;
 const MAX_TOASTS = 4;
 const TICK_MS = 500;
@@ -43,7 +43,7 @@ const inviteCode = new URLSearchParams(window.location.search).get("invite");
 const el = Object.fromEntries(
   [
     "session", "table-title", "connection", "toasts", "page-loading", "page-error", "page-error-title", "page-error-text",
-    "waiting-room", "waiting-info", "waiting-seats", "waiting-actions", "waiting-message", "invite-link", "copy-invite",
+    "waiting-room",
     "game", "turn", "away", "board", "result", "result-headline", "result-reason", "result-table", "players", "you-are",
     "time-control", "seat-status", "game-actions", "alerts-card", "alerts", "log",
   ].map((id) => [id.replace(/-(\w)/g, (_, c) => c.toUpperCase()), document.getElementById(id)]),
@@ -51,21 +51,20 @@ const el = Object.fromEntries(
 
 let account = null;
 let table = null;
-let waitingTimer = null;
-let waitingBusy = false;
-let waitingMessageSource = null; // "refresh" or "action": which kind of failure the message shows
-let renderer = null;
+let waitingRoom = null; // the open table's waiting room (waiting-room.js), until the game starts
+/** @type {import("./renderers/contract.js").Renderer | null} */
+let renderer = null; // the game's renderer module, once loaded
 let board = null; // draws the board, live or replayed (replay.js)
 let socket = null;
 let chat = null; // the table's chat panel (chat.js)
 let rematch = null; // the rematch button and link (rematch.js)
 let ratings = null; // {rated, seats} of this table (ratings.js), once loaded
 let ratingsFor = null; // the status ratings were last asked for: again when the game ends
-let inviteMounted = false; // "Invite a friend" is added to the waiting room once, for its members
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
-let pending = null; // {id, version, timer}: a move (or undo) sent and not yet answered by a state
+let pending = null; // {id, version, timer, what}: a move (or undo) sent and not yet answered by a state
+let undoGone = null; // why Undo, offered before (or expected after my move), cannot be used now; null: nothing to explain
 let moveBar = null; // "Confirm my moves" and "Undo" above the board (move-bar.js)
 let awaitingHello = false;
 let leaving = false;
@@ -85,7 +84,7 @@ function accountChanged(signedIn) {
   if (chat) chat.refresh();
   if (moveBar) moveBar.useAccount(signedIn); // "Confirm my moves" is the account's setting
   if (!table) return;
-  if (table.status === "open") drawWaitingRoom();
+  if (table.status === "open") waitingRoom?.useAccount(signedIn);
   else if (socket && before !== (signedIn && signedIn.id)) socket.retry(); // the socket carries the identity
 }
 
@@ -127,18 +126,36 @@ async function loadTable() {
   el.timeControl.dataset.pace = table.pace || "";
   replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "), " · ",
     h("span", { id: "table-agreed", "data-table-agreed": "" }, agreedText(table)));
+  if (table.status === "open" && soloHost()) {
+    // a solo table (one seat, mine) has nobody to wait for: it starts at once, no waiting room
+    try {
+      table = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, {});
+    } catch (error) {
+      toast(`Could not start your solo game: ${error.message}`, error.code); // the waiting room below offers Start again
+    }
+  }
   if (table.status === "open") {
-    el.waitingRoom.hidden = false;
-    drawWaitingRoom();
-    waitingTimer = setInterval(pollWaitingRoom, WAITING_POLL_MS);
-    document.addEventListener("visibilitychange", () => {
-      if (!document.hidden && waitingTimer) pollWaitingRoom();
-    });
+    waitingRoom = mountWaitingRoom({ tableId, inviteCode, table, account, onTable: tableChanged, onGone: showPageError });
   } else {
     followStatus();
   }
-  chat = mountChat({ tableId, inviteCode });
+  // the chat's readers, as the server counts them (app/services/tables/chat.py, chat_access): the seated
+  // players, and everyone where the creator let spectators chat; a solo table has nobody to talk to
+  if (table.seats.length > 1) {
+    chat = mountChat({ tableId, inviteCode, mayRead: () => (table ? Boolean(table.chat_spectators || (account && (table.seats || []).some((seat) => seat.account_id === account.id))) : null) });
+  }
   rematch = mountRematch({ table, inviteCode, account, onError: toast });
+}
+
+/** A newer answer of the waiting room's: follow it once the table is no longer open. */
+function tableChanged(fresh) {
+  table = fresh;
+  if (table.status !== "open") followStatus();
+}
+
+/** Whether this is a one-seat table whose seat is the signed-in account's (a solo game, e.g. against Heroes' Enemy). */
+function soloHost() {
+  return Boolean(account) && table.seats.length === 1 && table.seats[0].account_id === account.id;
 }
 
 /** Leave the waiting room when the table started, ended or was closed. */
@@ -148,8 +165,7 @@ function followStatus() {
 }
 
 function showClosed() {
-  clearInterval(waitingTimer);
-  waitingTimer = null;
+  waitingRoom?.stop();
   const mine = account && table.creator_id === account.id;
   showPageError(
     "This table is closed",
@@ -158,162 +174,12 @@ function showClosed() {
   );
 }
 
-async function pollWaitingRoom() {
-  if (waitingBusy || document.hidden || !waitingTimer) return;
-  let fresh;
-  try {
-    fresh = await api("GET", withInvite(`/api/tables/${encodeURIComponent(tableId)}`, inviteCode));
-  } catch (error) {
-    if (error.status === 404) {
-      showPageError("No such table", "This table is gone.");
-      clearInterval(waitingTimer);
-      waitingTimer = null;
-      return;
-    }
-    showMessage(el.waitingMessage, `Could not refresh the table: ${error.message}`);
-    waitingMessageSource = "refresh";
-    return;
-  }
-  if (waitingBusy) return;
-  const changed = JSON.stringify(fresh) !== JSON.stringify(table);
-  table = fresh;
-  // A later refresh that works clears the failure it reported; an action's error stays until the table changes.
-  if (waitingMessageSource === "refresh" || (waitingMessageSource === "action" && changed)) {
-    showMessage(el.waitingMessage, "");
-    waitingMessageSource = null;
-  }
-  if (table.status !== "open") followStatus();
-  else if (changed) drawWaitingRoom();
-}
-
-function drawWaitingRoom() {
-  const mine = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
-  const heldForMe = account ? table.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) : null;
-  const isCreator = Boolean(account && table.creator_id === account.id);
-  const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
-  const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot && !seat.held_for).length;
-  const asked = table.seats.filter((seat) => seat.held_for).map((seat) => seat.held_for.name);
-
-  const info = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
-  if (paceLabel(table.pace)) info.push(paceLabel(table.pace));
-  info.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
-  if (table.private) info.push("private");
-  info.push(agreedText(table));
-  el.waitingInfo.textContent = `${table.title || table.ruleset} · ${info.join(" · ")}`;
-
-  replaceChildren(
-    el.waitingSeats,
-    table.seats.map((seat) =>
-      h(
-        "li",
-        { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
-        h("span", { class: "seat-number" }, String(seat.seat + 1)),
-        seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}`
-          : seat.held_for ? `${seat.held_for.name} · asked, not yet accepted` : seat.name || "free",
-        account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
-        table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
-        isCreator ? botControl(seat) : null,
-      ),
-    ),
-  );
-
-  const actions = [];
-  const path = `/api/tables/${encodeURIComponent(tableId)}`;
-  const join = () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {});
-  if (!account) {
-    actions.push(h("p", { class: "muted" }, "Sign in above to take a seat, or wait here to watch once the game starts."));
-  } else if (heldForMe) {
-    actions.push(waitingButton("Accept and take my seat", "join", "primary", join));
-    actions.push(waitingButton("Decline", "decline", "", () => api("DELETE", `/api/invitations/${encodeURIComponent(heldForMe.held_for.invitation_id)}`)));
-  } else if (!mine && free > 0) {
-    actions.push(waitingButton("Take a seat", "join", "primary", join));
-  }
-  if (isCreator) {
-    const start = waitingButton("Start game", "start", "primary", () => api("POST", `${path}/start`, {}));
-    start.disabled = missing > 0;
-    actions.push(start);
-    if (missing > 0 && table.rematch_of) {
-      // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
-      actions.push(waitingButton("Start with bots in the empty seats", "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
-      if (table.seats.length - missing >= (table.min_players || 1)) {
-        actions.push(waitingButton("Start with fewer seats", "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
-      }
-    }
-  }
-  if (mine) {
-    actions.push(waitingButton("Leave", "leave", "", () => api("POST", `${path}/leave`, {})));
-  }
-  const waitingFor = asked.length ? `Waiting for ${asked.join(", ")} to accept${missing > asked.length ? ` and ${missing - asked.length} more player${missing - asked.length === 1 ? "" : "s"}` : ""}.`
-    : `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`;
-  const note =
-    missing > 0
-      ? waitingFor
-      : isCreator
-        ? "Everyone is here: start when ready."
-        : "Everyone is here: waiting for the host to start.";
-  actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
-  replaceChildren(el.waitingActions, actions);
-  el.inviteLink.value = inviteLink(table.id, table.invite_code || inviteCode);
-  if (!inviteMounted && (mine || isCreator) && missing > 0) {
-    inviteMounted = true;
-    const seated = table.seats.map((seat) => seat.account_id).filter((id) => id !== null);
-    inviteControl(tableId, seated)
-      .then((control) => control && el.waitingActions.after(control))
-      .catch(() => {}); // no friends list, no invitations: the invite link still works
-  }
-}
-
-// The host fills an empty seat with a bot (or hands over their own seat), or takes a bot off.
-function botControl(seat) {
-  const path = `/api/tables/${encodeURIComponent(tableId)}/bots`;
-  if (seat.bot) {
-    return waitingButton("Remove bot", `remove-bot-${seat.seat}`, "small", () => api("DELETE", `${path}/${seat.seat}`));
-  }
-  if (seat.account_id !== null && seat.account_id !== account.id) return null;
-  const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-bot-level": String(seat.seat) },
-    h("option", { value: "default" }, "good bot"), h("option", { value: "random" }, "random bot"));
-  const label = seat.account_id === null ? "Add bot" : "Let a bot play for me";
-  const add = waitingButton(label, `add-bot-${seat.seat}`, "small", () => api("POST", path, { seat: seat.seat, level: level.value }));
-  return h("span", { class: "bot-control" }, level, add);
-}
-
-function waitingButton(label, action, kind, request) {
-  const button = h("button", { type: "button", class: kind, "data-action": action }, label);
-  button.addEventListener("click", async () => {
-    showMessage(el.waitingMessage, "");
-    waitingMessageSource = null;
-    waitingBusy = true;
-    try {
-      const answer = await whileBusy(button, request, `${label}…`);
-      if (answer && answer.seats) table = answer;
-    } catch (error) {
-      showMessage(el.waitingMessage, `${label} failed: ${error.message}`);
-      waitingMessageSource = "action";
-    } finally {
-      waitingBusy = false;
-    }
-    if (table.status !== "open") followStatus();
-    else drawWaitingRoom();
-  });
-  return button;
-}
-
-el.copyInvite.addEventListener("click", async () => {
-  const ok = await copyText(el.inviteLink.value);
-  el.copyInvite.textContent = ok ? "Copied!" : "Select and copy";
-  if (!ok) el.inviteLink.select();
-  setTimeout(() => {
-    el.copyInvite.textContent = "Copy";
-  }, 1500);
-});
-
 // -- the game ---------------------------------------------------------------------------------
 
 async function startGame() {
   if (renderer || el.game.dataset.starting) return;
   el.game.dataset.starting = "yes";
-  clearInterval(waitingTimer);
-  waitingTimer = null;
+  waitingRoom?.stop();
   el.waitingRoom.hidden = true;
   el.game.hidden = false;
   el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
@@ -324,9 +190,17 @@ async function startGame() {
     send: sendMove,
     undo: sendUndo,
     redraw: draw,
-    describe: (move) => (renderer.describeMove && frame ? renderer.describeMove(frame.view, move, frame.seat) : null),
+    describe: (move) => (frame ? previewOf(renderer, frame, move).text : null),
     ownConfirm: Boolean(renderer.confirmsMoves),
     account,
+  });
+  // A move offered from outside the renderer (`choose-move` on the board, `detail`: one of
+  // frame.legal exactly as given) goes the renderer's way: held for Confirm, or sent. The preview
+  // conformance test (tests/e2e/test_move_preview_browser.py) holds every type of move this way.
+  el.board.addEventListener("choose-move", (event) => {
+    const wanted = JSON.stringify(/** @type {CustomEvent} */ (event).detail);
+    const move = frame && (frame.legal || []).find((candidate) => JSON.stringify(candidate) === wanted);
+    if (move && !pending && isSeated()) moveBar.choose(move);
   });
   try {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
@@ -352,15 +226,28 @@ async function startGame() {
   setInterval(tick, TICK_MS);
 }
 
+/**
+ * The renderer module of ruleset `name` (static/js/renderers/<name>.js), else the generic one.
+ * @returns {Promise<import("./renderers/contract.js").Renderer>}
+ */
 async function loadRenderer(name) {
   if (/^[a-z0-9_-]+$/i.test(name || "")) {
     try {
-      return await import(`/static/js/renderers/${name}.js`);
+      return await import(`./renderers/${name}.js`);
     } catch (error) {
       console.warn(`No renderer for ${name}; using the generic one.`, error);
     }
   }
-  return import("/static/js/renderers/generic.js");
+  return import("./renderers/generic.js");
+}
+
+/** "2 watching": the people at the table without a seat (the presence frame's count). */
+function showSpectators(count) {
+  const line = document.getElementById("spectators");
+  if (!line) return;
+  line.hidden = count === 0;
+  line.textContent = count ? `👁 ${count} watching` : "";
+  line.title = count ? `${count} ${count === 1 ? "person watches" : "people watch"} this table without a seat` : "";
 }
 
 function receive(message) {
@@ -369,17 +256,36 @@ function receive(message) {
   } else if (message.type === "presence") {
     online = Array.isArray(message.online) ? message.online : online;
     if (frame) drawPlayers(frame.to_act || []);
+    showSpectators(Number(message.spectators) || 0);
   } else if (message.type === "ack") {
     if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
   } else if (message.type === "error") {
     const ours = pending && (message.id === pending.id || message.id === null || message.id === undefined);
-    toast(message.message || "Something went wrong.", message.code);
+    toast(refusalWords(message, ours ? pending.what : null), message.code);
+    if (ours && message.code === "not_reversible") undoGone = message.message; // said where the button was
     if (ours) {
       settle();
       draw();
     }
     if (message.code === "stale_version" && socket) socket.hello();
   }
+}
+
+const REFUSED = { move: "Your move was not played", undo: "Your move was not taken back" };
+
+/**
+ * A refusal from the server in words a player reads (`message`: the error frame; `what`: "move",
+ * "undo" or null when it answers none of ours): what did not happen, then the server's reason;
+ * for a stale version, what to do next.
+ */
+function refusalWords(message, what) {
+  const reason = message.message || "the server gave no reason";
+  if (!what) return reason.charAt(0).toUpperCase() + reason.slice(1);
+  if (message.code === "stale_version") {
+    return `${REFUSED[what]}: the game moved on before it arrived (another player, or another tab of yours, acted first). The board now shows the new position.`;
+  }
+  if (message.code === "not_your_turn") return `${REFUSED[what]}: it is not your turn (${reason}).`;
+  return `${REFUSED[what]}: ${reason.replace(/\.$/, "")}.`;
 }
 
 /** Draw a state; `fullLog` replaces the log (initial load), otherwise frame.log is appended. */
@@ -393,6 +299,7 @@ function applyState(next, fullLog) {
     const known = frame ? frame.version : -Infinity;
     appendLog((next.log || []).filter((entry) => entry.version > known));
   }
+  noteUndo(next);
   if (pending && (next.version > pending.version || awaitingHello)) settle();
   if (moveBar && frame && next.version !== frame.version) moveBar.clear(); // a move held for Confirm answered an older position
   awaitingHello = false;
@@ -416,6 +323,23 @@ function drawSoon() {
     drawScheduled = false;
     draw();
   });
+}
+
+/**
+ * Why Undo is gone, in the server's words (app/services/games/undo.py), when it was offered before or my
+ * own move has just been answered: the bar says so where the button was instead of dropping it.
+ */
+function noteUndo(next) {
+  if (!frame || next.version <= frame.version || next.undo) {
+    if (next.undo) undoGone = null;
+    return;
+  }
+  const mine = pending && pending.what === "move" && next.version > pending.version;
+  if (mine && next.version === pending.version + 1) {
+    undoGone = "your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back";
+  } else if (frame.undo || mine) {
+    undoGone = "another player has acted since your last move";
+  }
 }
 
 function settle() {
@@ -448,7 +372,8 @@ function sendFrame(build, what) {
     socket.hello();
     draw();
   }, MOVE_TIMEOUT_MS);
-  pending = { id, version: frame.version, timer };
+  pending = { id, version: frame.version, timer, what };
+  if (what === "move") undoGone = null; // a new move: the old reason no longer applies
   draw();
 }
 
@@ -535,8 +460,10 @@ function draw() {
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
   drawResult();
-  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live" });
+  moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live", undoGone: frame.undo ? null : undoGone });
   board.render(frame, { sendMove: moveBar.choose, disabled: !canMove || moveBar.proposal !== null, preview: moveBar.proposal });
+  // the move held for Confirm, drawn where it will land (the renderer's `preview` hook)
+  if (moveBar.proposal && document.body.dataset.replay !== "true") previewOf(renderer, frame, moveBar.proposal).draw(el.board);
   tick();
   refreshRatings();
 }
@@ -670,11 +597,12 @@ function drawPlayers(toAct) {
       const acting = running && toAct.includes(player.seat);
       const isOnline = online ? online.includes(player.seat) : null;
       let presence;
-      if (player.bot) presence = h("span", { class: "presence presence-bot", title: "A bot", "aria-label": "bot" }, "");
+      if (player.bot) presence = h("span", { class: "presence presence-bot", role: "img", title: "A bot", "aria-label": "bot" }, "");
       else if (isOnline === null) presence = h("span", { class: "presence presence-unknown", "aria-hidden": "true" }, "");
       else {
         presence = h("span", {
           class: `presence ${isOnline ? "presence-online" : "presence-offline"}`,
+          role: "img",
           title: isOnline ? "Has the game open" : "Not here right now",
           "aria-label": isOnline ? "online" : "offline",
         }, "");
@@ -793,7 +721,7 @@ function drawGameActions(takenOver) {
 function tick() {
   if (!frame) return;
   const moveMs = ((table.time_control && table.time_control.move_seconds) || 0) * 1000;
-  for (const node of document.querySelectorAll("[data-deadline]")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-deadline]"))) {
     const left = remainingMs(node.dataset.deadline);
     if (left === null) continue;
     const text = formatRemaining(left);

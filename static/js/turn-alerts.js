@@ -31,7 +31,8 @@ const notificationsSupported = () => "Notification" in window && window.isSecure
 let audio = null;
 
 function audioContext() {
-  const Context = window.AudioContext || window.webkitAudioContext;
+  // Safari before 14.1 has only the prefixed constructor.
+  const Context = window.AudioContext || /** @type {Window & { webkitAudioContext?: typeof AudioContext }} */ (window).webkitAudioContext;
   if (!Context) return null;
   if (!audio) audio = new Context();
   if (audio.state === "suspended") audio.resume().catch(() => {});

@@ -69,7 +69,7 @@ def test_a_socket_whose_session_ends_while_its_login_is_checked_is_closed(client
     was made a spectator and left open (the logout's notice then found no socket of that login)."""
     from starlette.websockets import WebSocketDisconnect
 
-    from app.services import accounts
+    from app.services.accounts import identity as accounts
 
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])
@@ -241,7 +241,7 @@ def test_a_socket_when_the_database_is_out_of_connections_gets_unavailable_not_a
     import sqlalchemy.exc
     from starlette.websockets import WebSocketDisconnect
 
-    from app.services import games
+    from app.services.games import pipeline as games
 
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo])

@@ -17,7 +17,8 @@ from sqlalchemy import select, update
 
 from app.db.models import Seat, utcnow
 from app.main import create_app
-from app.services import absence, presence
+from app.services.leader import absence
+from app.services.attendance import presence
 from tests.conftest import make_settings
 from tests.support.players import Player, hello, receive_until, started_table
 from tests.support.polling import poll

@@ -11,7 +11,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.realtime import frames
-from app.services.views import GameState, PlayerOut
+from app.services.games.views import GameState, PlayerOut
 
 API_DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
 
@@ -40,7 +40,7 @@ def sample_frames() -> list:
                      log=[{"version": 4, "text": "Bo adds 2."}], result=None, players=[player])
     return [
         frames.state(game, [0]),
-        frames.presence([0, 2]),
+        frames.presence([0, 2], 3),
         frames.chat({"id": 7, "account_id": 3, "seat": None, "name": "Cy", "text": "<b>hi</b>", "at": "2026-12-01T10:00:00+00:00"}),
         frames.chat_removed(),
         frames.rematch(12),
@@ -72,7 +72,7 @@ def test_frames_write_the_exact_json():
                      b'"log":[{"version":4,"text":"Bo adds 2."}],"result":null,'
                      b'"players":[{"seat":1,"name":"Bo","bot":true,"takeover":"away","deadline":null,'
                      b'"away_since":"2026-12-01T10:00:00+00:00","away_deadline":null}],"online":[0]}')
-    assert presence == b'{"type":"presence","online":[0,2]}'
+    assert presence == b'{"type":"presence","online":[0,2],"spectators":3}'
     assert chat == (b'{"type":"chat","message":{"id":7,"account_id":3,"seat":null,"name":"Cy","text":"<b>hi</b>",'
                     b'"at":"2026-12-01T10:00:00+00:00"}}')
     assert chat_removed == b'{"type":"chat_removed"}'

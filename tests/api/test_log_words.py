@@ -17,8 +17,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services.seating import SeatInfo
-from app.services.views import log_entries, result_payload
+from app.services.tables.seating import SeatInfo
+from app.services.games.views import log_entries, result_payload
 from app.rulesets.base import Result
 from tests.conftest import make_settings
 from tests.support.players import Player, hello, started_table
@@ -81,7 +81,7 @@ def test_a_whole_game_logs_no_rule_code_card_id_objective_id_or_coordinates(clie
     found = {line: codes_in(line) for line in lines if codes_in(line)}
     assert found == {}
     rules = {entry["rule"] for entry in public if entry["rule"]}
-    page = client.get(f"/rules/{ruleset}").text
+    page = client.get(f"/rules/{ruleset}/reference").text
     assert all(f'id="{rule}"' in page for rule in rules), rules - {rule for rule in rules if f'id="{rule}"' in page}
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import select, update
 from app.cli import main as cli_main
 from app.db.models import Rating
 from app.main import create_app
-from app.services import ratings
+from app.services.accounts import ratings
 from tests.conftest import TOY_RULESETS, call_in_thread, make_settings
 from tests.support.players import Player, hello, started_table
 from tests.support.polling import poll

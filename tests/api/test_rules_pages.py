@@ -1,9 +1,12 @@
-"""The rules pages: ``GET /rules/{ruleset}`` renders the game's rules reference
-(``reference.md`` of its package), ``GET /rules`` lists the games that have one, and nothing else under
-``/rules/`` is ever served."""
+"""The rules pages: ``GET /rules/{ruleset}`` renders the game's rules for players (``reference.md``
+of its package up to "About the numbered rules"), opening with "How to play in 2 minutes" and its
+example position; ``GET /rules/{ruleset}/reference`` the numbered rules the log's § marks link to;
+``GET /rules`` lists the games that have one, and nothing else under ``/rules/`` is ever served."""
 
 from __future__ import annotations
 
+import json
+import re
 from html.parser import HTMLParser
 
 import pytest
@@ -72,7 +75,8 @@ def option_labels(ruleset_name: str) -> list[str]:
     labels = []
     for name, field in schema["properties"].items():
         labels.append(field.get("title") or humanise(name))
-        labels += [humanise(choice) for choice in field.get("enum", []) if isinstance(choice, str)]
+        choices = field.get("choice_labels") or {}
+        labels += [choices.get(choice) or humanise(choice) for choice in field.get("enum", []) if isinstance(choice, str)]
     return labels
 
 
@@ -108,10 +112,35 @@ def test_every_rule_code_the_code_cites_is_an_anchor_of_the_page(client, ruleset
     the ruleset's code cites (tests/rulesets/test_rules_references.py), is an element id."""
     reference = type(Registry.discover().get(ruleset)).reference()
 
-    page = outline(client.get(f"/rules/{ruleset}").text)
+    numbered = outline(client.get(f"/rules/{ruleset}/reference").text)
 
-    assert defined(reference) - page.ids == set()
-    assert SAMPLE_ANCHORS[ruleset] <= page.ids
+    assert defined(reference) - numbered.ids == set()
+    assert SAMPLE_ANCHORS[ruleset] <= numbered.ids
+
+
+@pytest.mark.parametrize("ruleset, title", GAMES)
+def test_the_players_page_opens_with_two_minutes_and_a_picture_and_leaves_the_numbers_apart(client, ruleset, title):
+    html = client.get(f"/rules/{ruleset}").text
+    page = outline(html)
+
+    first = [text for level, text in page.headings if level == 2][0]
+    assert first == "How to play in 2 minutes"
+    example = json.loads(re.search(r'<script type="application/json" class="rules-example">(.*?)</script>', html, re.S).group(1))
+    assert example["view"] and example["legal"] == [] and example["players"]
+    assert '<script type="module" src="/static/js/rules-picture.js">' in html
+    assert f'href="/rules/{ruleset}/reference"' in html
+    assert not any("About the numbered rules" in text for _, text in page.headings)
+    # a rule named in the players' words links to the numbered page, never to an anchor here
+    assert not re.search(r'href="#[A-Z]+-?\d', html)
+    numbered = client.get(f"/rules/{ruleset}/reference")
+    assert numbered.status_code == 200 and f'href="/rules/{ruleset}"' in numbered.text
+
+
+@pytest.mark.parametrize("ruleset, title", GAMES)
+def test_no_rules_page_carries_notes_for_developers(client, ruleset, title):
+    text = client.get(f"/rules/{ruleset}").text + client.get(f"/rules/{ruleset}/reference").text
+
+    assert "How the server keeps a game" not in text and "Test positions for the move generator" not in text
 
 
 def test_rules_index_links_every_game_with_a_reference(client):
@@ -137,6 +166,8 @@ def test_rules_index_links_every_game_with_a_reference(client):
     "/rules/nimalia%2F..%2Fnomadi",
     "/rules/nimalia%00",
     "/rules/x/../../pyproject.toml",
+    "/rules/toy-race/reference",
+    "/rules/chess/reference",
 ])
 def test_unknown_names_and_path_tricks_are_not_found(client, path):
     answer = client.get(path, headers={"accept": "text/html"})

@@ -142,7 +142,7 @@ def test_abandoned_open_tables_expire_from_the_lobby(client):
     from sqlalchemy import update
 
     from app.db.models import Table, utcnow
-    from app.services.housekeeping import expire_open_tables
+    from app.services.leader.housekeeping import expire_open_tables
 
     ana = Player(client, "Ana")
     old_id, new_id = create(ana).json()["id"], create(ana).json()["id"]

@@ -189,3 +189,31 @@ def test_an_unknown_legal_form_is_a_bad_request(client):
         assert answer["type"] == "error" and answer["code"] == "bad_request" and "legal_form" in answer["message"]
         ws.send_json({"type": "hello", "since": 0, "legal_form": "moves"})
         assert state_at(ws, 0)["legal"] == TOY_RACE_MOVES
+
+
+def watchers_told(websocket, count: int, limit: int = 5) -> dict:
+    """The first ``presence`` frame (of the next ``limit``) that counts ``count`` spectators."""
+    for _ in range(limit):
+        presence, _ = receive_until(websocket, "presence")
+        if presence["spectators"] == count:
+            return presence
+    raise AssertionError(f"no presence frame with {count} spectators")
+
+
+def test_presence_counts_the_people_who_watch_without_a_seat(client):
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    table_id = started_table(ana, [bo])
+    with ana.websocket(table_id) as ana_ws:
+        ana_ws.send_json({"type": "hello", "since": 0})
+        receive_until(ana_ws, "state")
+        with cy.websocket(table_id) as cy_ws:
+            cy_ws.send_json({"type": "hello", "since": 0})
+            receive_until(cy_ws, "state")
+            presence = watchers_told(ana_ws, 1)  # (Ana's own arrival was told first)
+            assert presence == {"type": "presence", "online": [0], "spectators": 1}
+            with cy.websocket(table_id) as second_tab:  # the same person in a second tab: still one
+                second_tab.send_json({"type": "hello", "since": 0})
+                receive_until(second_tab, "state")
+                # a socket greeted while others watch is told how many (its state frame does not say)
+                assert receive_until(second_tab, "presence")[0]["spectators"] == 1
+        assert watchers_told(ana_ws, 0) == {"type": "presence", "online": [0], "spectators": 0}

@@ -113,7 +113,8 @@ def finish_by_rest(players, base: str, table_id, rng: random.Random, limit: int 
 
 def create_join_and_start(host, others, ruleset: str, choose_options=None) -> str:
     """``host`` creates a table of ``ruleset`` for everyone in the lobby form (``choose_options(page)``
-    sets options there), ``others`` join from the lobby list in order, ``host`` starts; the table id."""
+    sets options there), ``others`` join from the lobby list in order, ``host`` starts (a solo table
+    starts by itself); the table id."""
     host.select_option("#ruleset", ruleset)
     host.select_option("#seats", str(1 + len(others)))
     if choose_options:
@@ -125,5 +126,8 @@ def create_join_and_start(host, others, ruleset: str, choose_options=None) -> st
     for page in others:
         page.locator(f'[data-table-id="{table_id}"] [data-action="join"]').click()
         page.wait_for_url(re.compile(rf"/tables/{table_id}$"))
-    host.locator('[data-action="start"]').click()
+    if others:
+        host.locator('[data-action="start"]').click()
+    else:  # a solo table starts by itself: no waiting room
+        expect(host.locator("#game")).to_have_attribute("data-status", "running")
     return table_id

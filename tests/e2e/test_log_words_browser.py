@@ -59,7 +59,7 @@ def test_a_log_line_links_its_rule_in_a_tooltip_and_shows_no_code(live_server, c
     expect(page.locator("#log li").first).to_be_visible()
     link = page.locator("#log li a.log-rule").first
     rule = cited[0]["rule"]
-    expect(link).to_have_attribute("href", f"/rules/heroes#{rule}")
+    expect(link).to_have_attribute("href", f"/rules/heroes/reference#{rule}")
     expect(link).to_have_attribute("title", re.compile(rf"Rule {re.escape(rule)}"))
     lines = page.locator("#log li").all_inner_texts()
     assert len(lines) == len(game["log"])

@@ -121,7 +121,7 @@ def test_two_players_and_a_spectator_play_through_the_browser(live_server, chrom
     alice.select_option("#ruleset", "through-the-desert")
     alice.select_option("#seats", "2")
     alice.click("#options-fieldset summary")
-    alice.select_option('[data-option="piles"]', label="Zman")
+    alice.select_option('[data-option="piles"]', label="Z-Man edition")
     alice.select_option('[data-option="end_trigger"]', label="Immediate")
     alice.click("#create-table")
     alice.wait_for_url(re.compile(r"/tables/\d+$"))

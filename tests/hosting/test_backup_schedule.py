@@ -8,7 +8,9 @@ from __future__ import annotations
 import datetime
 import os
 import shutil
+import signal
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,30 @@ def test_retention_is_configurable(stand_ins, tmp_path):
     for offset in range(5):
         back_up(stand_ins, backups, START + datetime.timedelta(days=offset), BACKUP_KEEP_DAILY="2")
     assert list(contents(backups / "daily")) == ["caravanserai-2026-03-05.dump", "caravanserai-2026-03-06.dump"]
+
+
+def test_the_schedule_stops_at_once_on_sigterm_while_it_waits_for_the_next_backup(stand_ins, tmp_path):
+    """Its shell was PID 1 of the compose service with no trap: ``docker compose stop`` waited
+    the full grace period, then killed it."""
+    environment = {**os.environ, "PATH": f"{stand_ins}{os.pathsep}{os.environ['PATH']}",
+                   "BACKUP_DIR": str(tmp_path / "backups"), "FAKE_NOW": str(int(time.time()))}
+    schedule = subprocess.Popen(["sh", str(SCRIPT), "loop"], env=environment, stderr=subprocess.PIPE, text=True)
+    try:
+        assert "a backup every day" in schedule.stderr.readline()
+        children = Path(f"/proc/{schedule.pid}/task/{schedule.pid}/children")
+        deadline = time.monotonic() + 5
+        while not children.read_text().split() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        [sleeper] = children.read_text().split()  # its pause
+        began = time.monotonic()
+        schedule.send_signal(signal.SIGTERM)
+        assert schedule.wait(5) == 0
+        assert time.monotonic() - began < 3
+        assert "stopping" in schedule.stderr.read()
+        deadline = time.monotonic() + 5
+        while Path(f"/proc/{sleeper}").exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not Path(f"/proc/{sleeper}").exists(), "the pause's sleep outlived the schedule"
+    finally:
+        schedule.kill()
+        schedule.wait()

@@ -46,6 +46,15 @@ def test_the_backup_service_runs_the_schedule_on_the_apps_image():
     assert "./backups:/backups" in backup["volumes"]
 
 
+def test_the_backup_service_has_an_init_that_hands_on_the_stop_signal():
+    assert COMPOSE["services"]["backup"]["init"] is True
+
+
+def test_the_image_asks_the_port_serve_listens_on_for_its_health():
+    healthcheck = next(line for line in (ROOT / "Dockerfile").read_text().splitlines() if "/healthz" in line)
+    assert "CARAVANSERAI_PORT" in healthcheck and ":8000/" not in healthcheck
+
+
 def test_the_optional_prometheus_scrapes_the_app_inside_and_listens_on_loopback_only():
     metrics = yaml.safe_load((ROOT / "docker-compose.metrics.yml").read_text())
     prometheus = metrics["services"]["prometheus"]

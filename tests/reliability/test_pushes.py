@@ -181,3 +181,42 @@ def test_a_socket_that_stopped_reading_holds_up_nobody_of_its_game_and_is_closed
             poll(lambda: peer.closed_with is not None, what="the stuck socket closed by the send watch")
             assert peer.closed_with == 1013 and stuck.writer is None  # its writer stopped too
         client.portal.call(hub.remove, stuck)
+
+
+def _pending_writers() -> list[asyncio.Task]:
+    return [task for task in asyncio.all_tasks() if not task.done()
+            and getattr(task.get_coro(), "__qualname__", "") == "Hub._write_pushes"]
+
+
+async def _pending_writers_now() -> list[asyncio.Task]:
+    return _pending_writers()
+
+
+def test_a_socket_closed_while_its_push_was_read_leaves_no_writer_behind(client, monkeypatch):
+    """Found in crash runs ("Task was destroyed but it is pending! ... Hub._write_pushes"): a push
+    chose its sockets, awaited the log, then queued to sockets that had closed meanwhile, starting
+    a writer for each that nothing ever cancelled."""
+    hub = client.app.state.hub
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    game_id = started_table(ana, [bo])
+    gate = client.portal.call(_new_event)
+    read_log = hub._log_rows
+
+    async def slow_log_rows(snapshot):
+        await gate.wait()
+        return await read_log(snapshot)
+
+    with cy.websocket(game_id) as watching:  # stays open: its writer is the only one expected
+        assert hello(watching)["version"] == 0
+        with bo.websocket(game_id) as ws, ana.websocket(game_id) as other:
+            assert hello(ws)["version"] == 0 and hello(other)["version"] == 0
+            closing = [s for s in hub.watchers(game_id) if s.seat is not None]
+            monkeypatch.setattr(hub, "_log_rows", slow_log_rows)
+            monkeypatch.setattr(hub, "_push_from_memory", lambda *_: False)  # every push reads, and waits
+            assert ana.move(game_id, 0, {"type": "add", "amount": 1}).status_code == 200
+        poll(lambda: len(hub.watchers(game_id)) == 1, what="both players' sockets closed")
+        client.portal.call(gate.set)
+        poll(lambda: next(iter(hub.watchers(game_id))).version == 1, what="the push reaching the open socket")
+        assert all(s.writer is None for s in closing)
+        assert len(client.portal.call(_pending_writers_now)) == 1  # the open socket's own
+    poll(lambda: not client.portal.call(_pending_writers_now), what="the last writer ended with its socket")

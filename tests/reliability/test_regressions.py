@@ -9,7 +9,7 @@ from websockets.sync.client import connect
 
 from tests.reliability.support import RemoteGuest
 
-NON_ASCII_INVITE = ("BUG: app/services/tables.py check_access: secrets.compare_digest(invite_code, ...) raises "
+NON_ASCII_INVITE = ("BUG: app/services/tables/changes.py check_access: secrets.compare_digest(invite_code, ...) raises "
                     "TypeError for a non-ASCII invite code: 500 on GET /api/tables/{id}, "
                     "/api/games/{id}[/log|/replay], "
                     "POST /api/tables/{id}/join, and a crashed socket on /ws/games/{id}, for any private table")
@@ -45,7 +45,7 @@ def test_a_non_ascii_invite_code_is_refused_not_a_crash(sqlite_server):
     assert not failures, failures
 
 
-NUL_IN_LOGIN = ("BUG: app/services/accounts.py login: the name goes to the database unchecked; on Postgres a NUL "
+NUL_IN_LOGIN = ("BUG: app/services/accounts/identity.py login: the name goes to the database unchecked; on Postgres a NUL "
                 "character (text columns cannot hold it) raises CharacterNotInRepertoireError: 500 instead of "
                 "401/400 on POST /api/auth/login")
 

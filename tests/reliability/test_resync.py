@@ -229,8 +229,8 @@ def test_hello_racing_a_commit(postgres_database, monkeypatch, elsewhere):
     from fastapi.testclient import TestClient
 
     from app.main import create_app
-    from app.services import games as games_service
-    from app.services.bot_driver import BotDriver
+    from app.services.games import pipeline as games_service
+    from app.services.leader.bot_driver import BotDriver
     from tests.conftest import make_settings
     from tests.support.players import Player, started_table
 

@@ -9,14 +9,12 @@ committing statement, not to what a process last heard.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from app.main import create_app
-from tests.conftest import make_settings, run_coroutine
+from tests.conftest import make_settings
 from tests.reliability.support import query
 from tests.support.players import Player, hello, receive_until, started_table
 
@@ -66,7 +64,7 @@ def test_a_move_through_another_process_right_after_leaving_is_refused(instances
 def test_a_bot_move_through_another_process_after_its_person_returned_is_refused(instances, postgres_database):
     """The other direction: Ana takes her seat back (hello on instance one) while instance
     two still believes the bot plays it; the bot's move made there must not commit."""
-    from app.services import games
+    from app.services.games import pipeline as games
 
     one, two = instances
     ana, bo = Player(one, "Ana"), Player(one, "Bo")

@@ -22,7 +22,8 @@ from app.db.migrate import alembic_config, known_revisions
 from app.db.models import Account, Table
 from app.main import create_app
 from app.rulesets.testing import canonical
-from app.services import game_state, games
+from app.services.games import state as game_state
+from app.services.games import pipeline as games
 from tests.conftest import _database_url, call_in_thread, make_settings, run_coroutine
 from tests.support.players import Player, started_table
 from tests.support.server import ROOT
@@ -323,3 +324,95 @@ def test_a_backup_from_a_newer_release_is_refused_and_nothing_changes(database_u
     assert database_revision(database_url) == [HEAD]
     with TestClient(create_app(make_settings(database_url))) as client:
         assert (stored_games(client), stored_accounts(client)) == before
+
+
+def database_contents(database_url):
+    """Every table's rows (sorted reprs), for "nothing changed" checks."""
+    async def read():
+        engine = create_async_engine(database_url)
+        metadata = MetaData()
+        try:
+            async with engine.connect() as connection:
+                await connection.run_sync(metadata.reflect)
+                return {name: sorted(map(repr, (await connection.execute(select(table))).all()))
+                        for name, table in metadata.tables.items()}
+        finally:
+            await engine.dispose()
+
+    return run_coroutine(read)
+
+
+def test_a_newer_backup_format_is_refused_and_nothing_changes(database_url, caravanserai, tmp_path):
+    import json
+    import zipfile
+
+    good, newer = tmp_path / "good.backup", tmp_path / "newer-format.backup"
+    with TestClient(create_app(make_settings(database_url))) as client:
+        ana, bo = Player(client, "Ana"), Player(client, "Bo")
+        play(ana, bo, started_table(ana, [bo]), [1, 2])
+    assert caravanserai("backup", database_url, str(good))[0] == 0
+    with zipfile.ZipFile(good) as source, zipfile.ZipFile(newer, "w") as target:
+        manifest = json.loads(source.read("caravanserai-backup.json"))
+        target.writestr("caravanserai-backup.json", json.dumps({**manifest, "format": 2}))
+    before = database_contents(database_url)
+    status, _, refused = caravanserai("restore", database_url, str(newer), "--yes")
+    assert status == 1 and "in backup format 2, from a newer release" in refused and "Nothing was changed" in refused
+    assert database_contents(database_url) == before
+
+
+def test_releases_before_the_archive_refuse_a_backup_of_this_one_before_changing_anything(database_url, tmp_path,
+                                                                                            caravanserai):
+    """What the restore of each older release does with a backup file of this release, step by
+    step as it did it: the first one with ``restore`` handed the file to ``pg_restore --clean
+    --single-transaction`` (PostgreSQL) or to SQLite's backup API; the next ones read its migration
+    first with ``pg_restore --data-only --table=alembic_version`` or a read-only SQLite query.
+    Each fails on the zip archive before it touches the database."""
+    import sqlite3
+    from contextlib import closing
+
+    from app.db.backup import libpq_url, sqlite_path
+
+    dump = tmp_path / "this-release.backup"
+    with TestClient(create_app(make_settings(database_url))) as client:
+        ana, bo = Player(client, "Ana"), Player(client, "Bo")
+        play(ana, bo, started_table(ana, [bo]), [1, 2])
+        assert caravanserai("backup", database_url, str(dump))[0] == 0
+        Player(client, "Carol")  # a row the backup does not hold
+    before = database_contents(database_url)
+    if database_url.startswith("sqlite"):
+        with closing(sqlite3.connect(dump)) as backup_file, closing(sqlite3.connect(sqlite_path(database_url))) as target:
+            with pytest.raises(sqlite3.DatabaseError, match="file is not a database"):
+                backup_file.backup(target)
+        with pytest.raises(sqlite3.DatabaseError, match="file is not a database"):
+            with closing(sqlite3.connect(f"{dump.resolve().as_uri()}?mode=ro", uri=True)) as backup_file:
+                backup_file.execute("SELECT version_num FROM alembic_version").fetchall()
+    else:
+        first = subprocess.run(["pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction",
+                                f"--dbname={libpq_url(database_url)}", str(dump)], capture_output=True, text=True)
+        assert first.returncode == 1 and "input file does not appear to be a valid archive" in first.stderr
+        later = subprocess.run(["pg_restore", "--data-only", "--table=alembic_version", "--file=-", str(dump)],
+                               capture_output=True, text=True)
+        assert later.returncode == 1 and "input file does not appear to be a valid archive" in later.stderr
+    assert database_contents(database_url) == before
+
+
+def test_a_backup_with_a_changed_byte_is_refused_and_nothing_changes(database_url, caravanserai, tmp_path):
+    import zipfile
+
+    dump, damaged = tmp_path / "site.backup", tmp_path / "damaged.backup"
+    with TestClient(create_app(make_settings(database_url))) as client:
+        ana, bo = Player(client, "Ana"), Player(client, "Bo")
+        play(ana, bo, started_table(ana, [bo]), [1, 2])
+        assert caravanserai("backup", database_url, str(dump))[0] == 0
+        Player(client, "Carol")  # a row the backup does not hold
+    with zipfile.ZipFile(dump) as archive:
+        member = next(info for info in archive.infolist() if info.filename.startswith("database."))
+    data = bytearray(dump.read_bytes())
+    # The middle of the dump's data (after its local header of 30 bytes, its name and its extra field).
+    start = member.header_offset + 30 + len(member.filename.encode()) + len(member.extra) + 64
+    data[start + member.compress_size // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    before = database_contents(database_url)
+    status, _, refused = caravanserai("restore", database_url, str(damaged), "--yes")
+    assert status == 1 and "cannot be read to its end, nothing was changed" in refused
+    assert database_contents(database_url) == before

@@ -3,8 +3,8 @@ snapshot read before it (the race behind a bot that never took over a seat its p
 
 from __future__ import annotations
 
-from app.services.cache import GameCache, GameSnapshot
-from app.services.seating import SeatInfo
+from app.services.games.cache import GameCache, GameSnapshot
+from app.services.tables.seating import SeatInfo
 
 
 def snapshot(version: int, takeover: str | None = None) -> GameSnapshot:
@@ -41,7 +41,7 @@ def test_the_capacity_evicts_the_least_recently_used_game():
 
 
 def test_replay_cache_finds_the_nearest_kept_state_below_a_version():
-    from app.services.cache import ReplayCache
+    from app.services.games.cache import ReplayCache
 
     replays = ReplayCache(capacity=3)
     for version in (0, 50, 100):
@@ -73,7 +73,7 @@ def test_the_context_makes_the_cache_the_first_to_hear_of_a_seating_change():
 def test_a_state_changed_in_place_is_found_at_the_next_read():
     import pytest
 
-    from app.services.cache import CachedStateChanged
+    from app.services.games.cache import CachedStateChanged
 
     cache = GameCache(check_unchanged=True)
     held = snapshot(2)

@@ -9,7 +9,7 @@ import asyncpg
 import pytest
 
 from app.db.backup import libpq_url
-from app.services.leadership import Leadership
+from app.services.leader.leadership import Leadership
 from tests.conftest import run_coroutine
 
 

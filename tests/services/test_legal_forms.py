@@ -1,4 +1,4 @@
-"""The grouped form of ``legal`` (``app/services/legal_forms.py``, docs/api.md "The grouped form of
+"""The grouped form of ``legal`` (``app/services/games/legal_forms.py``, docs/api.md "The grouped form of
 legal"): written out by hand for small cases, and a round trip over real positions of
 every installed ruleset."""
 
@@ -14,7 +14,7 @@ from app.rulesets.wire import dump_moves, sole_move_model
 from app.rulesets.nimalia.moves import Place as NimaliaPlace
 from app.rulesets.registry import Registry
 from app.rulesets.testing import cases
-from app.services.legal_forms import expand_groups, group_legal, group_moves, legal_in_form
+from app.services.games.legal_forms import expand_groups, group_legal, group_moves, legal_in_form
 from tests.support.toy_rulesets import Add, ToyRace, ToySealedBids
 
 RULESETS = Registry.discover().all() + [ToyRace(), ToySealedBids()]

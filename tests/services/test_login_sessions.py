@@ -12,8 +12,8 @@ from sqlalchemy import event, select
 
 from app.db.models import Account
 from app.realtime.hub import Subscriber
-from app.services import accounts
-from app.services.accounts import Login
+from app.services.accounts import identity as accounts
+from app.services.accounts.identity import Login
 
 LOGINS = 1_000
 

@@ -4,8 +4,10 @@ a notice, the link tokens and the VAPID key file."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import os
+import socket
 import stat
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
@@ -14,12 +16,13 @@ from types import SimpleNamespace
 import pytest
 
 from app.config import Settings
-from app.services import notifier as notifier_module
+from app.services.notify import notifier as notifier_module
 from app.services.errors import AppError
 from app.services.notify import vapid
 from app.services.notify.messages import WaitingGame, digest_notice, due_text, turn_notice
-from app.services.notify.push import MAX_PAYLOAD_BYTES, Subscription, check_subscription, payload
-from app.services.notify.transport import PublicOnlyResolver
+from app.services.notify.push import (MAX_PAYLOAD_BYTES, PushUnreachable, Subscription, check_subscription, payload,
+                                      public_address)
+from app.services.notify.transport import PublicOnlyResolver, PushSender
 from app.services.notify.tokens import Tokens
 from tests.support.push_service import BrowserKeys
 from tests.conftest import run_coroutine
@@ -53,6 +56,65 @@ def test_endpoints_on_this_machine_or_a_private_network_or_not_https_are_refused
     with pytest.raises(AppError) as refused:
         check_subscription(subscription(endpoint), allow_private=False)
     assert refused.value.code == "bad_request"
+
+
+LOOPBACK_IN_DISGUISE = [
+    "https://localhost.:8443/push", "https://localhost..:8443/push", "https://LOCALHOST/push",
+    "https://localhost.localdomain:8443/push", "https://localhost.localdomain./push", "https://printer.local/push",
+    "https://127.1:8443/push", "https://0x7f.1:8443/push", "https://0177.0.0.1:8443/push",
+    "https://2130706433:8443/push", "https://0x7f000001/push", "https://127.0.0.1.:8443/push", "https://10.1/push",
+    "https://[::127.0.0.1]:8443/push", "https://[::ffff:127.0.0.1]:8443/push", "https://[::ffff:10.0.0.1]/push",
+    "https://[64:ff9b::7f00:1]:8443/push", "https://[64:ff9b::a9fe:a9fe]/push", "https://[64:ff9b:1::1]/push",
+    "https://[2002:7f00:1::1]:8443/push", "https://[2002:c0a8:101::1]/push",
+    "https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/push",  # Teredo whose client is 127.0.0.1
+]
+
+
+@pytest.mark.parametrize("endpoint", LOOPBACK_IN_DISGUISE)
+def test_every_spelling_of_a_loopback_or_private_address_is_refused(endpoint):
+    with pytest.raises(AppError) as refused:
+        check_subscription(subscription(endpoint), allow_private=False)
+    assert refused.value.code == "bad_request"
+
+
+@pytest.mark.parametrize("address, public", [
+    ("8.8.8.8", True), ("2001:4860:4860::8888", True), ("64:ff9b::808:808", True), ("2002:808:808::1", True),
+    ("::ffff:8.8.8.8", True), ("::ffff:127.0.0.1", False),
+    ("127.0.0.1", False), ("::1", False), ("::", False), ("::7f00:1", False), ("64:ff9b::a00:1", False),
+    ("2002:a9fe:a9fe::", False), ("fe80::1", False), ("224.0.0.1", False), ("ff0e::1", False),
+])
+def test_an_address_is_public_only_when_every_ipv4_address_inside_it_is(address, public):
+    assert public_address(ipaddress.ip_address(address)) is public
+
+
+@pytest.mark.parametrize("endpoint", ["https://[::ffff:127.0.0.1]:{port}/push", "https://127.1:{port}/push",
+                                      "https://[::127.0.0.1]:{port}/push", "https://localhost.:{port}/push"])
+def test_a_kept_subscription_to_loopback_is_refused_again_when_sending(endpoint):
+    """A subscription stored before the check was tightened: the sender checks the literal again
+    (aiohttp asks no resolver for one) and never opens a connection to it."""
+    from py_vapid import Vapid
+
+    from tests.support.push_service import TEST_VAPID_KEY
+
+    listener = socket.create_server(("::", 0), family=socket.AF_INET6, dualstack_ipv6=True)
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+
+    async def send():
+        sender = PushSender(Vapid.from_pem(TEST_VAPID_KEY.encode()), "mailto:host@example.org", 5, allow_private=False)
+        await sender.start()
+        try:
+            return await sender.send(subscription(endpoint.format(port=port)), b"{}", "t")
+        finally:
+            await sender.close()
+
+    try:
+        with pytest.raises(PushUnreachable, match="public address"):
+            run_coroutine(send)
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # nobody knocked
+    finally:
+        listener.close()
 
 
 def test_loopback_http_endpoints_only_when_the_host_allows_them():

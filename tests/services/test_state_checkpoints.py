@@ -1,4 +1,4 @@
-"""Checkpoints of the state on PostgreSQL (app/services/game_state.py).
+"""Checkpoints of the state on PostgreSQL (app/services/games/state.py).
 
 The usual move writes the state only when its version is a multiple of ``CHECKPOINT_EVERY``; every
 reader must still see the state at the game's version: in a fresh process, after the cache is
@@ -16,7 +16,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.services import game_state, games
+from app.services.games import state as game_state
+from app.services.games import pipeline as games
 from tests.conftest import make_settings, run_coroutine
 from tests.support.players import Player, started_table
 

@@ -25,7 +25,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from app.db.migrate import alembic_config, upgrade_to_head
 from app.db.models import utcnow
 from app.main import create_app
-from app.services import absence, takeover
+from app.services.leader import absence
+from app.services.attendance import takeover
 from tests.conftest import call_in_thread, make_settings, run_coroutine
 from tests.support.databases import scratch_postgres
 from tests.support.polling import poll

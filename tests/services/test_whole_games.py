@@ -16,8 +16,8 @@ import pytest
 
 from app.rulesets.registry import Registry
 from app.rulesets.testing import canonical
-from app.services import games
-from app.services.cache import ReplayCache
+from app.services.games import pipeline as games
+from app.services.games.cache import ReplayCache
 from tests.conftest import TOY_RULESETS
 from tests.support.players import Player, started_table
 from tests.support.stored import stored_state
@@ -97,7 +97,7 @@ def test_whole_game_replays_to_snapshot_and_leaks_nothing(client, ruleset_name):
     ctx = client.app.state.ctx
     _, replayed = client.portal.call(games.replay_state, ctx, table_id, final_version)
     assert canonical(replayed) == canonical(final_state)
-    # Folds that start from the states kept by earlier replays (app/services/replays.py) give what a
+    # Folds that start from the states kept by earlier replays (app/services/games/replays.py) give what a
     # fold from setup gives, whatever order the versions are asked in.
     asked = chooser.sample(range(final_version + 1), min(8, final_version + 1))
     from_kept = [canonical(client.portal.call(games.replay_state, ctx, table_id, version)[1]) for version in asked]

@@ -14,7 +14,7 @@ from app.rulesets.registry import Registry
 async def stored_state(session: AsyncSession, registry: Registry, game_id: int) -> tuple[dict[str, Any], Table]:
     """``(state at the row's version, row)``: the row's state, or, when the row holds a checkpoint
     (PostgreSQL's usual move writes the state only every few moves), that state with the
-    stored moves after ``state_version`` applied here, independently of ``app/services/game_state.py``."""
+    stored moves after ``state_version`` applied here, independently of ``app/services/games/state.py``."""
     table = await session.scalar(select(Table).where(Table.id == game_id))
     state = table.state
     if table.state_version is not None:

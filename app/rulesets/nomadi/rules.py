@@ -35,8 +35,9 @@ from app.rulesets.nomadi.view import build_view, card_token, inspection_token, p
 class Nomadi(Ruleset[NomadiState]):
     """Nomadi for 2-5 players on our own board "nomadi-red-erg-16x20" (Spec §4).
 
-    ``Nomadi(board)`` plays on another :class:`Board` (the tests use the spec's §6 sketches);
-    the default is the standard board from the package data.
+    ``Nomadi(board)`` plays on another :class:`Board` (the tests use the small sketched boards of
+    the move-generator positions, docs/rules/nomadi-for-developers.md); the default is the standard
+    board from the package data.
 
     Decisions where the spec is silent or leaves room (the spec's own [D] items are followed as
     written; these are ours):

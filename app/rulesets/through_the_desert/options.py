@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -26,11 +26,14 @@ class Options(BaseModel):
     # Spec §1.2
     piles: PilePreset = Field(
         "classic",
+        title="Camels per pile",
+        json_schema_extra={"choice_labels": {"classic": "Classic", "zman": "Z-Man edition"}},
         description="Camels per pile, classic 22/26/30/29 or Z-Man 20/25/30/30 for 2/3/4/5 players.",
     )
     # Spec W-2
     hide_well_values: bool = Field(
         True,
+        title="Keep taken wells secret",
         description="Taken wells are face down; others see how many, not their values, until the end.",
     )
     # Spec S-5
@@ -57,7 +60,8 @@ class TableOptions(TypedDict):
     piles: PilePreset
     hide_well_values: bool
     palm_placement: PalmPlacement
-    first_player: FirstPlayer
+    # Games stored before this option existed have none: their start player was drawn ("random").
+    first_player: NotRequired[FirstPlayer]
     leader_return: LeaderReturn
 
 

@@ -136,6 +136,6 @@ def public_options(options: TableOptions) -> dict[str, str | bool]:
         "piles": options["piles"],
         "hide_well_values": options["hide_well_values"],
         "palm_placement": options["palm_placement"],
-        "first_player": options["first_player"],
+        "first_player": options.get("first_player", "random"),  # stored before the option: drawn
         "leader_return": options["leader_return"],
     }

@@ -9,5 +9,5 @@ who wants them, and the channels that carry them.
 * ``channels``: push and mail delivering one notice to one account; ``kit``: all of it for one process.
 * ``invitations``: telling a friend's invitation to a table, from the process that made it.
 
-``app/services/notifier.py`` ties the turn notices to the fan-out.
+``app/services/notify/notifier.py`` ties the turn notices to the fan-out.
 """

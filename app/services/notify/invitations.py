@@ -18,7 +18,7 @@ import asyncio
 import logging
 from collections import OrderedDict
 
-from app.services import friends
+from app.services.accounts import friends
 from app.services.context import Context
 from app.services.notify.channels import Channel
 from app.services.notify.messages import WaitingGame, invitation_notice

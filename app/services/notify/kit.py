@@ -1,15 +1,15 @@
 """The notice machinery of one process, built in the app's lifespan: keys, mailer, push sender,
-channels, the :class:`~app.services.notifier.Notifier` (turns) and the invitation notices."""
+channels, the :class:`~app.services.notify.notifier.Notifier` (turns) and the invitation notices."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from app.services import presence
+from app.services.attendance import presence
 from app.services.context import Context
 from app.services.errors import AppError
-from app.services.notifier import Notifier, Presence
+from app.services.notify.notifier import Notifier, Presence
 from app.services.notify import vapid
 from app.services.notify.channels import Channel, MailChannel, PushChannel
 from app.services.notify.invitations import InvitationNotices
@@ -62,7 +62,7 @@ def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = la
 
 def presence_across_processes(ctx: Context) -> Presence:
     """``is_present`` for the notifier: a socket of the seat's person is open on any process
-    (``app/services/presence.py``); a seat no person plays is never present."""
+    (``app/services/attendance/presence.py``); a seat no person plays is never present."""
 
     async def is_present(game_id: int, seat: int) -> bool:
         try:

@@ -6,8 +6,13 @@ the request signed with the server's VAPID key (RFC 8292) by py-vapid, as pywebp
 without redirects (``transport.py``, imported on the first push: aiohttp takes a while to load).  The
 cryptography library and http_ece are imported by the functions that use them (see ``vapid.py``).  A push endpoint is a URL a browser hands us, so the
 server never posts to this machine or its private network (unless
-``push_allow_private_endpoints``, for tests): such URLs are refused when subscribing, and host
-names are resolved to public addresses only when sending.
+``push_allow_private_endpoints``, for tests): such URLs are refused when subscribing and again
+when sending (a subscription kept before a check was tightened), and host names are resolved to
+public addresses only when sending.  The check is made on the address the host really names, the
+way the C resolver reads it: every IPv4 spelling (``127.1``, ``0x7f.1``, ``0177.0.0.1``,
+``2130706433``), trailing dots (``localhost.``), and the IPv4 address inside an IPv6 one (mapped
+``::ffff:a.b.c.d``, compatible ``::a.b.c.d``, NAT64 ``64:ff9b::/96``, 6to4 ``2002::/16``, Teredo),
+which Python's ``is_global`` counts as global.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import base64
 import binascii
 import ipaddress
 import json
+import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -59,7 +65,7 @@ def check_subscription(subscription: Subscription, allow_private: bool) -> Subsc
     schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes or not parts.hostname or parts.username or parts.password:
         raise AppError("bad_request", "a push endpoint is an https:// URL")
-    if not allow_private and not _public_host(parts.hostname):
+    if not allow_private and not public_host(parts.hostname):
         raise AppError("bad_request", "a push endpoint may not name this server or a private network")
     from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -101,13 +107,69 @@ def encrypt(subscription: Subscription, data: bytes) -> bytes:
                             dh=_b64url(subscription.p256dh), auth_secret=_b64url(subscription.auth), version="aes128gcm")
 
 
-def _public_host(host: str) -> bool:
-    if host == "localhost" or host.endswith(".localhost") or "." not in host.strip("[]") and ":" not in host:
+def public_host(host: str) -> bool:
+    """Whether a URL's host (``urlsplit(...).hostname``: lower case, no brackets) may be posted to.
+
+    False for local names (``localhost`` and names under it, ``localhost.localdomain``, names
+    under ``.localdomain``, ``.local``, ``.internal``, ``.home.arpa``, any name without a dot),
+    each with or without trailing dots, and for addresses :func:`public_address` refuses.  True
+    for any other name: its addresses are checked when it is resolved (``transport.PublicOnlyResolver``).
+    """
+    name = host.strip("[]").rstrip(".").lower()
+    address = canonical_address(name)
+    if address is not None:
+        return public_address(address)
+    if not name or "." not in name or name == "localhost.localdomain":
         return False
+    return not name.endswith(_LOCAL_SUFFIXES)
+
+
+def canonical_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """The address a host names when it is an address literal, in any spelling the C resolver
+    takes (``inet_aton``: ``127.1``, ``0x7f.1``, ``0177.0.0.1``, ``2130706433``); None for a name."""
+    text = host.strip("[]").rstrip(".")
     try:
-        return ipaddress.ip_address(host.strip("[]")).is_global
+        return ipaddress.ip_address(text)
     except ValueError:
-        return True  # a name: checked again when it is resolved (transport.PublicOnlyResolver)
+        pass
+    if text and set(text.lower()) <= _INET_ATON_CHARACTERS:
+        try:
+            return ipaddress.IPv4Address(socket.inet_aton(text))
+        except OSError:
+            return None
+    return None
+
+
+def public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether ``address`` and every IPv4 address embedded in it are global (not loopback,
+    private, link-local, reserved, shared or unspecified)."""
+    if address.version == 6 and address in _NAT64_LOCAL_USE:
+        return False  # a network's own translator: where its IPv4 part sits depends on that network
+    return all(each.is_global and not each.is_multicast for each in _with_embedded(address))
+
+
+def _with_embedded(address):
+    yield address
+    if address.version != 6:
+        return
+    low32 = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address.ipv4_mapped is not None:
+        yield address.ipv4_mapped
+    if address.sixtofour is not None:
+        yield address.sixtofour
+    if address.teredo is not None:
+        yield from address.teredo
+    if any(address in network for network in _EMBEDDING_LOW_32_BITS):
+        yield low32
+
+
+_EMBEDDING_LOW_32_BITS = (
+    ipaddress.IPv6Network("::/96"),  # IPv4-compatible (RFC 4291 2.5.5.1), deprecated but still routed by some stacks
+    ipaddress.IPv6Network("64:ff9b::/96"),  # NAT64 well-known prefix (RFC 6052)
+)
+_NAT64_LOCAL_USE = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215
+_INET_ATON_CHARACTERS = set("0123456789abcdefx.")
+_LOCAL_SUFFIXES = (".localhost", ".localdomain", ".local", ".internal", ".home.arpa")
 
 
 def _b64url(text: str) -> bytes:

@@ -7,16 +7,16 @@ players never subscribed does without.
 
 from __future__ import annotations
 
-import ipaddress
 import socket
 import time
+from ipaddress import ip_address
 from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp.abc import AbstractResolver, ResolveResult
 from py_vapid import Vapid
 
-from app.services.notify.push import TTL_SECONDS, PushUnreachable, Subscription, encrypt
+from app.services.notify.push import TTL_SECONDS, PushUnreachable, Subscription, encrypt, public_address, public_host
 
 
 class PushSender:
@@ -47,12 +47,17 @@ class PushSender:
         """POST ``data`` to the subscription's push service; returns the HTTP status it answered.
 
         Raises ``TimeoutError`` past the time limit and ``PushUnreachable`` (an ``OSError``) when the
-        service cannot be reached.  ``topic`` lets the service replace an older undelivered notice.
+        service cannot be reached, or its host is a local name or an address this server may not
+        post to (checked again here: aiohttp asks no resolver for an address literal, and a
+        subscription may have been kept before the check was tightened).  ``topic`` lets the
+        service replace an older undelivered notice.
         """
         if self._session is None:
             raise RuntimeError("PushSender.start() was not called")
-        body = encrypt(subscription, data)
         parts = urlsplit(subscription.endpoint)
+        if not self._allow_private and not public_host(parts.hostname or ""):
+            raise PushUnreachable(f"push endpoint host {parts.hostname!r} is not a public address")
+        body = encrypt(subscription, data)
         claims = {"sub": self._subject, "aud": f"{parts.scheme}://{parts.netloc}", "exp": int(time.time()) + 12 * 3600}
         headers = {**self._vapid.sign(claims), "Content-Encoding": "aes128gcm", "Content-Type": "application/octet-stream",
                    "TTL": str(TTL_SECONDS), "Urgency": "normal", "Topic": topic}
@@ -74,7 +79,7 @@ class PublicOnlyResolver(AbstractResolver):
 
     async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET) -> list[ResolveResult]:
         found = [result for result in await self._inner.resolve(host, port, family)
-                 if ipaddress.ip_address(result["host"]).is_global]
+                 if public_address(ip_address(result["host"]))]
         if not found:
             raise OSError(f"push endpoint host {host!r} has no public address")
         return found

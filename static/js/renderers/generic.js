@@ -2,7 +2,11 @@
 // move as a button. Enough to play any game, if not pleasantly. It knows no move shapes, so it
 // highlights no last move (the log still marks the newest entry).
 
+import { linkStylesheet } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
+import { genericWords, ghostMark } from "../move-preview.js";
+
+await linkStylesheet(new URL("./generic.css", import.meta.url)); // its look: generic.css
 
 function describe(move) {
   return Object.entries(move)
@@ -10,6 +14,25 @@ function describe(move) {
     .join(", ");
 }
 
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): the move in words, and its button
+ * marked as the ghost (the generic board has no places to draw on).
+ */
+export function preview(frame, move) {
+  const wanted = JSON.stringify(move);
+  return {
+    text: genericWords(move),
+    draw(root) {
+      const button = [...root.querySelectorAll(".generic-moves [data-move]")].find((candidate) => candidate.dataset.move === wanted);
+      if (button) ghostMark(button, move);
+    },
+  };
+}
+
+/**
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no buttons.
+ * @type {import("./contract.js").Render}
+ */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false }) {
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
   const moves = seated ? frame.legal || [] : [];

@@ -193,7 +193,7 @@ export function fullBoard(frame, view, seat) {
 export function fullControls(frame, view, legal, ui, disabled, redraw, send, targets, tools) {
   const seat = frame.seat;
   const types = new Set(legal.map((move) => move.type));
-  const { button, choiceList, describe } = tools;
+  const { button, choiceList } = tools;
   const skip = legal.find((move) => move.type === "skip");
   const skipButton = (label) => h("div", { class: "hx-choices" }, button(label, { "data-action": "skip", "data-focus-key": "skip" }, () => send(skip), disabled));
   if (types.has("discard_spell")) {
@@ -251,19 +251,3 @@ export function fullActionControls(view, seat, moves, action, ui, disabled, redr
   }
   return body;
 }
-
-export const FULL_STYLE = `
-.hx-token-disc { fill: #fffaf0; stroke: #5b3a1a; stroke-width: 0.3; }
-.hx-token-disc.revealed { fill: #c9b27c; }
-.hx-token-mark { font-size: 2px; font-weight: 800; fill: #5b3a1a; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-vessel-shape { stroke: #1d1d1d; stroke-width: 0.3; }
-.hx-sea-target { cursor: pointer; }
-.hx-sea-target:focus { outline: none; }
-.hx-sea-target:focus-visible .hx-target { stroke: #2a7fff; stroke-width: 1.4; stroke-dasharray: none; }
-.hx-full-board { margin-top: 0.35em; font-size: 0.86rem; }
-.hx-faction { margin: 0 0 0.2em; }
-.hx-hand { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.15em; }
-.hx-spell { border-left: 4px solid #7b5ea7; padding-left: 0.3em; }
-.hx-spell.spell-combat { border-color: #b3261e; }
-.hx-spell.spell-interrupt { border-color: #356a8a; }
-`;

@@ -13,10 +13,13 @@
 // the survivors retreat; conscripts. By keyboard every choice is a button or a focusable region:
 // Tab to it, Enter or Space. What the last move touched (view.last) carries `last-move`.
 
-import { activate, keepFocus, markLastMove } from "../board-kit.js";
+import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { ghostLayer, ghostMark } from "../move-preview.js";
 import { unitFigure } from "../pieces.js";
-import { FULL_PHASES, FULL_SLOTS, FULL_STYLE, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
+import { FULL_PHASES, FULL_SLOTS, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
+
+await linkStylesheet(new URL("./heroes.css", import.meta.url)); // the board's look: heroes.css
 
 // -- static data ------------------------------------------------------------------------------
 
@@ -162,17 +165,17 @@ function describe(view, move, seat) {
     case "march":
       return `March ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} to ${regionName(move.destination)}${tail}`;
     case "pass":
-      return "Pass (no action possible)";
+      return "Pass: you cannot act"; // the log: "Ana cannot act and passes"
     case "fire_mercenary":
       return "Fire the Nomad Mercenary";
-    case "skip":
-      return "Skip";
+    case "skip": // in the log's words for the step it skips
+      return { follow: "Do not follow", muster: "Do not muster", interrupt: "Let the spell be", combat_spell: "Cast no Combat spell" }[view.phase] || "Skip";
     case "tactic": {
       const paid = payWords(move);
       return `${tacticInfo(view, move.card).name}: ${paid}`;
     }
     case "conscript":
-      return totalUnits(move) ? `Bring ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)}` : "Bring no conscripts";
+      return totalUnits(move) ? `Conscript ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} into the battle` : "Conscript nobody";
     case "casualties":
       return `Lose ${unitWords(move)}${move.retreat ? `, retreat to ${regionName(move.retreat)}` : ""}`;
     default:
@@ -298,6 +301,10 @@ function ownerOfCapital(view, regionId) {
 
 const ZOOMED_PX_PER_UNIT = 4; // the larger map: about 11 px text and 75 px hexes
 
+const UNIT_SIZE = 5.2; // a unit figure's height in map units when its region holds one army: 16 px at the desktop map's 3.3 px a unit
+const UNIT_STEP_X = 7;
+const UNIT_STEP_Y = 5.6;
+
 function drawMap(frame, view, map, targets, onTarget, zoom) {
   const regionsInPlay = Object.keys(view.regions || {}).filter((id) => map.byId.has(id));
   const land = regionsInPlay.map((id) => map.byId.get(id)).filter((region) => region.kind !== "sea");
@@ -361,22 +368,42 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     // the units: one line per player, their mark and counts ("2S 1W")
     const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
     lines.forEach(([seat, counts], index) => {
-      const y = cy + (lines.length > 1 ? -1.4 + index * 3.9 : 1.2) + (owner !== null ? 0.4 : 0);
-      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count
+      // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count; a region
+      // with one army (nearly always) draws them large, two to a row (16 px high on a desktop map)
       const kinds = UNIT_KINDS.filter((kind) => counts[kind]);
-      const step = kinds.length > 3 ? 3.05 : 3.5;
-      const figures = kinds.flatMap((kind, at) => {
-        const fx = cx - 2.6 + at * step;
-        return [
-          unitFigure(kind, fx, y, 2.3, { "data-count": String(counts[kind]) }),
-          s("text", { x: fx + 1.35, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
-        ];
-      });
+      let figures;
+      let markAt;
+      if (lines.length === 1) {
+        const columns = Math.min(2, kinds.length);
+        const rows = Math.ceil(kinds.length / 2);
+        const x0 = cx - ((columns - 1) * UNIT_STEP_X) / 2 + 0.4;
+        const y0 = cy + (owner !== null ? 2 : 1.4) - ((rows - 1) * UNIT_STEP_Y) / 2;
+        markAt = [x0 - 4.3, y0];
+        figures = kinds.flatMap((kind, at) => {
+          const fx = x0 + (at % 2) * UNIT_STEP_X;
+          const fy = y0 + Math.floor(at / 2) * UNIT_STEP_Y;
+          return [
+            unitFigure(kind, fx, fy, UNIT_SIZE, { "data-count": String(counts[kind]) }),
+            s("text", { x: fx + 2.5, y: fy + 0.6, class: "hx-unit-count big" }, String(counts[kind])),
+          ];
+        });
+      } else {
+        const y = cy - 1.4 + index * 3.9 + (owner !== null ? 0.4 : 0);
+        const step = kinds.length > 3 ? 3.05 : 3.5;
+        markAt = [cx - 5.2, y];
+        figures = kinds.flatMap((kind, at) => {
+          const fx = cx - 2.6 + at * step;
+          return [
+            unitFigure(kind, fx, y, 2.9, { "data-count": String(counts[kind]) }),
+            s("text", { x: fx + 1.45, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
+          ];
+        });
+      }
       group.append(
         s(
           "g",
           { class: "hx-units", "data-units-seat": seat, "data-units": armyKey(counts), "data-mercenary": counts.mercenary ? String(counts.mercenary) : undefined },
-          mark(view, Number(seat), cx - 5.2, y, 1.75),
+          mark(view, Number(seat), markAt[0], markAt[1], lines.length === 1 ? 2 : 1.75),
           ...figures,
         ),
       );
@@ -427,8 +454,12 @@ function drawPlayerBoard(frame, view, seat) {
   const slots = SLOTS.map((slot) => {
     const fill = bar[slot];
     const state = fill === "disabled" ? "disabled" : fill ? fill : "open";
-    const fillWords = { disabled: "not in this game", open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
-    const shortWords = { disabled: "—", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    // a greyed slot says why: the core edition (the reduced game of five actions) has no such action
+    const unavailable = isFull(view)
+      ? "not available at this table"
+      : "not in the core edition, the reduced game this table plays (the full edition has it)";
+    const fillWords = { disabled: unavailable, open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    const shortWords = { disabled: isFull(view) ? "unavailable" : "not in core", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
     return h(
       "li",
       { class: `hx-slot slot-${state}`, "data-slot": slot, "data-fill": state, title: `${SLOT_NAMES[slot]}: ${fillWords}`, "aria-label": `${SLOT_NAMES[slot]}: ${fillWords}` },
@@ -774,6 +805,12 @@ function button(label, attributes, onClick, disabled) {
   return element;
 }
 
+/**
+ * One button per move. `attributes(move)` gives each button's extra attributes; `label(move)`
+ * its words (default: the move described).
+ * @param {(move: any) => object} [attributes]
+ * @param {((move: any) => string) | null} [label]
+ */
 function choiceList(moves, view, seat, disabled, send, attributes = () => ({}), label = null) {
   return h(
     "div",
@@ -1025,13 +1062,10 @@ function lastMoveSelectors(view, previous) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or the
- * connection is down); `readOnly` draws without any controls (a replay); `previous` is the view
- * before the last move. Spectators (frame.seat null) get no controls.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
-  ensureStyle();
   const view = frame.view || {};
   if (!view.regions || !view.players) {
     replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
@@ -1080,118 +1114,49 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   draw(null);
 }
 
-// -- styles -----------------------------------------------------------------------------------
+// -- the preview of a move held for Confirm ---------------------------------------------------
 
-const STYLE = `
-.hx { display: grid; grid-template-columns: minmax(0, 1fr) 300px; gap: 1em; align-items: start; }
-.hx-board-column, .hx-panel { min-width: 0; }
-.hx-map-frame { background: var(--board-bg, #fff); border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 4px; }
-.hx-map { display: block; width: 100%; height: auto; max-height: var(--board-max-h, 80vh); }
-.hx-sea-bg { fill: #d7e9f3; }
-.hx-sea-label { font-size: 2.6px; font-style: italic; fill: #356a8a; text-anchor: middle; dominant-baseline: central; }
-.hx-ferry { stroke: #7a4b1e; stroke-width: 1.1; stroke-dasharray: 2 1.2; }
-.hx-hex { stroke: #6b5a43; stroke-width: 0.45; }
-.terrain-plains .hx-hex { fill: #f3eaa2; }
-.terrain-forest .hx-hex { fill: #a9d39e; }
-.terrain-mountain .hx-hex { fill: #c9c2b8; }
-.terrain-swamp .hx-hex { fill: #b6c4a2; }
-.terrain-desert .hx-hex { fill: #f1d9a8; }
-.terrain-capital .hx-hex { fill: #fffaf0; stroke: var(--owner, #6b5a43); stroke-width: 1.1; }
-.hx-region-label { font-size: 2.3px; fill: #3b2f22; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-capital-level { font-size: 2px; fill: #6f665b; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-mark-letter { font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.hx-unit-count { font-size: 2.5px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; pointer-events: none; }
-.hx-map .unit-figure .figure-body { fill: #fffaf0; stroke: #1d1d1d; stroke-width: 0.28; stroke-linejoin: round; }
-.hx-map .unit-figure .figure-mark { fill: none; stroke: #1d1d1d; stroke-width: 0.3; }
-.hx-map .unit-hero .figure-body { fill: #f5c542; }
-.hx-map .unit-mercenary .figure-body { fill: #d9c3a0; }
-.hx-small-letter { font-size: 2.2px; font-weight: 800; fill: #1d1d1d; dominant-baseline: central; }
-.hx-tower-shape { stroke: #1d1d1d; stroke-width: 0.3; }
-.hx-nomad { fill: #5b3a1a; stroke: #fff; stroke-width: 0.35; }
-.hx-target { fill: #2e7d32; fill-opacity: 0.22; stroke: #1b5e20; stroke-width: 0.9; stroke-dasharray: 1.6 0.8; animation: hx-pulse 1.6s ease-in-out infinite; }
-.hx-region.legal { cursor: pointer; }
-.hx-region.legal:hover .hx-target, .hx-region.legal:focus .hx-target { fill-opacity: 0.45; animation: none; }
-.hx-region:focus { outline: none; }
-.hx-region:focus-visible .hx-target { stroke: #2a7fff; stroke-width: 1.4; stroke-dasharray: none; }
-.hx-region.last-move .hx-hex { stroke: var(--last, #8e24aa); stroke-width: 1.2; }
-@keyframes hx-pulse { 50% { fill-opacity: 0.08; } }
-@media (prefers-reduced-motion: reduce) { .hx-target { animation: none; } }
-.hx-controls { margin-bottom: 0.6em; }
-.hx-controls .prompt { margin: 0 0 0.4em; font-weight: 600; }
-.hx-step { margin: 0.3em 0; }
-.hx-choices { display: flex; flex-wrap: wrap; gap: 0.4em; margin: 0.35em 0; }
-.hx-choices button.selected, .hx-card.selected { background: #2e7d32; border-color: #1b5e20; color: #fff; }
-.hx-cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(128px, 1fr)); gap: 0.4em; margin: 0.35em 0; }
-.hx-card { display: flex; flex-direction: column; align-items: flex-start; text-align: left; gap: 0.1em; padding: 0.4em 0.55em; min-height: 0; }
-.hx-card-line { font-size: 0.82rem; }
-.hx-card-text { font-size: 0.76rem; opacity: 0.85; }
-.hx-legend { font-size: 0.8rem; margin: 0; }
-.hx-fire { margin-top: 0.5em; }
-.hx-confirm { border: 2px solid #b3261e; border-radius: 8px; background: #fdf3f2; padding: 0.4em 0.6em; margin-top: 0.5em; }
-.hx-confirm p { margin: 0 0 0.3em; }
-.hx-enemy { border-left: 5px solid ${SEAT_COLOURS[1]}; }
-.hx-enemy-top { display: flex; gap: 0.6em; align-items: flex-start; }
-.hx-enemy-current { margin: 0 0 0.3em; font-size: 0.9rem; }
-.hx-enemy-slots { margin: 0.3em 0 0; padding-left: 1.2em; font-size: 0.86rem; }
-.hx-enemy-slot.current { font-weight: 600; }
-.hx-compass { flex: none; }
-.hx-compass-ring { fill: #fbf6ea; stroke: #5b3a1a; stroke-width: 0.8; }
-.hx-compass-point { font-size: 3.4px; text-anchor: middle; dominant-baseline: middle; fill: #5b3a1a; }
-.hx-compass-arrow { fill: ${SEAT_COLOURS[1]}; stroke: #1d1d1d; stroke-width: 0.4; }
-.hx-merc-card { font-size: 0.86rem; border: 1px dashed #8a6a3b; border-radius: 6px; padding: 0.2em 0.45em; margin: 0 0 0.35em; background: #fbf6ea; overflow-wrap: anywhere; }
-.hx-merc-card.held { border: 1px solid var(--owner, #8a6a3b); border-left-width: 5px; }
-.hx-merc-figures { display: inline-flex; gap: 2px; margin-right: 0.35em; vertical-align: middle; }
-.hx-merc-figure { width: 0.6em; height: 0.8em; border-radius: 0.3em 0.3em 0.1em 0.1em; border: 1px solid #5b3a1a; background: transparent; }
-.hx-merc-figure.alive { background: var(--owner, #5b3a1a); }
-.hx-merc-holder { margin: 0; }
-.hx-merc-holder .hx-swatch { vertical-align: -3px; }
-.hx-under-map { display: flex; gap: 0.6em; align-items: flex-start; margin-top: 0.4em; }
-.hx-zoom { flex: none; }
-.hx-map-frame.zoomed { overflow: auto; max-height: 85vh; }
-
-.hx-panel section { background: var(--card, #fff); border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.5em 0.65em; margin-bottom: 0.6em; }
-.hx-status p { margin: 0.1em 0; }
-.hx-phase { font-weight: 700; }
-.hx-round { font-size: 0.85rem; }
-.hx-end { color: #8a3b00; font-weight: 600; }
-.hx-battle { border-color: #b3261e !important; background: #fdf3f2 !important; }
-.hx-battle p, .hx-chosen { margin: 0.2em 0; font-size: 0.9rem; }
-.hx-tax-track { list-style: none; display: flex; gap: 0.4em; margin: 0; padding: 0; }
-.hx-tax-track li { flex: 1; border: 1px solid var(--line, #e4dac8); border-radius: 6px; padding: 0.2em 0.4em; text-align: center; font-size: 0.9rem; }
-.hx-players { display: grid; gap: 0.6em; }
-.hx-players .hx-player { margin: 0; }
-.hx-player.current { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 1px var(--accent, #b5651d); }
-.hx-player.eliminated { opacity: 0.6; }
-.hx-player-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; margin-bottom: 0.25em; }
-.hx-score { margin-left: auto; font-weight: 700; font-variant-numeric: tabular-nums; }
-.hx-resources { list-style: none; display: flex; gap: 0.35em; margin: 0 0 0.3em; padding: 0; font-size: 0.86rem; }
-.hx-resources li { flex: 1; border-radius: 5px; padding: 0 0.35em; text-align: center; white-space: nowrap; }
-.hx-resources .res-ore { background: #e6e2dc; } .hx-resources .res-mana { background: #dfe9f7; } .hx-resources .res-food { background: #f6efcf; }
-.hx-resources li.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.hx-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.05em 0.6em; margin: 0 0 0.35em; font-size: 0.86rem; }
-.hx-stats dt { color: var(--muted, #6f665b); }
-.hx-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
-.hx-stats dd.last-move, .hx-score.last-move { color: var(--last, #8e24aa); font-weight: 700; }
-.hx-bar { list-style: none; display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); gap: 3px; margin: 0; padding: 0; }
-.hx-slot { display: flex; flex-direction: column; align-items: center; border: 1px solid #cdbf9f; border-radius: 5px; padding: 0.05em 0.3em; font-size: 0.74rem; line-height: 1.25; background: #fffdf7; min-width: 0; }
-.hx-slot-name { max-width: 100%; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
-.hx-slot-fill { font-weight: 700; white-space: nowrap; }
-.hx-slot.slot-open .hx-slot-fill { font-weight: 400; color: var(--muted, #6f665b); }
-.hx-slot.slot-disabled { background: #ececec; color: #9a9a9a; border-style: dashed; }
-.hx-slot.slot-token { background: #fbe3c8; }
-.hx-slot.slot-serf { background: #e2efd9; }
-.hx-slot.slot-nomad { background: #ead9cc; }
-.hx-slot.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.hx-last-battle.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.hx-swatch { flex: none; }
-@media (max-width: 900px) { .hx { grid-template-columns: minmax(0, 1fr); } .hx-players { grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); } }
-@media (max-width: 520px) { .hx-map-frame { padding: 1px; } }
-`;
-
-function ensureStyle() {
-  if (document.getElementById("heroes-style")) return;
-  document.head.append(h("style", { id: "heroes-style" }, STYLE + FULL_STYLE));
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
+ * sentence ("March 2 Warriors from North Plains to East Forest"; the log names the same action,
+ * regions and units) and `draw(root)`, which marks it on the board drawn in `root`: a dashed ring
+ * on each region it touches, the path of a march, nomad move or vessel, and the action slot it
+ * fills on the player's Action Bar (a battle's choice marks the battle panel).
+ */
+export function preview(frame, move) {
+  const view = frame.view || {};
+  const text = describe(view, move, frame.seat);
+  return {
+    text,
+    draw(root) {
+      const svg = root.querySelector("svg.hx-map");
+      const map = mapOf(view);
+      const regions = [move.region, move.origin, move.destination, move.target, move.retreat]
+        .filter((id) => typeof id === "string" && map.byId.has(id));
+      if (svg && regions.length) {
+        const layer = ghostLayer(svg, move);
+        layer.dataset.regions = regions.join(" ");
+        for (const id of new Set(regions)) layer.append(s("polygon", { points: hexPoints(map, map.byId.get(id)), class: "ghost-ring" }));
+        if (move.origin && move.destination && map.byId.has(move.origin) && map.byId.has(move.destination)) {
+          const [x1, y1] = centre(map.byId.get(move.origin));
+          const [x2, y2] = centre(map.byId.get(move.destination));
+          layer.append(s("line", { x1, y1, x2, y2, class: "ghost-path" }));
+          // the marching units, drawn where they will stand
+          const kinds = UNIT_KINDS.filter((kind) => Number(move[kind]) > 0);
+          kinds.forEach((kind, at) => {
+            const fx = x2 - ((kinds.length - 1) * UNIT_STEP_X) / 2 + at * UNIT_STEP_X;
+            layer.append(unitFigure(kind, fx, y2 + 1.5, UNIT_SIZE, { class: `unit-figure unit-${kind} ghost-shape` }), s("text", { x: fx + 2.5, y: y2 + 2.1, class: "hx-unit-count big" }, String(move[kind])));
+          });
+          if (!kinds.length) layer.append(s("circle", { cx: x2, cy: y2, r: 1.6, class: "ghost-shape", fill: "#fffaf0" }));
+        }
+      }
+      const seat = frame.seat;
+      const slot = ["battle", "tactic", "conscript", "casualties", "combat_spell", "interrupt"].includes(move.type) ? null : slotOfMove(move);
+      if (slot && seat !== null && seat !== undefined) ghostMark(root.querySelector(`.hx-player[data-player-seat="${seat}"] [data-slot="${slot}"]`), move);
+      if (!root.querySelector(".move-ghost")) ghostMark(root.querySelector(".hx-battle"), move);
+    },
+  };
 }
 
-/** One move in words, for the table's "Confirm my moves" bar (move-bar.js). */
+/** One move in words (the preview's sentence; kept for callers of the older name). */
 export { describe as describeMove };

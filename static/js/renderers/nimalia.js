@@ -9,8 +9,11 @@
 // the last move filled, and the reserves it touched, carry `last-move`.
 
 import { animalIcon } from "../pieces.js";
-import { activate, keepFocus, markLastMove } from "../board-kit.js";
+import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
+import { ghostMark } from "../move-preview.js";
+
+await linkStylesheet(new URL("./nimalia.css", import.meta.url)); // the board's look: nimalia.css
 
 const ANIMALS = {
   Fl: ["flamingo", "water"],
@@ -38,6 +41,7 @@ function parseCode(code) {
   return { code, animal, terrain, river: null };
 }
 
+/** The four cells a card covers when its top-left cell is [row, col]. @returns {Array<[number, number]>} */
 function footprint([row, col]) {
   return [[row, col], [row, col + 1], [row + 1, col], [row + 1, col + 1]];
 }
@@ -45,73 +49,6 @@ function footprint([row, col]) {
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
   return player ? player.name : `Seat ${seat + 1}`;
-}
-
-// -- styles (kept with the renderer so that the game needs nothing outside its own files) -----
-
-const STYLE = `
-.nim { display: grid; gap: 14px; }
-.nim section { background: var(--card, #fff); border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 10px 12px; min-width: 0; }
-.nim h3 { margin: 0 0 8px; }
-.nim-status { display: flex; flex-wrap: wrap; gap: 6px 14px; align-items: baseline; }
-.nim-objectives ul { list-style: none; margin: 0; padding: 0; display: grid; gap: 8px; grid-template-columns: repeat(auto-fit, minmax(210px, 1fr)); }
-.nim-objective { border-radius: 8px; padding: 8px 10px; border-left: 6px solid var(--obj); background: color-mix(in srgb, var(--obj) 12%, white); }
-.nim-objective.scoring-now { box-shadow: 0 0 0 2px var(--obj); }
-.nim-objective p { margin: 4px 0; font-size: 0.9em; }
-.nim-rounds { display: flex; gap: 3px; }
-.nim-rounds span { display: inline-block; min-width: 1.5em; text-align: center; border-radius: 4px; font-size: 0.8em; border: 1px solid var(--line, #ddd); color: #999; }
-.nim-rounds span.scores { color: #fff; background: var(--obj); border-color: var(--obj); }
-.nim-rounds span.current { outline: 2px solid var(--ink, #222); }
-.nim-hand-row { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; }
-.nim-card { display: grid; grid-template-columns: repeat(2, 38px); grid-auto-rows: 38px; gap: 0; padding: 3px; border-radius: 6px; border: 2px solid transparent; background: var(--card, #fff); cursor: pointer; min-height: 0; }
-.nim-card[aria-pressed="true"] { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 2px var(--accent-soft, #f6e7d3); }
-.nim-card:disabled { cursor: default; opacity: 0.7; }
-.nim-grid { display: grid; gap: 0; width: max-content; max-width: 100%; }
-.nim-cell { position: relative; width: var(--cell, 44px); height: var(--cell, 44px); display: flex; align-items: center; justify-content: center; font-size: calc(var(--cell, 44px) * 0.3); font-weight: 700; color: #2b2620; border: 1px solid rgba(0,0,0,0.08); box-sizing: border-box; }
-.nim-cell.empty { background: light-dark(#f7f3ea, #2e2921); border: 1px dashed var(--line, #e2d8c4); }
-.nim-cell.t-water { background-color: #8fcdf0; }
-.nim-cell.t-savannah { background-color: #f1d27b; }
-.nim-cell.t-jungle { background-color: #79c27d; }
-.nim-cell.t-snow { background-color: #eef4fb; }
-.nim-cell.river-slash { background-image: linear-gradient(to bottom right, transparent 44%, #2f7fc1 44%, #2f7fc1 56%, transparent 56%); }
-.nim-cell.river-backslash { background-image: linear-gradient(to top right, transparent 44%, #2f7fc1 44%, #2f7fc1 56%, transparent 56%); }
-.nim-cell.edge-top { border-top: 2px solid #4a3b2a; }
-.nim-cell.edge-bottom { border-bottom: 2px solid #4a3b2a; }
-.nim-cell.edge-left { border-left: 2px solid #4a3b2a; }
-.nim-cell.edge-right { border-right: 2px solid #4a3b2a; }
-.nim-cell.legal { cursor: pointer; box-shadow: inset 0 0 0 2px color-mix(in srgb, var(--legal, #2e7d32) 60%, transparent); }
-.nim-cell.legal:hover, .nim-cell.legal:focus { box-shadow: inset 0 0 0 3px var(--legal, #2e7d32); outline: none; }
-.nim-cell.legal:focus-visible { outline: 3px solid #2a7fff; outline-offset: -3px; z-index: 2; }
-.nim-cell.legal::after { content: ""; position: absolute; left: 3px; top: 3px; width: 9px; height: 9px; border-radius: 50%; background: var(--legal, #2e7d32); }
-.nim-cell.preview { outline: 3px solid var(--accent, #b5651d); outline-offset: -3px; z-index: 1; }
-/* your chosen card waits face down inside the reserve's frame: a card back, its animals faint */
-.nim-cell.pending-choice { background: repeating-linear-gradient(45deg, #7a4b1e 0 4px, #8d5a2a 4px 8px); box-shadow: inset 0 0 0 2px #ffd9a0; }
-.nim-cell.pending-choice .animal { opacity: 0.45; }
-.nim-grid { outline: 2px solid var(--line, #e4dac8); outline-offset: 0; border-radius: 2px; }
-.nim-cell .animal { pointer-events: none; display: flex; width: 80%; height: 80%; }
-.nim-cell .animal-icon { width: 100%; height: 100%; filter: drop-shadow(0 0 1px rgba(255,255,255,0.9)); }
-.nim-reserves { display: flex; flex-wrap: wrap; gap: 14px; }
-.nim-reserve h4 { margin: 0 0 4px; font-size: 0.95em; }
-.nim-reserve.small { --cell: 22px; }
-/* your reserve fits the window: at most 44 px a space, less on a small screen */
-.nim-reserve.mine .nim-grid { --cell: min(44px, calc((100vw - 3.5rem) / var(--cols)), calc(var(--board-max-h, 100dvh) / var(--rows))); }
-.nim-controls { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin: 8px 0; }
-.nim-track { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
-.nim-track li { display: grid; grid-template-columns: 8em 1fr 3em; gap: 8px; align-items: center; }
-.nim-bar { height: 12px; border-radius: 6px; background: var(--accent, #b5651d); min-width: 2px; }
-.nim-breakdown td, .nim-breakdown th { text-align: right; padding: 2px 6px; }
-.nim-breakdown th[scope="row"] { text-align: left; }
-.nim-breakdown tr.nim-total td, .nim-breakdown tr.nim-total th { border-top: 1px solid var(--line, #ddd); font-weight: 700; }
-.nim-legend { font-size: 0.85em; }
-.nim-cell.last-move { box-shadow: inset 0 0 0 3px var(--last, #8e24aa); }
-.nim-cell.last-move::before { content: ""; position: absolute; right: 3px; top: 3px; width: 0; height: 0; border-left: 8px solid transparent; border-top: 8px solid var(--last, #8e24aa); }
-.nim-reserve.last-move h4, .nim-mine.last-move h3 { color: var(--last, #8e24aa); }
-.nim-track li.last-move .nim-score-value, .nim-breakdown tr.last-move th { color: var(--last, #8e24aa); }
-`;
-
-function ensureStyle() {
-  if (document.getElementById("nimalia-style")) return;
-  document.head.append(h("style", { id: "nimalia-style" }, STYLE));
 }
 
 // -- cells and grids ----------------------------------------------------------------------------
@@ -185,6 +122,7 @@ function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent,
       const place = `row ${row}, column ${col}`;
       const what = space ? `${shown && shown.kind === "preview" ? "preview: " : shown ? "your waiting card: " : ""}${describe(space)}` : "empty";
       const attributes = space ? { "data-cell": position, role: "img", "aria-label": `${place}: ${what}` } : { "data-cell": position, "aria-hidden": "true" };
+      if (shown && shown.kind === "preview") attributes["data-preview"] = "place"; // the ghost's mark, as the move bar's (move-preview.js)
       const anchor = anchors.get(position);
       if (anchor) {
         classes.push("legal");
@@ -318,7 +256,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
       footprint(chosenMove.at).forEach((position, index) => overlay.set(key(position), { space: parseCode(codes[index]), kind: "preview" }));
     }
     prompt = chosenMove
-      ? "Check the preview, then confirm (or click another highlighted space)."
+      ? `${preview(frame, chosenMove).text}: check the preview, then press Place card (or click another highlighted space).`
       : "Choose a card, turn it, then click a highlighted space for its top-left corner.";
   } else {
     prompt = view.over ? "" : "Waiting for the next card.";
@@ -502,14 +440,11 @@ function lastMoveSelectors(previous, view, mySeat) {
 // -- the contract -------------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` greys the controls (a move is on its way, or
- * the connection is down); `readOnly` draws without any controls (a replay); `previous` is the
- * view before the last move, to highlight what it touched. Spectators (frame.seat null) get no
- * controls and no hand.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls
+ * and no hand.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
-  ensureStyle();
   const view = frame.view || {};
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
   const legal = seated && frame.status !== "finished" ? (frame.legal || []).filter((move) => move.type === "place") : [];
@@ -542,6 +477,33 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   );
   markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view, seated ? frame.seat : null));
   keepFocus(container, () => replaceChildren(container, layout), ui.card ? [`card:${ui.card}`] : []);
+}
+
+// -- the preview of a move ------------------------------------------------------------------------
+
+/** A card token's printed number ("nimalia-card-07" -> 7). */
+function cardNumber(token) {
+  const match = /(\d+)$/.exec(String(token || ""));
+  return match ? Number(match[1]) : token;
+}
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js), used by this renderer's own preview
+ * too: `move` in one sentence in the log's words ("Place card 7, turned 90°, its top-left space at
+ * row 1, column 2"; the log says "Ana placed card 7, turned 90°") and `draw(root)`, which marks
+ * the four spaces the card will cover in the player's reserve as the ghost.
+ */
+export function preview(frame, move) {
+  if (move.type !== "place") return null;
+  const [row, col] = move.at;
+  return {
+    text: `Place card ${cardNumber(move.card)}, turned ${move.rotation}°, its top-left space at row ${row}, column ${col}`,
+    draw(root) {
+      const grid = root.querySelector(".nim-reserve.mine .nim-grid");
+      if (!grid) return;
+      for (const position of footprint(move.at)) ghostMark(grid.querySelector(`[data-cell="${key(position)}"]`), move);
+    },
+  };
 }
 
 /** The reserve previews a chosen card and asks "confirm" itself: the table's move bar does not ask again. */

@@ -8,9 +8,12 @@
 //
 // Cells are [row, col], row 0 at the top (rules spec §2). The renderer brings its own styles.
 
-import { activate, cellLabel as where, edgeLabels, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
+import { activate, cellLabel as where, edgeLabels, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { ghostLayer, ghostMark } from "../move-preview.js";
 import { cardBack } from "../pieces.js";
+
+await linkStylesheet(new URL("./nomadi.css", import.meta.url)); // the board's look: nomadi.css
 
 const CELL = 10;
 const TARGET = CELL - 1.2; // a highlighted cell, a little inside the cell
@@ -590,14 +593,10 @@ function lastMoveSelectors(previous, view) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` shows the controls greyed out (a move is on its
- * way, or the connection is down); `readOnly` draws without any controls (a replay); `previous`
- * is the view before the last move, to highlight what it touched. Spectators (frame.seat null)
- * get no controls at all.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
-  ensureStyle();
   const view = frame.view || {};
   if (!view.board) {
     replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
@@ -631,7 +630,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   const chooseStone = (cellKey) => {
     ui.stone = ui.stone === cellKey ? null : cellKey;
     redraw();
-    container.querySelector(`[data-stone="${cellKey}"]`)?.focus();
+    /** @type {SVGElement | null} */ (container.querySelector(`[data-stone="${cellKey}"]`))?.focus();
   };
   const chooseDie = (value) => {
     ui.die = ui.die === value ? null : value;
@@ -696,6 +695,118 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   keepFocus(container, () => replaceChildren(container, layout), focusNext);
 }
 
+// -- the preview of a move held for Confirm ---------------------------------------------------
+
+const coinWords = (amount) => `${amount} coin${amount === 1 ? "" : "s"}`;
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
+ * sentence in the log's words ("Move your stone from Q17 to Q14 with a 3"; the log says "Ana moves
+ * their own stone from Q17 to Q14 with a 3") and `draw(root)`, which draws it on the board in
+ * `root`: a ghost stone or card on its cell, the stone's path with the die on it, six dashed dice
+ * for a roll, the unused dice paid for at the end of a turn, the offered card, the coins given.
+ */
+export function preview(frame, move) {
+  const view = frame.view || {};
+  const seat = frame.seat;
+  const colour = colourOf(view, seat);
+  const boardSvg = (root) => root.querySelector("svg.nomadi-board");
+  const centreOf = ([r, c]) => [(c + 0.5) * CELL, (r + 0.5) * CELL];
+  const onBoard = (cell, build) => (root) => {
+    const svg = boardSvg(root);
+    if (!svg) return;
+    const layer = ghostLayer(svg, move);
+    layer.dataset.cell = key(cell);
+    build(layer);
+  };
+  const offerCell = view.offer ? view.offer.cell : null;
+  const ringOffer = (layer) => {
+    const [r, c] = offerCell;
+    layer.append(s("rect", { x: c * CELL - 0.6, y: r * CELL - 0.6, width: CELL + 1.2, height: CELL + 1.2, class: "ghost-ring" }));
+  };
+  switch (move.type) {
+    case "place":
+      return {
+        text: `Place a stone on ${where(move.cell)}`,
+        draw: onBoard(move.cell, (layer) => {
+          const [cx, cy] = centreOf(move.cell);
+          layer.append(stoneShape(colour, cx, cy, 3.7, { fill: FILL[colour] || "#ccc", class: "ghost-shape" }), s("text", { x: cx, y: cy + 0.2, class: "stone-seat", fill: INK[colour] || "#000" }, String(seat + 1)));
+        }),
+      };
+    case "place_card":
+      return {
+        text: `Lay a face-down card on ${where(move.cell)}`,
+        draw: onBoard(move.cell, (layer) => {
+          const [r, c] = move.cell;
+          layer.append(cardBack(c * CELL + 1.6, r * CELL + 1.2, CELL - 3.2, CELL - 2.4), s("rect", { x: c * CELL + 1, y: r * CELL + 0.6, width: CELL - 2, height: CELL - 1.2, class: "ghost-ring" }));
+        }),
+      };
+    case "move": {
+      const stone = (view.stones || []).find((candidate) => key(candidate.cell) === key(move.stone));
+      const owner = stone ? stone.owner : seat;
+      const whose = owner === seat ? "your" : `${playerName(frame, owner)}'s`;
+      return {
+        text: `Move ${whose} stone from ${where(move.stone)} to ${where(move.to)} with a ${move.die}`,
+        draw: (root) => {
+          onBoard(move.to, (layer) => {
+            const [x1, y1] = centreOf(move.stone);
+            const [x2, y2] = centreOf(move.to);
+            const stoneColour = colourOf(view, owner);
+            layer.append(
+              s("line", { x1, y1, x2, y2, class: "ghost-path", "marker-end": "url(#nomadi-arrow)" }),
+              stoneShape(stoneColour, x2, y2, 3.7, { fill: FILL[stoneColour] || "#ccc", class: "ghost-shape" }),
+              s("text", { x: x2, y: y2 + 0.2, class: "stone-seat", fill: INK[stoneColour] || "#000" }, String(owner + 1)),
+            );
+          })(root);
+          const die = [...root.querySelectorAll(".nomadi-dice .die")].find((face) => face.dataset.used === "false" && Number(face.dataset.dieValue) === move.die);
+          ghostMark(die, move);
+        },
+      };
+    }
+    case "roll":
+      return {
+        text: "Roll the dice",
+        draw: (root) => {
+          const dice = root.querySelector(".nomadi-dice");
+          if (!dice) return;
+          dice.replaceChildren(...Array.from({ length: 6 }, () => h("li", {}, h("span", { class: "move-ghost move-ghost-die", "data-preview": "roll", "aria-hidden": "true" }, "?"))));
+          dice.setAttribute("aria-label", "Six dice about to be rolled");
+        },
+      };
+    case "end_turn": {
+      const unused = (view.dice || []).filter((die) => !die.used).length;
+      return {
+        text: `End the turn, paying ${coinWords(unused)} for the unused ${unused === 1 ? "die" : "dice"}`,
+        draw: (root) => {
+          for (const face of root.querySelectorAll('.nomadi-dice .die[data-used="false"]')) ghostMark(face, move);
+        },
+      };
+    }
+    case "offer": {
+      const owner = view.offer ? playerName(frame, view.offer.owner) : "the stone's owner";
+      const claim = move.claim === null || move.claim === undefined ? "without a claim" : `claiming it is worth ${signed(move.claim)}`;
+      const price = move.price ? `, asking ${coinWords(move.price)}` : "";
+      return {
+        text: `Offer the card${offerCell ? ` from ${where(offerCell)}` : ""} to ${owner} ${claim}${price}`,
+        draw: offerCell ? onBoard(offerCell, ringOffer) : null,
+      };
+    }
+    case "accept":
+    case "decline":
+      return {
+        text: move.type === "accept" ? `Accept the card${offerCell ? ` from ${where(offerCell)}` : ""}${view.offer && view.offer.price ? `, paying ${coinWords(view.offer.price)}` : ""}` : `Decline the card${offerCell ? ` from ${where(offerCell)}` : ""}; ${view.offer ? playerName(frame, view.offer.mover) : "the mover"} keeps it`,
+        draw: offerCell ? onBoard(offerCell, ringOffer) : null,
+      };
+    case "gift":
+      return {
+        text: `Give ${coinWords(move.coins)} to ${playerName(frame, move.to)}`,
+        draw: (root) => ghostMark(root.querySelector(`.nomadi-player[data-player-seat="${move.to}"]`) || root.querySelector(".gift-form"), move),
+      };
+    default:
+      return null;
+  }
+}
+
 function drawControls(frame, view, legal, ui, disabled, redraw, send) {
   const controls = h("div", { class: "move-controls nomadi-controls", role: "group", "aria-label": "Your move" }, h("p", { class: "prompt", id: "nomadi-prompt" }, prompt(frame, view, legal, ui)));
   const types = new Set(legal.map((move) => move.type));
@@ -730,99 +841,4 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send) {
   const gifts = legal.filter((move) => move.type === "gift");
   if (gifts.length) controls.append(drawGiftForm(frame, view, ui, gifts, disabled, send));
   return controls;
-}
-
-// -- styles -----------------------------------------------------------------------------------
-
-const CSS = `
-.nomadi { display: grid; grid-template-columns: minmax(0, 1fr) 260px; gap: 1em; align-items: start; }
-.nomadi-board-column { min-width: 0; }
-.nomadi-board-frame { background: var(--board-bg, #fff); border-radius: var(--radius, 10px); box-shadow: var(--shadow, none); padding: 6px; }
-.nomadi-board { display: block; width: 100%; height: auto; max-height: var(--board-max-h, 82vh); }
-.nomadi-board .cell rect { stroke: #d8bf8a; stroke-width: 0.25; }
-.nomadi-board .cell-sand rect { fill: #f1dfb6; }
-.nomadi-board .cell-start rect { fill: #e7c99a; }
-.nomadi-board .cell-start .start-hatch { fill: url(#nomadi-start); stroke: none; pointer-events: none; }
-.nomadi-board .cell-goal rect { fill: #bfe0a6; }
-.nomadi-board .cell-water rect { fill: #f1dfb6; }
-.nomadi-board .water-drop { fill: #4aa3df; fill-opacity: 0.75; }
-.nomadi-board .cell-blocked rect { fill: #b08f62; }
-.nomadi-board .dune { fill: none; stroke: #8a6d45; stroke-width: 0.7; }
-.nomadi-board .area-label { font-size: 4.2px; font-weight: 800; letter-spacing: 0.6px; fill: #3b2f22; fill-opacity: 0.35; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.nomadi-board .chasm-shadow { fill: none; stroke: #fff; stroke-width: 2.2; stroke-opacity: 0.7; pointer-events: none; }
-.nomadi-board .chasm-line { fill: none; stroke: #6b3f16; stroke-width: 1.2; stroke-dasharray: 2.2 1; pointer-events: none; }
-.nomadi-board .card .card-back-face { fill: #7a4b1e; stroke: #3b2410; stroke-width: 0.4; }
-.nomadi-board .card .card-back-inner { fill: none; stroke: #d9a86a; stroke-width: 0.35; }
-.nomadi-board .card .card-back-star { fill: #ffd9a0; }
-.nomadi-board .card.on-water .card-back-face { stroke: #1f6fae; stroke-width: 0.8; }
-.nomadi-board .moved-line { stroke: var(--last, #8e24aa); stroke-width: 0.7; stroke-opacity: 0.8; stroke-dasharray: 1.5 0.8; }
-.nomadi-board .moved-arrow { fill: var(--last, #8e24aa); }
-.nomadi-board .moved-from { fill: var(--last, #8e24aa); fill-opacity: 0.6; }
-.nomadi-board .offer-ring { fill: none; stroke: var(--accent, #b5651d); stroke-width: 0.9; stroke-dasharray: 1.6 0.8; pointer-events: none; }
-.nomadi-board .stone .piece { stroke-width: 0.6; }
-.nomadi-board .stone .lock-ring { fill: #2b2620; stroke: #ffd9a0; stroke-width: 0.5; }
-.nomadi-board .stone-seat { font-size: 4px; font-weight: 800; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-.nomadi-board .stone.movable { cursor: pointer; }
-.nomadi-board .stone.movable .piece { stroke: #2e7d32; stroke-width: 0.9; stroke-dasharray: 1.4 0.7; }
-.nomadi-board .stone.selected .piece { stroke: #111; stroke-width: 1.2; stroke-dasharray: none; }
-.nomadi-board .stone:focus { outline: none; }
-.nomadi-board .stone:focus-visible .piece { stroke: #2a7fff; stroke-width: 1.3; stroke-dasharray: none; }
-.nomadi-board .stone .halo { fill: none; stroke: none; }
-.nomadi-board .stone.last-move .halo { stroke: var(--last, #8e24aa); stroke-width: 0.8; }
-.nomadi-board .card.last-move .card-back-face { stroke: var(--last, #8e24aa); stroke-width: 0.9; }
-.nomadi-board .legal { cursor: pointer; }
-.nomadi-board .legal-fill { fill: #2e7d32; fill-opacity: 0.35; stroke: #1b5e20; stroke-width: 0.5; animation: nomadi-pulse 1.6s ease-in-out infinite; }
-.nomadi-board .legal:hover .legal-fill, .nomadi-board .legal:focus .legal-fill { fill-opacity: 0.6; animation: none; }
-.nomadi-board .legal:focus { outline: none; }
-.nomadi-board .legal:focus-visible .legal-fill { stroke: #2a7fff; stroke-width: 1.1; }
-.nomadi-board .legal-label { font-size: 4.5px; font-weight: 800; fill: #fff; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
-@keyframes nomadi-pulse { 50% { fill-opacity: 0.18; } }
-@media (prefers-reduced-motion: reduce) { .nomadi-board .legal-fill { animation: none; } }
-.nomadi-controls { margin-bottom: 0.6em; }
-.nomadi-controls .prompt { margin: 0 0 0.5em; font-weight: 600; }
-.nomadi-controls .dialog-actions, .offer-dialog .dialog-actions { display: flex; flex-wrap: wrap; gap: 0.5em; margin: 0.4em 0; }
-.offer-dialog { border: 2px solid var(--accent, #b5651d); border-radius: var(--radius, 10px); padding: 0.6em 0.8em; margin: 0.5em 0; background: var(--accent-soft, #f6e7d3); }
-.offer-dialog h3 { color: #4a1a78; margin-bottom: 0.3em; }
-.offer-dialog p { margin: 0.3em 0; }
-.claim-buttons { display: flex; flex-wrap: wrap; gap: 0.35em; margin: 0.4em 0; }
-.claim-buttons .claim.selected { background: var(--accent, #b5651d); border-color: var(--accent, #b5651d); color: #fff; }
-.inspected-value { font-size: 1.15em; }
-.offer-note { background: var(--accent-soft, #f6e7d3); border-left: 4px solid var(--accent, #b5651d); padding: 0.4em 0.7em; border-radius: 6px; }
-.gift-form { display: flex; flex-wrap: wrap; align-items: center; gap: 0.35em; margin-top: 0.5em; font-size: 0.92rem; }
-.inline-field { display: inline-flex; align-items: center; gap: 0.4em; margin: 0.3em 0; }
-.nomadi-dice { list-style: none; display: flex; flex-wrap: wrap; gap: 0.4em; margin: 0 0 0.6em; padding: 0; min-height: 44px; align-items: center; }
-.nomadi-dice .die { display: inline-grid; place-items: center; width: 40px; height: 40px; min-height: 0; padding: 0; border-radius: 8px; border: 2px solid #3b2f22; background: #fffdf7; font-size: 1.25rem; font-weight: 800; color: #2b2620; box-shadow: 0 1px 0 #3b2f22; }
-.nomadi-dice .die.used { opacity: 0.35; border-style: dashed; box-shadow: none; text-decoration: line-through; }
-.nomadi-dice .die.selected { background: #2e7d32; border-color: #1b5e20; color: #fff; }
-.nomadi-dice .die.stuck { border-color: #b3261e; color: #b3261e; }
-.nomadi-dice .die.last-move { box-shadow: 0 0 0 3px var(--last, #8e24aa); }
-.nomadi-player.last-move { background: var(--last-soft, #f6e6fa); }
-.offer-dialog.last-move, .offer-note.last-move { box-shadow: 0 0 0 2px var(--last, #8e24aa); }
-.nomadi-player-head .swatch .swatch-seat, .swatch .swatch-seat { font-size: 11px; font-weight: 800; text-anchor: middle; dominant-baseline: central; }
-.nomadi-panel { min-width: 0; }
-.nomadi-phase { margin: 0 0 0.2em; font-weight: 700; }
-.nomadi-turn { margin: 0 0 0.6em; font-size: 0.88rem; }
-.nomadi-player-list { list-style: none; margin: 0 0 0.8em; padding: 0; display: grid; gap: 0.5em; }
-.nomadi-player { border: 1px solid var(--line, #e4dac8); border-radius: var(--radius, 10px); padding: 0.45em 0.6em; background: var(--card, #fff); }
-.nomadi-player.current { border-color: var(--accent, #b5651d); box-shadow: 0 0 0 1px var(--accent, #b5651d); }
-.nomadi-player-head { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3em; margin-bottom: 0.2em; }
-.nomadi-stats { display: grid; grid-template-columns: auto 1fr; gap: 0.1em 0.6em; margin: 0; font-size: 0.88rem; }
-.nomadi-stats dt { color: var(--muted, #6f665b); }
-.nomadi-stats dd { margin: 0; font-variant-numeric: tabular-nums; }
-.nomadi-stats dd.debt { color: #b3261e; font-weight: 700; }
-.nomadi-my-cards .card-list { list-style: none; display: flex; flex-wrap: wrap; gap: 0.35em; padding: 0; margin: 0 0 0.8em; }
-.nomadi-my-cards .held-card { display: inline-grid; place-items: center; min-width: 2.2em; height: 2.8em; border-radius: 5px; background: #7a4b1e; color: #ffd9a0; font-weight: 800; }
-.milestones { margin: 0; padding-left: 1.1em; font-size: 0.88rem; }
-.milestones .done { color: var(--muted, #6f665b); text-decoration: line-through; }
-.nomadi-legend { font-size: 0.8rem; margin: 0.4em 0 0; }
-.legend-swatch { display: inline-block; width: 0.9em; height: 0.9em; border-radius: 2px; vertical-align: -0.1em; border: 1px solid #d8bf8a; }
-.legend-start { background: #e7c99a; } .legend-goal { background: #bfe0a6; } .legend-water { background: #4aa3df; }
-@media (max-width: 900px) { .nomadi { grid-template-columns: minmax(0, 1fr); } .nomadi-player-list { grid-template-columns: repeat(auto-fill, minmax(200px, 1fr)); } }
-@media (max-width: 520px) { .nomadi-board-frame { padding: 2px; } }
-@media (max-width: 700px), (pointer: coarse) { .nomadi-dice .die { width: 44px; height: 44px; } } /* a die is a 44 px tap target */
-`;
-
-function ensureStyle() {
-  if (document.getElementById("nomadi-style")) return;
-  document.head.append(h("style", { id: "nomadi-style" }, CSS));
 }

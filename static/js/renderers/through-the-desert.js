@@ -5,9 +5,12 @@
 //
 // Hexes are axial (q, r), pointy-top; centre x = s·√3·(q + r/2), y = s·1.5·r (rules spec §2.2).
 
-import { activate, edgeLabels, hexLabel as where, keepFocus, markLastMove, zoomableFrame } from "../board-kit.js";
+import { activate, edgeLabels, hexLabel as where, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { ghostLayer, ghostMark } from "../move-preview.js";
 import { camelPath } from "../pieces.js";
+
+await linkStylesheet(new URL("./through-the-desert.css", import.meta.url)); // the board's look: through-the-desert.css
 
 const SIZE = 10;
 const SQRT3 = Math.sqrt(3);
@@ -32,6 +35,7 @@ const key = ([q, r]) => `${q},${r}`;
 const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const areaKey = (area) => (area.hexes || []).map(key).sort().join(" ");
 
+/** The centre of hex [q, r] in the SVG's units: [x, y]. @returns {[number, number]} */
 function centre([q, r]) {
   return [SIZE * SQRT3 * (q + r / 2), SIZE * 1.5 * r];
 }
@@ -478,11 +482,8 @@ function lastMoveSelectors(previous, view) {
 // -- the contract -----------------------------------------------------------------------------
 
 /**
- * Draw `frame.view` into `container` and offer `frame.legal`. Options: `sendMove(move)` sends one
- * of the legal moves exactly as given; `disabled` shows the controls greyed out (a move is on its
- * way, or the connection is down); `readOnly` draws without any controls (a replay); `previous`
- * is the view before the last move, to highlight what it touched. Spectators (frame.seat null)
- * get no controls at all.
+ * The renderer contract: README.md in this folder. Spectators (frame.seat null) get no controls.
+ * @type {import("./contract.js").Render}
  */
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   const view = frame.view || {};
@@ -522,6 +523,51 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   markLastMove(container, layout, frame.version, lastMoveSelectors(previous, view));
   // once a colour is chosen, its first highlighted space is the natural next stop
   keepFocus(container, () => replaceChildren(container, layout), highlighted.length ? [`hex:${key(highlighted[0].hex)}`] : []);
+}
+
+// -- the preview of a move held for Confirm ---------------------------------------------------
+
+/**
+ * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
+ * sentence in the log's words ("Place the pink leader on H12"; the log says "Ana placed the pink
+ * leader on H12") and `draw(root)`, which puts a ghost of the piece on its hex of the board drawn
+ * in `root` (a returned leader: its button is marked).
+ */
+export function preview(frame, move) {
+  const piece = move.type === "palm" ? "palm tree" : move.type;
+  if (Array.isArray(move.hex)) {
+    const text = move.colour
+      ? move.type === "camel" ? `Place a ${move.colour} camel on ${where(move.hex)}` : `Place the ${move.colour} ${piece} on ${where(move.hex)}`
+      : `Plant a ${piece} on ${where(move.hex)}`;
+    return {
+      text,
+      draw(root) {
+        const svg = root.querySelector("svg.ttd-board");
+        if (!svg) return;
+        const layer = ghostLayer(svg, move);
+        layer.dataset.hex = key(move.hex);
+        const at = centre(move.hex);
+        if (move.type === "palm") {
+          layer.append(s("circle", { class: "ghost-ring", cx: at[0], cy: at[1], r: 6.5 }), palm(move.hex));
+          return;
+        }
+        const leader = move.type === "leader";
+        if (leader) layer.append(pieceShape(move.colour, at, 7.6, { class: "ghost-ring" }));
+        layer.append(pieceShape(move.colour, at, leader ? 5.7 : 5.2, { fill: FILL[move.colour] || "#ccc", class: "ghost-shape" }));
+        layer.append(s("path", { d: camelPath(at[0], at[1] - 1.5, leader ? 7 : 6.2), class: "camel-figure" }));
+        if (frame.seat !== null && frame.seat !== undefined) layer.append(s("text", { x: at[0], y: at[1] + 2.3, class: "camel-seat" }, seatLabel(frame.seat)));
+      },
+    };
+  }
+  if (move.type === "return_leader") {
+    return {
+      text: `Return the ${move.colour} leader`,
+      draw(root) {
+        ghostMark(root.querySelector(`[data-return="${move.colour}"]`), move);
+      },
+    };
+  }
+  return null;
 }
 
 function drawLegend() {

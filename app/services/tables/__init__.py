@@ -1,0 +1,2 @@
+"""Tables: the lobby (create, join, leave, start, rematch), seats, chat, and the housekeeping of
+open tables."""

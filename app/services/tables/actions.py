@@ -1,0 +1,100 @@
+"""The lobby's actions on one table, each whole: take the table's lock, change it, commit, then tell
+the other processes (the fan-out), as :func:`app.services.games.pipeline.submit_move` does for a move.
+
+The REST handlers (``app/api/tables.py``) only parse, call one of these and answer.  Every function
+takes the request's ``session`` (which reads the table back for the answer) and raises
+``AppError`` with nothing changed when it refuses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Account
+from app.fanout import Marker
+from app.services.tables import rematch as rematches
+from app.services.tables import changes as tables
+from app.services.attendance import takeover
+from app.services.context import Context
+from app.services.errors import AppError
+from app.services.tables.rematch import Rematch
+from app.services.tables.changes import TableInfo
+
+
+async def join(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int | None,
+               invite_code: str | None) -> TableInfo:
+    """Seat ``account`` at ``seat`` (or the first empty one); raises as ``tables.join_table``.  When
+    that started the game (the last person a rematch offer waited for), announce its version 0."""
+    async with ctx.game_lock(table_id):
+        info = await tables.join_table(session, ctx.registry, account, table_id, seat, invite_code)
+    if info.table.status == "running":
+        await ctx.fanout.publish(table_id, 0)
+    return info
+
+
+async def leave(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> TableInfo:
+    """Give up one's seat at an open table (``tables.leave_table``); in a running game, let the default
+    bot play it until its person returns (``takeover.hand_to_bot``, reason ``"left"``)."""
+    async with ctx.game_lock(table_id):
+        if (await tables.load_table(session, table_id)).table.status == "running":
+            await takeover.hand_to_bot(ctx, table_id, account.id, "left")
+            return await tables.load_table(session, table_id)
+        return await tables.leave_table(session, account, table_id)
+
+
+async def resign(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> TableInfo:
+    """Resign a running game: the default bot plays the seat to the end (``takeover.hand_to_bot``)."""
+    await takeover.hand_to_bot(ctx, table_id, account.id, "resigned")
+    return await tables.load_table(session, table_id)
+
+
+async def start(ctx: Context, session: AsyncSession, account: Account, table_id: int,
+                empty_seats: str | None = None) -> TableInfo:
+    """Start the game (``tables.start_table``), then announce its version 0 (its bots start playing)."""
+    async with ctx.game_lock(table_id):
+        info = await tables.start_table(session, ctx.registry, account, table_id, empty_seats)
+    await ctx.fanout.publish(table_id, 0)
+    return info
+
+
+async def rematch(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> Rematch:
+    """Offer the rematch of a finished game (``rematch.rematch``), or accept it when it was offered
+    to the caller (their *Rematch* takes the seat held for them, as *Join* does).
+
+    When this call created the offer, the old game's sockets hear of it
+    (:attr:`Marker.REMATCH_STARTED`); when a game started, its version 0 is announced (its bots
+    start playing)."""
+    async with ctx.game_lock(table_id):
+        outcome = await rematches.rematch(session, ctx.registry, account, table_id)
+    new = outcome.info.table
+    if outcome.created:
+        if new.status == "running":
+            await ctx.fanout.publish(new.id, 0)
+        await ctx.fanout.publish(table_id, Marker.REMATCH_STARTED)
+    elif any(held.account_id == account.id for held in outcome.info.held.values()):
+        try:
+            outcome = replace(outcome, info=await join(ctx, session, account, new.id, None, new.invite_code))
+        except AppError as exc:
+            if exc.code != "conflict":  # conflict: their other request took the seat (or started it) first
+                raise
+            outcome = replace(outcome, info=await tables.load_table(session, new.id))
+    return outcome
+
+
+async def seat_bot(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int,
+                   level: str) -> TableInfo:
+    """Seat a bot of ``level`` at an open table (``tables.set_bot``); in a running game, let the default
+    bot play the seat of a person who is away (``takeover.hand_away_seat``)."""
+    async with ctx.game_lock(table_id):
+        if (await tables.load_table(session, table_id)).table.status == "open":
+            return await tables.set_bot(session, account, table_id, seat, level)
+        await takeover.hand_away_seat(ctx, table_id, account.id, seat)
+        return await tables.load_table(session, table_id)
+
+
+async def remove_bot(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int) -> TableInfo:
+    """Take the bot off ``seat`` of an open table (``tables.set_bot`` with no level)."""
+    async with ctx.game_lock(table_id):
+        return await tables.set_bot(session, account, table_id, seat, None)

@@ -1,0 +1,209 @@
+// The waiting room of an open table (table.html, #waiting-room): who sits where, what the viewer
+// may do (take a seat, accept or decline an invitation, start, leave, add or remove a bot), the
+// invite link, and a poll of the table until it starts, ends or closes. Every change is the
+// server's answer; table.js takes over once the table is no longer open.
+
+import { api, withInvite } from "./api.js";
+import { describeTimeControl, paceLabel } from "./clock.js";
+import { copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { inviteControl } from "./friends.js";
+import { inviteLink } from "./links.js";
+import { agreedText } from "./options-form.js";
+
+const POLL_MS = 2000;
+
+/**
+ * Show the waiting room of the open `table` (the GET /api/tables/{id} answer) and keep it current.
+ * `account` is the signed-in account (or null). `onTable(table)` gets every newer answer (from
+ * the poll or from an action), so the page follows a table that started, ended or closed;
+ * `onGone(title, text)` says the table disappeared. Returns `{ useAccount(account), stop() }`:
+ * redraw for another account (after a sign-in or sign-out), and stop polling (the game started,
+ * the table closed).
+ * @param {{ tableId: string, inviteCode: string | null, table: Record<string, any>,
+ *   account: Record<string, any> | null, onTable: (table: Record<string, any>) => void,
+ *   onGone: (title: string, text: string) => void }} options
+ */
+export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable, onGone }) {
+  const room = document.getElementById("waiting-room");
+  const info = document.getElementById("waiting-info");
+  const seats = document.getElementById("waiting-seats");
+  const actionsBox = document.getElementById("waiting-actions");
+  const message = document.getElementById("waiting-message");
+  const link = /** @type {HTMLInputElement} */ (document.getElementById("invite-link"));
+  const copy = document.getElementById("copy-invite");
+  const path = `/api/tables/${encodeURIComponent(tableId)}`;
+  let busy = false; // an action is on its way: a poll's answer would be older than its own
+  let messageSource = null; // "refresh" or "action": which kind of failure the message shows
+  let inviteMounted = false; // "Invite a friend" is added once, for the room's members
+
+  room.hidden = false;
+  draw();
+  let timer = setInterval(poll, POLL_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden && timer) poll();
+  });
+  copy.addEventListener("click", async () => {
+    const ok = await copyText(link.value);
+    copy.textContent = ok ? "Copied!" : "Select and copy";
+    if (!ok) link.select();
+    setTimeout(() => {
+      copy.textContent = "Copy";
+    }, 1500);
+  });
+
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+  }
+
+  /** A newer answer: the page follows it, and the room shows it while the table is open. */
+  function update(fresh, redraw) {
+    table = fresh;
+    onTable(fresh);
+    if (fresh.status === "open" && redraw) draw();
+  }
+
+  async function poll() {
+    if (busy || document.hidden || !timer) return;
+    let fresh;
+    try {
+      fresh = await api("GET", withInvite(path, inviteCode));
+    } catch (error) {
+      if (error.status === 404) {
+        onGone("No such table", "This table is gone.");
+        stop();
+        return;
+      }
+      showMessage(message, `Could not refresh the table: ${error.message}`);
+      messageSource = "refresh";
+      return;
+    }
+    if (busy) return;
+    const changed = JSON.stringify(fresh) !== JSON.stringify(table);
+    // A later refresh that works clears the failure it reported; an action's error stays until the table changes.
+    if (messageSource === "refresh" || (messageSource === "action" && changed)) {
+      showMessage(message, "");
+      messageSource = null;
+    }
+    update(fresh, changed);
+  }
+
+  function draw() {
+    const mine = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
+    const heldForMe = account ? table.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) : null;
+    const isCreator = Boolean(account && table.creator_id === account.id);
+    const missing = table.seats.filter((seat) => seat.account_id === null && !seat.bot).length;
+    const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot && !seat.held_for).length;
+    const asked = table.seats.filter((seat) => seat.held_for).map((seat) => seat.held_for.name);
+
+    const facts = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
+    if (paceLabel(table.pace)) facts.push(paceLabel(table.pace));
+    facts.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
+    if (table.private) facts.push("private");
+    facts.push(agreedText(table));
+    info.textContent = `${table.title || table.ruleset} · ${facts.join(" · ")}`;
+
+    replaceChildren(
+      seats,
+      table.seats.map((seat) =>
+        h(
+          "li",
+          { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
+          h("span", { class: "seat-number" }, String(seat.seat + 1)),
+          seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}`
+            : seat.held_for ? `${seat.held_for.name} · asked, not yet accepted` : seat.name || "free",
+          account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
+          table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
+          isCreator ? botControl(seat) : null,
+        ),
+      ),
+    );
+
+    const actions = [];
+    const join = () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {});
+    if (!account) {
+      actions.push(h("p", { class: "muted" }, "Sign in above to take a seat, or wait here to watch once the game starts."));
+    } else if (heldForMe) {
+      actions.push(button("Accept and take my seat", "join", "primary", join));
+      actions.push(button("Decline", "decline", "", () => api("DELETE", `/api/invitations/${encodeURIComponent(heldForMe.held_for.invitation_id)}`)));
+    } else if (!mine && free > 0) {
+      actions.push(button("Take a seat", "join", "primary", join));
+    }
+    if (isCreator) {
+      const start = button("Start game", "start", "primary", () => api("POST", `${path}/start`, {}));
+      start.disabled = missing > 0;
+      actions.push(start);
+      if (missing > 0 && table.rematch_of) {
+        // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
+        actions.push(button("Start with bots in the empty seats", "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
+        if (table.seats.length - missing >= (table.min_players || 1)) {
+          actions.push(button("Start with fewer seats", "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
+        }
+      }
+    }
+    if (mine) {
+      actions.push(button("Leave", "leave", "", () => api("POST", `${path}/leave`, {})));
+    }
+    const waitingFor = asked.length ? `Waiting for ${asked.join(", ")} to accept${missing > asked.length ? ` and ${missing - asked.length} more player${missing - asked.length === 1 ? "" : "s"}` : ""}.`
+      : `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`;
+    const note =
+      missing > 0
+        ? waitingFor
+        : isCreator
+          ? "Everyone is here: start when ready."
+          : "Everyone is here: waiting for the host to start.";
+    actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
+    replaceChildren(actionsBox, actions);
+    link.value = inviteLink(table.id, table.invite_code || inviteCode);
+    if (!inviteMounted && (mine || isCreator) && missing > 0) {
+      inviteMounted = true;
+      const seated = table.seats.map((seat) => seat.account_id).filter((id) => id !== null);
+      inviteControl(tableId, seated)
+        .then((control) => control && actionsBox.after(control))
+        .catch(() => {}); // no friends list, no invitations: the invite link still works
+    }
+  }
+
+  // The host fills an empty seat with a bot (or hands over their own seat), or takes a bot off.
+  function botControl(seat) {
+    const bots = `${path}/bots`;
+    if (seat.bot) {
+      return button("Remove bot", `remove-bot-${seat.seat}`, "small", () => api("DELETE", `${bots}/${seat.seat}`));
+    }
+    if (seat.account_id !== null && seat.account_id !== account.id) return null;
+    const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-bot-level": String(seat.seat) },
+      h("option", { value: "default" }, "good bot"), h("option", { value: "random" }, "random bot"));
+    const label = seat.account_id === null ? "Add bot" : "Let a bot play for me";
+    const add = button(label, `add-bot-${seat.seat}`, "small", () => api("POST", bots, { seat: seat.seat, level: level.value }));
+    return h("span", { class: "bot-control" }, level, add);
+  }
+
+  function button(label, action, kind, request) {
+    const element = h("button", { type: "button", class: kind, "data-action": action }, label);
+    element.addEventListener("click", async () => {
+      showMessage(message, "");
+      messageSource = null;
+      busy = true;
+      let fresh = table;
+      try {
+        const answer = await whileBusy(element, request, `${label}…`);
+        if (answer && answer.seats) fresh = answer;
+      } catch (error) {
+        showMessage(message, `${label} failed: ${error.message}`);
+        messageSource = "action";
+      } finally {
+        busy = false;
+      }
+      update(fresh, true);
+    });
+    return element;
+  }
+
+  return {
+    useAccount(signedIn) {
+      account = signedIn;
+      if (table.status === "open") draw();
+    },
+    stop,
+  };
+}
