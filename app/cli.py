@@ -17,6 +17,7 @@ from pathlib import Path
 
 import uvicorn
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 from sqlalchemy.engine import make_url
 
 from app import __version__, admin_cli, logs
@@ -188,13 +189,13 @@ def check_command_line(database_url: str, file: Path) -> None:
     for table, (recorded, _) in sorted(report.differences.items()):
         if table not in report.counts:
             print(f"{table}: missing (recorded {recorded})")
-    recorded = "no counts recorded (a backup from an older release)" if info.counts is None else (
+    counted = "no counts recorded (a backup from an older release)" if info.counts is None else (
         f"{len(report.differences)} tables differ from the recorded counts" if report.differences
         else "every table holds the rows it recorded")
     migrated = (f"migrated from {info.revision} to {info.head}" if info.older else f"at {info.head}") \
         if report.migrated else f"the migrations from {info.revision} FAILED"
     verdict = "good" if report.good else "BAD"
-    print(f"backup {file}: {verdict}: taken at migration {info.revision}, {recorded}; {migrated}")
+    print(f"backup {file}: {verdict}: taken at migration {info.revision}, {counted}; {migrated}")
     if not report.good:
         raise SystemExit(1)
     record_run(database_url, "check", file, dataclasses.replace(info, counts=report.counts))
@@ -250,7 +251,7 @@ def read_settings() -> Settings:
         raise SystemExit("caravanserai: cannot start:\n  " + "\n  ".join(lines)) from None
 
 
-def _setting_problem(error: dict) -> str:
+def _setting_problem(error: ErrorDetails) -> str:
     where = ".".join(str(part) for part in error["loc"])
     reason = str(error["ctx"]["error"]) if "error" in error.get("ctx", {}) else error["msg"]
     return f"CARAVANSERAI_{where.upper()}: {reason}" if where else reason

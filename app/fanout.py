@@ -129,7 +129,8 @@ def encode_batch(origin: str, news: list[tuple[int, int]]) -> list[str]:
         elif version > newest.get(game_id, -1):
             newest[game_id] = version
     items = [f"{game_id}:{version}" for game_id, version in [*newest.items(), *markers]]
-    payloads, current = [], []
+    payloads: list[str] = []
+    current: list[str] = []
     size = len(origin) + 1
     for item in items:
         if current and size + len(item) + 1 > MAX_PAYLOAD:
@@ -242,6 +243,8 @@ class PostgresFanout(LocalFanout):
                 async with self._engine.connect() as connection:
                     raw = await connection.get_raw_connection()
                     driver_connection = raw.driver_connection
+                    if driver_connection is None:
+                        raise RuntimeError("the pooled connection has no asyncpg connection under it")
                     await driver_connection.add_listener(CHANNEL, self._on_notification)
                     self._listening = driver_connection
                     try:

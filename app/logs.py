@@ -89,8 +89,8 @@ def failure_line(what: str, error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
     root = error
-    while root.__cause__ is not None or (root.__context__ is not None and not root.__suppress_context__):
-        root = root.__cause__ or root.__context__
+    while (following := root.__cause__ or (None if root.__suppress_context__ else root.__context__)) is not None:
+        root = following
     return json.dumps({"asctime": logging.Formatter().formatTime(logging.makeLogRecord({})), "levelname": "ERROR",
                        "name": "app.startup", "pid": os.getpid(), "message": f"{what}: {error}",
                        "error": type(error).__name__, "cause": None if root is error else f"{type(root).__name__}: {root}",

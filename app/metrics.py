@@ -18,6 +18,7 @@ tracker), which the workers' sum leaves out.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable
@@ -126,7 +127,11 @@ class Metrics:
 
     def watch_pool(self, engine: AsyncEngine) -> None:
         """Keep ``db_pool_in_use`` current, and count ``db_checkouts``, from ``engine``'s pool events."""
-        event.listen(engine.sync_engine, "checkout", lambda *_: (self.db_pool_in_use.inc(), self.db_checkouts.inc()))
+        def checked_out(*_: object) -> None:
+            self.db_pool_in_use.inc()
+            self.db_checkouts.inc()
+
+        event.listen(engine.sync_engine, "checkout", checked_out)
         event.listen(engine.sync_engine, "checkin", lambda *_: self.db_pool_in_use.dec())
 
 
@@ -173,7 +178,7 @@ class WorkerProcesses(Collector):
         families: dict[str, Metric] = {}
         cpu_total, memory_total = 0.0, 0.0
         for pid in pids:
-            for family in ProcessCollector(pid=lambda pid=pid: pid, registry=None).collect():
+            for family in ProcessCollector(pid=functools.partial(int, pid), registry=None).collect():
                 merged = families.get(family.name)
                 if merged is None:
                     merged = families[family.name] = Metric(family.name, family.documentation, family.type)

@@ -46,6 +46,7 @@ async def move(game_id: TableId, body: MoveIn, account: OptionalAccount, ctx: Ct
     """The move pipeline over REST: ``{id, version}`` once committed (the mover counts as present)."""
     login = accounts.login_of(request.session) if account is not None else None
     version = await games.submit_move(ctx, login, game_id, body.id, body.version, body.move)
+    assert account is not None  # refused above (unauthorized) without a login
     request.app.state.presence.saw(game_id, account.id)
     return {"id": body.id, "version": version}
 
@@ -63,6 +64,7 @@ async def take_back(game_id: TableId, body: UndoIn, account: OptionalAccount, ct
     ``not_reversible`` when it may not be taken back."""
     login = accounts.login_of(request.session) if account is not None else None
     version = await undo.take_back(ctx, login, game_id, body.id, body.version)
+    assert account is not None  # refused above (unauthorized) without a login
     request.app.state.presence.saw(game_id, account.id)
     return MoveAccepted(id=body.id, version=version)
 

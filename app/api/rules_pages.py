@@ -180,22 +180,23 @@ def _render(text: str, fallback_title: str, codes_at: str = "", name: str | None
             lead_html = renderer.renderInline(tokens[4].children or [], options, {})
     sections = _sections(tokens[start:])
     intro, cards = sections[0], sections[1:]
-    toc = "\n".join(f'<li><a href="#{escape(card[0].attrGet("id") or "")}">'
+    toc = "\n".join(f'<li><a href="#{escape(str(card[0].attrGet("id") or ""))}">'
                     f'{renderer.renderInline(card[1].children or [], options, {})}</a></li>' for card in cards)
-    sections = []
+    cards_html: list[str] = []
     for number, card in enumerate(cards):
         card_html = html(card)
         if name is not None and number == 0 and example is not None:
             heading_end = card_html.index("</h2>") + len("</h2>")
             card_html = card_html[:heading_end] + _picture(name, example()) + card_html[heading_end:]
-        sections.append(f'<section class="card" aria-labelledby="{escape(card[0].attrGet("id") or "")}">\n'
+        cards_html.append(f'<section class="card" aria-labelledby="{escape(str(card[0].attrGet("id") or ""))}">\n'
                         f"{card_html}</section>")
     nav = [f'<nav aria-label="On this page">\n<ul class="rules-toc">\n{toc}\n</ul>\n</nav>'] if cards else []
     lead_tokens = 3 if lead_html else 0
-    if name is not None and sections:  # the players' page: the lead, then the two minutes, on the first screen
-        body = [f"<h1>{title_html}</h1>", html(intro[:lead_tokens]), sections[0], html(intro[lead_tokens:]), *nav, *sections[1:]]
+    if name is not None and cards_html:  # the players' page: the lead, then the two minutes, on the first screen
+        body = [f"<h1>{title_html}</h1>", html(intro[:lead_tokens]), cards_html[0], html(intro[lead_tokens:]), *nav,
+                *cards_html[1:]]
     else:
-        body = [f"<h1>{title_html}</h1>", html(intro), *nav, *sections]
+        body = [f"<h1>{title_html}</h1>", html(intro), *nav, *cards_html]
     title_text = tokens[1].content if start else fallback_title
     scripts = ""
     if name is not None:

@@ -385,13 +385,14 @@ def without_validation_errors(app: FastAPI) -> None:
     its own body for every route with parameters, but this app answers them 400 with
     :class:`ErrorOut` (``app.main``'s handler), which each route lists through :func:`errors`."""
     def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            schema = FastAPI.openapi(app)
-            for operations in schema.get("paths", {}).values():
-                for operation in operations.values():
-                    operation.get("responses", {}).pop("422", None)
-            for name in ("HTTPValidationError", "ValidationError"):
-                schema.get("components", {}).get("schemas", {}).pop(name, None)
-        return app.openapi_schema
+        if app.openapi_schema is not None:
+            return app.openapi_schema
+        schema = FastAPI.openapi(app)  # kept by FastAPI as app.openapi_schema, changed in place below
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                operation.get("responses", {}).pop("422", None)
+        for name in ("HTTPValidationError", "ValidationError"):
+            schema.get("components", {}).get("schemas", {}).pop(name, None)
+        return schema
 
-    app.openapi = openapi
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to change the schema

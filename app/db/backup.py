@@ -170,8 +170,11 @@ def libpq_environment(database_url: str) -> Iterator[dict[str, str]]:
 
 
 def sqlite_path(database_url: str) -> str:
-    """The file of a SQLite URL."""
-    return make_url(database_url).database
+    """The file of a SQLite URL; raises ``ValueError`` for one that names none (in memory)."""
+    path = make_url(database_url).database
+    if not path:
+        raise ValueError(f"{database_url!r} names no SQLite file")
+    return path
 
 
 def _kind(database_url: str) -> str:
@@ -348,6 +351,7 @@ def _pg_dump_into(database_url: str, snapshot: str, archive: zipfile.ZipFile) ->
             dump = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, env=environment)
         except OSError as exc:
             raise BackupFailed(f"cannot run pg_dump: {exc}") from None
+        assert dump.stdout is not None  # stdout=PIPE
         with dump, archive.open(PAYLOAD["postgresql"], "w", force_zip64=True) as entry:
             shutil.copyfileobj(dump.stdout, entry, CHUNK)
         if dump.wait() != 0:

@@ -69,6 +69,8 @@ def known_revisions() -> list[str]:
 
     script = ScriptDirectory.from_config(alembic_config(""))
     head = script.get_current_head()
+    if head is None:  # no migration at all
+        return []
     return [revision.revision for revision in script.walk_revisions("base", head)][::-1]
 
 
@@ -103,8 +105,10 @@ def logged_upgrade(script: ScriptDirectory, current: str | None, target: str = "
 def log_migration_step(ctx: Any, step: MigrationInfo, heads: Any, run_args: Any) -> None:
     """Alembic's ``on_version_apply`` hook (``migrations/env.py``): one log line per migration run,
     with its revisions and the first line of its docstring."""
+    from alembic.script import Script  # the Revision alembic hands over is the migration's Script
+
     revision = step.up_revision if step.is_upgrade else None
-    about = " ".join((revision.doc or "").split()) if revision is not None else ""  # its first paragraph
+    about = " ".join((revision.doc or "").split()) if isinstance(revision, Script) else ""  # its first paragraph
     log.info("migration %s %s (from %s)%s", ", ".join(step.destination_revision_ids) or "base",
              "applied" if step.is_upgrade else "undone", ", ".join(step.source_revision_ids) or "nothing",
              f": {about}" if about else "")

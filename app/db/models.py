@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint,
                         false, true)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+if TYPE_CHECKING:
+    import sqlalchemy
 
 
 def utcnow() -> datetime:
@@ -42,6 +45,11 @@ UNDO_KIND = "undo"
 
 class Base(DeclarativeBase):
     """Declarative base of every model."""
+
+    if TYPE_CHECKING:
+        # Every model maps one declared table (none maps a join or a select), so its ``__table__``
+        # is a Table, with ``update()`` and ``insert()``; SQLAlchemy can only promise a FromClause.
+        __table__: ClassVar[sqlalchemy.Table]
 
 
 class Account(Base):

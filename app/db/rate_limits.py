@@ -157,4 +157,7 @@ def rate_limit_storage(setting: str, engine: AsyncEngine) -> Storage:
     if setting in ("", "database"):
         return DatabaseStorage(engine)
     # redis-py (the ``redis`` extra), not limits' default client: one well-kept client, the one Redis makes.
-    return storage_from_string(f"async+{setting}", implementation="redispy", key_prefix=REDIS_KEY_PREFIX)
+    storage = storage_from_string(f"async+{setting}", implementation="redispy", key_prefix=REDIS_KEY_PREFIX)
+    if not isinstance(storage, Storage):  # an ``async+`` URL always names an asyncio storage
+        raise ValueError(f"{setting!r} names no asyncio storage")
+    return storage

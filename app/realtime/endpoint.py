@@ -102,7 +102,9 @@ async def _serve(ctx, hub, subscriber: Subscriber, websocket: WebSocket) -> None
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             return
-        text = message.get("text") if message.get("text") is not None else (message.get("bytes") or b"").decode("utf-8", "replace")
+        text = message.get("text")
+        if text is None:
+            text = (message.get("bytes") or b"").decode("utf-8", "replace")
         if not budget.take():
             await subscriber.send(frames.error("rate_limited", "too many frames; slow down"))
             continue
@@ -233,7 +235,8 @@ def _table_id(text: str) -> int | None:
 
 async def _reclaim_seat(ctx, subscriber: Subscriber, snapshot) -> None:
     """A player who comes back takes their seat back from the bot, unless they resigned."""
-    if snapshot.status == "running" and snapshot.seats[subscriber.seat].takeover in takeover.RECLAIMABLE:
+    if (snapshot.status == "running" and subscriber.account_id is not None
+            and snapshot.seats[subscriber.seat].takeover in takeover.RECLAIMABLE):
         acting = subscriber.seat in ctx.registry.get(snapshot.ruleset).to_act(snapshot.state)
         await takeover.reclaim(ctx, subscriber.game_id, subscriber.account_id, snapshot.move_seconds, acting)
 

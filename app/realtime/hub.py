@@ -546,4 +546,8 @@ class Hub:
                 self._ctx.cache.heard(game_id, version)
                 task = asyncio.ensure_future(self.on_version(game_id, version))
                 self._catching_up[game_id] = task
-                task.add_done_callback(lambda _done, game_id=game_id: self._catching_up.pop(game_id, None))
+
+                def caught_up(_done: object, game_id: int = game_id) -> None:
+                    self._catching_up.pop(game_id, None)
+
+                task.add_done_callback(caught_up)

@@ -108,7 +108,8 @@ class TableNotices:
             readers = {s.account_id for s in watchers if s.account_id is not None}
             blocked = await friends.blocked_by(session, readers) if messages else {}
         if messages:
-            await asyncio.gather(*(self._send_chat(s, messages, spectators, blocked.get(s.account_id, set()))
+            await asyncio.gather(*(self._send_chat(s, messages, spectators, set() if s.account_id is None
+                                                   else blocked.get(s.account_id, set()))
                                    for s in watchers))
 
     async def _send_chat(self, subscriber: Subscriber, messages: list[dict], spectators: bool,

@@ -14,7 +14,7 @@ Conventions shared by every ruleset:
   parameter (``class Nimalia(Ruleset[NimaliaState])``); the platform sees ``Ruleset[Any]``.
   Why ``TypedDict`` rather than dataclasses or pydantic models: the state is a JSON document
   that is stored, cached, replayed and sent on every move, so a typed description of that very
-  document gives mypy every key and type (``tests/rulesets/test_typing.py``) at no cost on the
+  document gives mypy every key and type (``tests/test_typing.py``) at no cost on the
   move pipeline and with no migration of stored games, where objects would be converted to and
   from JSON on every move.
 * States are copied one way, :func:`copy_state` (an orjson round trip).

@@ -18,6 +18,7 @@ from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyTurn, Seat, Table, iso_utc, utcnow
+from app.db.results import rowcount
 from app.fanout import LocalFanout, Marker
 from app.services.accounts import identity as accounts
 from app.services.accounts import password_reset
@@ -154,7 +155,7 @@ async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, 
     before = table.status
     closed = await session.execute(update(Table).where(Table.id == table_id, Table.status.in_(CLOSABLE))
                                    .values(status="closed", updated_at=utcnow()))
-    if closed.rowcount != 1:
+    if rowcount(closed) != 1:
         await session.rollback()
         raise AppError("conflict", f"table {table_id} just changed; look again")
     await session.execute(update(Seat).where(Seat.table_id == table_id).values(deadline=None, away_deadline=None))

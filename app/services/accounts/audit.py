@@ -30,6 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import AdminAudit, iso_utc, utcnow
+from app.db.results import rowcount
 
 log = logging.getLogger("caravanserai.admin")
 AUDIT_PAGE = 100
@@ -42,7 +43,7 @@ class _StandardError(logging.StreamHandler):
     """Writes to whatever ``sys.stderr`` is at the time (a test's capture, a redirected CLI)."""
 
     @property
-    def stream(self):  # type: ignore[override]
+    def stream(self):
         return sys.stderr
 
     @stream.setter
@@ -125,7 +126,7 @@ async def relay_cli_actions(session: AsyncSession) -> list[dict[str, Any]]:
                                                             AdminAudit.logged_at.is_(None))
                                    .values(logged_at=utcnow()))
     await session.commit()
-    if marked.rowcount != len(rows):
+    if rowcount(marked) != len(rows):
         return []  # another process took them meanwhile (two leaders for a moment): it writes them
     entries = [audit_entry(row) for row in rows]
     for entry in entries:

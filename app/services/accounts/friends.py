@@ -20,10 +20,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.engine import Result, Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, Block, Follow, Invitation, Seat, Table, iso_utc, utcnow
+from app.db.results import rowcount
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.errors import AppError
 from app.services.tables import terms as table_terms
@@ -65,7 +67,7 @@ async def unfollow(session: AsyncSession, account: Account, target_id: int) -> N
     """Stop following.  Raises ``AppError(not_found)`` when ``account`` does not follow ``target_id``."""
     result = await session.execute(delete(Follow).where(Follow.follower_id == account.id,
                                                         Follow.followed_id == target_id))
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         await session.rollback()
         raise AppError("not_found", "you do not follow this player")
     await session.commit()
@@ -92,7 +94,7 @@ async def block(session: AsyncSession, account: Account, target_id: int) -> None
 async def unblock(session: AsyncSession, account: Account, target_id: int) -> None:
     """Lift a block.  Raises ``AppError(not_found)`` when ``account`` has not blocked ``target_id``."""
     result = await session.execute(delete(Block).where(Block.blocker_id == account.id, Block.blocked_id == target_id))
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         await session.rollback()
         raise AppError("not_found", "you have not blocked this player")
     await session.commit()
@@ -197,7 +199,7 @@ async def drop_invitation(session: AsyncSession, account: Account, invitation_id
     result = await session.execute(delete(Invitation).where(
         Invitation.id == invitation_id,
         (Invitation.invitee_id == account.id) | (Invitation.inviter_id == account.id)))
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         await session.rollback()
         raise AppError("not_found", f"no invitation {invitation_id}")
     await session.commit()
@@ -222,9 +224,10 @@ async def friends_list(session: AsyncSession, registry: Registry, account: Accou
     mine = set(await session.scalars(select(Seat.table_id).where(Seat.account_id == account.id)))
     games: dict[int, list[dict[str, Any]]] = defaultdict(list)
     if ids:
-        rows = await session.execute(select(Seat.account_id, Table.id, Table.ruleset, Table.private)
-                                     .join(Table, Table.id == Seat.table_id)
-                                     .where(Seat.account_id.in_(ids), Table.status == "running").order_by(Table.id.desc()))
+        rows: Result[int, int, str, bool] = await session.execute(  # account_id: one of ``ids``, never null
+            select(Seat.account_id, Table.id, Table.ruleset, Table.private)
+            .join(Table, Table.id == Seat.table_id)
+            .where(Seat.account_id.in_(ids), Table.status == "running").order_by(Table.id.desc()))
         for account_id, table_id, ruleset, private in rows:
             if not private or table_id in mine:
                 games[account_id].append({"id": table_id, "ruleset": ruleset, "title": _title(registry, ruleset),
@@ -252,7 +255,7 @@ async def invitations(session: AsyncSession, registry: Registry, account_id: int
         seated = set(await session.scalars(select(Seat.table_id).where(Seat.account_id == account_id)))
     free = (select(Seat.table_id, func.count().label("free")).where(Seat.account_id.is_(None), Seat.bot_level.is_(None))
             .group_by(Seat.table_id).subquery())
-    rows = [row for row in (await session.execute(
+    rows: list[Row[Invitation, Table, str, int]] = [row for row in (await session.execute(
         select(Invitation, Table, Account.name, free.c.free).join(Table, Table.id == Invitation.table_id)
         .join(Account, Account.id == Invitation.inviter_id).join(free, free.c.table_id == Table.id)
         .where(Invitation.invitee_id == account_id, Table.status == "open").order_by(Invitation.id.desc()))).all()
@@ -276,8 +279,12 @@ def _terms(registry: Registry, info: TableInfo) -> str:
         ruleset = registry.get(info.table.ruleset)
     except UnknownRuleset:
         ruleset = None
-    names = [seat.name if not seat.empty else f"{info.held[seat.seat].name} (asked)"
-             for seat in info.seats if (not seat.empty and seat.name) or seat.seat in info.held]
+    names = []
+    for seat in info.seats:
+        if not seat.empty and seat.name:
+            names.append(seat.name)
+        elif seat.seat in info.held:
+            names.append(f"{info.held[seat.seat].name} (asked)")
     return table_terms.terms(ruleset, info.table, names)
 
 

@@ -12,6 +12,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import bindparam, exists, or_, select, text, update
+from sqlalchemy.engine import Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -237,7 +238,7 @@ async def ended_logins(session: AsyncSession, logins: Iterable[Login]) -> set[Lo
     if not wanted:
         return set()
     if session.get_bind().dialect.name == "postgresql":
-        rows = await session.execute(_ENDED_LOGINS_POSTGRES, {
+        rows: Result[int, int, str] = await session.execute(_ENDED_LOGINS_POSTGRES, {
             "accounts": [login.account_id for login in wanted], "sessions": [login.session for login in wanted],
             "keys": [login.key for login in wanted]})
         return {Login(account, login_session, key) for account, login_session, key in rows}
@@ -253,8 +254,8 @@ async def ended_logins(session: AsyncSession, logins: Iterable[Login]) -> set[Lo
             *(bindparam(f"a{index}", login.account_id) for index, login in enumerate(chunk)),
             *(bindparam(f"s{index}", login.session) for index, login in enumerate(chunk)),
             *(bindparam(f"k{index}", login.key) for index, login in enumerate(chunk)))
-        ended.update(Login(account, login_session, key) for account, login_session, key
-                     in await session.execute(statement))
+        chunk_rows: Result[int, int, str] = await session.execute(statement)
+        ended.update(Login(account, login_session, key) for account, login_session, key in chunk_rows)
     return ended
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, utcnow
+from app.db.results import rowcount
 from app.services.accounts import identity as accounts
 from app.services.errors import AppError
 
@@ -69,7 +70,7 @@ async def use(session: AsyncSession, token: str, password: str) -> Account:
     spent = await session.execute(
         update(Account).where(Account.id == account.id, Account.password_reset_hash == stored)
         .values(password_hash=new_hash, password_reset_hash=None, password_reset_expires_at=None))
-    if spent.rowcount != 1:
+    if rowcount(spent) != 1:
         await session.rollback()
         raise AppError("not_found", "this password-reset link was just used")
     await session.commit()

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, ChatMessage, NotifyAccount, NotifyTurn, PushSubscription, Seat, Table, utcnow
+from app.db.results import rowcount
 from app.fanout import LocalFanout, Marker
 from app.services.accounts import identity as accounts
 from app.services.tables import changes as tables
@@ -171,11 +172,11 @@ async def _update(session: AsyncSession, account: Account, values: dict, *guard)
     except IntegrityError:
         await session.rollback()
         raise AppError("conflict", f"the name {values.get('name')!r} is already registered") from None
-    if done.rowcount != 1:
+    if rowcount(done) != 1:
         await session.rollback()
         raise AppError("conflict", "the account just changed; look again")
 
 
 async def _reload(session: AsyncSession, account: Account) -> Account:
-    return await session.scalar(select(Account).where(Account.id == account.id)
-                                .execution_options(populate_existing=True))
+    return (await session.scalars(select(Account).where(Account.id == account.id)
+                                  .execution_options(populate_existing=True))).one()

@@ -30,6 +30,7 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import select, tuple_, update
 
 from app.db.models import Seat, Table, utcnow
+from app.db.results import rowcount
 from app.services.context import Context
 from app.services.errors import AppError
 from app.fanout import Marker
@@ -149,7 +150,7 @@ class Presence:
                               .with_for_update(skip_locked=True))
                     result = await session.execute(update(Seat).where(tuple_(Seat.table_id, Seat.seat).in_(chosen))
                                                    .values(**values))
-                    written += result.rowcount
+                    written += rowcount(result)
             await session.commit()
         return written
 
@@ -174,7 +175,7 @@ class Presence:
                 # The last activity stays that of the game (updated_at is the lobby's "last move").
                 result = await session.execute(update(Table).where(Table.id == game_id, Table.status == "abandoned")
                                                .values(status="running", updated_at=Table.updated_at))
-                revived = result.rowcount == 1
+                revived = rowcount(result) == 1
             await session.commit()
         if row.away_since is not None or revived:
             await self._ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)

@@ -14,6 +14,7 @@ from datetime import timedelta
 from sqlalchemy import or_, select, update
 
 from app.db.models import Seat, Table, utcnow
+from app.db.results import rowcount
 from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
@@ -44,7 +45,7 @@ async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) 
                                Seat.takeover.is_distinct_from("resigned"), Seat.takeover.is_distinct_from(reason))
             .values(takeover=reason, deadline=None)
         )
-        if result.rowcount != 1:
+        if rowcount(result) != 1:
             held = await session.scalar(select(Seat.takeover).where(Seat.table_id == game_id,
                                                                    Seat.account_id == account_id))
             if held == reason != "resigned":
@@ -67,7 +68,7 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
             .values(takeover=None, deadline=deadline, away_since=None, away_deadline=None)
         )
         await session.commit()
-    if result.rowcount == 1:
+    if rowcount(result) == 1:
         await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
         return True
     return False
@@ -118,7 +119,7 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
                                or_(Seat.connected_at.is_(None), Seat.connected_at < now - present_window(ctx)))
             .values(takeover="away", deadline=None, away_deadline=None)
         )
-        if result.rowcount != 1:  # they came back (or another player was quicker) meanwhile
+        if rowcount(result) != 1:  # they came back (or another player was quicker) meanwhile
             raise AppError("conflict", "this player is not away any more")
         await session.commit()
     await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)

@@ -19,6 +19,7 @@ from dataclasses import replace
 from typing import Any
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -54,7 +55,7 @@ def timeout_move_id(game_id: int, version: int, seat: int) -> str:
     return f"timeout:{game_id}:{version}:{seat}"
 
 
-def snapshot_of(table: Table, seats: tuple[SeatInfo, ...], state: dict[str, Any] | None) -> GameSnapshot:
+def snapshot_of(table: Table, seats: tuple[SeatInfo, ...], state: dict[str, Any]) -> GameSnapshot:
     """The snapshot of a loaded table row, its seats and its ``state`` at ``table.version``
     (``game_state.state_now``: the row's own may be an older checkpoint)."""
     return GameSnapshot(table.id, table.ruleset, table.status, table.version, state, seats,
@@ -106,6 +107,7 @@ async def _submit(ctx: Context, game_id: int, is_mover: Callable[[SeatInfo], boo
                   version: int, raw_move: Any, by_bot: bool, login: Login | None = None) -> int:
     received = time.perf_counter()
     epoch = ctx.cache.epoch()
+    outcome: GameSnapshot | int | None
     try:
         async with ctx.game_lock(game_id):
             outcome = await _apply_in_one_statement(ctx, is_mover, game_id, client_move_id, version, raw_move, by_bot,
@@ -169,8 +171,9 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
     try:
         committed = await ctx.move_writer.append(
             game_id, new_version, mover.seat, new_state if checkpoint else None, status, ruleset.dump_move(move),
-            event_rows, client_move_id, account_id=None if by_bot else login.account_id,
-            session=None if by_bot else login.session, key=None if by_bot else login.key, reversible=reversible,
+            event_rows, client_move_id, account_id=None if login is None else login.account_id,  # None: a bot's
+            session=None if login is None else login.session, key=None if login is None else login.key,
+            reversible=reversible,
             to_act=None if checkpoint else sorted(ruleset.to_act(new_state)))
     except DuplicateMoveId:
         return None
@@ -178,6 +181,17 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
         return None
     return replace(cached, status=status, version=new_version, state=new_state, recent=((new_version, event_rows),),
                    undo_seat=mover.seat if reversible else None)
+
+
+def _mover(seats: tuple[SeatInfo, ...], is_mover: Callable[[SeatInfo], bool], private: bool, game_id: int) -> SeatInfo:
+    """The seat ``is_mover`` picks.  Raises ``AppError``: ``not_found`` at a private table (an
+    outsider is not told it exists), else ``not_seated``."""
+    mover = next((info for info in seats if is_mover(info)), None)
+    if mover is None:
+        if private:
+            raise AppError("not_found", f"no game {game_id}")
+        raise AppError("not_seated", "you have no seat in this game")
+    return mover
 
 
 async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: Callable[[SeatInfo], bool],
@@ -210,14 +224,12 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
             ctx.cache.put(snapshot, epoch)  # committed seats this process had not heard of yet
     else:
         info = await load_table(session, game_id)
-        snapshot = snapshot_of(info.table, tuple(info.seats), await game_state.state_now(ctx, session, info.table))
-    mover = next((info for info in snapshot.seats if is_mover(info)), None)
-    if mover is None:
-        if row.private:
-            raise AppError("not_found", f"no game {game_id}")
-        raise AppError("not_seated", "you have no seat in this game")
-    if snapshot.state is None:
-        raise AppError("illegal_move", "this game has not started")
+        state = await game_state.state_now(ctx, session, info.table)
+        if state is None:  # not started: one without a seat hears so first, as at a started game
+            _mover(tuple(info.seats), is_mover, row.private, game_id)
+            raise AppError("illegal_move", "this game has not started")
+        snapshot = snapshot_of(info.table, tuple(info.seats), state)
+    mover = _mover(snapshot.seats, is_mover, row.private, game_id)
     seat = mover.seat
     if mover.takeover is not None and not by_bot:
         if mover.takeover == "resigned":
@@ -283,7 +295,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         if row.rated:
             await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)
     if row.move_seconds:
-        table = await session.get(Table, game_id)
+        table = await session.get_one(Table, game_id)
         await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)
     await session.commit()
     if row.move_seconds or result is not None:  # the deadlines moved, or abandonments were marked
@@ -375,9 +387,10 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
         # (one session's identity map) to a version another process committed meanwhile, under
         # the state already folded for the version read first.
         info = await load_table(session, game_id)
-        if info.table.state is None:
+        state = await game_state.state_now(ctx, session, info.table)
+        if state is None:
             raise AppError("not_found", f"game {game_id} has not started yet")
-        snapshot = snapshot_of(info.table, tuple(info.seats), await game_state.state_now(ctx, session, info.table))
+        snapshot = snapshot_of(info.table, tuple(info.seats), state)
         if snapshot.status == "running":
             snapshot = replace(snapshot, undo_seat=await move_log.undo_seat(session, game_id))
     ctx.cache.put(snapshot, epoch)
@@ -424,7 +437,8 @@ async def read_log_rows(ctx: Context, game_id: int, since: int,
         query = select(Move.seq, Move.events).where(Move.table_id == game_id, Move.seq > since)
         if until is not None:
             query = query.where(Move.seq <= until)
-        return [(seq, events) for seq, events in (await session.execute(query.order_by(Move.seq))).all()]
+        rows: Result[int, list[dict[str, Any]]] = await session.execute(query.order_by(Move.seq))
+        return [(seq, events) for seq, events in rows.all()]
 
 
 async def read_log(ctx: Context, game_id: int, since: int, seat: int | None,

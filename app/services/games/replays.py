@@ -11,9 +11,11 @@ worker thread, so a long one does not hold up every other game on the process.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.engine import Result, Row
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import UNDO_KIND, Move, Table
@@ -54,12 +56,14 @@ async def _read_fold(ctx: Context, replays: ReplayCache, game_id: int, version: 
     undo rows put back, the states of those among them from before the first state)``."""
     start = replays.nearest(game_id, version)
     after = start[0] if start else 0
-    table = await session.scalar(select(Table).where(Table.id == game_id))
-    moves = (await session.execute(select(Move.seq, Move.seat, Move.kind, Move.move)
-                                   .where(Move.table_id == game_id, Move.seq > after, Move.seq <= version)
-                                   .order_by(Move.seq))).all()
+    table = (await session.execute(select(Table).where(Table.id == game_id))).scalar_one()
+    rows: Result[int, int, str, dict[str, Any]] = await session.execute(
+        select(Move.seq, Move.seat, Move.kind, Move.move)
+        .where(Move.table_id == game_id, Move.seq > after, Move.seq <= version).order_by(Move.seq))
+    moves = rows.all()
     ruleset = ctx.registry.get(table.ruleset)
     if start is None:
+        assert table.seed is not None  # a game with a version to rebuild has started, so has its seed
         first = ruleset.setup(table.seat_count, ruleset.parse_options(table.options), table.seed)
         replays.keep(game_id, 0, first)
     else:
@@ -72,8 +76,8 @@ async def _read_fold(ctx: Context, replays: ReplayCache, game_id: int, version: 
     return ruleset, first, moves, needed, known
 
 
-def _fold(ruleset: Ruleset, state: dict[str, Any], moves: list, needed: set[int],
-          known: dict[int, dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
+def _fold(ruleset: Ruleset, state: dict[str, Any], moves: Sequence[Row[int, int, str, dict[str, Any]]],
+          needed: set[int], known: dict[int, dict[str, Any]]) -> list[tuple[int, dict[str, Any]]]:
     """Apply ``moves`` (``(seq, seat, kind, wire move)`` rows) in order, an undo row putting back
     ``known[undone - 1]``; the versions in ``needed`` are noted in ``known`` on the way.  Returns
     the states to keep, the last one last."""

@@ -29,6 +29,7 @@ from sqlalchemy import and_, exists, or_, select, update
 from sqlalchemy.orm import aliased
 
 from app.db.models import Seat, Table, utcnow
+from app.db.results import rowcount
 from app.services.context import Context
 from app.services.attendance.presence import present_window
 from app.services.tables.changes import TURN_BASED
@@ -59,7 +60,7 @@ async def abandon_deserted(ctx: Context, now: datetime | None = None) -> list[in
         for game_id in ids:
             result = await session.execute(update(Table).where(Table.id == game_id, Table.status == "running")
                                            .values(status="abandoned", updated_at=Table.updated_at))
-            if result.rowcount == 1:
+            if rowcount(result) == 1:
                 abandoned.append(game_id)
         await session.commit()
     for game_id in abandoned:

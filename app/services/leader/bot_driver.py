@@ -114,10 +114,10 @@ class BotDriver:
         if snapshot.status != "running" or not any(snapshot.bots):
             return False
         ruleset = self._ctx.registry.get(snapshot.ruleset)
-        acting = [seat for seat in sorted(ruleset.to_act(snapshot.state)) if snapshot.bots[seat]]
+        acting = [(seat, level) for seat in sorted(ruleset.to_act(snapshot.state)) if (level := snapshot.bots[seat])]
         if not acting:
             return False
-        seat = acting[0]
+        seat, level = acting[0]
         if self._delay:
             try:
                 await asyncio.wait_for(self._stopped.wait(), self._delay)
@@ -130,7 +130,7 @@ class BotDriver:
         legal = ruleset.legal_moves(snapshot.state, seat)
         self._ctx.metrics.bot_moves_computed.inc()
         rng = Rng(game_id * 1_000_003 + snapshot.version * 31 + seat)
-        bot = make_bot(snapshot.bots[seat])
+        bot = make_bot(level)
         move = await asyncio.to_thread(bot.choose, ruleset, view, legal, seat, rng)
         try:
             move_id = games.bot_move_id(snapshot.version, seat)

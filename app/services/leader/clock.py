@@ -22,6 +22,7 @@ from datetime import timedelta
 from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
+from app.db.results import rowcount
 from app.services.leader import absence
 from app.services.accounts import audit
 from app.services.context import Context
@@ -99,12 +100,12 @@ class DeadlineWatcher:
         ``(game, seat)`` pairs taken over."""
         now = utcnow()
         async with self._ctx.sessions() as session:
-            overdue = (await session.execute(
+            found = (await session.execute(
                 select(Seat.table_id, Seat.seat).join(Table, Table.id == Seat.table_id)
                 .where(Table.status == "running", Seat.deadline <= now, Seat.takeover.is_(None),
                        Seat.account_id.is_not(None))
             )).all()
-        overdue = [(game_id, seat) for game_id, seat in overdue if not await self._timeout_move(game_id, seat)]
+        overdue = [(game_id, seat) for game_id, seat in found if not await self._timeout_move(game_id, seat)]
         async with self._ctx.sessions() as session:
             taken = []
             for game_id, seat in overdue:
@@ -113,7 +114,7 @@ class DeadlineWatcher:
                                        Seat.takeover.is_(None))
                     .values(takeover="timeout", deadline=None)
                 )
-                if result.rowcount == 1:
+                if rowcount(result) == 1:
                     taken.append((game_id, seat))
             await session.commit()
         for game_id, _ in taken:

@@ -7,6 +7,7 @@ from datetime import timedelta
 from sqlalchemy import update
 
 from app.db.models import Table, utcnow
+from app.db.results import rowcount
 from app.services.context import Context
 
 
@@ -18,4 +19,4 @@ async def expire_open_tables(ctx: Context, older_than: timedelta) -> int:
             .values(status="closed")
         )
         await session.commit()
-    return result.rowcount
+    return rowcount(result)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import aiosmtplib
 from sqlalchemy import select
@@ -23,6 +23,9 @@ from app.services.notify.messages import Notice
 from app.services.notify.push import GONE, Subscription, payload
 from app.services.notify.tokens import Tokens
 from app.services.notify.vapid import VapidKey
+
+if TYPE_CHECKING:  # imported on the first push only (it loads aiohttp): see PushChannel
+    from app.services.notify.transport import PushSender
 
 log = logging.getLogger(__name__)
 
@@ -50,8 +53,8 @@ class PushChannel:
         self._ctx = ctx
         self._key = key
         self._subject = subject
-        self._sender = None
-        self._opening: asyncio.Task | None = None
+        self._sender: PushSender | None = None
+        self._opening: asyncio.Task[PushSender] | None = None
 
     async def start(self) -> None:
         """Nothing yet: the HTTP client opens on the first push (:meth:`deliver`)."""
@@ -63,7 +66,7 @@ class PushChannel:
         if self._sender is not None:
             await self._sender.close()
 
-    async def _open(self) -> None:
+    async def _open(self) -> PushSender:
         transport = await asyncio.to_thread(importlib.import_module, "app.services.notify.transport")
         vapid = await asyncio.to_thread(lambda: self._key.vapid)  # the cryptography library, read off the loop too
         settings = self._ctx.settings
@@ -71,6 +74,7 @@ class PushChannel:
                                       settings.push_allow_private_endpoints)
         await sender.start()
         self._sender = sender
+        return sender
 
     async def deliver(self, account_id: int, notice: Notice) -> None:
         async with self._ctx.sessions() as session:
@@ -82,19 +86,19 @@ class PushChannel:
         if self._opening is None:  # the first push: load and open the client, once for every notice
             self._opening = asyncio.create_task(self._open())
         try:
-            await asyncio.shield(self._opening)  # one notice cancelled does not cancel it for the others
+            sender = await asyncio.shield(self._opening)  # one notice cancelled does not cancel it for the others
         except Exception:
             self._ctx.metrics.notifications_failed.labels(self.name, "unreachable").inc(len(rows))
             log.exception("the push client could not be opened")
             return
         data = payload(notice)
-        await asyncio.gather(*(self._one(Subscription(*row), data, notice.tag) for row in rows))
+        await asyncio.gather(*(self._one(sender, Subscription(*row), data, notice.tag) for row in rows))
 
-    async def _one(self, subscription: Subscription, data: bytes, topic: str) -> None:
+    async def _one(self, sender: PushSender, subscription: Subscription, data: bytes, topic: str) -> None:
         metrics = self._ctx.metrics
         try:
             async with asyncio.timeout(self._ctx.settings.notify_send_timeout_seconds):
-                status = await self._sender.send(subscription, data, topic)
+                status = await sender.send(subscription, data, topic)
         except TimeoutError:
             metrics.notifications_failed.labels(self.name, "timeout").inc()
             log.warning("push service at %s did not answer in time", _host(subscription.endpoint))

@@ -11,7 +11,7 @@ from app.services.context import Context
 from app.services.errors import AppError
 from app.services.notify.notifier import Notifier, Presence
 from app.services.notify import vapid
-from app.services.notify.channels import MailChannel, PushChannel
+from app.services.notify.channels import Channel, MailChannel, PushChannel
 from app.services.notify.invitations import InvitationNotices
 from app.services.notify.mail import Mailer
 from app.services.notify.tokens import Tokens
@@ -55,7 +55,7 @@ def build(ctx: Context, is_present: Presence, is_leader: Callable[[], bool] = la
     mailer = Mailer(settings)
     tokens = Tokens(settings.session_secret)
     push = PushChannel(ctx, key, vapid.subject(settings))
-    channels = [push, MailChannel(ctx, mailer, tokens)]
+    channels: list[Channel] = [push, MailChannel(ctx, mailer, tokens)]
     notifier = Notifier(ctx, channels, is_present=is_present, is_leader=is_leader)
     return NotifyKit(mailer, tokens, key, push, notifier, InvitationNotices(ctx, channels))
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import CompoundSelect, Select, delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Account, NotifyAccount, PushSubscription, Seat, Table, iso_utc, utcnow
+from app.db.results import rowcount
 from app.services.errors import AppError
 from app.services.notify.push import Subscription
 
@@ -60,7 +61,7 @@ async def add_subscription(session: AsyncSession, account_id: int, subscription:
         await session.rollback()
         return await add_subscription(session, account_id, subscription)
     count = await session.scalar(select(func.count()).select_from(PushSubscription)
-                                 .where(PushSubscription.account_id == account_id))
+                                 .where(PushSubscription.account_id == account_id)) or 0
     if count > MAX_SUBSCRIPTIONS:  # the oldest browsers make room
         oldest = list(await session.scalars(select(PushSubscription.id).where(PushSubscription.account_id == account_id)
                                             .order_by(PushSubscription.id).limit(count - MAX_SUBSCRIPTIONS)))
@@ -73,7 +74,7 @@ async def remove_subscription(session: AsyncSession, account_id: int, subscripti
     """Forget one of the account's browsers; raises ``AppError(not_found)`` for another account's or an unknown id."""
     result = await session.execute(delete(PushSubscription).where(PushSubscription.id == subscription_id,
                                                                   PushSubscription.account_id == account_id))
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         raise AppError("not_found", f"you have no push subscription {subscription_id}")
     await session.commit()
 
@@ -82,7 +83,7 @@ async def remove_all_subscriptions(session: AsyncSession, account_id: int) -> in
     """Forget every browser of the account; how many there were."""
     result = await session.execute(delete(PushSubscription).where(PushSubscription.account_id == account_id))
     await session.commit()
-    return result.rowcount
+    return rowcount(result)
 
 
 async def drop_endpoint(session: AsyncSession, endpoint: str) -> None:
@@ -143,7 +144,7 @@ async def confirm_address(session: AsyncSession, account_id: int, address: str) 
                                                                NotifyAccount.email == address)
                                    .values(email_confirmed=True))
     await session.commit()
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 async def set_mail_enabled(session: AsyncSession, account_id: int, enabled: bool,
@@ -155,7 +156,7 @@ async def set_mail_enabled(session: AsyncSession, account_id: int, enabled: bool
         query = query.where(NotifyAccount.email == address)
     result = await session.execute(query.values(email_enabled=enabled))
     await session.commit()
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 async def remove_address(session: AsyncSession, account_id: int) -> None:
@@ -214,14 +215,15 @@ async def claim_digest(session: AsyncSession, account_id: int, now: datetime, mi
         NotifyAccount.account_id == account_id,
         (NotifyAccount.last_digest_at.is_(None)) | (NotifyAccount.last_digest_at <= now - timedelta(minutes=minutes)))
         .values(last_digest_at=now))
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 async def running_games_of_wanting(session: AsyncSession, mail_configured: bool) -> set[int]:
     """The running games where someone sits who chose a channel (see :func:`accounts_wanting`)."""
-    wanting = select(PushSubscription.account_id)
+    pushing = select(PushSubscription.account_id)
+    wanting: Select[int] | CompoundSelect[int] = pushing
     if mail_configured:
-        wanting = wanting.union(select(NotifyAccount.account_id).where(
+        wanting = pushing.union(select(NotifyAccount.account_id).where(
             NotifyAccount.email.is_not(None), NotifyAccount.email_confirmed.is_(True),
             NotifyAccount.email_enabled.is_(True)))
     return set(await session.scalars(select(Seat.table_id).join(Table, Table.id == Seat.table_id)

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Move, NotifyTurn
+from app.db.results import rowcount
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ async def claim(session: AsyncSession, turn: Turn, now: datetime) -> bool:
     result = await session.execute(update(NotifyTurn).where(
         NotifyTurn.account_id == turn.account_id, NotifyTurn.table_id == turn.table_id,
         NotifyTurn.turn_version == turn.turn_version, NotifyTurn.notified_at.is_(None)).values(notified_at=now))
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 async def accounts_owed(session: AsyncSession) -> list[int]:

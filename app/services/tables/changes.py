@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.engine import Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.bots import BOT_LEVELS, DEFAULT_LEVEL
 from app.db.models import Account, Invitation, Seat, Table, iso_utc, utcnow
+from app.db.results import rowcount
 from app.services.tables.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.attendance.deadlines import update_deadlines
@@ -150,7 +153,7 @@ async def create_table(
     except UnknownRuleset:
         raise AppError("not_found", f"no game called {ruleset_name!r}") from None
     open_tables = await session.scalar(select(func.count()).select_from(Table)
-                                       .where(Table.creator_id == creator.id, Table.status == "open"))
+                                       .where(Table.creator_id == creator.id, Table.status == "open")) or 0
     if open_tables >= max_open_tables:
         raise AppError("rate_limited", f"you already have {open_tables} open tables; start or leave one first")
     if not ruleset.min_players <= seat_count <= ruleset.max_players:
@@ -198,6 +201,7 @@ async def held_seats(session: AsyncSession, table_ids: list[int]) -> dict[int, d
             .join(Account, Account.id == Invitation.invitee_id)
             .where(Invitation.table_id.in_(table_ids), Invitation.seat.is_not(None)))
         for table_id, seat, invitation_id, account_id, name in rows:
+            assert seat is not None  # the query keeps held seats only
             found[table_id][seat] = HeldSeat(seat, invitation_id, account_id, name)
     return found
 
@@ -208,7 +212,8 @@ async def seats_of(session: AsyncSession, table_ids: list[int]) -> dict[int, lis
     Two people with the same name at one table are told apart by their seat: "Carol (seat 3)".
     """
     occupant = aliased(Account)
-    rows = await session.execute(
+    rows: Result[int, int, int | None, str | None, str | None, str | None, datetime | None, datetime | None,
+                 datetime | None, int | None] = await session.execute(
         select(Seat.table_id, Seat.seat, Seat.account_id, occupant.name, Seat.bot_level, Seat.takeover, Seat.deadline,
                Seat.away_since, Seat.away_deadline, Seat.abandoned_from)
         .outerjoin(occupant, occupant.id == Seat.account_id)
@@ -290,7 +295,7 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
             .where(Seat.table_id == table_id, Seat.seat == seat, Seat.account_id.is_(None), Seat.bot_level.is_(None))
             .values(account_id=account.id)
         )
-        if result.rowcount != 1:
+        if rowcount(result) != 1:
             await session.rollback()
             raise AppError("table_full", f"seat {seat} was just taken")
         await session.execute(delete(Invitation).where(Invitation.table_id == table_id,
@@ -322,7 +327,7 @@ async def leave_table(session: AsyncSession, account: Account, table_id: int) ->
     if info.table.status != "open":
         raise AppError("conflict", "the game has started; seats can no longer be left")
     if account.id == info.table.creator_id:
-        heirs = [s.account_id for s in info.seats if s.account_id not in (None, account.id)]
+        heirs = [s.account_id for s in info.seats if s.account_id is not None and s.account_id != account.id]
         if heirs:
             info.table.creator_id = heirs[0]
         else:
@@ -404,7 +409,7 @@ async def begin(session: AsyncSession, registry: Registry, info: TableInfo) -> T
         Table.__table__.update().where(Table.id == table.id, Table.status == "open")
         .values(status="running", seed=seed, state=state, state_version=None, to_act=None, version=0)
     )
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         await session.rollback()
         raise AppError("conflict", "this game has already started")
     await session.execute(delete(Invitation).where(Invitation.table_id == table.id))

@@ -152,7 +152,7 @@ async def post_message(ctx: Context, session: AsyncSession, account: Account, ta
 async def latest_message_id(session: AsyncSession, table_id: int) -> int:
     """The id of the table's newest message, 0 when there is none."""
     return await session.scalar(select(func.coalesce(func.max(ChatMessage.id), 0))
-                                .where(ChatMessage.table_id == table_id))
+                                .where(ChatMessage.table_id == table_id)) or 0
 
 
 async def messages_after(session: AsyncSession, table_id: int, after_id: int) -> tuple[bool, list[dict[str, Any]]]:
