@@ -15,6 +15,7 @@ import shutil
 import warnings
 from pathlib import Path
 
+import argon2
 import asyncpg
 
 import pytest
@@ -23,6 +24,7 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.main import create_app
+from app.services.accounts import identity
 from tests.support.push_service import TEST_VAPID_KEY
 
 ADMIN_URL = os.environ.get("CARAVANSERAI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -171,20 +173,61 @@ def pytest_configure(config):
         _postgres_skipped.append(f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})")
 
 
+# Accounts the tests register hash with argon2's cheapest parameters: the default costs about 130 ms
+# of CPU per hash and per check, and the suite registers and signs in hundreds of accounts.  A hash
+# carries its parameters, so either kind is checked alike; server processes the tests start (and
+# every real server) keep argon2-cffi's defaults.
+identity._hasher = argon2.PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
 # Whole folders whose every test is of one kind: the browser tests, and the ones that start
 # server processes or several apps on one database (tests/reliability, tests/hosting).
 _FOLDER_MARKERS = {"e2e": ("e2e",), "reliability": ("slow",), "hosting": ("slow",)}
 
+# Files and tests elsewhere that are slow by what they do, so the fast subset stays under
+# 3 minutes on a quiet 2-core machine; the whole suite (and CI) runs them all.
+_SLOW = {
+    "services/test_backup.py": "runs pg_dump and psql",
+    "services/test_backup_check.py": "runs pg_dump, psql and a scratch database",
+    "services/test_backup_secrets.py": "runs pg_dump and psql and watches every command line",
+    "services/test_whole_games.py": "plays a whole game of every ruleset on both databases",
+    "rulesets/test_heroes_conformance.py": "plays many whole Heroes games",
+    "api/test_notify_whole_game.py": "plays a whole game told by push and mail",
+    "api/test_log_words.py": "plays a whole game of every ruleset",
+    "api/test_away.py": "waits out presence refreshes and away times",
+    "api/test_notifications.py::test_no_notice_while_the_table_is_open_and_one_after_leaving_it":
+        "waits out the presence window of a closed socket",
+    "services/test_heroes_stored_games.py::test_a_game_stored_during_a_tactic_choice_plays_on_after_the_migration":
+        "migrates a Postgres database step by step",
+    "services/test_bots.py::test_all_bot_game_runs_to_the_end_through_the_pipeline": "whole bot games, both databases",
+    "services/test_state_checkpoints.py::test_a_game_past_several_checkpoints_reads_in_a_fresh_process_as_folded_move_by_move":
+        "starts a fresh process",
+    "test_cli.py::test_serve_prepares_in_a_child_process_that_keeps_alembic_and_cryptography_out_of_the_server":
+        "starts processes",
+    "test_cli.py::test_a_started_server_that_signed_in_a_guest_has_not_imported_what_it_loads_lazily": "starts processes",
+    "rulesets/test_heroes_full_play.py": "plays many whole full-edition games",
+    "rulesets/test_heroes_solo.py::test_solo_legal_moves_are_exactly_the_accepted_ones": "plays many whole solo games",
+    "rulesets/test_through_the_desert_bot.py::test_default_bot_beats_random_in_a_short_match": "a match of whole games",
+    "rulesets/test_nimalia_bot.py::test_default_bot_beats_random_in_a_short_match": "a match of whole games",
+    "rulesets/test_nomadi_bot.py::test_default_bot_beats_random_in_a_short_match": "a match of whole games",
+    "rulesets/test_nomadi_search.py::test_two_bot_games_in_parallel_threads_play_the_moves_they_play_alone":
+        "whole bot games in threads",
+}
+
 
 def pytest_collection_modifyitems(config, items):
-    """Mark each test by its folder, so a new file there needs no marker of its own, and any test
-    elsewhere that starts a server process (``tests.support.server.ServerProcess``) as ``slow``:
+    """Mark each test by its folder, so a new file there needs no marker of its own, the files and
+    tests of ``_SLOW`` as ``slow``, and any test elsewhere that starts a server process
+    (``tests.support.server.ServerProcess``) as ``slow`` too:
     ``pytest -m "not e2e and not slow"`` is then the fast subset."""
     tests_root = Path(__file__).resolve().parent
     for item in items:
         parts = item.path.resolve().relative_to(tests_root).parts
         for marker in _FOLDER_MARKERS.get(parts[0], ()) if len(parts) > 1 else ():
             item.add_marker(marker)
+        path = "/".join(parts)
+        if path in _SLOW or f"{path}::{getattr(item, 'originalname', item.name)}" in _SLOW:
+            item.add_marker("slow")
         function = getattr(item, "function", None)
         if function is not None and "ServerProcess" in _names_used(function.__code__):
             item.add_marker("slow")
