@@ -15,7 +15,6 @@ import shutil
 import warnings
 from pathlib import Path
 
-import argon2
 import asyncpg
 
 import pytest
@@ -24,7 +23,6 @@ from fastapi.testclient import TestClient
 from app.config import Settings
 from app.db.migrate import upgrade_to_head
 from app.main import create_app
-from app.services.accounts import identity
 from tests.support.push_service import TEST_VAPID_KEY
 
 ADMIN_URL = os.environ.get("CARAVANSERAI_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -171,13 +169,6 @@ def pytest_configure(config):
         run_coroutine(_probe_postgres)
     except (OSError, TimeoutError, asyncpg.PostgresError) as exc:
         _postgres_skipped.append(f"Postgres at {ADMIN_URL} is not reachable ({exc.__class__.__name__}: {exc})")
-
-
-# Accounts the tests register hash with argon2's cheapest parameters: the default costs about 130 ms
-# of CPU per hash and per check, and the suite registers and signs in hundreds of accounts.  A hash
-# carries its parameters, so either kind is checked alike; server processes the tests start (and
-# every real server) keep argon2-cffi's defaults.
-identity._hasher = argon2.PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 
 
 # Whole folders whose every test is of one kind: the browser tests, and the ones that start
