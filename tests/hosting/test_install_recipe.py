@@ -11,18 +11,28 @@ ROOT = Path(__file__).resolve().parents[2]
 AS_SERVICE_USER = "sudo -u caravanserai "
 
 
-def ci_install_lines() -> list[str]:
-    script = (ROOT / "scripts" / "smoke_wheel.sh").read_text()
-    block = re.search(r"^# >>> install.*?\n(.*?)^# <<< install", script, re.MULTILINE | re.DOTALL)
-    assert block, "scripts/smoke_wheel.sh lost its install marks"
+def script_lines(script: str, mark: str) -> list[str]:
+    """The non-blank lines of ``scripts/<script>`` between its ``# >>> mark`` and ``# <<< mark``."""
+    text = (ROOT / "scripts" / script).read_text()
+    block = re.search(rf"^# >>> {mark}.*?\n(.*?)^# <<< {mark}", text, re.MULTILINE | re.DOTALL)
+    assert block, f"scripts/{script} lost its {mark} marks"
     return [line for line in block.group(1).splitlines() if line.strip()]
 
 
-def documented_install_lines() -> list[str]:
+def guide_lines(mark: str) -> list[str]:
+    """The lines of the ``sh`` block under ``<!-- mark: ... -->`` in docs/hosting.md, unindented."""
     guide = (ROOT / "docs" / "hosting.md").read_text()
-    block = re.search(r"^<!-- install:.*?-->\n```sh\n(.*?)^```", guide, re.MULTILINE | re.DOTALL)
-    assert block, "docs/hosting.md lost its install block"
-    lines = block.group(1).splitlines()
+    block = re.search(rf"^ *<!-- {mark}:.*?-->\n *```sh\n(.*?)^ *```", guide, re.MULTILINE | re.DOTALL)
+    assert block, f"docs/hosting.md lost its {mark} block"
+    return [line.strip() for line in block.group(1).splitlines()]
+
+
+def ci_install_lines() -> list[str]:
+    return script_lines("smoke_wheel.sh", "install")
+
+
+def documented_install_lines() -> list[str]:
+    lines = guide_lines("install")
     assert all(line.startswith(AS_SERVICE_USER) for line in lines), lines
     return [line.removeprefix(AS_SERVICE_USER) for line in lines]
 

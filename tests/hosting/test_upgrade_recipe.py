@@ -11,22 +11,19 @@ from pathlib import Path
 
 import pytest
 
+from tests.hosting.test_install_recipe import guide_lines, script_lines
+
 ROOT = Path(__file__).resolve().parents[2]
 AS_SERVICE_USER = "sudo -u caravanserai "
 SCRIPT = (ROOT / "scripts" / "smoke_upgrade.sh").read_text()
 
 
 def ci_upgrade_lines() -> list[str]:
-    block = re.search(r"^# >>> upgrade.*?\n(.*?)^# <<< upgrade", SCRIPT, re.MULTILINE | re.DOTALL)
-    assert block, "scripts/smoke_upgrade.sh lost its upgrade marks"
-    return [line for line in block.group(1).splitlines() if line.strip()]
+    return script_lines("smoke_upgrade.sh", "upgrade")
 
 
 def documented_upgrade_lines() -> list[str]:
-    guide = (ROOT / "docs" / "hosting.md").read_text()
-    block = re.search(r"^ *<!-- upgrade:.*?-->\n *```sh\n(.*?)^ *```", guide, re.MULTILINE | re.DOTALL)
-    assert block, "docs/hosting.md lost its upgrade block"
-    lines = [line.strip() for line in block.group(1).splitlines()]
+    lines = guide_lines("upgrade")
     assert lines[0] == "cd /srv/caravanserai", lines  # the script runs in the folder standing for it
     assert all(line.startswith(AS_SERVICE_USER) for line in lines[1:]), lines
     return [line.removeprefix(AS_SERVICE_USER) for line in lines[1:]]
