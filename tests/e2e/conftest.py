@@ -46,9 +46,16 @@ def running_server(workdir: Path, env_for: Callable[[str], dict[str, str]] = lam
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory) -> str:
+def live_server_workdir(tmp_path_factory) -> Path:
+    """The folder of ``live_server``: its database is ``e2e.db`` there (a test may read it, never
+    write it)."""
+    return tmp_path_factory.mktemp("e2e-server")
+
+
+@pytest.fixture(scope="session")
+def live_server(live_server_workdir) -> str:
     """The base URL of a freshly started server with its own empty SQLite database."""
-    with running_server(tmp_path_factory.mktemp("e2e-server")) as base_url:
+    with running_server(live_server_workdir) as base_url:
         yield base_url
 
 

@@ -21,20 +21,21 @@ room, invite link or chat, its unit figures are 16 px high, and its greyed slots
 from __future__ import annotations
 
 import json
-import random
 import re
+import typing
 import uuid
 
 import pytest
 
+from app.rulesets.heroes import moves as heroes_moves
+from app.rulesets.registry import Registry
+from tests.e2e.move_paths import path_to_every_type, table_seed
 from tests.e2e.pages import api, server_game, sign_in, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
-MAX_REST_MOVES = 600
-"""A limit on the moves one game's drive plays before it gives up on the types not yet seen."""
 PLACEHOLDER = re.compile(r"\{\w*\}|undefined|null|NaN|\[object")
 
 
@@ -74,50 +75,39 @@ def confirm(page, version: int) -> None:
     page.wait_for_function("v => Number(document.getElementById('game')?.dataset.version) > v", arg=version, timeout=10_000)
 
 
-def drive(ana, bo, base: str, table_id: str, wanted: set[str], rng: random.Random, by_click=None,
-          prefer=lambda move, game: False, enough: set[str] | None = None, extra: int = 120) -> dict[str, str]:
-    """Play the game until Ana has previewed and confirmed a move of every type in ``wanted`` (or
-    the game ends, or the limit): returns {type: sentence}. ``by_click(page, game, move_type)``
-    holds a move by clicks and returns it, or None to hold one through ``choose-move``; the moves
-    played through REST are ``prefer``'s (those that open the way to other types) half the time.
-    Once the types of ``enough`` are seen, at most ``extra`` more moves look for the rest."""
-    seen: dict[str, str] = {}
+def play_line(ana, bo, base: str, database, table_id: str, ruleset: str, options: dict, wanted: set[str],
+              rare: tuple[str, ...] = (), by_click=None) -> dict[str, str]:
+    """Play the started table through a line that brings Ana (seat 0) a move of every type of
+    ``wanted`` (tests/e2e/move_paths.py, from the table's seed): her first move of each type is
+    held in the browser, previewed and confirmed; every other move goes through REST. Returns
+    {type: the preview's sentence}. ``by_click(page, move)`` holds ``move`` by clicks as a player
+    does and returns True, or returns False to hold it through ``choose-move``."""
+    rules = Registry.discover().get(ruleset)
+    pages = [ana, bo][:len(server_game(ana, base, table_id)["players"])]
+    assert server_game(ana, base, table_id)["seat"] == 0
+    line = path_to_every_type(rules, len(pages), options, table_seed(database, table_id), wanted, rare)
+    assert not line.missing, f"no line of play found to {sorted(line.missing)}"
     ana.goto(f"{base}/tables/{table_id}")
-    left = MAX_REST_MOVES
-    while left > 0:
-        left -= 1
-        if enough is not None and enough <= set(seen):
-            left, enough = min(left, extra), None
-        games = [server_game(ana, base, table_id), server_game(bo, base, table_id)]
-        if games[0]["status"] != "running" or wanted <= set(seen):
-            break
-        new = [move for move in games[0]["legal"] if move["type"] in wanted and move["type"] not in seen]
-        if new:
-            move_type = new[0]["type"]
-            wait_for_version([ana], games[0]["version"])
-            held = by_click(ana, games[0], move_type) if by_click else None
-            if held is None:
-                held = rng.choice([move for move in new if move["type"] == move_type])
-                hold(ana, held)
-            seen[move_type] = check_preview(ana, held)
-            confirm(ana, games[0]["version"])
+    seen: dict[str, str] = {}
+    for index, (seat, move) in enumerate(line.moves):
+        game = server_game(pages[seat], base, table_id)
+        assert game["status"] == "running", game["status"]
+        sent = next((legal for legal in game["legal"] if rules.parse_move(legal) == move), None)
+        assert sent is not None, f"{move} is not legal on the server: the line left the server's game"
+        if index not in line.firsts:
+            rest_move(pages[seat], base, table_id, game, sent)
             continue
-        page, game = next(((page, game) for page, game in zip((ana, bo), games) if game["legal"]), (None, None))
-        if page is None:  # nobody to move right now (a bot or the server is acting)
-            ana.wait_for_timeout(100)
-            continue
-        legal = game["legal"]
-        fresh = [move for move in legal if move["type"] in wanted and move["type"] not in seen]
-        marches = [move for move in legal if move["type"] == "march"]  # battles bring their own moves
-        preferred = [move for move in legal if prefer(move, game)]
-        pool = (preferred if preferred and rng.random() < 0.5 else fresh if fresh and rng.random() < 0.5
-                else marches if marches and rng.random() < 0.3 else legal)
-        rest_move(page, base, table_id, game, rng.choice(pool))
+        wait_for_version([ana], game["version"])
+        if not (by_click and by_click(ana, sent)):
+            hold(ana, sent)
+        seen[sent["type"]] = check_preview(ana, sent)
+        confirm(ana, game["version"])
     return seen
 
 
 @pytest.fixture()
 def players(live_server, chromium):
+    """Ana in the browser at 1280x800 with "Confirm my moves" on, and Bo, who plays through REST."""
     ana = sign_in(chromium, live_server, "Ana", width=1280, height=800)
     api(ana, live_server, "POST", "/api/account/settings", {"confirm_moves": True})
     context = chromium.new_context()
@@ -127,59 +117,50 @@ def players(live_server, chromium):
     return ana, bo
 
 
-def test_through_the_desert_previews_every_move(live_server, players):
+def test_through_the_desert_previews_every_move(live_server, live_server_workdir, players):
     ana, bo = players
     base = live_server
-    table_id = started(ana, bo, base, "through-the-desert", {"first_player": "host", "palm_placement": "choose", "piles": "zman"})
+    options = {"first_player": "host", "palm_placement": "choose", "piles": "zman"}
+    table_id = started(ana, bo, base, "through-the-desert", options)
 
-    def by_click(page, game, move_type):
-        if move_type not in ("leader", "camel"):
-            return None
-        move = next(move for move in game["legal"] if move["type"] == move_type)
+    def by_click(page, move):
+        if move["type"] not in ("leader", "camel"):
+            return False
         page.click(f'#board [data-colour="{move["colour"]}"]')
         page.click(f'#board .legal[data-hex="{move["hex"][0]},{move["hex"][1]}"]')
-        return move
+        return True
 
-    seen = drive(ana, bo, base, table_id, {"palm", "leader", "camel"}, random.Random(7), by_click)
+    seen = play_line(ana, bo, base, live_server_workdir / "e2e.db", table_id, "through-the-desert", options,
+                     {"palm", "leader", "camel"}, by_click=by_click)
     assert set(seen) == {"palm", "leader", "camel"}, seen
     assert re.fullmatch(r"Place the (pink|green|yellow|purple|turquoise) leader on [A-N]\d+\.", seen["leader"]), seen
     assert re.fullmatch(r"Place a (pink|green|yellow|purple|turquoise) camel on [A-N]\d+\.", seen["camel"]), seen
     assert re.fullmatch(r"Plant a palm tree on [A-N]\d+\.", seen["palm"]), seen
 
 
-def test_nomadi_previews_every_move_and_undo_says_why_it_is_gone(live_server, players):
+def test_nomadi_previews_every_move(live_server, live_server_workdir, players):
     ana, bo = players
     base = live_server
-    table_id = started(ana, bo, base, "nomadi", {"first_player": "host", "card_placement": "players", "trading": True, "voluntary_pass": True})
+    options = {"first_player": "host", "card_placement": "players", "trading": True, "voluntary_pass": True}
+    table_id = started(ana, bo, base, "nomadi", options)
 
-    def by_click(page, game, move_type):
-        if move_type == "roll":
+    def by_click(page, move):
+        if move["type"] == "roll":
             page.click('#board [data-action="roll"]')
-            return {"type": "roll"}
-        if move_type == "move":
-            move = max((move for move in game["legal"] if move["type"] == "move"), key=lambda move: move["die"])
+            return True
+        if move["type"] == "move":
             page.click(f'#board [data-stone="{move["stone"][0]},{move["stone"][1]}"]')
             page.click(f'#board .targets [data-target="{move["to"][0]},{move["to"][1]}"]')
             chooser = page.locator(f'#board [data-choose-die="{move["die"]}"]')
             if chooser.count():
                 chooser.click()
-            return move
-        return None
-
-    def onto_a_card(move, game):
-        """A die move of another player's stone onto a face-down card: an offer follows."""
-        if move["type"] != "move":
-            return False
-        cards = {tuple(card["cell"]) for card in game["view"].get("cards", [])}
-        owner = next((stone["owner"] for stone in game["view"]["stones"] if stone["cell"] == move["stone"]), None)
-        return tuple(move["to"]) in cards and owner != game["seat"]
+            return True
+        return False
 
     wanted = {"place_card", "place", "roll", "move", "end_turn", "offer", "accept", "decline", "gift"}
-    common = {"place_card", "place", "roll", "move", "end_turn", "gift"}
-    seen = drive(ana, bo, base, table_id, wanted, random.Random(11), by_click, prefer=onto_a_card, enough=common, extra=150)
-    # the card offers need a stone moved onto a face-down card: the common moves are always there
-    assert common <= set(seen), seen
-    print(f"nomadi: previewed {sorted(seen)}; not reached {sorted(wanted - set(seen))}")
+    seen = play_line(ana, bo, base, live_server_workdir / "e2e.db", table_id, "nomadi", options, wanted,
+                     rare=("accept", "offer", "decline"), by_click=by_click)
+    assert set(seen) == wanted, seen
     assert seen["roll"] == "Roll the dice."
     assert re.fullmatch(r"Move (your|\w+'s) stone from [A-Z]\d+ to [A-Z]\d+ with a [1-6]\.", seen["move"]), seen
     assert re.fullmatch(r"Place a stone on [A-Z]\d+\.", seen["place"]), seen
@@ -205,32 +186,39 @@ def test_nimalia_previews_its_card(live_server, players):
     expect(ana.locator("#board [data-preview]")).to_have_count(0)
 
 
-def heroes_types(full: bool) -> set[str]:
-    core = {"place_nomad", "move_nomad", "recruit", "build", "tax", "march", "pass", "fire_mercenary", "skip", "tactic", "conscript", "casualties"}
-    return core | ({"research", "scribe", "discard_spell", "cast", "interrupt", "combat_spell", "sail", "fly"} if full else set())
+HEROES_TYPES = {kind.model_fields["type"].default for kind in typing.get_args(typing.get_args(heroes_moves.Move)[0])}
+"""Every type of Heroes move (app/rulesets/heroes/moves.py); the three tables below reach them all."""
+HEROES_TABLES = {
+    # Wandering Nomads are placed on the map; "pass" comes when no action is left (never in the
+    # full edition, where Research always is)
+    "core, wandering": (2, {"first_player": "host", "nomads": "wandering", "round_limit": 30, "edition": "core"},
+                        {"place_nomad", "recruit", "build", "tax", "march", "pass", "skip", "tactic", "conscript",
+                         "casualties"}, ("pass", "casualties", "conscript")),
+    "full, mercenary": (2, {"first_player": "host", "nomads": "mercenary", "round_limit": 30, "edition": "full"},
+                        {"recruit", "build", "tax", "march", "fire_mercenary", "skip", "tactic", "conscript",
+                         "casualties", "research", "scribe", "discard_spell", "cast", "interrupt", "combat_spell",
+                         "sail", "fly"}, ("casualties", "fly", "interrupt", "conscript", "combat_spell")),
+    # the Nomad the player moves is the solo game's (Nomads solo rules, NS-4)
+    "solo": (1, {"edition": "core"}, {"move_nomad"}, ()),
+}
 
 
-def opens_the_way(move: dict, game: dict) -> bool:
-    """A Heroes move after which other kinds of move come: the Mercenary hired (then fired), the
-    vessels' buildings and the vessels (then Sail and Fly), a march or voyage (then battles)."""
-    what = move.get("unit") or move.get("what")
-    return (move["type"] in ("recruit", "build") and what in ("mercenary", "sea_vessel", "air_vessel", "sea_dock", "wyvern_roost")) \
-        or move["type"] in ("sail", "fly")
+def test_heroes_tables_cover_every_move_type():
+    assert set().union(*(wanted for _, _, wanted, _ in HEROES_TABLES.values())) == HEROES_TYPES
 
 
-@pytest.mark.parametrize(("edition", "nomads", "always"), [
-    ("core", "wandering", {"place_nomad", "recruit", "build", "tax", "march"}),
-    ("full", "mercenary", {"recruit", "build", "tax", "march", "research"}),
-])
-def test_heroes_previews_every_move_it_reaches(live_server, players, edition, nomads, always):
+@pytest.mark.parametrize("table", sorted(HEROES_TABLES))
+def test_heroes_previews_every_move(live_server, live_server_workdir, players, table):
     ana, bo = players
     base = live_server
-    table_id = started(ana, bo, base, "heroes", {"first_player": "host", "nomads": nomads, "round_limit": 30, "edition": edition})
-    seen = drive(ana, bo, base, table_id, heroes_types(edition == "full"), random.Random(5), prefer=opens_the_way)
-    # random play reaches the battles' and spells' moves in most games, not in every one; these always
-    assert always <= set(seen), seen
-    print(f"heroes {edition}: previewed {sorted(seen)}; not reached {sorted(heroes_types(edition == 'full') - set(seen))}")
-    assert all(not sentence.startswith("Play ") for sentence in seen.values())
+    seats, options, wanted, rare = HEROES_TABLES[table]
+    table_id = api(ana, base, "POST", "/api/tables", {"ruleset": "heroes", "seats": seats, "options": options})["id"]
+    if seats == 2:
+        api(bo, base, "POST", f"/api/tables/{table_id}/join", {})
+    api(ana, base, "POST", f"/api/tables/{table_id}/start", {})
+    seen = play_line(ana, bo, base, live_server_workdir / "e2e.db", str(table_id), "heroes", options, wanted, rare)
+    assert set(seen) == wanted, seen
+    assert all(not sentence.startswith("Play ") for sentence in seen.values()), seen
 
 
 def test_generic_renderer_previews_a_move(live_server, players):
