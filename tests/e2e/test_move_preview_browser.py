@@ -5,11 +5,14 @@ sentence in the log's words, and the board draws its ghost (an element with ``da
 the move's type, in ``#board``). For each game, Ana (in the browser) plays a real two-player game
 against Bo (through REST); whenever one of her legal moves is of a type not yet seen, the page
 holds it, the test reads the sentence and finds the ghost, then presses Confirm and sees the
-server play exactly that move (the version moves on, her legal moves change or the log grows).
-Other moves are chosen at random (seeded) through REST, preferring a type not yet seen, so the
-game reaches each kind of move. Through the Desert's leader and camel and Nomadi's stone move and
-roll are held by clicks as a player does; the other types through the board's ``choose-move``
-event, which takes only a move of ``legal`` and goes the renderer's way (table.js).
+server play exactly that move. The line of play comes from the table's seed
+(tests/e2e/move_paths.py): a search in-process over the same ruleset finds moves that bring Ana
+every type, the rare ones included (a lost battle's casualties, an Interrupt spell, a Nomadi card
+accepted), and the test plays it through the server, Ana's other moves and Bo's through REST.
+Through the Desert's leader and camel and Nomadi's stone move and roll are held by clicks as a
+player does; the other types through the board's ``choose-move`` event, which takes only a move of
+``legal`` and goes the renderer's way (table.js). Heroes needs three tables for all its types: the
+core edition with wandering Nomads, the full edition, and a solo game (the Nomad a player moves).
 
 The refusals: Undo, once gone, says why where its button was ("another player has acted since your
 last move", or that a roll cannot be taken back); a move or undo refused by the server (a frame
