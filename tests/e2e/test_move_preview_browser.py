@@ -33,7 +33,7 @@ import pytest
 from app.rulesets.heroes import moves as heroes_moves
 from app.rulesets.registry import Registry
 from tests.e2e.move_paths import path_to_every_type, table_seed
-from tests.e2e.pages import api, server_game, sign_in, wait_for_version
+from tests.e2e.pages import api, guest_page, server_game, sign_in, wait_for_version
 
 pytestmark = pytest.mark.e2e
 
@@ -78,16 +78,18 @@ def confirm(page, version: int) -> None:
     page.wait_for_function("v => Number(document.getElementById('game')?.dataset.version) > v", arg=version, timeout=10_000)
 
 
-def play_line(ana, bo, base: str, database, table_id: str, ruleset: str, options: dict, wanted: set[str],
+def play_line(pages: list, base: str, database, table_id: str, ruleset: str, options: dict, wanted: set[str],
               rare: tuple[str, ...] = (), by_click=None) -> dict[str, str]:
-    """Play the started table through a line that brings Ana (seat 0) a move of every type of
+    """Play the started table (``pages[seat]`` the player at each seat, Ana at 0 in the browser)
+    through a line that brings Ana a move of every type of
     ``wanted`` (tests/e2e/move_paths.py, from the table's seed): her first move of each type is
     held in the browser, previewed and confirmed; every other move goes through REST. Returns
     {type: the preview's sentence}. ``by_click(page, move)`` holds ``move`` by clicks as a player
     does and returns True, or returns False to hold it through ``choose-move``."""
     rules = Registry.discover().get(ruleset)
-    pages = [ana, bo][:len(server_game(ana, base, table_id)["players"])]
-    assert server_game(ana, base, table_id)["seat"] == 0
+    ana = pages[0]
+    assert len(server_game(ana, base, table_id)["players"]) == len(pages)
+    assert [server_game(page, base, table_id)["seat"] for page in pages] == list(range(len(pages)))
     line = path_to_every_type(rules, len(pages), options, table_seed(database, table_id), wanted, rare)
     assert not line.missing, f"no line of play found to {sorted(line.missing)}"
     ana.goto(f"{base}/tables/{table_id}")
@@ -133,12 +135,27 @@ def test_through_the_desert_previews_every_move(live_server, live_server_workdir
         page.click(f'#board .legal[data-hex="{move["hex"][0]},{move["hex"][1]}"]')
         return True
 
-    seen = play_line(ana, bo, base, live_server_workdir / "e2e.db", table_id, "through-the-desert", options,
+    seen = play_line([ana, bo], base, live_server_workdir / "e2e.db", table_id, "through-the-desert", options,
                      {"palm", "leader", "camel"}, by_click=by_click)
     assert set(seen) == {"palm", "leader", "camel"}, seen
     assert re.fullmatch(r"Place the (pink|green|yellow|purple|turquoise) leader on [A-N]\d+\.", seen["leader"]), seen
     assert re.fullmatch(r"Place a (pink|green|yellow|purple|turquoise) camel on [A-N]\d+\.", seen["camel"]), seen
     assert re.fullmatch(r"Plant a palm tree on [A-N]\d+\.", seen["palm"]), seen
+
+
+def test_through_the_desert_previews_the_leader_given_back(live_server, live_server_workdir, chromium, players):
+    """With five players a leader is given back first (option "choose"): that move is previewed too."""
+    ana, bo = players
+    base = live_server
+    others = [guest_page(chromium, base, name) for name in ("Cy", "Dee", "Eli")]
+    options = {"first_player": "host", "leader_return": "choose"}
+    table_id = api(ana, base, "POST", "/api/tables", {"ruleset": "through-the-desert", "seats": 5, "options": options})["id"]
+    for page in [bo, *others]:
+        api(page, base, "POST", f"/api/tables/{table_id}/join", {})
+    api(ana, base, "POST", f"/api/tables/{table_id}/start", {})
+    seen = play_line([ana, bo, *others], base, live_server_workdir / "e2e.db", str(table_id), "through-the-desert",
+                     options, {"return_leader"})
+    assert re.fullmatch(r"Return the (pink|green|yellow|purple|turquoise) leader\.", seen["return_leader"]), seen
 
 
 def test_nomadi_previews_every_move(live_server, live_server_workdir, players):
@@ -161,7 +178,7 @@ def test_nomadi_previews_every_move(live_server, live_server_workdir, players):
         return False
 
     wanted = {"place_card", "place", "roll", "move", "end_turn", "offer", "accept", "decline", "gift"}
-    seen = play_line(ana, bo, base, live_server_workdir / "e2e.db", table_id, "nomadi", options, wanted,
+    seen = play_line([ana, bo], base, live_server_workdir / "e2e.db", table_id, "nomadi", options, wanted,
                      rare=("accept", "offer", "decline"), by_click=by_click)
     assert set(seen) == wanted, seen
     assert seen["roll"] == "Roll the dice."
@@ -219,7 +236,7 @@ def test_heroes_previews_every_move(live_server, live_server_workdir, players, t
     if seats == 2:
         api(bo, base, "POST", f"/api/tables/{table_id}/join", {})
     api(ana, base, "POST", f"/api/tables/{table_id}/start", {})
-    seen = play_line(ana, bo, base, live_server_workdir / "e2e.db", str(table_id), "heroes", options, wanted, rare)
+    seen = play_line([ana, bo][:seats], base, live_server_workdir / "e2e.db", str(table_id), "heroes", options, wanted, rare)
     assert set(seen) == wanted, seen
     assert all(not sentence.startswith("Play ") for sentence in seen.values()), seen
 
