@@ -29,6 +29,7 @@ from app.services.accounts import admin
 from app.services.accounts import audit
 from app.services.accounts.audit import Actor
 from app.services.errors import AppError
+from app.services.table_locks import TableLocks
 
 USER_HELP = "a registered name (any case), or #ID for any account (guests too)"
 
@@ -125,10 +126,13 @@ async def _act(args: argparse.Namespace, settings: Settings, actor: Actor, db: A
     if action == "delete-chat":
         await admin.delete_chat_message(db, fanout, actor, args.message_id)
         return [f"chat message {args.message_id} deleted"]
-    if action == "close-table":
-        await admin.close_table(db, fanout, actor, args.table_id)
-        return [f"table {args.table_id} closed"]
-    await admin.delete_table(db, fanout, actor, args.table_id)
+    # This process has no game cache to keep in step; its lock only satisfies the writers' rule,
+    # the server's own processes hear of the change through the fan-out.
+    async with TableLocks().hold(args.table_id) as held:
+        if action == "close-table":
+            await admin.close_table(db, fanout, actor, held)
+            return [f"table {args.table_id} closed"]
+        await admin.delete_table(db, fanout, actor, held)
     return [f"table {args.table_id} deleted"]
 
 

@@ -93,6 +93,6 @@ async def delete(body: DeleteIn, request: Request, account: CurrentAccount, ctx:
     """Delete the caller's account, confirmed with its password (guests send none); its games stay
     under "deleted player" and every session ends.  Errors: ``unauthorized``, ``forbidden`` (wrong
     password), ``rate_limited``."""
-    await account_settings.delete_account(db, ctx.fanout, account, body.password)
+    await account_settings.delete_account(db, ctx.fanout, ctx.locks, account, body.password)
     request.session.clear()
     return {}

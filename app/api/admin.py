@@ -85,14 +85,16 @@ async def close_table(table_id: TableId, account: AdminAccount, request: Request
                       ctx: Ctx, db: Session) -> dict:
     """``{id, status: "closed"}``: the table leaves the lobby, its game stops.  Errors:
     ``not_found``, ``conflict`` (finished or closed)."""
-    return await admin.close_table(db, ctx.fanout, _actor(account, request), table_id)
+    async with ctx.hold_table(table_id) as held:
+        return await admin.close_table(db, ctx.fanout, _actor(account, request), held)
 
 
 @router.delete("/tables/{table_id}", response_model=EmptyOut, responses=errors(400, 401, 403, 404))
 async def delete_table(table_id: TableId, account: AdminAccount, request: Request,
                        ctx: Ctx, db: Session) -> dict:
     """Delete the table with its game, moves and chat.  Errors: ``not_found``."""
-    await admin.delete_table(db, ctx.fanout, _actor(account, request), table_id)
+    async with ctx.hold_table(table_id) as held:
+        await admin.delete_table(db, ctx.fanout, _actor(account, request), held)
     return {}
 
 

@@ -238,7 +238,8 @@ async def _reclaim_seat(ctx, subscriber: Subscriber, snapshot) -> None:
     if (snapshot.status == "running" and subscriber.account_id is not None
             and snapshot.seats[subscriber.seat].takeover in takeover.RECLAIMABLE):
         acting = subscriber.seat in ctx.registry.get(snapshot.ruleset).to_act(snapshot.state)
-        await takeover.reclaim(ctx, subscriber.game_id, subscriber.account_id, snapshot.move_seconds, acting)
+        async with ctx.hold_table(subscriber.game_id) as held:
+            await takeover.reclaim(ctx, held, subscriber.account_id, snapshot.move_seconds, acting)
 
 
 def _describe(exc: ValidationError) -> str:

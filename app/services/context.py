@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import weakref
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
@@ -14,6 +14,7 @@ from app.fanout import LocalFanout, Marker
 from app.metrics import Metrics
 from app.rulesets.registry import Registry
 from app.services.games.cache import GameCache, ReplayCache
+from app.services.table_locks import TableHold, TableLocks
 
 
 @dataclass
@@ -37,7 +38,7 @@ class Context:
     replays: ReplayCache = field(default_factory=lambda: ReplayCache())
     metrics: Metrics = field(default_factory=Metrics)
     move_writer: PostgresMoveWriter | None = None
-    _locks: weakref.WeakValueDictionary = field(default_factory=weakref.WeakValueDictionary)
+    locks: TableLocks = field(default_factory=TableLocks)
 
     def __post_init__(self) -> None:
         self.fanout.subscribe(self._forget_changed_seats, first=True)
@@ -48,9 +49,10 @@ class Context:
 
     def game_lock(self, game_id: int) -> asyncio.Lock:
         """One lock per table in this process: moves and seat changes of one table queue here,
-        not in the database (on SQLite, where rows cannot be locked, this is what serialises them)."""
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[game_id] = lock
-        return lock
+        not in the database (see ``app/services/table_locks.py``)."""
+        return self.locks.lock(game_id)
+
+    def hold_table(self, table_id: int) -> AbstractAsyncContextManager[TableHold]:
+        """``async with ctx.hold_table(table_id) as held:`` the table's lock and its proof
+        (:meth:`TableLocks.hold`), for the functions that change seats or a game's status."""
+        return self.locks.hold(table_id)

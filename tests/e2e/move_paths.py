@@ -19,10 +19,11 @@ from typing import Any
 
 from app.rulesets.base import MoveModel, Ruleset
 
-PLAYOUTS = 40  # random playouts from each point of the search
+PLAYOUTS = 40  # random playouts from each point of the search, at most
+ENOUGH = 10  # playouts after which the best one found so far is taken
 HORIZON = 80  # moves a playout looks ahead
 DETOURS = 3  # stretches of random play when nothing new is in reach
-ATTEMPTS = 4  # whole searches (each with its own random moves) before giving up
+ATTEMPTS = 8  # whole searches (each with its own random moves) before giving up
 LIMIT = 2000  # moves a line may have
 
 
@@ -49,7 +50,7 @@ def path_to_every_type(ruleset: Ruleset, seats: int, options: dict[str, Any], se
     """A line from the game's start after which seat ``watched`` has played a move of every type of
     ``wanted``, found greedily: from the current position, random playouts; the one that first
     offers the watched seat a type it has not played (a type earlier in ``rare`` before any other,
-    then the shortest) is followed and that move played; where no playout finds one, a stretch of
+    then the shortest; the search stops at the first playout to reach the rarest type left) is followed and that move played; where no playout finds one, a stretch of
     random play moves the game on. Several searches are tried; the best line is returned."""
     best = Line(missing=set(wanted))
     for attempt in range(ATTEMPTS):
@@ -88,7 +89,9 @@ def _playouts(ruleset: Ruleset, state: Any, unseen: set[str], rare: tuple[str, .
               rng: random.Random) -> list[tuple[int, MoveModel]] | None:
     """The best playout's moves, ending with the watched seat's move of an unseen type, or None."""
     best, best_key = None, None
-    for _ in range(PLAYOUTS):
+    for playout in range(PLAYOUTS):
+        if best_key is not None and (best_key[0] == 0 or playout >= ENOUGH):
+            break  # the rarest type wanted is in reach, or enough playouts found something
         moves: list[tuple[int, MoveModel]] = []
         position = state
         for _ in range(HORIZON):

@@ -24,6 +24,7 @@ from app.services.accounts import identity as accounts
 from app.services.accounts import password_reset
 from app.services.accounts.audit import Actor, admin_action
 from app.services.errors import AppError
+from app.services.table_locks import TableHold
 
 CLOSABLE = ("open", "running", "abandoned")
 USERS_PAGE = 100
@@ -141,12 +142,13 @@ async def delete_chat_message(session: AsyncSession, fanout: LocalFanout, actor:
     await fanout.publish(message.table_id, Marker.CHAT_REMOVED)  # open pages read the chat again
 
 
-async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, table_id: int) -> dict[str, Any]:
-    """Close a table: an open one leaves the lobby, a running or abandoned game stops where it is
+async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, held: TableHold) -> dict[str, Any]:
+    """Close a table (its lock held): an open one leaves the lobby, a running or abandoned game stops where it is
     (status ``closed``: no more moves, no bot, no clock, no turn notices; it stays readable).
 
     Raises ``AppError``: ``not_found``, ``conflict`` (finished or closed already).
     """
+    table_id = held.check()
     table = await session.get(Table, table_id, with_for_update=True)
     if table is None:
         raise AppError("not_found", f"no table {table_id}")
@@ -166,9 +168,10 @@ async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, 
     return {"id": table_id, "status": "closed"}
 
 
-async def delete_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, table_id: int) -> None:
-    """Delete a table and everything of it (seats, moves, chat, turn notices); its open sockets are
+async def delete_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, held: TableHold) -> None:
+    """Delete a table (its lock held) and everything of it (seats, moves, chat, turn notices); its open sockets are
     closed.  A rematch that points at it loses that link.  Raises ``AppError(not_found)``."""
+    table_id = held.check()
     table = await session.get(Table, table_id, with_for_update=True)
     if table is None:
         raise AppError("not_found", f"no table {table_id}")

@@ -10,7 +10,8 @@ its own request in again after a password change).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AsyncExitStack
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
@@ -22,6 +23,7 @@ from app.fanout import LocalFanout, Marker
 from app.services.accounts import identity as accounts
 from app.services.tables import changes as tables
 from app.services.errors import AppError
+from app.services.table_locks import TableHold, TableLocks
 
 
 async def keep_guest(session: AsyncSession, account: Account, name: str, password: str) -> Account:
@@ -101,7 +103,8 @@ async def change_settings(session: AsyncSession, account: Account, values: Mappi
     return await _reload(session, account)
 
 
-async def delete_account(session: AsyncSession, fanout: LocalFanout, account: Account, password: str | None) -> None:
+async def delete_account(session: AsyncSession, fanout: LocalFanout, locks: TableLocks, account: Account,
+                         password: str | None) -> None:
     """Delete the account, confirmed with its password (a guest has none to give).
 
     Its games stay, its seats in them shown as "deleted player": a bot plays its running games to
@@ -113,20 +116,36 @@ async def delete_account(session: AsyncSession, fanout: LocalFanout, account: Ac
     """
     if account.password_hash is not None:
         await _check_password(account, password or "", "delete the account")
-    await _leave_open_tables(session, account)
-    playing = list(await session.scalars(
-        select(Seat.table_id).join(Table, Table.id == Seat.table_id)
-        .where(Seat.account_id == account.id, Table.status.in_(("running", "abandoned")))))
-    await session.execute(update(Seat).where(Seat.account_id == account.id, Seat.table_id.in_(playing))
-                          .values(takeover="resigned", deadline=None, away_deadline=None))
-    await session.execute(update(ChatMessage).where(ChatMessage.account_id == account.id)
-                          .values(name=accounts.DELETED_NAME))
-    for model in (NotifyTurn, PushSubscription, NotifyAccount):
-        await session.execute(delete(model).where(model.account_id == account.id))
-    await _update(session, account, {"name": accounts.DELETED_NAME, "login_name": None, "password_hash": None,
-                                     "admin": False, "deleted_at": utcnow(), "password_reset_hash": None,
-                                     "password_reset_expires_at": None})
-    await session.commit()
+    async with AsyncExitStack() as stack:
+        # Every table whose seats or host this changes, its lock held, taken in the order of ids:
+        # any other holder waits for one lock at most, so no two wait for each other.
+        changing = set(await session.scalars(
+            select(Seat.table_id).join(Table, Table.id == Seat.table_id)
+            .where(Seat.account_id == account.id, Table.status.in_(("open", "running", "abandoned")))))
+        changing |= set(await session.scalars(select(Table.id).where(Table.creator_id == account.id,
+                                                                      Table.status == "open")))
+        holds = {table_id: await stack.enter_async_context(locks.hold(table_id)) for table_id in sorted(changing)}
+
+        async def hold(table_id: int) -> TableHold:  # a table that changed before its lock was held
+            if table_id not in holds:
+                holds[table_id] = await stack.enter_async_context(locks.hold(table_id))
+            return holds[table_id]
+
+        await _leave_open_tables(session, hold, account)
+        playing = list(await session.scalars(
+            select(Seat.table_id).join(Table, Table.id == Seat.table_id)
+            .where(Seat.account_id == account.id, Table.status.in_(("running", "abandoned")))))
+        await session.execute(update(Seat).where(Seat.account_id == account.id,
+                                                 Seat.table_id.in_([(await hold(table_id)).check() for table_id in playing]))
+                              .values(takeover="resigned", deadline=None, away_deadline=None))
+        await session.execute(update(ChatMessage).where(ChatMessage.account_id == account.id)
+                              .values(name=accounts.DELETED_NAME))
+        for model in (NotifyTurn, PushSubscription, NotifyAccount):
+            await session.execute(delete(model).where(model.account_id == account.id))
+        await _update(session, account, {"name": accounts.DELETED_NAME, "login_name": None, "password_hash": None,
+                                         "admin": False, "deleted_at": utcnow(), "password_reset_hash": None,
+                                         "password_reset_expires_at": None})
+        await session.commit()
     await end_everywhere(session, fanout, account.id)
     for table_id in playing:
         await fanout.publish(table_id, Marker.SEATING_CHANGED)
@@ -138,14 +157,17 @@ async def end_everywhere(session: AsyncSession, fanout: LocalFanout, account_id:
     await fanout.publish(account_id, Marker.LOGGED_OUT)
 
 
-async def _leave_open_tables(session: AsyncSession, account: Account) -> None:
+async def _leave_open_tables(session: AsyncSession, hold: Callable[[int], Awaitable[TableHold]],
+                             account: Account) -> None:
+    """Leave every open table (``hold(table_id)``: its lock, held)."""
     seated = await session.scalars(select(Seat.table_id).join(Table, Table.id == Seat.table_id)
                                    .where(Seat.account_id == account.id, Table.status == "open"))
     for table_id in list(seated):
-        await tables.leave_table(session, account, table_id)  # hands the table on, or closes it
+        await tables.leave_table(session, account, await hold(table_id))  # hands the table on, or closes it
     # Tables it hosts without sitting at them (it gave its seat to a bot): the first person seated hosts.
     for table in list(await session.scalars(select(Table).where(Table.creator_id == account.id,
                                                                   Table.status == "open"))):
+        (await hold(table.id)).check()
         heir = await session.scalar(select(Seat.account_id).where(Seat.table_id == table.id,
                                                                   Seat.account_id.is_not(None)).order_by(Seat.seat))
         if heir is None:

@@ -18,18 +18,20 @@ from app.db.results import rowcount
 from app.fanout import Marker
 from app.services.context import Context
 from app.services.errors import AppError
+from app.services.table_locks import TableHold
 from app.services.attendance.presence import aware, present_window
 
 RECLAIMABLE = ("timeout", "left", "away")
 
 
-async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) -> None:
+async def hand_to_bot(ctx: Context, held: TableHold, account_id: int, reason: str) -> None:
     """Let the default bot play ``account_id``'s seat in a running game (``left`` or ``resigned``).
 
     Leaving twice changes nothing.  Raises ``AppError``: ``not_found`` (no such table, or a
     private one the account has no seat at), ``not_seated`` (also once resigned), ``conflict`` when
     the game is not running.
     """
+    game_id = held.check()
     async with ctx.sessions() as session:
         table = (await session.execute(select(Table.status, Table.private).where(Table.id == game_id))).first()
         seated = table is not None and await session.scalar(
@@ -55,11 +57,12 @@ async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) 
     await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
 
 
-async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int | None, acting: bool) -> bool:
+async def reclaim(ctx: Context, held: TableHold, account_id: int, move_seconds: int | None, acting: bool) -> bool:
     """Give a returning person their seat back from the bot (not after resigning); True if it changed.
 
     If the seat is to act, a fresh deadline starts.
     """
+    game_id = held.check()
     deadline = utcnow() + timedelta(seconds=move_seconds) if move_seconds and acting else None
     async with ctx.sessions() as session:
         result = await session.execute(
@@ -74,7 +77,7 @@ async def reclaim(ctx: Context, game_id: int, account_id: int, move_seconds: int
     return False
 
 
-async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int) -> None:
+async def hand_away_seat(ctx: Context, held: TableHold, account_id: int, seat: int) -> None:
     """Let the default bot play ``seat`` of a running game because its person is away:
     takeover ``"away"``, until the person returns (a ``hello``).
 
@@ -86,6 +89,7 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
     *Leave* hands over).  Nothing changes then.  A person with a socket open on the game is never
     away (``presence.present_window``), whatever the settings.
     """
+    game_id = held.check()
     now = utcnow()
     async with ctx.sessions() as session:
         table = (await session.execute(select(Table.status, Table.private, Table.creator_id, Table.seat_count)

@@ -106,17 +106,17 @@ class DeadlineWatcher:
                        Seat.account_id.is_not(None))
             )).all()
         overdue = [(game_id, seat) for game_id, seat in found if not await self._timeout_move(game_id, seat)]
-        async with self._ctx.sessions() as session:
-            taken = []
-            for game_id, seat in overdue:
+        taken = []
+        for game_id, seat in overdue:
+            async with self._ctx.hold_table(game_id) as held, self._ctx.sessions() as session:
                 result = await session.execute(
-                    update(Seat).where(Seat.table_id == game_id, Seat.seat == seat, Seat.deadline <= now,
+                    update(Seat).where(Seat.table_id == held.check(), Seat.seat == seat, Seat.deadline <= now,
                                        Seat.takeover.is_(None))
                     .values(takeover="timeout", deadline=None)
                 )
-                if rowcount(result) == 1:
-                    taken.append((game_id, seat))
-            await session.commit()
+                await session.commit()
+            if rowcount(result) == 1:
+                taken.append((game_id, seat))
         for game_id, _ in taken:
             await self._ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
         return taken

@@ -27,8 +27,8 @@ async def join(ctx: Context, session: AsyncSession, account: Account, table_id: 
                invite_code: str | None) -> TableInfo:
     """Seat ``account`` at ``seat`` (or the first empty one); raises as ``tables.join_table``.  When
     that started the game (the last person a rematch offer waited for), announce its version 0."""
-    async with ctx.game_lock(table_id):
-        info = await tables.join_table(session, ctx.registry, account, table_id, seat, invite_code)
+    async with ctx.hold_table(table_id) as held:
+        info = await tables.join_table(session, ctx.registry, account, held, seat, invite_code)
     if info.table.status == "running":
         await ctx.fanout.publish(table_id, 0)
     return info
@@ -37,24 +37,25 @@ async def join(ctx: Context, session: AsyncSession, account: Account, table_id: 
 async def leave(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> TableInfo:
     """Give up one's seat at an open table (``tables.leave_table``); in a running game, let the default
     bot play it until its person returns (``takeover.hand_to_bot``, reason ``"left"``)."""
-    async with ctx.game_lock(table_id):
+    async with ctx.hold_table(table_id) as held:
         if (await tables.load_table(session, table_id)).table.status == "running":
-            await takeover.hand_to_bot(ctx, table_id, account.id, "left")
+            await takeover.hand_to_bot(ctx, held, account.id, "left")
             return await tables.load_table(session, table_id)
-        return await tables.leave_table(session, account, table_id)
+        return await tables.leave_table(session, account, held)
 
 
 async def resign(ctx: Context, session: AsyncSession, account: Account, table_id: int) -> TableInfo:
     """Resign a running game: the default bot plays the seat to the end (``takeover.hand_to_bot``)."""
-    await takeover.hand_to_bot(ctx, table_id, account.id, "resigned")
+    async with ctx.hold_table(table_id) as held:
+        await takeover.hand_to_bot(ctx, held, account.id, "resigned")
     return await tables.load_table(session, table_id)
 
 
 async def start(ctx: Context, session: AsyncSession, account: Account, table_id: int,
                 empty_seats: str | None = None) -> TableInfo:
     """Start the game (``tables.start_table``), then announce its version 0 (its bots start playing)."""
-    async with ctx.game_lock(table_id):
-        info = await tables.start_table(session, ctx.registry, account, table_id, empty_seats)
+    async with ctx.hold_table(table_id) as held:
+        info = await tables.start_table(session, ctx.registry, account, held, empty_seats)
     await ctx.fanout.publish(table_id, 0)
     return info
 
@@ -66,14 +67,14 @@ async def rematch(ctx: Context, session: AsyncSession, account: Account, table_i
     When this call created the offer, the old game's sockets hear of it
     (:attr:`Marker.REMATCH_STARTED`); when a game started, its version 0 is announced (its bots
     start playing)."""
-    async with ctx.game_lock(table_id):
-        outcome = await rematches.rematch(session, ctx.registry, account, table_id)
+    async with ctx.hold_table(table_id) as held:
+        outcome = await rematches.rematch(session, ctx.registry, account, held)
     new = outcome.info.table
     if outcome.created:
         if new.status == "running":
             await ctx.fanout.publish(new.id, 0)
         await ctx.fanout.publish(table_id, Marker.REMATCH_STARTED)
-    elif any(held.account_id == account.id for held in outcome.info.held.values()):
+    elif any(kept.account_id == account.id for kept in outcome.info.held.values()):
         try:
             outcome = replace(outcome, info=await join(ctx, session, account, new.id, None, new.invite_code))
         except AppError as exc:
@@ -87,14 +88,14 @@ async def seat_bot(ctx: Context, session: AsyncSession, account: Account, table_
                    level: str) -> TableInfo:
     """Seat a bot of ``level`` at an open table (``tables.set_bot``); in a running game, let the default
     bot play the seat of a person who is away (``takeover.hand_away_seat``)."""
-    async with ctx.game_lock(table_id):
+    async with ctx.hold_table(table_id) as held:
         if (await tables.load_table(session, table_id)).table.status == "open":
-            return await tables.set_bot(session, account, table_id, seat, level)
-        await takeover.hand_away_seat(ctx, table_id, account.id, seat)
+            return await tables.set_bot(session, account, held, seat, level)
+        await takeover.hand_away_seat(ctx, held, account.id, seat)
         return await tables.load_table(session, table_id)
 
 
 async def remove_bot(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int) -> TableInfo:
     """Take the bot off ``seat`` of an open table (``tables.set_bot`` with no level)."""
-    async with ctx.game_lock(table_id):
-        return await tables.set_bot(session, account, table_id, seat, None)
+    async with ctx.hold_table(table_id) as held:
+        return await tables.set_bot(session, account, held, seat, None)

@@ -26,6 +26,7 @@ from app.services.tables.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
 from app.services.attendance.deadlines import update_deadlines
 from app.services.errors import AppError
+from app.services.table_locks import TableHold
 from app.services.tables.terms import option_words
 
 LIVE, TURN_BASED = "live", "turn_based"
@@ -259,7 +260,7 @@ async def list_tables(session: AsyncSession, limit: int = 200) -> list[TableInfo
     return [TableInfo(table, seats[table.id], held.get(table.id, {})) for table in found]
 
 
-async def join_table(session: AsyncSession, registry: Registry, account: Account, table_id: int, seat: int | None,
+async def join_table(session: AsyncSession, registry: Registry, account: Account, held: TableHold, seat: int | None,
                      invite_code: str | None) -> TableInfo:
     """Seat ``account`` at ``seat`` (or the seat an invitation holds for them, or the first empty
     seat nobody's invitation holds); the invitation to this table, if any, is used up.
@@ -270,6 +271,7 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
     Raises ``AppError``: ``not_found``, ``conflict`` (not open, already seated), ``table_full``
     (no empty seat, or that seat is taken or held for someone else), ``bad_request`` (no such seat).
     """
+    table_id = held.check()
     info = await load_table(session, table_id, for_update=True)
     check_access(info, account.id, invite_code)
     if info.table.status != "open":
@@ -311,7 +313,7 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
     return info
 
 
-async def leave_table(session: AsyncSession, account: Account, table_id: int) -> TableInfo:
+async def leave_table(session: AsyncSession, account: Account, held: TableHold) -> TableInfo:
     """Give up ``account``'s seat at an open table.
 
     When the creator leaves, the next seated person becomes the host; with nobody left the
@@ -319,6 +321,7 @@ async def leave_table(session: AsyncSession, account: Account, table_id: int) ->
 
     Raises ``AppError``: ``not_found``, ``not_seated``, ``conflict`` (game already started).
     """
+    table_id = held.check()
     info = await load_table(session, table_id, for_update=True)
     check_access(info, account.id, None)
     seat = info.seat_of(account.id)
@@ -339,7 +342,7 @@ async def leave_table(session: AsyncSession, account: Account, table_id: int) ->
     return await load_table(session, table_id)
 
 
-async def start_table(session: AsyncSession, registry: Registry, account: Account, table_id: int,
+async def start_table(session: AsyncSession, registry: Registry, account: Account, held: TableHold,
                       empty_seats: str | None = None) -> TableInfo:
     """Start the game: only the creator, only once, with every seat filled, or with
     ``empty_seats`` saying what becomes of the empty ones (also those still held for people who
@@ -351,6 +354,7 @@ async def start_table(session: AsyncSession, registry: Registry, account: Accoun
     ``not_found``, ``forbidden`` (not the creator), ``conflict`` (already started, empty seats),
     ``bad_request`` (an unknown ``empty_seats``; fewer seats than the game takes).
     """
+    table_id = held.check()
     info = await load_table(session, table_id, for_update=True)
     check_access(info, account.id, None)
     table = info.table
@@ -421,12 +425,13 @@ async def begin(session: AsyncSession, registry: Registry, info: TableInfo) -> T
     return await load_table(session, table.id)
 
 
-async def set_bot(session: AsyncSession, account: Account, table_id: int, seat: int, level: str | None) -> TableInfo:
+async def set_bot(session: AsyncSession, account: Account, held: TableHold, seat: int, level: str | None) -> TableInfo:
     """Seat a bot of ``level`` at an empty ``seat`` of an open table, or (``level`` None) remove it.
 
     Only the creator may; the creator may also hand their own seat to a bot.  Raises ``AppError``: ``not_found``, ``forbidden``, ``conflict`` (not
     open), ``bad_request`` (no such seat or level), ``table_full`` (a person sits there).
     """
+    table_id = held.check()
     info = await load_table(session, table_id, for_update=True)
     check_access(info, account.id, None)
     if account.id != info.table.creator_id:

@@ -30,6 +30,7 @@ from app.bots import DEFAULT_LEVEL
 from app.db.models import Account, Invitation, Seat, Table, utcnow
 from app.rulesets.registry import Registry
 from app.services.errors import AppError
+from app.services.table_locks import TableHold
 from app.services.tables.changes import TableInfo, begin, check_access, load_table
 
 
@@ -43,12 +44,13 @@ class Rematch:
     invitations: list[int] = field(default_factory=list)
 
 
-async def rematch(session: AsyncSession, registry: Registry, account: Account, table_id: int) -> Rematch:
-    """The rematch of finished game ``table_id``, offered on the first request.
+async def rematch(session: AsyncSession, registry: Registry, account: Account, held: TableHold) -> Rematch:
+    """The rematch of finished game ``held.table_id`` (its lock held), offered on the first request.
 
     Raises ``AppError``: ``not_found`` (no such table; a private one to a non-member),
     ``not_seated`` (the caller has no seat at it), ``conflict`` (the game is not finished).
     """
+    table_id = held.check()
     old = await load_table(session, table_id, for_update=True)
     check_access(old, account.id, None)
     if old.seat_of(account.id) is None:
