@@ -15,7 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state, place
+from app.rulesets.base import (Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount, copy_state,
+                               piece, place, split_rule, words)
 from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, parse_key, show
 from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
@@ -76,6 +77,7 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     min_players = 2
     max_players = 5
     summary = "Grow caravans of camels to reach oases and wells and to fence off the desert."
+    languages = ("en", "fr")  # locales/fr.po: the log, the options form, the renderer (docs/i18n.md)
     minutes = (45, 60)
     live_move_seconds = 120  # two camels a turn, with caravans to plan
     hidden_information = True
@@ -288,7 +290,7 @@ def _check_return(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move
 def _return_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: ReturnLeader, events: list[Event]) -> None:
     state["returned"][seat] = move.colour
     state["leaders_in_hand"][seat] = [c for c in state["leaders_in_hand"][seat] if c != move.colour]
-    events.append(Event(text=f"{{seat{seat}}} returned the {move.colour} leader"))
+    events.append(Event(text=f"{{seat{seat}}} returned {{leader}}", args={"leader": piece(f"the {move.colour} leader")}))
     if None in state["returned"]:
         state["current"] = (seat + 1) % state["players"]
     else:
@@ -370,7 +372,8 @@ def _place_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move
     state["camels"][key] = {"seat": seat, "colour": move.colour, "leader": True}
     state["leaders_in_hand"][seat].remove(move.colour)
     state["last_placed"] = [key]
-    events.append(Event(text=f"{{seat{seat}}} placed the {move.colour} leader on {{hex}}", args={"hex": _place(key)}))
+    events.append(Event(text=f"{{seat{seat}}} placed {{leader}} on {{hex}}",
+                        args={"leader": piece(f"the {move.colour} leader"), "hex": _place(key)}))
     _next_leader_turn(state, area, seat, events)
 
 
@@ -491,7 +494,7 @@ def _place_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move:
     state["placed"] += 1
     state["last_placed"].append(key)
 
-    text, args = f"{{seat{seat}}} placed a {colour} camel on {{hex}}", {"hex": _place(key)}
+    text, args = f"{{seat{seat}}} placed {{camel}} on {{hex}}", {"camel": piece(f"a {colour} camel"), "hex": _place(key)}
     well = state["wells"].pop(key, None)
     if well is None:
         events.append(Event(text=text, args=args))
@@ -526,13 +529,13 @@ def _take_wells(state: ThroughTheDesertState, seat: Seat, wells: list[WellToken]
     ``text`` and ``args`` are the public sentence's template and arguments."""
     args = args or {}
     state["taken_wells"][seat].extend(wells)
-    values = ", ".join(str(well["value"]) for well in wells)
-    worth = f"worth {values}"
+    values = words(", ".join(str(well["value"]) for well in wells))  # digits: the same in every language
     if state["options"]["hide_well_values"]:
         events.append(Event(text=text, args=args))
-        events.append(Event(text=f"{{seat{seat}}} took {_wells(len(wells))} {worth}", seats=(seat,)))
+        events.append(Event(text=f"{{seat{seat}}} took {{wells}} worth {{values}}", seats=(seat,),
+                            args={"wells": _wells(len(wells)), "values": values}))
     else:
-        events.append(Event(text=f"{text} {worth}", args=args))
+        events.append(Event(text=f"{text} worth {{values}}", args={**args, "values": values}))
 
 
 def _credit_oasis(
@@ -543,8 +546,9 @@ def _credit_oasis(
     if credit in state["oasis_credits"][seat]:
         return
     state["oasis_credits"][seat].append(credit)
-    events.append(Event(text=f"{{seat{seat}}}'s {colour} caravan {how} the oasis at {{hex}}: {OASIS_POINTS} points",
-                        args={"hex": _place(oasis)}))
+    events.append(Event(text=f"{{seat{seat}}}'s {{caravan}} {how} the oasis at {{hex}}: {{points}}",
+                        args={"caravan": piece(f"{colour} caravan"), "hex": _place(oasis),
+                              "points": amount(OASIS_POINTS, "points")}))
 
 
 def _register_area(
@@ -554,22 +558,22 @@ def _register_area(
     points = area_value(region, state["oases"])
     enclosed: EnclosedArea = {"seat": seat, "colour": colour, "hexes": region, "points": points}
     state["areas"].append(enclosed)
-    text = (
-        f"{{seat{seat}}} enclosed an area of {len(region)} space{'s' if len(region) != 1 else ''} "
-        f"with the {colour} caravan ({points} point{'s' if points != 1 else ''})"
-    )
+    text = f"{{seat{seat}}} enclosed an area of {{size}} with {{caravan}} ({{points}})"
+    args = {"size": amount(len(region), "space" if len(region) == 1 else "spaces"),
+            "caravan": piece(f"the {colour} caravan"), "points": amount(points, "point" if points == 1 else "points")}
     wells = [state["wells"].pop(key) for key in region if key in state["wells"]]
     if wells:
-        _take_wells(state, seat, wells, f"{text} and took {_wells(len(wells))} inside", events)
+        _take_wells(state, seat, wells, f"{text} and took {{wells}} inside", events, {**args, "wells": _wells(len(wells))})
     else:
-        events.append(Event(text=text))
+        events.append(Event(text=text, args=args))
     for key in region:
         if key in state["oases"]:
             _credit_oasis(state, seat, colour, key, "enclosed", events)
 
 
-def _wells(count: int) -> str:
-    return "a well" if count == 1 else f"{count} wells"
+def _wells(count: int) -> dict[str, Any]:
+    """``"a well"`` or ``"3 wells"`` as an event argument."""
+    return piece("a well") if count == 1 else amount(count, "wells")
 
 
 def _begin_main_turn(state: ThroughTheDesertState, area: PlayArea, first: Seat, events: list[Event]) -> None:
@@ -601,8 +605,11 @@ def _end_game(state: ThroughTheDesertState, reason: str, events: list[Event]) ->
     state["allowance"] = state["placed"] = 0
     state["end_reason"] = reason
     result = final_result(state, reason)
-    scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
-    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+    scores = ", ".join(f"{{seat{seat}}} {{score{seat}}}" for seat in range(len(result.scores)))
+    words_of_reason, rule = split_rule(reason)
+    args = {f"score{seat}": amount(score) for seat, score in enumerate(result.scores)}
+    events.append(Event(text=f"Game over: {{reason}}. Final scores: {scores}", args={"reason": words(words_of_reason), **args},
+                        rule=rule))
 
 
 def _place(key: HexKey) -> dict[str, Any]:
