@@ -39,7 +39,7 @@ class AppError(Exception):
         self.message = fill(message, params)
         super().__init__(self.message)
         self.code = code
-        self.game: type | None = None
+        self.game: Any = None  # the ruleset class whose catalog says the message first
 
     @classmethod
     def from_game(cls, refusal: Any, ruleset_class: type) -> AppError:
