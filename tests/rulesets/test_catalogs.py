@@ -4,14 +4,19 @@ besides English, and Through the Desert's French as the example a reader can che
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 
 from app import i18n
 from app.rulesets.registry import Registry
 from app.rulesets.testing import check_catalogs, declared_catalogs
+from app.rulesets import through_the_desert
+from app.rulesets.base import IllegalMove
 from app.rulesets.through_the_desert.rules import ThroughTheDesert
+from app.services.errors import AppError
 
 RULESETS = Registry.discover().all()
 SPEAKING = [ruleset for ruleset in RULESETS if len(type(ruleset).languages) > 1]
@@ -49,3 +54,25 @@ def test_a_log_entry_of_through_the_desert_in_french():
     assert sentence == "Ben a posé un chameau rose en F7 et a pris un puits valant 2"
     assert i18n.translate("fr", "the last purple camel was taken (G-1)", catalog) == "le dernier chameau violet a été pris (G-1)"
     assert i18n.translate("fr", "the turquoise caravan", catalog) == "la caravane turquoise"
+
+
+def illegal_move_templates(package: Path) -> list[str]:
+    """The literal messages of every ``IllegalMove(...)`` in a ruleset's package (an f-string there
+    is listed as ``None``: a message built in code that no catalog can hold)."""
+    found: list[str] = []
+    for path in sorted(package.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalMove" and node.args:
+                message = node.args[0]
+                found.append(message.value if isinstance(message, ast.Constant) else None)
+    return found
+
+
+def test_through_the_desert_says_why_a_move_is_refused_in_french():
+    templates = illegal_move_templates(Path(through_the_desert.__file__).parent)
+    catalog = i18n.ruleset_catalog(ThroughTheDesert, "fr")
+    assert None not in templates and len(templates) > 20
+    assert [template for template in templates if template not in catalog] == []
+    refusal = AppError.from_game(IllegalMove("P-7: you have no {colour} leader on the board", colour="green"), ThroughTheDesert)
+    assert refusal.code == "illegal_move" and refusal.message == "P-7: you have no green leader on the board"
+    assert refusal.message_in("fr") == "P-7\u00a0: vous n'avez pas de chef vert sur le plateau"
