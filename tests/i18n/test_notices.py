@@ -36,3 +36,19 @@ def test_an_invitation_in_french():
     notice = invitation_notice("Ana", WaitingGame(7, "Nomadi"), rematch=True, language="fr")
     assert notice.title == "Ana propose une revanche\u00a0: Nomadi (table 7)"
     assert notice.lines == ("Acceptez ou refusez en haut de n'importe quelle page du site.",)
+
+
+def test_what_a_tables_players_agree_to_in_french():
+    from types import SimpleNamespace
+
+    from app.rulesets.through_the_desert.rules import ThroughTheDesert
+    from app.services.tables.terms import terms
+
+    table = SimpleNamespace(seat_count=3, pace="turn_based", move_seconds=2 * 86400, rated=False,
+                            options={"piles": "zman", "hide_well_values": False})
+    assert terms(ThroughTheDesert(), table, ["Ana", "Bo (asked)"], "fr") == (
+        "Ana, Bo (asked) et 1 place libre · au tour par tour · 2\u00a0jours par coup · amicale · "
+        "options\u00a0: Chameaux par pile\u00a0: Édition Z-Man, Garder secrets les puits pris\u00a0: non")
+    assert terms(ThroughTheDesert(), table, ["Ana", "Bo (asked)"]) == (
+        "Ana, Bo (asked) and 1 free seat · turn-based · 2 days per move · friendly · "
+        "options: Camels per pile: Z-Man edition, Keep taken wells secret: off")
