@@ -12,10 +12,9 @@ cookie and ``Accept-Language``; they are never cached without revalidation.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app import i18n
@@ -33,19 +32,13 @@ def localized_html(text: str, language: str) -> str:
     return text.replace(ENGLISH_ROOT, f'<html lang="{language}" data-language="{language}">', 1)
 
 
-def page_response(request: Request, path: Path, account_language: str | None = None, status: int = 200) -> Response:
-    """The page at ``path`` in the request's language (module docstring), with an ``ETag`` of its
-    text: a browser that has this very page gets a 304."""
+def page_response(request: Request, path: Path, account_language: str | None = None, status: int = 200) -> HTMLResponse:
+    """The page at ``path`` in the request's language (module docstring)."""
     cookie = request.cookies.get(i18n.LANGUAGE_COOKIE)
     language = i18n.choose(account_language, cookie, request.headers.get("accept-language"))
-    text = localized_html(path.read_text(encoding="utf-8"), language)
-    etag = '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
-    headers = {"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language", "ETag": etag}
-    new_cookie = bool(i18n.normalize(account_language)) and i18n.normalize(cookie) != language
-    if status == 200 and not new_cookie and etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)  # the browser's copy is this very page
-    response = HTMLResponse(text, status_code=status, headers=headers)
-    if new_cookie:
+    response = HTMLResponse(localized_html(path.read_text(encoding="utf-8"), language), status_code=status,
+                            headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
+    if i18n.normalize(account_language) and i18n.normalize(cookie) != language:
         set_language_cookie(response, language, request.url.scheme == "https")
     return response
 
@@ -61,21 +54,21 @@ def set_language_cookie(response, language: str | None, secure: bool = False) ->
 
 
 @router.get("/")
-async def lobby_page(request: Request, account: OptionalAccount) -> Response:
+async def lobby_page(request: Request, account: OptionalAccount) -> HTMLResponse:
     return page_response(request, STATIC_DIR / "index.html", account.language if account else None)
 
 
 @router.get("/players/{player_id}")
-async def player_page(player_id: str, request: Request, account: OptionalAccount) -> Response:
+async def player_page(player_id: str, request: Request, account: OptionalAccount) -> HTMLResponse:
     return page_response(request, STATIC_DIR / "player.html", account.language if account else None)
 
 
 @router.get("/reset-password")
-async def reset_password_page(request: Request) -> Response:
+async def reset_password_page(request: Request) -> HTMLResponse:
     return page_response(request, STATIC_DIR / "reset.html")
 
 
 @router.get("/tables/{table_id}")
-async def table_page(table_id: str, request: Request, account: OptionalAccount) -> Response:
+async def table_page(table_id: str, request: Request, account: OptionalAccount) -> HTMLResponse:
     # Any id: the page itself says "no such table" in words when the API does.
     return page_response(request, STATIC_DIR / "table.html", account.language if account else None)
