@@ -59,3 +59,11 @@ def test_a_game_catalog_holds_its_templates_and_its_renderers_words(web):
     assert messages["{seat2} placed {camel} on {hex}"] == "{seat2} a posé {camel} en {hex}"  # the log
     assert messages["Camel piles"] == "Piles de chameaux"  # the renderer
     assert messages["{n} pt"] == ["{n}\u00a0pt", "{n}\u00a0pts"]  # a plural entry
+
+
+def test_a_game_catalog_says_an_entry_a_bot_made_for_a_person(web):
+    """bot_log writes "<template> — played by {by}" for an entry that does not name the mover."""
+    messages = web.get("/i18n/fr/games/through-the-desert.json").json()["messages"]
+    assert messages["The pink pile is empty: the game ends at once — played by {by}"] == (
+        "La pile rose est vide\u00a0: la partie se termine aussitôt — joué par {by}")
+    assert messages["{seat1} placed {camel} on {hex} — played by {by}"] == "{seat1} a posé {camel} en {hex} — joué par {by}"
