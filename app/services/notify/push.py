@@ -25,6 +25,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from app.i18n import ntranslate
 from app.services.errors import AppError
 from app.services.notify.messages import Notice
 
@@ -60,7 +61,7 @@ def check_subscription(subscription: Subscription, allow_private: bool) -> Subsc
     """
     endpoint = subscription.endpoint
     if len(endpoint) > MAX_ENDPOINT_LENGTH or any(ord(char) <= 32 or ord(char) >= 127 for char in endpoint):
-        raise AppError("bad_request", f"a push endpoint is a URL of at most {MAX_ENDPOINT_LENGTH} printable characters")
+        raise AppError("bad_request", "a push endpoint is a URL of at most {MAX_ENDPOINT_LENGTH} printable characters", MAX_ENDPOINT_LENGTH=MAX_ENDPOINT_LENGTH)
     parts = urlsplit(endpoint)
     schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes or not parts.hostname or parts.username or parts.password:
@@ -89,7 +90,7 @@ def payload(notice: Notice) -> bytes:
     ``MAX_PAYLOAD_BYTES`` (a long digest names its first games and counts the rest)."""
     lines = list(notice.lines)
     while True:
-        shown = lines if len(lines) == len(notice.lines) else [*lines, f"and {len(notice.lines) - len(lines)} more"]
+        shown = lines if len(lines) == len(notice.lines) else [*lines, ntranslate(notice.language, "and {n} more", "and {n} more", len(notice.lines) - len(lines))]
         data = json.dumps({"title": notice.title, "body": "\n".join(shown), "url": notice.path, "tag": notice.tag},
                           ensure_ascii=False).encode()
         if len(data) <= MAX_PAYLOAD_BYTES or not lines:
