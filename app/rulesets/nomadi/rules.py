@@ -16,15 +16,15 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount
 from app.rulesets.nomadi import evaluation, information
-from app.rulesets.nomadi.bank import coins, pay_in, transfer
+from app.rulesets.nomadi.bank import coins, coins_arg, pay_in, transfer
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, place_arg, show, step
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
-from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve
+from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve, signed_arg
 from app.rulesets.nomadi.bitboard import position as caravan
 from app.rulesets.nomadi.moves import (
-    CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie, signed,
+    CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie,
 )
 from app.rulesets.nomadi.options import MAX_ASKING_PRICE, Options
 from app.rulesets.nomadi.scoring import final_result
@@ -450,14 +450,19 @@ def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list
         dice = sorted(rng.randrange(6) + 1 for _ in range(DICE))
         if any(position.can_use(value) for value in set(dice)):
             break
-        events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
+        events.append(Event(text=f"{{seat{seat}}} rolls {DICE_TEXT}: no die can be used, so they roll again (R-14)",
+                            args=_dice_args(dice)))
     state["rng"] = rng.state
     state["dice"], state["used"], state["history"], state["phase"] = dice, [False] * DICE, [], "move"
-    events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}"))
+    events.append(Event(text=f"{{seat{seat}}} rolls {DICE_TEXT}", args=_dice_args(dice)))
 
 
-def _dice_text(dice: list[int]) -> str:
-    return ", ".join(map(str, dice))
+DICE_TEXT = ", ".join(f"{{die{index}}}" for index in range(DICE))
+"""The six dice of a roll in a log template: ``"{die0}, {die1}, ..."``, one argument each."""
+
+
+def _dice_args(dice: list[int]) -> dict[str, dict[str, Any]]:
+    return {f"die{index}": amount(value) for index, value in enumerate(dice)}
 
 
 # -- using dice (R-15 .. R-26) ----------------------------------------------------------------
@@ -547,8 +552,8 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
     stone["cell"] = list(landing)
     state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
     whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
-    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {move.die}",
-                        args={"origin": place_arg(origin), "landing": place_arg(landing)}))
+    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {{die}}",
+                        args={"origin": place_arg(origin), "landing": place_arg(landing), "die": amount(move.die)}))
     resolve(state, board, seat, stone_id, origin, landing, events)
     if state["arrivals"] >= ENDING_ARRIVAL:
         _end_game(state, "the third stone reached the goal (R-32)", events)  # remaining dice are not charged
@@ -589,10 +594,15 @@ def _check_offer(state: NomadiState, board: Board, seat: Seat, move: Offer) -> N
 def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: list[Event]) -> None:
     offer = pending_offer(state)
     offer["claim"], offer["price"] = move.claim, move.price
-    claim = "without a claim" if move.claim is None else f"claiming it is worth {signed(move.claim)}"
-    price = f", asking {coins(move.price)}" if move.price else ""
+    args = {"cell": place_arg(offer["cell"])}
+    claim = "without a claim"
+    if move.claim is not None:
+        claim, args["claim"] = "claiming it is worth {claim}", signed_arg(move.claim)
+    price = ""
+    if move.price:
+        price, args["price"] = ", asking {price}", coins_arg(move.price)
     events.append(Event(text=f"{{seat{seat}}} offers the card from {{cell}} to {{seat{offer['owner']}}} {claim}{price}",
-                        args={"cell": place_arg(offer["cell"])}))
+                        args=args))
     state["phase"] = "answer"
 
 
@@ -617,11 +627,10 @@ def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: 
     state["hands"][seat].append(card)
     cell = {"cell": place_arg(offer["cell"])}
     events.append(Event(text=f"{{seat{seat}}} accepts the card from {{cell}}", args=cell, rule="R-30b"))
-    worth = f"{{seat{seat}}}: the card you accepted from {{cell}} is worth {signed(card['value'])}"
-    events.append(Event(text=worth, args=cell, seats=(seat,)))
+    worth = f"{{seat{seat}}}: the card you accepted from {{cell}} is worth {{value}}"
+    events.append(Event(text=worth, args={**cell, "value": signed_arg(card["value"])}, seats=(seat,)))
     if offer["price"]:
-        transfer(state, seat, offered_by, offer["price"], f"the asking price for the card from {show(offer['cell'])} (R-41b)",
-                 events)
+        transfer(state, seat, offered_by, offer["price"], "the asking price for the card from {cell} (R-41b)", events, cell)
     state["offer"] = None
     _continue_turn(state, board, offered_by, events)
 
@@ -685,10 +694,10 @@ def _pass(state: NomadiState, board: Board, seat: Seat, move: EndTurn, events: l
 def _end_turn(state: NomadiState, board: Board, seat: Seat, unused: int, why: str, events: list[Event]) -> None:
     """Spec R-17: 1 coin per unused die to the bank; then the next seat, or the turn limit."""
     if unused:
-        pay_in(state, seat, unused, f"{unused} unused {'die' if unused == 1 else 'dice'} (R-17)", events)
+        pay_in(state, seat, unused, "{dice} (R-17)", events, {"dice": amount(unused, "unused die" if unused == 1 else "unused dice")})
     events.append(Event(text=f"{{seat{seat}}}'s turn ends: {why}"))
     if state["turn"] >= state["options"]["turn_limit"]:
-        _end_game(state, f"the turn limit of {state['options']['turn_limit']} turns was reached", events)
+        _end_game(state, TURN_LIMIT_REACHED, events, {"turns": amount(state["options"]["turn_limit"], "turns")})
     else:
         _begin_turn(state, _next_seat(state, seat), events)
 
@@ -698,12 +707,21 @@ def _begin_turn(state: NomadiState, seat: Seat, events: list[Event]) -> None:
     state["dice"], state["used"], state["history"] = [], [], []
 
 
-def _end_game(state: NomadiState, reason: str, events: list[Event]) -> None:
-    """Spec R-32/R-36: nobody acts any more; the final score is ``result``."""
-    state["phase"], state["current"], state["end_reason"] = "over", None, reason
-    result = final_result(state, reason)
-    scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
-    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+TURN_LIMIT_REACHED = "the turn limit of {turns} was reached"
+"""Spec A-30: the log's words for the end at the turn limit, its count an argument; the result's
+reason (one msgid of the catalogs, docs/i18n.md) says it without the count, which the table's
+options show."""
+
+
+def _end_game(state: NomadiState, reason: str, events: list[Event], args: dict[str, dict[str, Any]] | None = None) -> None:
+    """Spec R-32/R-36: nobody acts any more; the final score is ``result``.  ``reason`` may hold
+    placeholders filled from ``args`` in the log line; the result's reason has none."""
+    end_reason = "the turn limit was reached (A-30)" if reason == TURN_LIMIT_REACHED else reason
+    state["phase"], state["current"], state["end_reason"] = "over", None, end_reason
+    result = final_result(state, end_reason)
+    scores = ", ".join(f"{{seat{seat}}} {{score{seat}}}" for seat in range(len(result.scores)))
+    score_args = {f"score{seat}": amount(score) for seat, score in enumerate(result.scores)}
+    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}", args={**(args or {}), **score_args}))
 
 
 def _phase_name(state: NomadiState) -> str:
