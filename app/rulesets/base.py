@@ -46,6 +46,8 @@ State = dict[str, Any]
 StateT = TypeVar("StateT", bound=Mapping[str, Any])
 """The type of one game's state: its ``TypedDict`` (``state.py``)."""
 REFERENCE_FILE = "reference.md"
+LOCALES_DIR = "locales"
+"""The folder beside a ruleset's module that holds its catalogs, ``locales/<lang>.po`` (docs/i18n.md)."""
 
 __all__ = [
     "Event",
@@ -76,13 +78,18 @@ class IllegalMove(Exception):
     """A well-formed move that the rules forbid in this position.
 
     ``code`` is a wire error code (``illegal_move`` or ``not_your_turn``); ``message`` says in
-    words which rule the move breaks, e.g. ``"P-5: a pink camel of Seat 2 is adjacent"``.
+    words which rule the move breaks, e.g. ``"P-5: a pink camel of Seat 2 is adjacent"``.  It may
+    be a template whose ``{name}`` placeholders ``params`` fill (``IllegalMove("{cell} is taken",
+    cell="F7")``): the template is then a msgid of the game's catalog and players read the message
+    in their language (docs/i18n.md); ``message`` is the English text.
     """
 
-    def __init__(self, message: str, code: str = "illegal_move") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, code: str = "illegal_move", **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = _fill(message, params)
+        super().__init__(self.message)
         self.code = code
-        self.message = message
 
 
 class MalformedMove(Exception):
@@ -113,6 +120,13 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SEAT_PLACEHOLDER = re.compile(r"seat(\d+)")
 ARG_KINDS = ("player", "piece", "place", "card", "amount", "words")
 """The kinds of an event argument (see :class:`Event`)."""
+
+
+def _fill(text: str, params: Mapping[str, Any]) -> str:
+    """``text`` with each ``{name}`` of ``params`` filled in one pass; other braces stay."""
+    if not params:
+        return text
+    return _PLACEHOLDER.sub(lambda match: str(params[match.group(1)]) if match.group(1) in params else match.group(0), text)
 
 
 def split_rule(text: str) -> tuple[str, str | None]:
@@ -332,6 +346,10 @@ class Ruleset(ABC, Generic[StateT]):
       game online, ``(shortest, longest)`` in minutes; ``None``: not known);
     * ``live_move_seconds``: the time per move the lobby proposes for a live table of this game,
       long enough for a newcomer reading the moves (a game of many phases gets more);
+    * ``languages``: the languages the game speaks, English first (``("en", "fr")``); each one
+      but English ships a gettext catalog ``locales/<lang>.po`` beside the package (read by
+      :meth:`locale_file`) with an entry for every template, argument text, option label, prompt
+      and renderer string the game shows, which the conformance kit checks (docs/i18n.md);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -348,6 +366,7 @@ class Ruleset(ABC, Generic[StateT]):
     summary: ClassVar[str] = ""
     minutes: ClassVar[tuple[int, int] | None] = None
     live_move_seconds: ClassVar[int] = 60
+    languages: ClassVar[tuple[str, ...]] = ("en",)
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 
@@ -465,6 +484,27 @@ class Ruleset(ABC, Generic[StateT]):
             return None
         try:
             return importlib.resources.files(package).joinpath(REFERENCE_FILE).read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    @classmethod
+    def locale_file(cls, language: str) -> str | None:
+        """The text of the game's gettext catalog for ``language``: ``locales/<language>.po``
+        shipped as package data beside the module that defines the class
+        (``app/rulesets/through_the_desert/locales/fr.po``), or ``None`` when there is none.
+
+        The msgids are the English texts the game's code writes (log templates with their
+        ``{placeholders}``, argument texts, option labels...); the platform reads the file with
+        Babel (``app/i18n``).  Read through ``importlib.resources`` like :meth:`reference`.
+        """
+        if not language.isalpha():  # a language tag, never a path
+            return None
+        spec = importlib.import_module(cls.__module__).__spec__
+        package = spec.parent if spec is not None else ""
+        if not package:
+            return None
+        try:
+            return importlib.resources.files(package).joinpath(LOCALES_DIR, f"{language}.po").read_text(encoding="utf-8")
         except (FileNotFoundError, NotADirectoryError):
             return None
 
