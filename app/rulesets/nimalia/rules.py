@@ -69,6 +69,7 @@ class Nimalia(Ruleset[NimaliaState]):
     summary = "Draft animal cards and layer them into a reserve that meets four objectives."
     minutes = (20, 30)
     live_move_seconds = 60  # one card a turn, chosen by everyone at once
+    languages = ("en", "fr")  # locales/fr.po
     simultaneous = True
     hidden_information = True
     Options = Options

@@ -91,6 +91,7 @@ class Nomadi(Ruleset[NomadiState]):
     summary = "Roll six dice and jump one shared caravan of stones across the desert to the goal."
     minutes = (30, 60)
     live_move_seconds = 120  # each die of a roll is a move of its own, and offers need thought
+    languages = ("en", "fr")  # locales/fr.po
     hidden_information = True
     Options = Options
     Move = Move
