@@ -12,6 +12,7 @@ import pytest
 
 from app.i18n import parse_po
 from app.rulesets.base import Ruleset
+from app.rulesets.heroes.rules import Heroes
 from app.rulesets.nimalia.rules import Nimalia
 from app.rulesets.nomadi.rules import Nomadi
 from app.rulesets.testing import check_catalogs
@@ -20,7 +21,11 @@ RENDERERS = Path(__file__).resolve().parents[2] / "static" / "js" / "renderers"
 GAMES: list[tuple[type[Ruleset], tuple[str, ...]]] = [
     (Nimalia, ("nimalia.js",)),
     (Nomadi, ("nomadi.js",)),
+    (Heroes, ("heroes.js", "heroes-full.js")),
 ]
+"""Each game and its renderers.  Heroes ships a catalog of its names, options and renderer
+strings but does not declare French yet: most of its log lines still write values into their
+templates, so the kit's check runs on the games that declare it."""
 CALL = re.compile(r"""\bt\(\s*("(?:[^"\\]|\\.)*")|\btn\(\s*("(?:[^"\\]|\\.)*")""")
 """A ``t("...")`` or ``tn("...", ...)`` call with a literal msgid (a plural entry is keyed by its singular)."""
 
@@ -36,7 +41,7 @@ def test_renderer_msgids_reads_t_and_tn_literals():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("ruleset_class", [game for game, _ in GAMES], ids=lambda game: game.name)
+@pytest.mark.parametrize("ruleset_class", [game for game, _ in GAMES if "fr" in game.languages], ids=lambda game: game.name)
 def test_every_text_a_game_shows_has_a_french_entry(ruleset_class):
     assert "fr" in ruleset_class.languages
     texts = check_catalogs(ruleset_class(), seeds=(1, 2))
