@@ -102,7 +102,7 @@ class Nimalia(Ruleset[NimaliaState]):
         if state["over"]:
             raise IllegalMove("D6: the game is over after round 5")
         if not isinstance(move, Place):
-            raise IllegalMove(f"{move!r} is not a Nimalia move")
+            raise IllegalMove("{move} is not a Nimalia move", move=repr(move))
         if state["picks"][seat] is not None:
             raise IllegalMove(
                 "D2: you have already chosen your card this step; wait until every player has chosen",

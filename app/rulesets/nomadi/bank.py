@@ -21,11 +21,6 @@ from app.rulesets.nomadi.state import NomadiState
 Args = dict[str, dict[str, Any]]
 
 
-def coins(value: int) -> str:
-    """``1 coin``, ``5 coins``."""
-    return f"{value} coin{'s' if value != 1 else ''}"
-
-
 def coins_arg(value: int) -> dict[str, Any]:
     """``value`` coins as an event argument (``amount(5, "coins")``: "5 coins", "1 coin")."""
     return amount(value, "coin" if value == 1 else "coins")

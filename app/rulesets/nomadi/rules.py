@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount
 from app.rulesets.nomadi import evaluation, information
-from app.rulesets.nomadi.bank import coins, coins_arg, pay_in, transfer
+from app.rulesets.nomadi.bank import coins_arg, pay_in, transfer
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, place_arg, show, step
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
 from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve, signed_arg
@@ -149,7 +149,7 @@ class Nomadi(Ruleset[NomadiState]):
                 return _play(state, board, seat, move, _check_answer, _decline)
             case Gift():
                 return _play(state, board, seat, move, _check_gift, _gift)
-        raise IllegalMove(f"{move!r} is not a Nomadi move")
+        raise IllegalMove("{move} is not a Nomadi move", move=repr(move))
 
     def view(self, state: NomadiState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
@@ -370,9 +370,9 @@ def _legal_card_cells(state: NomadiState, board: Board, seat: Seat) -> list[Move
 def _check_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard) -> None:
     """Spec R-42 (house rule) with R-8: a card goes face down on empty sand outside the goal."""
     if state["phase"] != "cards":
-        raise IllegalMove(f"R-42: cards are laid before the stones are placed, not in the {_phase_name(state)}")
+        raise IllegalMove("R-42: cards are laid before the stones are placed, not in the {phase}", phase=_phase_name(state))
     if move.cell not in _card_cells(state, board):
-        raise IllegalMove(f"R-8: {show(move.cell)} is not an empty sand cell outside the goal")
+        raise IllegalMove("R-8: {cell} is not an empty sand cell outside the goal", cell=show(move.cell))
 
 
 def _lay_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
@@ -404,14 +404,14 @@ def _legal_placements(state: NomadiState, board: Board, seat: Seat) -> list[Move
 def _check_placement(state: NomadiState, board: Board, seat: Seat, move: PlaceStone) -> None:
     """Spec R-10: an own stone on an empty start cell (adjacent to a placed one if R-10 binds)."""
     if state["phase"] != "placement":
-        raise IllegalMove(f"R-10: stones are placed before the first roll, not in the {_phase_name(state)}")
+        raise IllegalMove("R-10: stones are placed before the first roll, not in the {phase}", phase=_phase_name(state))
     cell = move.cell
     if cell not in board.start_cells:
-        raise IllegalMove(f"R-10: {show(cell)} is not a start cell")
+        raise IllegalMove("R-10: {cell} is not a start cell", cell=show(cell))
     if cell not in _placement_cells(state, board):
         if stone_at(state, cell) is not None:
-            raise IllegalMove(f"R-10: a stone already stands on {show(cell)}")
-        raise IllegalMove(f"R-10: {show(cell)} does not touch a stone already placed")
+            raise IllegalMove("R-10: a stone already stands on {cell}", cell=show(cell))
+        raise IllegalMove("R-10: {cell} does not touch a stone already placed", cell=show(cell))
 
 
 def _place_stone(state: NomadiState, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
@@ -437,7 +437,7 @@ def _legal_roll(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]
 def _check_roll(state: NomadiState, board: Board, seat: Seat, move: Roll) -> None:
     """Spec R-13: the dice are rolled once, at the start of the turn."""
     if state["phase"] != "roll":
-        raise IllegalMove(f"R-13: the dice are rolled at the start of a turn, not in the {_phase_name(state)}")
+        raise IllegalMove("R-13: the dice are rolled at the start of a turn, not in the {phase}", phase=_phase_name(state))
 
 
 def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
@@ -529,18 +529,16 @@ def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]
 def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> None:
     """Spec R-15, R-18 .. R-24: an unused die, a movable stone, a legal landing."""
     if state["phase"] != "move":
-        raise IllegalMove(f"R-15: dice are used after the roll, not in the {_phase_name(state)}")
+        raise IllegalMove("R-15: dice are used after the roll, not in the {phase}", phase=_phase_name(state))
     if move.die not in unused_values(state):
-        raise IllegalMove(f"R-15: no unused die shows a {move.die}")
+        raise IllegalMove("R-15: no unused die shows a {die}", die=move.die)
     origin, landing = move.stone, move.to
-    refusal = caravan(state, board).refusal(origin, move.die, landing)
+    refusal = caravan(state, board).refusal_template(origin, move.die, landing)
     if refusal:
-        raise IllegalMove(refusal)
+        raise IllegalMove(refusal[0], **refusal[1])
     if origin in forbidden_returns(state, move.die) and landing in forbidden_returns(state, move.die)[origin]:
-        raise IllegalMove(
-            f"R-18: this stone came from {show(landing)} with a {move.die} this turn "
-            f"and may not go back with another {move.die}"
-        )
+        raise IllegalMove("R-18: this stone came from {landing} with a {die} this turn and may not go back with another {die}",
+                          landing=show(landing), die=move.die)
 
 
 def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events: list[Event]) -> None:
@@ -585,11 +583,11 @@ def _legal_offers(state: NomadiState, board: Board, seat: Seat) -> list[MoveMode
 def _check_offer(state: NomadiState, board: Board, seat: Seat, move: Offer) -> None:
     """Spec R-30b: the mover offers the card they inspected; R-41b: a price only when trading."""
     if state["phase"] != "claim":
-        raise IllegalMove(f"R-30b: a card is offered right after a stone lands on it, not in the {_phase_name(state)}")
+        raise IllegalMove("R-30b: a card is offered right after a stone lands on it, not in the {phase}", phase=_phase_name(state))
     if move.price and not state["options"]["trading"]:
         raise IllegalMove("R-41b: an asking price needs the trading variant")
     if move.price > MAX_ASKING_PRICE:
-        raise IllegalMove(f"R-41b: an asking price is at most {MAX_ASKING_PRICE} coins [D]")
+        raise IllegalMove("R-41b: an asking price is at most {price} coins [D]", price=MAX_ASKING_PRICE)
 
 
 def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: list[Event]) -> None:
@@ -616,10 +614,11 @@ def _legal_answers(state: NomadiState, board: Board, seat: Seat) -> list[MoveMod
 def _check_answer(state: NomadiState, board: Board, seat: Seat, move: Accept | Decline) -> None:
     """Spec R-30b: the stone's owner answers the offer; R-41b: an asking price may not make debt."""
     if state["phase"] != "answer":
-        raise IllegalMove(f"R-30b: there is no offer to answer in the {_phase_name(state)}")
+        raise IllegalMove("R-30b: there is no offer to answer in the {phase}", phase=_phase_name(state))
     price = pending_offer(state)["price"]
     if isinstance(move, Accept) and price and state["coins"][seat] < price:
-        raise IllegalMove(f"R-41b: paying the asking price of {coins(price)} would put you in debt")
+        raise IllegalMove("R-41b: paying the asking price of 1 coin would put you in debt" if price == 1
+                          else "R-41b: paying the asking price of {count} coins would put you in debt", count=price)
 
 
 def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: list[Event]) -> None:
@@ -666,11 +665,12 @@ def _check_gift(state: NomadiState, board: Board, seat: Seat, move: Gift) -> Non
     if not state["options"]["trading"]:
         raise IllegalMove("R-41a: coin gifts need the trading variant")
     if state["phase"] not in GIFT_PHASES:
-        raise IllegalMove(f"R-41a [D]: gifts are made during the dice turns, not in the {_phase_name(state)}")
+        raise IllegalMove("R-41a [D]: gifts are made during the dice turns, not in the {phase}", phase=_phase_name(state))
     if move.to == seat or move.to >= state["players"]:
-        raise IllegalMove(f"R-41a: seat {move.to + 1} is not another player at this table")
+        raise IllegalMove("R-41a: seat {seat} is not another player at this table", seat=move.to + 1)
     if move.coins > state["coins"][seat]:
-        raise IllegalMove(f"R-41a: a gift of {coins(move.coins)} would put you in debt")
+        raise IllegalMove("R-41a: a gift of 1 coin would put you in debt" if move.coins == 1
+                          else "R-41a: a gift of {count} coins would put you in debt", count=move.coins)
 
 
 def _gift(state: NomadiState, board: Board, seat: Seat, move: Gift, events: list[Event]) -> None:
@@ -685,7 +685,7 @@ def _check_end_turn(state: NomadiState, board: Board, seat: Seat, move: EndTurn)
     if not state["options"]["voluntary_pass"]:
         raise IllegalMove("R-16: you must go on moving while an unused die can be used")
     if state["phase"] != "move":
-        raise IllegalMove(f"R-42: you may pass only while using dice, not in the {_phase_name(state)}")
+        raise IllegalMove("R-42: you may pass only while using dice, not in the {phase}", phase=_phase_name(state))
 
 
 def _pass(state: NomadiState, board: Board, seat: Seat, move: EndTurn, events: list[Event]) -> None:
