@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app import i18n
-from app.rulesets import nimalia, nomadi
+from app.rulesets import heroes, nimalia, nomadi
 from app.rulesets.base import Event, IllegalMove, Ruleset, amount
 from app.rulesets.heroes.rules import Heroes
 from app.rulesets.nimalia.rules import Nimalia
@@ -40,8 +40,10 @@ def renderer_msgids(source: str) -> set[str]:
 
 def refusal_templates(package: Path) -> list[str | None]:
     """The messages a game refuses a move with: the literal first argument of every
-    ``IllegalMove(...)`` (both branches of ``a if c else b``) and every template a
-    ``refusal_template`` method returns; ``None`` for one built in code (no catalog can hold it)."""
+    ``IllegalMove(...)`` (both branches of ``a if c else b``), the message of every
+    ``require(condition, message)`` (Heroes' helper, whose own ``IllegalMove(message)`` is skipped)
+    and every template a ``refusal_template`` method returns; ``None`` for one built in code (no
+    catalog can hold it)."""
     found: list[str | None] = []
 
     def literal(node: ast.expr) -> None:
@@ -55,8 +57,11 @@ def refusal_templates(package: Path) -> list[str | None]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalMove" and node.args:
                 first = node.args[0]
-                if not (isinstance(first, ast.Subscript) and getattr(first.value, "id", None) == "refusal"):
+                from_template = isinstance(first, ast.Subscript) and getattr(first.value, "id", None) == "refusal"
+                if not from_template and getattr(first, "id", None) != "message":
                     literal(first)  # IllegalMove(refusal[0], ...) is a refusal_template's, read below
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "require" and len(node.args) > 1:
+                literal(node.args[1])
             if isinstance(node, ast.FunctionDef) and node.name == "refusal_template":
                 for inner in ast.walk(node):
                     if isinstance(inner, ast.Return) and isinstance(inner.value, ast.Tuple):
@@ -79,10 +84,11 @@ def test_every_renderer_string_has_a_french_entry(ruleset_class, renderers):
         assert not missing, f"{renderer}: {missing}"
 
 
-@pytest.mark.parametrize("ruleset_class,package", [(Nimalia, nimalia), (Nomadi, nomadi)], ids=["nimalia", "nomadi"])
+@pytest.mark.parametrize("ruleset_class,package", [(Nimalia, nimalia), (Nomadi, nomadi), (Heroes, heroes)],
+                         ids=["nimalia", "nomadi", "heroes"])
 def test_every_refusal_is_a_template_with_a_french_entry(ruleset_class, package):
     templates = refusal_templates(Path(package.__file__).parent)
-    catalog = i18n.ruleset_catalog(ruleset_class, "fr")
+    catalog = i18n.parse_po(ruleset_class.locale_file("fr") or "", "fr")  # Heroes ships one before declaring French
     assert None not in templates and len(templates) > 5
     assert [template for template in templates if template not in catalog] == []
 
