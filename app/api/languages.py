@@ -36,9 +36,10 @@ def _answer(request: Request, body: dict[str, Any]) -> Response:
 
 
 def _language(lang: str) -> str:
+    """``lang`` when the server speaks it; else ``AppError(not_found)`` naming the languages it speaks."""
     if lang not in i18n.SUPPORTED:
-        raise AppError("not_found", i18n.translate(None, "no such language: {lang} (this server speaks {languages})",
-                                                   lang=lang[:16], languages=", ".join(i18n.SUPPORTED)))
+        raise AppError("not_found", "no such language: {lang} (this server speaks {languages})",
+                       lang=lang[:16], languages=", ".join(i18n.SUPPORTED))
     return lang
 
 
@@ -55,7 +56,7 @@ async def game_catalog(lang: str, name: str, request: Request) -> Response:
     try:
         ruleset = request.app.state.ctx.registry.get(name)
     except UnknownRuleset:
-        raise AppError("not_found", i18n.translate(language, "no such game: {name}", name=name[:64])) from None
+        raise AppError("not_found", "no such game: {name}", name=name[:64]) from None
     if language not in type(ruleset).languages:
         return _answer(request, i18n.Messages(language=language).as_json())
     return _answer(request, i18n.ruleset_catalog(type(ruleset), language).as_json())

@@ -39,13 +39,23 @@ def test_a_game_that_does_not_speak_the_language_answers_an_empty_catalog(web):
     assert answer.status_code == 200 and answer.json()["messages"] == {}
 
 
-@pytest.mark.parametrize(("path", "words"), [
-    ("/i18n/de/client.json", "no such language: de"),
-    ("/i18n/de/games/nimalia.json", "no such language: de"),
-    ("/i18n/fr/games/chess.json", "jeu inconnu\u00a0: chess"),
-    ("/i18n/en/games/chess.json", "no such game: chess"),
+@pytest.mark.parametrize(("path", "reader", "words"), [
+    ("/i18n/de/client.json", "de", "no such language: de"),
+    ("/i18n/de/games/nimalia.json", "en", "no such language: de"),
+    ("/i18n/fr/games/chess.json", "fr", "jeu inconnu\u00a0: chess"),  # said in the reader's language
+    ("/i18n/fr/games/chess.json", "en", "no such game: chess"),
 ])
-def test_an_unknown_language_or_game_is_a_clear_404(web, path, words):
-    answer = web.get(path)
+def test_an_unknown_language_or_game_is_a_clear_404(web, path, reader, words):
+    answer = web.get(path, headers={"accept-language": reader})
     assert answer.status_code == 404
     assert answer.json()["error"]["code"] == "not_found" and words in answer.json()["error"]["message"]
+
+
+def test_a_game_catalog_holds_its_templates_and_its_renderers_words(web):
+    body = web.get("/i18n/fr/games/through-the-desert.json").json()
+    assert body["language"] == "fr" and body["plural_categories"] == ["one", "other"]
+    messages = body["messages"]
+    assert messages["Camels per pile"] == "Chameaux par pile"  # the options form
+    assert messages["{seat2} placed {camel} on {hex}"] == "{seat2} a posé {camel} en {hex}"  # the log
+    assert messages["Camel piles"] == "Piles de chameaux"  # the renderer
+    assert messages["{n} pt"] == ["{n}\u00a0pt", "{n}\u00a0pts"]  # a plural entry
