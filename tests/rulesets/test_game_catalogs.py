@@ -42,8 +42,8 @@ def refusal_templates(package: Path) -> list[str | None]:
     """The messages a game refuses a move with: the literal first argument of every
     ``IllegalMove(...)`` (both branches of ``a if c else b``), the message of every
     ``require(condition, message)`` (Heroes' helper, whose own ``IllegalMove(message)`` is skipped)
-    and every template a ``refusal_template`` method returns; ``None`` for one built in code (no
-    catalog can hold it)."""
+    and every template a ``refusal_template`` method returns (Nomadi's, raised as
+    ``IllegalMove(template, ...)``); ``None`` for one built in code (no catalog can hold it)."""
     found: list[str | None] = []
 
     def literal(node: ast.expr) -> None:
@@ -56,10 +56,10 @@ def refusal_templates(package: Path) -> list[str | None]:
     for path in sorted(package.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalMove" and node.args:
-                first = node.args[0]
-                from_template = isinstance(first, ast.Subscript) and getattr(first.value, "id", None) == "refusal"
-                if not from_template and getattr(first, "id", None) != "message":
-                    literal(first)  # IllegalMove(refusal[0], ...) is a refusal_template's, read below
+                # IllegalMove(template, ...) raises a refusal_template's (read below), IllegalMove(message)
+                # a require()'s (read at its callers)
+                if getattr(node.args[0], "id", None) not in ("template", "message"):
+                    literal(node.args[0])
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "require" and len(node.args) > 1:
                 literal(node.args[1])
             if isinstance(node, ast.FunctionDef) and node.name == "refusal_template":

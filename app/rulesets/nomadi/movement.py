@@ -353,7 +353,7 @@ class Caravan(LandingTable):
         player reads it in their language (docs/i18n.md)."""
         if landing in self._legal_landings(origin, value):
             return None
-        cells = {"origin": show(origin), "landing": show(landing)}
+        cells: dict[str, str | int] = {"origin": show(origin), "landing": show(landing)}
         if origin not in self.stones:
             return "R-15: no stone stands on {origin}", cells
         if self.stones[origin].locked:
@@ -365,7 +365,7 @@ class Caravan(LandingTable):
         if landing in self.stones:
             return "R-21: a stone already stands on {landing}", cells
         if landing not in self.reachable(origin, value):
-            words = {**cells, "value": value, "count": value - 1}
+            words: dict[str, str | int] = {**cells, "value": value, "count": value - 1}
             if value == 1:
                 return "R-20: a {value} cannot take {origin} to {landing} over no stone", words
             if value == 2:

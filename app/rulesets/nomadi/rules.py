@@ -535,7 +535,8 @@ def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> No
     origin, landing = move.stone, move.to
     refusal = caravan(state, board).refusal_template(origin, move.die, landing)
     if refusal:
-        raise IllegalMove(refusal[0], **refusal[1])
+        template, params = refusal
+        raise IllegalMove(template, "illegal_move", **params)
     if origin in forbidden_returns(state, move.die) and landing in forbidden_returns(state, move.die)[origin]:
         raise IllegalMove("R-18: this stone came from {landing} with a {die} this turn and may not go back with another {die}",
                           landing=show(landing), die=move.die)
