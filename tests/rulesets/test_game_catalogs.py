@@ -110,3 +110,20 @@ def test_a_log_line_of_nimalia_in_french():
     spaces = i18n.translate("fr", "spaces", catalog)
     sentence = i18n.translate("fr", event.text, catalog, seat1="Ben", card="17", rotation="90", spaces=f"2 {spaces}")
     assert sentence == "Ben a posé la carte 17, tournée de 90°, en recouvrant 2 cases"
+
+
+@pytest.mark.parametrize("ruleset_class", [Nimalia, Nomadi], ids=lambda game: game.name)
+def test_the_players_rules_page_in_french_has_the_english_sections_and_the_options_labels(client, ruleset_class):
+    """``rules.fr.md``: the same sections as the players' part of ``reference.md``, each option and
+    choice under the words the lobby shows in French (the catalog's), the numbered rules English."""
+    from tests.api.test_rules_pages import option_labels, outline
+
+    name = ruleset_class.name
+    french, english = client.get(f"/rules/{name}", headers={"accept-language": "fr"}), client.get(f"/rules/{name}")
+    sections = [[text for level, text in outline(page.text).headings if level == 2] for page in (french, english)]
+    assert sections[0][0] == "Jouer en 2 minutes" and sections[1][0] == "How to play in 2 minutes"
+    assert len(sections[0]) == len(sections[1])
+    catalog = i18n.ruleset_catalog(ruleset_class, "fr")
+    text = " ".join("".join(outline(french.text).text).split())
+    missing = [label for label in option_labels(name) if i18n.translate("fr", label, catalog) not in text]
+    assert missing == []
