@@ -12,6 +12,8 @@ seat 0, the mover.
 
 from __future__ import annotations
 
+import re
+
 import json
 from importlib import resources
 from typing import Any
@@ -124,11 +126,25 @@ def position(
     return ruleset, state, ids
 
 
+def worded(event: Event) -> str:
+    """An event's template with its amounts and words filled in, players and cells left as
+    placeholders (``"{seat0} moves their own stone from {origin} to {landing} with a 2"``): the
+    numbers a test states, in a line whose players and places it names by placeholder."""
+    def fill(match: re.Match) -> str:
+        arg = event.args.get(match.group(1))
+        return str(arg["text"]) if arg is not None and arg.get("kind") not in ("player", "place") else match.group(0)
+
+    return PLACEHOLDER.sub(fill, event.text)
+
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
 def texts(events: list[Event], seat: int | None = None) -> list[str]:
-    """The texts of the events a viewer at ``seat`` (``None``: everyone) may read."""
-    return [event.text for event in events if seat is None or event.visible_to(seat)]
+    """The texts of the events a viewer at ``seat`` (``None``: everyone) may read (:func:`worded`)."""
+    return [worded(event) for event in events if seat is None or event.visible_to(seat)]
 
 
 def public(events: list[Event]) -> list[str]:
-    """The texts of the public events."""
-    return [event.text for event in events if event.seats is None]
+    """The texts of the public events (:func:`worded`)."""
+    return [worded(event) for event in events if event.seats is None]

@@ -52,6 +52,9 @@ def hidden_from(state: dict, viewer: int | None) -> set[str]:
     return hidden
 
 
+NAMES = ("Ana", "Ben", "Cy", "Di")
+
+
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_no_view_or_readable_log_entry_shows_a_hidden_card(n_players):
     rng = random.Random(n_players)
@@ -63,7 +66,7 @@ def test_no_view_or_readable_log_entry_shows_a_hidden_card(n_players):
         log.extend(events)
         for viewer in [None, *range(n_players)]:
             hidden = hidden_from(state, viewer)
-            text = canonical(RULES.view(state, viewer)) + "".join(e.text for e in events if e.visible_to(viewer))
+            text = canonical(RULES.view(state, viewer)) + "".join(e.render(NAMES) + canonical(e.args) for e in events if e.visible_to(viewer))
             assert not [token for token in hidden if token in text]
     assert len(log) > 0
 

@@ -253,7 +253,7 @@ def test_d4_d6_three_steps_then_scoring_and_a_new_round():
     assert [s["colour"] for s in record["steps"]] == ["blue", "green"]  # round 1 scores blue, green
     grids = [reserve_grid(state, seat) for seat in range(2)]
     assert record["steps"][0]["points"] == OBJECTIVES[5].score(grids)
-    assert any("Round 1 scoring" in e.text for e in events)
+    assert any(e.render(("Ana", "Ben")).startswith("Round 1 scoring: Ana blue ") for e in events)
 
 
 def test_d6_the_game_ends_after_round_5_with_a_result():

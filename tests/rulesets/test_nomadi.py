@@ -565,7 +565,8 @@ def test_r42_players_lay_the_other_cards_face_down_in_turn():
 def test_turn_limit_ends_and_scores_the_game():
     ruleset, state, _ = position(["AB.."], dice=(2,), turn=150, cards={(0, 2): 2})
     after, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
-    assert after["phase"] == "over" and "turn limit of 150" in ruleset.result(after).reason
+    assert after["phase"] == "over" and ruleset.result(after).reason == "the turn limit was reached (A-30)"
+    assert any(text.startswith("Game over: the turn limit of 150 turns was reached.") for text in texts(events))
     assert ruleset.result(after).scores == [6 + 2, 5]
     ruleset, state, _ = position(["AB.."], dice=(2,), turn=149)
     assert ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))[0]["phase"] == "roll"

@@ -28,7 +28,7 @@ from typing import Any, cast
 from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
 from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
 from app.rulesets.heroes.actions import MARCH_SLOTS, SLOT_OF, capital_slots, follow_moves, workers
-from app.rulesets.heroes.board import Board, region_arg
+from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
@@ -195,13 +195,13 @@ def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> 
     for name in REGION_FIELDS:
         region = getattr(move, name, None)
         if region is not None and region not in state["regions"] and not (isinstance(move, Sail) and region in setting.board.seas):
-            raise IllegalMove(f"there is no region {region!r} in this game")
+            raise IllegalMove("there is no region {region} in this game", region=repr(region))
     events: list[Event] = []
     setting.rivals.opening(state, events)
     kind = getattr(move, "type", None)
     handler = HANDLERS.get((phase, str(kind)))
     if handler is None:
-        raise IllegalMove(f"a {kind} move is not possible in the {phase} phase")
+        raise IllegalMove("a {kind} move is not possible in the {phase} phase", kind=str(kind), phase=phase)
     last: Last = {"seat": seat, "type": str(kind), "regions": [], "slots": [], "battle": None}
     if not isinstance(move, Tactic):  # a tactic card stays secret until the reveal
         last["move"] = dict(move.__dict__)
@@ -235,16 +235,17 @@ def touch(state: HeroesState, *regions: str | None) -> None:
             touched.append(region)
 
 
-def require(condition: bool, message: str) -> None:
-    """Raise :class:`IllegalMove` with ``message`` unless ``condition``."""
+def require(condition: bool, message: str, **params: Any) -> None:
+    """Raise :class:`IllegalMove` with ``message`` unless ``condition``: a template whose
+    ``{name}`` placeholders ``params`` fill, one msgid of the game's catalog (docs/i18n.md)."""
     if not condition:
-        raise IllegalMove(message)
+        raise IllegalMove(message, **params)
 
 
 def place_nomad(state: HeroesState, setting: Setting, seat: Seat, move: PlaceNomad, events: list[Event]) -> None:
     """NW-1..NW-9 (solo: NS-2/NS-3); then the round goes on (``rivals.nomad_placed``)."""
     require(move.region in nomads.placements(state, setting.board),
-            f"NW-2/NW-3/NW-8: a Nomad may not go on {move.region}")
+            "NW-2/NW-3/NW-8: a Nomad may not go on {region}", region=region_name(move.region))
     nomads.place(state, move.region, events)
     touch(state, move.region)
     state["phase"] = "action"
@@ -268,9 +269,9 @@ def take_action(state: HeroesState, setting: Setting, seat: Seat, move: CapitalA
     slot = SLOT_OF[move.type]
     board = setting.board
     player = state["players"][seat]
-    require(player["bar"][slot] is not None or slot in capital_slots(state), f"spec 2.2: the {slot} slot is closed")
-    require(player["bar"][slot] is None, f"spec 1.6: your {slot} slot is already filled this round")
-    require(move in actions.capital_actions(board, state, seat, slot, "token"), f"spec 1.7: {move} is not possible now")
+    require(player["bar"][slot] is not None or slot in capital_slots(state), "spec 2.2: the {slot} slot is closed", slot=slot)
+    require(player["bar"][slot] is None, "spec 1.6: your {slot} slot is already filled this round", slot=slot)
+    require(move in actions.capital_actions(board, state, seat, slot, "token"), "spec 1.7: {move} is not possible now", move=str(move))
     player["bar"][slot] = "token"
     player["tokens"] -= 1
     last_move(state)["slots"].append([seat, slot])
@@ -316,8 +317,8 @@ def close_follow(state: HeroesState, setting: Setting, slot: str, events: list[E
 def follow(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
     """Spec 1.7 Follow / NC-1: a Serf or captured Nomad on the matching slot, then the action."""
     slot = followed_slot(state)
-    require(SLOT_OF[move.type] == slot, f"spec 1.7: only the {slot} action can be followed now")
-    require(move in follow_moves(state, setting.board, seat, slot), f"spec 1.7 Follow: {move} is not possible now")
+    require(SLOT_OF[move.type] == slot, "spec 1.7: only the {slot} action can be followed now", slot=slot)
+    require(move in follow_moves(state, setting.board, seat, slot), "spec 1.7 Follow: {move} is not possible now", move=str(move))
     place_worker(state, seat, slot, move.worker)
     touch(state, getattr(move, "region", None))
     what = "a Serf" if move.worker == "serf" else "a captured Nomad"
@@ -363,7 +364,7 @@ def take_march(state: HeroesState, setting: Setting, seat: Seat, move: March, ev
     require(move.slot == open_march_slot(state, seat), "spec 1.7: march into your first open March slot")
     end = march_end(state, setting.board, seat, move)
     if end is None:
-        raise IllegalMove(f"spec 1.7 March: {move} is not possible")
+        raise IllegalMove("spec 1.7 March: {move} is not possible", move=str(move))
     player = state["players"][seat]
     player["bar"][move.slot] = "token"
     player["tokens"] -= 1
@@ -378,7 +379,7 @@ def muster(state: HeroesState, setting: Setting, seat: Seat, move: March, events
     place_worker(state, seat, move.slot, move.worker)
     end = march_end(state, setting.board, seat, move)
     if end is None:
-        raise IllegalMove(f"spec 1.7 March: {move} is not possible")
+        raise IllegalMove("spec 1.7 March: {move} is not possible", move=str(move))
     do_march(state, setting, seat, move, end, "end_turn", events)
 
 
@@ -435,7 +436,7 @@ def after_march(state: HeroesState, setting: Setting, seat: Seat, then: Then, ev
 def take_command(state: HeroesState, setting: Setting, seat: Seat, move: Sail | Fly | Cast, events: list[Event]) -> None:
     """Sail, Fly or Cast with an Action Token (then the Muster window)."""
     require(move.worker == "token", "on your own turn the action is taken with an Action Token")
-    require(move in command_moves(state, setting.board, seat, "token"), f"spec 1.7: {move} is not possible now")
+    require(move in command_moves(state, setting.board, seat, "token"), "spec 1.7: {move} is not possible now", move=str(move))
     player = state["players"][seat]
     player["bar"][move.type] = "token"
     player["tokens"] -= 1
@@ -448,7 +449,7 @@ def muster_command(state: HeroesState, setting: Setting, seat: Seat, move: Sail 
     """Spec 1.7 Muster (full edition): Sail, Fly or Cast into its open slot, with a Serf or
     captured Nomad."""
     require(move.worker in workers(state, seat), "spec 1.7 Muster: a Courtyard Serf or captured Nomad pays it")
-    require(move in mustered_commands(state, setting.board, seat, move.worker), f"spec 1.7 Muster: {move} is not possible now")
+    require(move in mustered_commands(state, setting.board, seat, move.worker), "spec 1.7 Muster: {move} is not possible now", move=str(move))
     place_worker(state, seat, move.type, move.worker)
     command(state, setting, seat, move, "end_turn", events)
 
@@ -510,7 +511,7 @@ def answer_spell(state: HeroesState, setting: Setting, seat: Seat, move: Interru
     pending = spells.spell_pending(state)
     record = pending["spell"]
     if isinstance(move, Interrupt):
-        require(move in spells.interrupt_moves(state, seat), f"spec 1.7: {move} is not possible now")
+        require(move in spells.interrupt_moves(state, seat), "spec 1.7: {move} is not possible now", move=str(move))
         spells.interrupt(state, seat, move, events)
         finish_cast(state, setting, record, events, cancelled=True)
         return
@@ -523,7 +524,7 @@ def answer_spell(state: HeroesState, setting: Setting, seat: Seat, move: Interru
 def discard_spell(state: HeroesState, setting: Setting, seat: Seat, move: DiscardSpell, events: list[Event]) -> None:
     """Over the hand limit: one card to the discard; when every seat is within its limit, the
     game goes on where it stopped (``resume``)."""
-    require(move in spells.discard_moves(state, seat), f"{move} is not a card of your hand")
+    require(move in spells.discard_moves(state, seat), "{move} is not a card of your hand", move=str(move))
     spells.discard(state, seat, move, events)
     if spells.next_discard(state):
         return
@@ -545,7 +546,7 @@ def combat_spell(state: HeroesState, setting: Setting, seat: Seat, move: CombatS
     pending = pending_step(state)
     battle = pending["battle"]
     if isinstance(move, CombatSpell):
-        require(move in spells.combat_moves(state, battle, seat), f"spec 1.8.2: {move} is not possible now")
+        require(move in spells.combat_moves(state, battle, seat), "spec 1.8.2: {move} is not possible now", move=str(move))
         spells.cast_combat(state, battle, seat, move, events)
     else:
         events.append(Event(text=f"{{seat{seat}}} casts no Combat spell"))
@@ -580,7 +581,7 @@ def choose_tactic(state: HeroesState, setting: Setting, seat: Seat, move: Tactic
     """Spec 1.8.3: the secret choice; the reveal follows when both sides have chosen."""
     battle = pending_step(state)["battle"]
     require(move in battles.tactic_options(state, battle, seat) or battles.is_void_choice(state, battle, seat, move),
-            f"spec 1.8.3-1.8.4: {move} is not a legal choice (pay exactly, if you can you must)")
+            "spec 1.8.3-1.8.4: {move} is not a legal choice (pay exactly, if you can you must)", move=str(move))
     if battles.choose(state, seat, move, events):
         battles.reveal(state, setting.rivals, events)
         state["pending"] = {"battle": battle, "queue": battles.conscript_queue(battle)}
@@ -608,7 +609,7 @@ def conscript(state: HeroesState, setting: Setting, seat: Seat, move: Conscript 
     pending = pending_step(state)
     if isinstance(move, Conscript):
         require(move in battles.conscript_options(state, setting.board, pending["battle"], seat),
-                f"Conscripts: {move} is not possible")
+                "Conscripts: {move} is not possible", move=str(move))
         battles.conscript(state, pending["battle"], seat, move, events)
         touch(state, move.origin, pending["battle"]["region"])
     else:
@@ -622,7 +623,7 @@ def casualties(state: HeroesState, setting: Setting, seat: Seat, move: Casualtie
     pending = pending_step(state)
     battle = pending["battle"]
     require(move in battles.casualty_options(state, battle, seat, pending["damage"]),
-            f"spec 1.8.5: {move} does not take the damage of {pending['damage']} as the rules say")
+            "spec 1.8.5: {move} does not take the damage of {damage} as the rules say", move=str(move), damage=pending["damage"])
     battles.take_casualties(state, move, events)
     after_march(state, setting, battle["attacker"], battle["then"], events, battle["region"])
 

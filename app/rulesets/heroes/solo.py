@@ -301,8 +301,8 @@ def move_nomad(state: HeroesState, board: Board, move: MoveNomad, events: list[E
     legal = nomad_moves(state, board)
     if move not in legal:
         arrow = state["solo"]["arrow"]
-        raise IllegalMove(f"NS-4/NS-5: the Nomad moves one region towards {arrow} (or the first legal way "
-                          f"clockwise when no Nomad can): {', '.join(map(str, legal))}")
+        raise IllegalMove("NS-4/NS-5: the Nomad moves one region towards {arrow} (or the first legal way "
+                          "clockwise when no Nomad can): {moves}", arrow=arrow, moves=", ".join(map(str, legal)))
     state["regions"][move.origin]["nomad"] = False
     state["regions"][move.destination]["nomad"] = True
     battles.note_region(state, move.origin)

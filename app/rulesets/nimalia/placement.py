@@ -62,5 +62,5 @@ def check_placement(state: NimaliaState, seat: Seat, move: Place) -> Placement:
         raise IllegalMove("P2: every card after your first must cover at least one space of your reserve")
     elif not fits(grid, covered):
         height, width = span([*grid, *covered])
-        raise IllegalMove(f"P4: your reserve would span {height} x {width} spaces; it must fit in 6 x 6")
+        raise IllegalMove("P4: your reserve would span {height} x {width} spaces; it must fit in 6 x 6", height=height, width=width)
     return {"card": number, "rotation": move.rotation, "at": list(at)}

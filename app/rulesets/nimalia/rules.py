@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, copy_state
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, amount, card, copy_state, words
 from app.rulesets.nimalia.cards import ROTATIONS, card_token, deck
 from app.rulesets.nimalia import evaluation, information
 from app.rulesets.nimalia.moves import Move, Place
@@ -69,6 +69,7 @@ class Nimalia(Ruleset[NimaliaState]):
     summary = "Draft animal cards and layer them into a reserve that meets four objectives."
     minutes = (20, 30)
     live_move_seconds = 60  # one card a turn, chosen by everyone at once
+    languages = ("en", "fr")  # locales/fr.po
     simultaneous = True
     hidden_information = True
     Options = Options
@@ -101,7 +102,7 @@ class Nimalia(Ruleset[NimaliaState]):
         if state["over"]:
             raise IllegalMove("D6: the game is over after round 5")
         if not isinstance(move, Place):
-            raise IllegalMove(f"{move!r} is not a Nimalia move")
+            raise IllegalMove("{move} is not a Nimalia move", move=repr(move))
         if state["picks"][seat] is not None:
             raise IllegalMove(
                 "D2: you have already chosen your card this step; wait until every player has chosen",
@@ -218,7 +219,8 @@ def choose(state: NimaliaState, seat: Seat, placement: Placement, events: list[E
     state["hands"][seat] = [card for card in state["hands"][seat] if card != number]
     state["picks"][seat] = placement
     events.append(Event(text=f"{{seat{seat}}} has chosen a card"))
-    events.append(Event(text=f"You chose card {number}, turned {placement['rotation']}°", seats=(seat,)))
+    events.append(Event(text="You chose card {card}, turned {rotation}°", seats=(seat,),
+                        args={"card": amount(number), "rotation": amount(placement["rotation"])}))
 
 
 def close_step(state: NimaliaState, picks: list[Placement], events: list[Event]) -> None:
@@ -228,8 +230,12 @@ def close_step(state: NimaliaState, picks: list[Placement], events: list[Event])
         grid = reserve_grid(state, seat)
         covering = sum(p in grid for p in footprint(as_position(pick["at"])))
         state["placements"][seat].append(pick)
-        cover = f", covering {covering} space{'s' if covering != 1 else ''}" if covering else ""
-        events.append(Event(text=f"{{seat{seat}}} placed card {pick['card']}, turned {pick['rotation']}°{cover}"))
+        args = {"card": amount(pick["card"]), "rotation": amount(pick["rotation"])}
+        if covering:
+            args["spaces"] = amount(covering, "space" if covering == 1 else "spaces")
+            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°, covering {{spaces}}", args=args))
+        else:
+            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°", args=args))
     state["picks"] = [None] * state["players"]
     if state["hands"][0]:
         pass_hands(state, events)
@@ -243,8 +249,23 @@ def close_step(state: NimaliaState, picks: list[Placement], events: list[Event])
     state["round"] += 1
     state["step"] = 1
     deal(state)
-    direction = PASSING[state["round"]]
-    events.append(Event(text=f"Round {state['round']}: 3 new cards each; this round cards pass to the {direction}"))
+    events.append(Event(text=NEW_ROUND[PASSING[state["round"]]], args={"round": amount(state["round"])}))
+
+
+NEW_ROUND = {
+    "left": "Round {round}: 3 new cards each; this round cards pass to the left",
+    "right": "Round {round}: 3 new cards each; this round cards pass to the right",
+}
+"""Spec D1, D3: the log's words for a new round, by where its cards pass (one template each, so
+that a translation says "left" and "right" in its own words)."""
+
+EVERYONE_PASSES = {
+    (False, "left"): "Everyone passes {cards} to the left",
+    (False, "right"): "Everyone passes {cards} to the right",
+    (True, "left"): "Everyone passes the last card to the left",
+    (True, "right"): "Everyone passes the last card to the right",
+}
+"""Spec D3, D4: the log's words for passing the hands, by (last card?, direction)."""
 
 
 def receiver(state: NimaliaState, seat: Seat) -> Seat:
@@ -261,10 +282,12 @@ def pass_hands(state: NimaliaState, events: list[Event]) -> None:
         passed[receiver(state, seat)] = hand
     state["hands"] = passed
     count = len(passed[0])
-    cards = "the last card" if count == 1 else f"{count} cards"
-    events.append(Event(text=f"Everyone passes {cards} to the {PASSING[state['round']]}"))
+    last = count == 1
+    args = {} if last else {"cards": amount(count, "cards")}
+    events.append(Event(text=EVERYONE_PASSES[last, PASSING[state["round"]]], args=args))
     for seat in range(state["players"]):
-        events.append(Event(text=f"You received {cards} from {{seat{seat}}}", seats=(receiver(state, seat),)))
+        received = f"You received the last card from {{seat{seat}}}" if last else f"You received {{cards}} from {{seat{seat}}}"
+        events.append(Event(text=received, args=args, seats=(receiver(state, seat),)))
 
 
 def score(state: NimaliaState, events: list[Event]) -> None:
@@ -274,9 +297,18 @@ def score(state: NimaliaState, events: list[Event]) -> None:
     state["history"].append(record)
     state["scores"] = list(record["after"])
     for seat in range(state["players"]):
-        parts = ", ".join(  # the objective as the table shows it: its colour and title, never its id
-            f"{step['colour']} {OBJECTIVES[step['objective']].title} {step['points'][seat]:+d}" for step in record["steps"]
-        )
-        events.append(
-            Event(text=f"Round {record['round']} scoring: {{seat{seat}}} {parts}: {record['before'][seat]} → {record['after'][seat]}")
-        )
+        # each objective as the table shows it: its colour and title, never its id
+        parts = ", ".join(f"{{colour{index}}} {{objective{index}}} {{points{index}}}" for index in range(len(record["steps"])))
+        args = {"round": amount(record["round"]), "before": amount(record["before"][seat]),
+                "after": amount(record["after"][seat])}
+        for index, step in enumerate(record["steps"]):
+            args[f"colour{index}"] = words(step["colour"])
+            args[f"objective{index}"] = card(OBJECTIVES[step["objective"]].title)
+            args[f"points{index}"] = signed(step["points"][seat])
+        events.append(Event(text=f"Round {{round}} scoring: {{seat{seat}}} {parts}: {{before}} → {{after}}", args=args))
+
+
+def signed(points: int) -> dict[str, Any]:
+    """An amount argument written with its sign, as a score change reads (``+3``, ``-1``, ``+0``):
+    a number in every language, so nothing of it is translated."""
+    return {**amount(points), "text": f"{points:+d}"}

@@ -103,13 +103,15 @@ def final_result(objectives: dict[str, int], history: list[RoundRecord], grids: 
 
 
 def _reason(scores: list[int], tie_breaks: list[int], ranks: list[int]) -> str:
+    """Why the winners won, in words whose only placeholders are the winners' ``{seatN}``: a
+    reason is one msgid of the game's catalogs (docs/i18n.md), so it names no score; the scores
+    and the populations stand in the result's table and the view (``largest_population``)."""
     winners = [seat for seat, rank in enumerate(ranks) if rank == 1]
     best = max(scores)
     tied = [seat for seat, score in enumerate(scores) if score == best]
     names = " and ".join(f"{{seat{seat}}}" for seat in winners)
     if len(tied) == 1:
-        return f"After 5 rounds {names} has the most points ({best})."
-    largest = ", ".join(f"{{seat{seat}}} {tie_breaks[seat]}" for seat in tied)
+        return f"After 5 rounds {names} has the most points."
     if len(winners) == 1:
-        return f"Tied on {best} points; {names} wins the tie-break with the largest population of one animal ({largest})."
-    return f"Tied on {best} points and on the tie-break ({largest}): {names} share the win (D-6)."
+        return f"Tied on points; {names} wins the tie-break with the largest population of one animal."
+    return f"Tied on points and on the tie-break, the largest population of one animal: {names} share the win (D-6)."

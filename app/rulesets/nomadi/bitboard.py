@@ -314,6 +314,12 @@ class Position(LandingTable):
             return None
         return self.reference().refusal(origin, value, landing)
 
+    def refusal_template(self, origin: Cell, value: int, landing: Cell) -> tuple[str, dict[str, str | int]] | None:
+        """``movement.Caravan.refusal_template``: :meth:`refusal` as a template and its parameters."""
+        if self.refusal(origin, value, landing) is None:
+            return None
+        return self.reference().refusal_template(origin, value, landing)
+
 
 class _Pieces:
     """One depth-first search of a connected caravan (Tarjan's cut vertices): for each stone, the

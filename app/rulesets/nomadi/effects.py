@@ -7,9 +7,11 @@ card landed on by another player's stone becomes ``state["offer"]`` for the rule
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Seat
+from typing import Any
+
+from app.rulesets.base import Event, Seat, amount
 from app.rulesets.nomadi.bank import pay_out, pay_in
-from app.rulesets.nomadi.board import Board, Cell, as_cell, cell_key, place_arg, show
+from app.rulesets.nomadi.board import Board, Cell, as_cell, cell_key, place_arg
 from app.rulesets.nomadi.state import NomadiState
 
 START_EMPTIED_BONUS = 5
@@ -68,23 +70,25 @@ def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin
     card = state["cards"].pop(cell_key(landing), None)
     if card is not None:
         water = landing in board.water_sources
-        where = "a water source" if water else "a desert card"
+        where = "landing on a water source at {cell} (R-30)" if water else "landing on a desert card at {cell} (R-30)"
         paid = WATER_SOURCE_COINS if water else CARD_COINS
-        pay_out(state, mover, paid, f"landing on {where} at {show(landing)} (R-30)", events)
+        pay_out(state, mover, paid, where, events, {"cell": place_arg(landing)})
         if owner == mover:
             state["hands"][mover].append(card)
             events.append(Event(text=f"{{seat{mover}}} takes the card from {{cell}} face down",
                                 args={"cell": place_arg(landing)}, rule="R-30a"))
-            worth = f"{{seat{mover}}}: the card you took from {{cell}} is worth {card['value']:+d}"
-            events.append(Event(text=worth, args={"cell": place_arg(landing)}, seats=(mover,)))
+            worth = f"{{seat{mover}}}: the card you took from {{cell}} is worth {{value}}"
+            events.append(Event(text=worth, args={"cell": place_arg(landing), "value": signed_arg(card["value"])},
+                                seats=(mover,)))
         else:
             state["offer"] = {
                 "stone": stone_id, "cell": list(landing), "card": card, "owner": owner, "claim": None, "price": 0,
             }
             events.append(Event(text=f"{{seat{mover}}} inspects the card on {{cell}} for {{seat{owner}}}",
                                 args={"cell": place_arg(landing)}, rule="R-30b"))
-            worth = f"{{seat{mover}}}: the card you inspected on {{cell}} is worth {card['value']:+d}"
-            events.append(Event(text=worth, args={"cell": place_arg(landing)}, seats=(mover,)))
+            worth = f"{{seat{mover}}}: the card you inspected on {{cell}} is worth {{value}}"
+            events.append(Event(text=worth, args={"cell": place_arg(landing), "value": signed_arg(card["value"])},
+                                seats=(mover,)))
 
     # R-31 the goal: the stone is locked; rewards by order of arrival
     if landing in board.goal_cells(state["oasis"]):
@@ -92,7 +96,13 @@ def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin
         state["arrivals"] += 1
         arrival = state["arrivals"]
         reward = GOAL_REWARDS[arrival - 1]
-        ordinal = {1: "first", 2: "second", 3: "third"}[arrival]
+        ordinal = {1: "first", 2: "second", 3: "third"}[arrival]  # one template each: a language words them its own way
         events.append(Event(text=f"A stone of {{seat{owner}}} reaches the goal, the {ordinal} to arrive (R-31)"))
         for seat, share in goal_shares(reward, mover, owner):
             pay_out(state, seat, share, f"the {ordinal} stone in the goal (R-31)", events)
+
+
+def signed_arg(value: int) -> dict[str, Any]:
+    """A card value as an event argument, written as printed on the card (``+3``, ``-2``): an
+    amount whose words are its signed number, the same in every language."""
+    return {**amount(value), "text": f"{value:+d}"}

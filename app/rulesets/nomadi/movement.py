@@ -25,12 +25,16 @@ the turn go on?" after it and the next ``legal_moves`` ask the same stones once.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, show
 from app.rulesets.nomadi.state import NomadiState
+
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+"""A ``{name}`` of a refusal's template."""
 
 DIE_VALUES = range(1, 7)
 TURNED = (5, 6)
@@ -334,29 +338,45 @@ class Caravan(LandingTable):
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """Why the move ``origin -> landing`` with ``value`` breaks R-19 .. R-24, or ``None`` if it does not.
 
-        The message starts with the rule it breaks, e.g. ``"R-24: ..."``.
+        The message starts with the rule it breaks, e.g. ``"R-24: ..."`` (:meth:`refusal_template`
+        filled in).
         """
+        found = self.refusal_template(origin, value, landing)
+        if found is None:
+            return None
+        template, params = found
+        return PLACEHOLDER.sub(lambda match: str(params.get(match.group(1), match.group(0))), template)
+
+    def refusal_template(self, origin: Cell, value: int, landing: Cell) -> tuple[str, dict[str, str | int]] | None:
+        """:meth:`refusal` as a template and its parameters (``"R-21: {landing} is not a playable
+        cell", {"landing": "C4"}``): one msgid of the game's catalog whatever the cells, so a
+        player reads it in their language (docs/i18n.md)."""
         if landing in self._legal_landings(origin, value):
             return None
+        cells: dict[str, str | int] = {"origin": show(origin), "landing": show(landing)}
         if origin not in self.stones:
-            return f"R-15: no stone stands on {show(origin)}"
+            return "R-15: no stone stands on {origin}", cells
         if self.stones[origin].locked:
-            return f"R-19a: the stone on {show(origin)} is locked in the goal"
+            return "R-19a: the stone on {origin} is locked in the goal", cells
         if not self.free_side(origin):
-            return f"R-19b: the stone on {show(origin)} has no free side"
+            return "R-19b: the stone on {origin} has no free side", cells
         if not self.board.playable(landing):
-            return f"R-21: {show(landing)} is not a playable cell"
+            return "R-21: {landing} is not a playable cell", cells
         if landing in self.stones:
-            return f"R-21: a stone already stands on {show(landing)}"
+            return "R-21: a stone already stands on {landing}", cells
         if landing not in self.reachable(origin, value):
-            stones = "no stone" if value == 1 else f"exactly {value - 1} stone{'s' if value > 2 else ''}"
-            return f"R-20: a {value} cannot take {show(origin)} to {show(landing)} over {stones}"
+            words: dict[str, str | int] = {**cells, "value": value, "count": value - 1}
+            if value == 1:
+                return "R-20: a {value} cannot take {origin} to {landing} over no stone", words
+            if value == 2:
+                return "R-20: a {value} cannot take {origin} to {landing} over exactly 1 stone", words
+            return "R-20: a {value} cannot take {origin} to {landing} over exactly {count} stones", words
         if self.stones[origin].departed and landing in self.board.start_set:
-            return f"R-22: the stone on {show(origin)} has left the start and may not end a move on it again"
+            return "R-22: the stone on {origin} has left the start and may not end a move on it again", cells
         if self.board.far_side(origin) and not self.board.far_side(landing):
-            return f"R-23: the stone on {show(origin)} is beyond the chasm and may not go back"
+            return "R-23: the stone on {origin} is beyond the chasm and may not go back", cells
         if not self.stays_connected(origin, landing):
-            return f"R-24: the caravan would fall apart if {show(origin)} went to {show(landing)}"
+            return "R-24: the caravan would fall apart if {origin} went to {landing}", cells
         return None
 
 

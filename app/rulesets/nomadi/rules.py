@@ -16,15 +16,15 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount
 from app.rulesets.nomadi import evaluation, information
-from app.rulesets.nomadi.bank import coins, pay_in, transfer
+from app.rulesets.nomadi.bank import coins_arg, pay_in, transfer
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, place_arg, show, step
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
-from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve
+from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve, signed_arg
 from app.rulesets.nomadi.bitboard import position as caravan
 from app.rulesets.nomadi.moves import (
-    CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie, signed,
+    CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie,
 )
 from app.rulesets.nomadi.options import MAX_ASKING_PRICE, Options
 from app.rulesets.nomadi.scoring import final_result
@@ -91,6 +91,7 @@ class Nomadi(Ruleset[NomadiState]):
     summary = "Roll six dice and jump one shared caravan of stones across the desert to the goal."
     minutes = (30, 60)
     live_move_seconds = 120  # each die of a roll is a move of its own, and offers need thought
+    languages = ("en", "fr")  # locales/fr.po
     hidden_information = True
     Options = Options
     Move = Move
@@ -148,7 +149,7 @@ class Nomadi(Ruleset[NomadiState]):
                 return _play(state, board, seat, move, _check_answer, _decline)
             case Gift():
                 return _play(state, board, seat, move, _check_gift, _gift)
-        raise IllegalMove(f"{move!r} is not a Nomadi move")
+        raise IllegalMove("{move} is not a Nomadi move", move=repr(move))
 
     def view(self, state: NomadiState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
@@ -369,9 +370,9 @@ def _legal_card_cells(state: NomadiState, board: Board, seat: Seat) -> list[Move
 def _check_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard) -> None:
     """Spec R-42 (house rule) with R-8: a card goes face down on empty sand outside the goal."""
     if state["phase"] != "cards":
-        raise IllegalMove(f"R-42: cards are laid before the stones are placed, not in the {_phase_name(state)}")
+        raise IllegalMove("R-42: cards are laid before the stones are placed, not in the {phase}", phase=_phase_name(state))
     if move.cell not in _card_cells(state, board):
-        raise IllegalMove(f"R-8: {show(move.cell)} is not an empty sand cell outside the goal")
+        raise IllegalMove("R-8: {cell} is not an empty sand cell outside the goal", cell=show(move.cell))
 
 
 def _lay_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
@@ -403,14 +404,14 @@ def _legal_placements(state: NomadiState, board: Board, seat: Seat) -> list[Move
 def _check_placement(state: NomadiState, board: Board, seat: Seat, move: PlaceStone) -> None:
     """Spec R-10: an own stone on an empty start cell (adjacent to a placed one if R-10 binds)."""
     if state["phase"] != "placement":
-        raise IllegalMove(f"R-10: stones are placed before the first roll, not in the {_phase_name(state)}")
+        raise IllegalMove("R-10: stones are placed before the first roll, not in the {phase}", phase=_phase_name(state))
     cell = move.cell
     if cell not in board.start_cells:
-        raise IllegalMove(f"R-10: {show(cell)} is not a start cell")
+        raise IllegalMove("R-10: {cell} is not a start cell", cell=show(cell))
     if cell not in _placement_cells(state, board):
         if stone_at(state, cell) is not None:
-            raise IllegalMove(f"R-10: a stone already stands on {show(cell)}")
-        raise IllegalMove(f"R-10: {show(cell)} does not touch a stone already placed")
+            raise IllegalMove("R-10: a stone already stands on {cell}", cell=show(cell))
+        raise IllegalMove("R-10: {cell} does not touch a stone already placed", cell=show(cell))
 
 
 def _place_stone(state: NomadiState, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
@@ -436,7 +437,7 @@ def _legal_roll(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]
 def _check_roll(state: NomadiState, board: Board, seat: Seat, move: Roll) -> None:
     """Spec R-13: the dice are rolled once, at the start of the turn."""
     if state["phase"] != "roll":
-        raise IllegalMove(f"R-13: the dice are rolled at the start of a turn, not in the {_phase_name(state)}")
+        raise IllegalMove("R-13: the dice are rolled at the start of a turn, not in the {phase}", phase=_phase_name(state))
 
 
 def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
@@ -450,14 +451,19 @@ def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list
         dice = sorted(rng.randrange(6) + 1 for _ in range(DICE))
         if any(position.can_use(value) for value in set(dice)):
             break
-        events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
+        events.append(Event(text=f"{{seat{seat}}} rolls {DICE_TEXT}: no die can be used, so they roll again (R-14)",
+                            args=_dice_args(dice)))
     state["rng"] = rng.state
     state["dice"], state["used"], state["history"], state["phase"] = dice, [False] * DICE, [], "move"
-    events.append(Event(text=f"{{seat{seat}}} rolls {_dice_text(dice)}"))
+    events.append(Event(text=f"{{seat{seat}}} rolls {DICE_TEXT}", args=_dice_args(dice)))
 
 
-def _dice_text(dice: list[int]) -> str:
-    return ", ".join(map(str, dice))
+DICE_TEXT = ", ".join(f"{{die{index}}}" for index in range(DICE))
+"""The six dice of a roll in a log template: ``"{die0}, {die1}, ..."``, one argument each."""
+
+
+def _dice_args(dice: list[int]) -> dict[str, dict[str, Any]]:
+    return {f"die{index}": amount(value) for index, value in enumerate(dice)}
 
 
 # -- using dice (R-15 .. R-26) ----------------------------------------------------------------
@@ -523,18 +529,17 @@ def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]
 def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> None:
     """Spec R-15, R-18 .. R-24: an unused die, a movable stone, a legal landing."""
     if state["phase"] != "move":
-        raise IllegalMove(f"R-15: dice are used after the roll, not in the {_phase_name(state)}")
+        raise IllegalMove("R-15: dice are used after the roll, not in the {phase}", phase=_phase_name(state))
     if move.die not in unused_values(state):
-        raise IllegalMove(f"R-15: no unused die shows a {move.die}")
+        raise IllegalMove("R-15: no unused die shows a {die}", die=move.die)
     origin, landing = move.stone, move.to
-    refusal = caravan(state, board).refusal(origin, move.die, landing)
+    refusal = caravan(state, board).refusal_template(origin, move.die, landing)
     if refusal:
-        raise IllegalMove(refusal)
+        template, params = refusal
+        raise IllegalMove(template, "illegal_move", **params)
     if origin in forbidden_returns(state, move.die) and landing in forbidden_returns(state, move.die)[origin]:
-        raise IllegalMove(
-            f"R-18: this stone came from {show(landing)} with a {move.die} this turn "
-            f"and may not go back with another {move.die}"
-        )
+        raise IllegalMove("R-18: this stone came from {landing} with a {die} this turn and may not go back with another {die}",
+                          landing=show(landing), die=move.die)
 
 
 def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events: list[Event]) -> None:
@@ -547,8 +552,8 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
     stone["cell"] = list(landing)
     state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
     whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
-    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {move.die}",
-                        args={"origin": place_arg(origin), "landing": place_arg(landing)}))
+    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {{die}}",
+                        args={"origin": place_arg(origin), "landing": place_arg(landing), "die": amount(move.die)}))
     resolve(state, board, seat, stone_id, origin, landing, events)
     if state["arrivals"] >= ENDING_ARRIVAL:
         _end_game(state, "the third stone reached the goal (R-32)", events)  # remaining dice are not charged
@@ -579,20 +584,25 @@ def _legal_offers(state: NomadiState, board: Board, seat: Seat) -> list[MoveMode
 def _check_offer(state: NomadiState, board: Board, seat: Seat, move: Offer) -> None:
     """Spec R-30b: the mover offers the card they inspected; R-41b: a price only when trading."""
     if state["phase"] != "claim":
-        raise IllegalMove(f"R-30b: a card is offered right after a stone lands on it, not in the {_phase_name(state)}")
+        raise IllegalMove("R-30b: a card is offered right after a stone lands on it, not in the {phase}", phase=_phase_name(state))
     if move.price and not state["options"]["trading"]:
         raise IllegalMove("R-41b: an asking price needs the trading variant")
     if move.price > MAX_ASKING_PRICE:
-        raise IllegalMove(f"R-41b: an asking price is at most {MAX_ASKING_PRICE} coins [D]")
+        raise IllegalMove("R-41b: an asking price is at most {price} coins [D]", price=MAX_ASKING_PRICE)
 
 
 def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: list[Event]) -> None:
     offer = pending_offer(state)
     offer["claim"], offer["price"] = move.claim, move.price
-    claim = "without a claim" if move.claim is None else f"claiming it is worth {signed(move.claim)}"
-    price = f", asking {coins(move.price)}" if move.price else ""
+    args = {"cell": place_arg(offer["cell"])}
+    claim = "without a claim"
+    if move.claim is not None:
+        claim, args["claim"] = "claiming it is worth {claim}", signed_arg(move.claim)
+    price = ""
+    if move.price:
+        price, args["price"] = ", asking {price}", coins_arg(move.price)
     events.append(Event(text=f"{{seat{seat}}} offers the card from {{cell}} to {{seat{offer['owner']}}} {claim}{price}",
-                        args={"cell": place_arg(offer["cell"])}))
+                        args=args))
     state["phase"] = "answer"
 
 
@@ -605,10 +615,11 @@ def _legal_answers(state: NomadiState, board: Board, seat: Seat) -> list[MoveMod
 def _check_answer(state: NomadiState, board: Board, seat: Seat, move: Accept | Decline) -> None:
     """Spec R-30b: the stone's owner answers the offer; R-41b: an asking price may not make debt."""
     if state["phase"] != "answer":
-        raise IllegalMove(f"R-30b: there is no offer to answer in the {_phase_name(state)}")
+        raise IllegalMove("R-30b: there is no offer to answer in the {phase}", phase=_phase_name(state))
     price = pending_offer(state)["price"]
     if isinstance(move, Accept) and price and state["coins"][seat] < price:
-        raise IllegalMove(f"R-41b: paying the asking price of {coins(price)} would put you in debt")
+        raise IllegalMove("R-41b: paying the asking price of 1 coin would put you in debt" if price == 1
+                          else "R-41b: paying the asking price of {count} coins would put you in debt", count=price)
 
 
 def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: list[Event]) -> None:
@@ -617,11 +628,10 @@ def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: 
     state["hands"][seat].append(card)
     cell = {"cell": place_arg(offer["cell"])}
     events.append(Event(text=f"{{seat{seat}}} accepts the card from {{cell}}", args=cell, rule="R-30b"))
-    worth = f"{{seat{seat}}}: the card you accepted from {{cell}} is worth {signed(card['value'])}"
-    events.append(Event(text=worth, args=cell, seats=(seat,)))
+    worth = f"{{seat{seat}}}: the card you accepted from {{cell}} is worth {{value}}"
+    events.append(Event(text=worth, args={**cell, "value": signed_arg(card["value"])}, seats=(seat,)))
     if offer["price"]:
-        transfer(state, seat, offered_by, offer["price"], f"the asking price for the card from {show(offer['cell'])} (R-41b)",
-                 events)
+        transfer(state, seat, offered_by, offer["price"], "the asking price for the card from {cell} (R-41b)", events, cell)
     state["offer"] = None
     _continue_turn(state, board, offered_by, events)
 
@@ -656,11 +666,12 @@ def _check_gift(state: NomadiState, board: Board, seat: Seat, move: Gift) -> Non
     if not state["options"]["trading"]:
         raise IllegalMove("R-41a: coin gifts need the trading variant")
     if state["phase"] not in GIFT_PHASES:
-        raise IllegalMove(f"R-41a [D]: gifts are made during the dice turns, not in the {_phase_name(state)}")
+        raise IllegalMove("R-41a [D]: gifts are made during the dice turns, not in the {phase}", phase=_phase_name(state))
     if move.to == seat or move.to >= state["players"]:
-        raise IllegalMove(f"R-41a: seat {move.to + 1} is not another player at this table")
+        raise IllegalMove("R-41a: seat {seat} is not another player at this table", seat=move.to + 1)
     if move.coins > state["coins"][seat]:
-        raise IllegalMove(f"R-41a: a gift of {coins(move.coins)} would put you in debt")
+        raise IllegalMove("R-41a: a gift of 1 coin would put you in debt" if move.coins == 1
+                          else "R-41a: a gift of {count} coins would put you in debt", count=move.coins)
 
 
 def _gift(state: NomadiState, board: Board, seat: Seat, move: Gift, events: list[Event]) -> None:
@@ -675,7 +686,7 @@ def _check_end_turn(state: NomadiState, board: Board, seat: Seat, move: EndTurn)
     if not state["options"]["voluntary_pass"]:
         raise IllegalMove("R-16: you must go on moving while an unused die can be used")
     if state["phase"] != "move":
-        raise IllegalMove(f"R-42: you may pass only while using dice, not in the {_phase_name(state)}")
+        raise IllegalMove("R-42: you may pass only while using dice, not in the {phase}", phase=_phase_name(state))
 
 
 def _pass(state: NomadiState, board: Board, seat: Seat, move: EndTurn, events: list[Event]) -> None:
@@ -685,10 +696,10 @@ def _pass(state: NomadiState, board: Board, seat: Seat, move: EndTurn, events: l
 def _end_turn(state: NomadiState, board: Board, seat: Seat, unused: int, why: str, events: list[Event]) -> None:
     """Spec R-17: 1 coin per unused die to the bank; then the next seat, or the turn limit."""
     if unused:
-        pay_in(state, seat, unused, f"{unused} unused {'die' if unused == 1 else 'dice'} (R-17)", events)
+        pay_in(state, seat, unused, "{dice} (R-17)", events, {"dice": amount(unused, "unused die" if unused == 1 else "unused dice")})
     events.append(Event(text=f"{{seat{seat}}}'s turn ends: {why}"))
     if state["turn"] >= state["options"]["turn_limit"]:
-        _end_game(state, f"the turn limit of {state['options']['turn_limit']} turns was reached", events)
+        _end_game(state, TURN_LIMIT_REACHED, events, {"turns": amount(state["options"]["turn_limit"], "turns")})
     else:
         _begin_turn(state, _next_seat(state, seat), events)
 
@@ -698,12 +709,21 @@ def _begin_turn(state: NomadiState, seat: Seat, events: list[Event]) -> None:
     state["dice"], state["used"], state["history"] = [], [], []
 
 
-def _end_game(state: NomadiState, reason: str, events: list[Event]) -> None:
-    """Spec R-32/R-36: nobody acts any more; the final score is ``result``."""
-    state["phase"], state["current"], state["end_reason"] = "over", None, reason
-    result = final_result(state, reason)
-    scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
-    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+TURN_LIMIT_REACHED = "the turn limit of {turns} was reached"
+"""Spec A-30: the log's words for the end at the turn limit, its count an argument; the result's
+reason (one msgid of the catalogs, docs/i18n.md) says it without the count, which the table's
+options show."""
+
+
+def _end_game(state: NomadiState, reason: str, events: list[Event], args: dict[str, dict[str, Any]] | None = None) -> None:
+    """Spec R-32/R-36: nobody acts any more; the final score is ``result``.  ``reason`` may hold
+    placeholders filled from ``args`` in the log line; the result's reason has none."""
+    end_reason = "the turn limit was reached (A-30)" if reason == TURN_LIMIT_REACHED else reason
+    state["phase"], state["current"], state["end_reason"] = "over", None, end_reason
+    result = final_result(state, end_reason)
+    scores = ", ".join(f"{{seat{seat}}} {{score{seat}}}" for seat in range(len(result.scores)))
+    score_args = {f"score{seat}": amount(score) for seat, score in enumerate(result.scores)}
+    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}", args={**(args or {}), **score_args}))
 
 
 def _phase_name(state: NomadiState) -> str:

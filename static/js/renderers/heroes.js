@@ -17,6 +17,7 @@ import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.
 import { h, replaceChildren, s } from "../dom.js";
 import { ghostLayer, ghostMark } from "../move-preview.js";
 import { unitFigure } from "../pieces.js";
+import { t } from "../i18n.js";
 import { FULL_PHASES, FULL_SLOTS, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
 
 await linkStylesheet(new URL("./heroes.css", import.meta.url)); // the board's look: heroes.css
@@ -30,6 +31,7 @@ const SEA_LABELS = [
 ].map(([id, x, y]) => ({ id, x, y, kind: "sea", terrain: "sea", continent: null }));
 
 const SLOTS = ["recruit", "build", "research", "tax", "march_1", "march_2", "sail", "fly", "cast"];
+// the English words of these tables are msgids: slotName(), resourceName(), t(...) say them
 const SLOT_NAMES = {
   recruit: "Recruit", build: "Build", research: "Research", tax: "Tax", march_1: "March 1", march_2: "March 2",
   sail: "Sail", fly: "Fly", cast: "Cast",
@@ -83,42 +85,54 @@ function isEnemy(view, seat) {
 }
 
 function playerName(frame, seat) {
-  if (isEnemy(frame.view || {}, seat)) return "The Enemy";
+  if (isEnemy(frame.view || {}, seat)) return t("The Enemy");
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? player.name : `Seat ${seat + 1}`;
+  return player ? player.name : t("Seat {number}", { number: seat + 1 });
+}
+
+/** A player mid-sentence: their name, or "the Enemy". */
+function playerInSentence(frame, view, seat) {
+  return isEnemy(view, seat) ? t("the Enemy") : playerName(frame, seat);
 }
 
 function regionName(id) {
-  if (!id) return "nowhere";
+  if (!id) return t("nowhere");
   const [head, ...rest] = String(id).split("_");
-  if (head === "sea") return `${rest.join("").split("").map((letter) => CONTINENTS[letter] || "Central").join("-")} sea`;
+  if (head === "sea") return t(`${rest.join("").split("").map((letter) => CONTINENTS[letter] || "Central").join("-")} sea`);
   const tail = rest.join(" ");
-  return `${CONTINENTS[head] || head} ${tail.charAt(0).toUpperCase()}${tail.slice(1)}`;
+  return t(`${CONTINENTS[head] || head} ${tail.charAt(0).toUpperCase()}${tail.slice(1)}`); // "North Plains", as the log says it
 }
+
+const slotName = (slot) => t(SLOT_NAMES[slot] || slot);
+const resourceName = (resource) => (RESOURCE_NAMES[resource] ? t(RESOURCE_NAMES[resource]) : resource);
 
 function plural(count, kind) {
   const [one, many] = UNIT_NAMES[kind] || [kind, `${kind}s`];
-  return `${count} ${count === 1 ? one : many}`;
+  return t("{count} {unit}", { count, unit: t(count === 1 ? one : many) });
 }
 
 function unitWords(counts, kinds = [...UNIT_KINDS, "nomad"]) {
   const parts = kinds.filter((kind) => (counts[kind] || 0) > 0).map((kind) => plural(counts[kind], kind));
-  return parts.length ? parts.join(", ") : "no units";
+  return parts.length ? parts.join(", ") : t("no units");
+}
+
+function amountWords(count, resource) {
+  return t("{count} {unit}", { count, unit: resourceName(resource) });
 }
 
 function costWords(cost) {
-  const parts = RESOURCES.filter((resource) => (cost || {})[resource]).map((resource) => `${cost[resource]} ${RESOURCE_NAMES[resource]}`);
-  return parts.length ? parts.join(" + ") : "free";
+  const parts = RESOURCES.filter((resource) => (cost || {})[resource]).map((resource) => amountWords(cost[resource], resource));
+  return parts.length ? parts.join(" + ") : t("free");
 }
 
 function workerWords(worker) {
-  return worker === "nomad" ? "with a captured Nomad" : worker === "serf" ? "with a Serf" : "";
+  return worker === "nomad" ? t("with a captured Nomad") : worker === "serf" ? t("with a Serf") : "";
 }
 
 function tacticInfo(view, card) {
   const catalogue = view.tactic_cards || {};
   const info = catalogue[card] || {};
-  return { name: info.name || humanise(card), cost: info.cost || {}, strength: info.strength ?? 0, vp: info.vp ?? 0, text: info.text || "", only: info.only || null };
+  return { name: info.name ? t(info.name) : humanise(card), cost: info.cost || {}, strength: info.strength ?? 0, vp: info.vp ?? 0, text: info.text ? t(info.text) : "", only: info.only || null };
 }
 
 function humanise(text) {
@@ -140,54 +154,63 @@ function costOf(view, what, seat) {
 function describe(view, move, seat) {
   const full = isFull(view) ? fullDescribe(view, move) : null;
   if (full) return full;
+  const text = coreAction(view, move, seat);
   const worker = workerWords(move.worker);
-  const tail = worker ? ` ${worker}` : "";
+  return worker && text ? t("{action} {worker}", { action: text, worker }) : text;
+}
+
+/** A core-edition move in words, without the worker who follows it. */
+function coreAction(view, move, seat) {
   switch (move.type) {
     case "place_nomad":
-      return `Place a Nomad on ${regionName(move.region)}`;
+      return t("Place a Nomad on {region}", { region: regionName(move.region) });
     case "move_nomad":
-      return `Move the Nomad on ${regionName(move.origin)} to ${regionName(move.destination)}`;
+      return t("Move the Nomad on {origin} to {destination}", { origin: regionName(move.origin), destination: regionName(move.destination) });
     case "recruit": {
-      const what = { serf: "a Serf", serf_pair: "2 Serfs", warrior: "a Warrior", hero: "a Hero", mercenary: `the Nomad Mercenary, ${MERCENARY_FIGURES} figures` }[move.unit] || move.unit;
+      const names = { serf: "a Serf", serf_pair: "2 Serfs", warrior: "a Warrior", hero: "a Hero" };
+      const what = move.unit === "mercenary" ? t("the Nomad Mercenary, {count} figures", { count: MERCENARY_FIGURES }) : names[move.unit] ? t(names[move.unit]) : move.unit;
       const cost = costOf(view, move.unit, seat);
-      return `Recruit ${what}${cost ? ` (${costWords(cost)})` : ""}${tail}`;
+      return cost ? t("Recruit {what} ({cost})", { what, cost: costWords(cost) }) : t("Recruit {what}", { what });
     }
     case "build": {
-      if (move.what === "tower") return `Build a Tower on ${regionName(move.region)}${tail}`;
-      if (move.what === "hall") return `Build the Hall (${costWords(costOf(view, "hall", seat))}, locks a Serf)${tail}`;
+      if (move.what === "tower") return t("Build a Tower on {region}", { region: regionName(move.region) });
+      if (move.what === "hall") return t("Build the Hall ({cost}, locks a Serf)", { cost: costWords(costOf(view, "hall", seat)) });
       const cost = costOf(view, "capital", seat);
-      return `Upgrade the Capital City${cost ? ` (${costWords(cost)})` : ""}${tail}`;
+      return cost ? t("Upgrade the Capital City ({cost})", { cost: costWords(cost) }) : t("Upgrade the Capital City");
     }
     case "tax": {
       const slot = Object.keys(view.tax_track || {}).find((value) => view.tax_track[value] === move.resource);
-      return `Tax ${RESOURCE_NAMES[move.resource] || move.resource}${slot ? ` (+${slot})` : ""}${tail}`;
+      const resource = resourceName(move.resource);
+      return slot ? t("Tax {resource} (+{amount})", { resource, amount: slot }) : t("Tax {resource}", { resource });
     }
     case "march":
-      return `March ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} to ${regionName(move.destination)}${tail}`;
+      return t("March {units} from {origin} to {destination}", { units: unitWords(move, UNIT_KINDS), origin: regionName(move.origin), destination: regionName(move.destination) });
     case "pass":
-      return "Pass: you cannot act"; // the log: "Ana cannot act and passes"
+      return t("Pass: you cannot act"); // the log: "Ana cannot act and passes"
     case "fire_mercenary":
-      return "Fire the Nomad Mercenary";
-    case "skip": // in the log's words for the step it skips
-      return { follow: "Do not follow", muster: "Do not muster", interrupt: "Let the spell be", combat_spell: "Cast no Combat spell" }[view.phase] || "Skip";
-    case "tactic": {
-      const paid = payWords(move);
-      return `${tacticInfo(view, move.card).name}: ${paid}`;
+      return t("Fire the Nomad Mercenary");
+    case "skip": { // in the log's words for the step it skips
+      const words = { follow: "Do not follow", muster: "Do not muster", interrupt: "Let the spell be", combat_spell: "Cast no Combat spell" }[view.phase];
+      return t(words || "Skip");
     }
+    case "tactic":
+      return t("{tactic}: {payment}", { tactic: tacticInfo(view, move.card).name, payment: payWords(move) });
     case "conscript":
-      return totalUnits(move) ? `Conscript ${unitWords(move, UNIT_KINDS)} from ${regionName(move.origin)} into the battle` : "Conscript nobody";
+      return totalUnits(move) ? t("Conscript {units} from {origin} into the battle", { units: unitWords(move, UNIT_KINDS), origin: regionName(move.origin) }) : t("Conscript nobody");
     case "casualties":
-      return `Lose ${unitWords(move)}${move.retreat ? `, retreat to ${regionName(move.retreat)}` : ""}`;
+      return move.retreat ? t("Lose {units}, retreat to {region}", { units: unitWords(move), region: regionName(move.retreat) }) : t("Lose {units}", { units: unitWords(move) });
     default:
       return Object.entries(move).map(([name, value]) => `${name}: ${value}`).join(", ");
   }
 }
 
 function payWords(move) {
-  const paid = RESOURCES.filter((resource) => move[resource]).map((resource) => `${move[resource]} ${RESOURCE_NAMES[resource]}`);
+  const paid = RESOURCES.filter((resource) => move[resource]).map((resource) => amountWords(move[resource], resource));
   const sacrificed = UNIT_KINDS.filter((kind) => move[kind]).map((kind) => plural(move[kind], kind));
-  if (!paid.length && !sacrificed.length) return "no cost";
-  return [paid.length ? `pay ${paid.join(" + ")}` : null, sacrificed.length ? `sacrifice ${sacrificed.join(", ")}` : null].filter(Boolean).join(" and ");
+  if (!paid.length && !sacrificed.length) return t("no cost");
+  const pay = { cost: paid.join(" + "), units: sacrificed.join(", ") };
+  if (paid.length && sacrificed.length) return t("pay {cost} and sacrifice {units}", pay);
+  return paid.length ? t("pay {cost}", pay) : t("sacrifice {units}", pay);
 }
 
 function totalUnits(counts) {
@@ -234,8 +257,13 @@ function swatch(view, seat, size = 20) {
   );
 }
 
+/** A seat's mark in words: "blue circle N" (colour and shape are msgids). */
+function markWords(view, seat) {
+  return t("{colour} {shape} {letter}", { colour: t(SEAT_COLOUR_NAMES[seat % 4]), shape: t(SEAT_SHAPES[seat % 4]), letter: seatLetter(view, seat) });
+}
+
 function seatWords(frame, view, seat) {
-  return `${playerName(frame, seat)} (${SEAT_COLOUR_NAMES[seat % 4]} ${SEAT_SHAPES[seat % 4]} ${seatLetter(view, seat)})`;
+  return t("{name} ({mark})", { name: playerName(frame, seat), mark: markWords(view, seat) });
 }
 
 // -- the map ----------------------------------------------------------------------------------
@@ -281,16 +309,16 @@ function regionWords(frame, view, region, state) {
   const parts = [regionName(region.id)];
   if (region.kind === "capital") {
     const owner = ownerOfCapital(view, region.id);
-    if (owner !== null) parts.push(`capital of ${playerName(frame, owner)}, level ${(view.players[owner] || {}).cc_level || 1}`);
-    else parts.push("an empty capital region");
+    if (owner !== null) parts.push(t("capital of {name}, level {level}", { name: playerName(frame, owner), level: (view.players[owner] || {}).cc_level || 1 }));
+    else parts.push(t("an empty capital region"));
   } else {
-    parts.push(TERRAIN_NAMES[region.terrain] || region.terrain);
+    parts.push(TERRAIN_NAMES[region.terrain] ? t(TERRAIN_NAMES[region.terrain]) : region.terrain);
   }
   for (const [seat, counts] of Object.entries(state.units || {})) {
     if (totalUnits(counts)) parts.push(`${playerName(frame, Number(seat))}: ${unitWords(counts, UNIT_KINDS)}`);
   }
-  if (state.tower !== null && state.tower !== undefined) parts.push(`Tower of ${playerName(frame, state.tower)}`);
-  if (state.nomad) parts.push("a Nomad");
+  if (state.tower !== null && state.tower !== undefined) parts.push(t("Tower of {name}", { name: playerName(frame, state.tower) }));
+  if (state.nomad) parts.push(t("a Nomad"));
   return parts.join("; ");
 }
 
@@ -319,7 +347,7 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     class: "hx-map game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
-    "aria-label": `The map: ${land.length} land regions, ${regionsInPlay.filter((id) => view.regions[id].nomad).length} Nomads on the board`,
+    "aria-label": t("The map: {regions} land regions, {nomads} Nomads on the board", { regions: land.length, nomads: regionsInPlay.filter((id) => view.regions[id].nomad).length }),
     "data-region-count": String(land.length),
     style: zoom ? `width: ${Math.round(width * ZOOMED_PX_PER_UNIT)}px; max-width: none; max-height: none` : undefined,
   });
@@ -329,7 +357,10 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     if (region.kind !== "sea") continue;
     const [cx, cy] = centre(region);
     if (cx < minX || cx > minX + width || cy < minY || cy > minY + height) continue;
-    seas.append(s("text", { x: cx, y: cy, class: "hx-sea-label" }, regionName(region.id).replace(" sea", "")), s("text", { x: cx, y: cy + 3.2, class: "hx-sea-label" }, "sea"));
+    // the sea's name on two lines: "North-East" over "sea" (the first line is the name without its last word)
+    const [head, ...rest] = String(region.id).split("_");
+    const compass = head === "sea" ? rest.join("").split("").map((letter) => CONTINENTS[letter] || "Central").join("-") : region.id;
+    seas.append(s("text", { x: cx, y: cy, class: "hx-sea-label" }, t(compass)), s("text", { x: cx, y: cy + 3.2, class: "hx-sea-label" }, t("sea")));
   }
   svg.append(seas);
   const ferries = s("g", { class: "hx-ferries" });
@@ -337,7 +368,7 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     if (!view.regions[a] || !view.regions[b]) continue;
     const [x1, y1] = centre(map.byId.get(a));
     const [x2, y2] = centre(map.byId.get(b));
-    ferries.append(s("line", { x1, y1, x2, y2, class: "hx-ferry", "data-ferry": `${a}|${b}` }, s("title", {}, `Ferry route: ${regionName(a)} – ${regionName(b)}`)));
+    ferries.append(s("line", { x1, y1, x2, y2, class: "hx-ferry", "data-ferry": `${a}|${b}` }, s("title", {}, t("Ferry route: {a} – {b}", { a: regionName(a), b: regionName(b) }))));
   }
   svg.append(ferries);
 
@@ -362,9 +393,10 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
     });
     group.append(s("title", {}, target ? `${target.label}. ${words}` : words));
     group.append(s("polygon", { points: hexPoints(map, region), class: "hx-hex", style: owner !== null ? `--owner: ${SEAT_COLOURS[owner % 4]}` : undefined }));
-    const label = region.kind === "capital" ? `Capital${owner !== null ? ` ${seatLetter(view, owner)}` : ""}` : region.id.split("_").slice(1).join(" ");
-    group.append(s("text", { x: cx, y: cy - 5.6, class: "hx-region-label" }, humanise(label)));
-    if (owner !== null) group.append(s("text", { x: cx, y: cy - 2.9, class: "hx-capital-level" }, `level ${(view.players[owner] || {}).cc_level || 1}`));
+    let label = t(humanise(region.id.split("_").slice(1).join(" "))); // "Plains", "Forest", ...
+    if (region.kind === "capital") label = owner !== null ? t("Capital {letter}", { letter: seatLetter(view, owner) }) : t("Capital");
+    group.append(s("text", { x: cx, y: cy - 5.6, class: "hx-region-label" }, label));
+    if (owner !== null) group.append(s("text", { x: cx, y: cy - 2.9, class: "hx-capital-level" }, t("level {level}", { level: (view.players[owner] || {}).cc_level || 1 })));
     // the units: one line per player, their mark and counts ("2S 1W")
     const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
     lines.forEach(([seat, counts], index) => {
@@ -458,12 +490,15 @@ function drawPlayerBoard(frame, view, seat) {
     const unavailable = isFull(view)
       ? "not available at this table"
       : "not in the core edition, the reduced game this table plays (the full edition has it)";
-    const fillWords = { disabled: unavailable, open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state] || state;
-    const shortWords = { disabled: isFull(view) ? "unavailable" : "not in core", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state] || state;
+    const fillMsgid = { disabled: unavailable, open: "open", token: "Action Token", serf: "Serf", nomad: "Nomad" }[state];
+    const shortMsgid = { disabled: isFull(view) ? "unavailable" : "not in core", open: "open", token: "Token", serf: "Serf", nomad: "Nomad" }[state];
+    const fillWords = fillMsgid ? t(fillMsgid) : state;
+    const shortWords = shortMsgid ? t(shortMsgid) : state;
+    const slotWords = t("{slot}: {fill}", { slot: slotName(slot), fill: fillWords });
     return h(
       "li",
-      { class: `hx-slot slot-${state}`, "data-slot": slot, "data-fill": state, title: `${SLOT_NAMES[slot]}: ${fillWords}`, "aria-label": `${SLOT_NAMES[slot]}: ${fillWords}` },
-      h("span", { class: "hx-slot-name" }, SLOT_NAMES[slot]),
+      { class: `hx-slot slot-${state}`, "data-slot": slot, "data-fill": state, title: slotWords, "aria-label": slotWords },
+      h("span", { class: "hx-slot-name" }, slotName(slot)),
       h("span", { class: "hx-slot-fill" }, shortWords),
     );
   });
@@ -472,38 +507,38 @@ function drawPlayerBoard(frame, view, seat) {
     {
       class: `hx-player${turn.seat === seat && ["action", "follow", "muster"].includes(view.phase) ? " current" : ""}${player.eliminated ? " eliminated" : ""}`,
       "data-player-seat": String(seat),
-      "aria-label": `Capital City board of ${seatWords(frame, view, seat)}`,
+      "aria-label": t("Capital City board of {player}", { player: seatWords(frame, view, seat) }),
     },
     h(
       "div",
       { class: "hx-player-head" },
       swatch(view, seat),
       h("strong", {}, playerName(frame, seat)),
-      seat === frame.seat ? h("span", { class: "muted" }, "(you)") : null,
-      view.first_player === seat && !view.solo ? h("span", { class: "badge hx-first", title: "First player this round" }, "first") : null,
-      toAct ? h("span", { class: "badge badge-turn" }, "to play") : null,
-      player.eliminated ? h("span", { class: "badge" }, "eliminated") : null,
-      h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, `${player.score ?? 0} VP`),
+      seat === frame.seat ? h("span", { class: "muted" }, t("(you)")) : null,
+      view.first_player === seat && !view.solo ? h("span", { class: "badge hx-first", title: t("First player this round") }, t("first")) : null,
+      toAct ? h("span", { class: "badge badge-turn" }, t("to play")) : null,
+      player.eliminated ? h("span", { class: "badge" }, t("eliminated")) : null,
+      h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, t("{points} VP", { points: player.score ?? 0 })),
     ),
     h(
       "ul",
-      { class: "hx-resources", "aria-label": "Resources" },
-      RESOURCES.map((resource) => h("li", { "data-resource": resource, class: `res-${resource}` }, `${RESOURCE_NAMES[resource]} `, h("strong", {}, String(resources[resource] ?? 0)))),
+      { class: "hx-resources", "aria-label": t("Resources") },
+      RESOURCES.map((resource) => h("li", { "data-resource": resource, class: `res-${resource}` }, `${resourceName(resource)} `, h("strong", {}, String(resources[resource] ?? 0)))),
     ),
     h(
       "dl",
       { class: "hx-stats" },
-      h("dt", {}, "Capital"),
-      h("dd", { "data-cc-level": String(player.cc_level || 1) }, `level ${player.cc_level || 1}${player.hall ? " · Hall" : ""}`),
-      h("dt", {}, "Tokens"),
-      h("dd", { "data-tokens": String(player.tokens ?? 0) }, `${player.tokens ?? 0} left`),
-      h("dt", {}, "Courtyard"),
+      h("dt", {}, t("Capital")),
+      h("dd", { "data-cc-level": String(player.cc_level || 1) }, player.hall ? t("level {level} · Hall", { level: player.cc_level || 1 }) : t("level {level}", { level: player.cc_level || 1 })),
+      h("dt", {}, t("Tokens")),
+      h("dd", { "data-tokens": String(player.tokens ?? 0) }, t("{count} left", { count: player.tokens ?? 0 })),
+      h("dt", {}, t("Courtyard")),
       h("dd", { "data-courtyard": armyKey(courtyard) }, unitWords(courtyard, UNIT_KINDS)),
-      view.mercenary ? null : h("dt", {}, "Nomads"),
-      view.mercenary ? null : h("dd", { "data-captured": String(player.nomads || 0) }, `${player.nomads || 0} captured`),
+      view.mercenary ? null : h("dt", {}, t("Nomads")),
+      view.mercenary ? null : h("dd", { "data-captured": String(player.nomads || 0) }, t("{count} captured", { count: player.nomads || 0 })),
     ),
     mercenaryOf(view) === seat ? drawMercenaryCard(frame, view, "hx-merc-held") : null,
-    h("ol", { class: "hx-bar", "aria-label": "Action Bar" }, slots),
+    h("ol", { class: "hx-bar", "aria-label": t("Action Bar") }, slots),
     isFull(view) ? fullBoard(frame, view, seat) : null,
   );
 }
@@ -519,7 +554,7 @@ function drawCompass(card) {
   const arrow = card ? card.arrow : null;
   const rose = s(
     "svg",
-    { class: "hx-compass", viewBox: "-12 -12 24 24", width: 56, height: 56, role: "img", "aria-label": arrow ? `Compass arrow: ${arrow}` : "No card drawn yet", "data-arrow": arrow || "" },
+    { class: "hx-compass", viewBox: "-12 -12 24 24", width: 56, height: 56, role: "img", "aria-label": arrow ? t("Compass arrow: {arrow}", { arrow }) : t("No card drawn yet"), "data-arrow": arrow || "" },
     s("circle", { cx: 0, cy: 0, r: 10.5, class: "hx-compass-ring" }),
     ...["N", "E", "S", "W"].map((point) => {
       const angle = (ARROW_DEGREES[point] * Math.PI) / 180;
@@ -533,7 +568,10 @@ function drawCompass(card) {
 }
 
 function cardWords(card) {
-  return `card ${card.id}: ${card.action_name}${card.followable ? " (you may follow it)" : " (no follow)"} · arrow ${card.arrow}. When drawn for a battle: +${card.strength}, ${tacticInfo({}, card.attack_tactic).name} attacking, ${tacticInfo({}, card.defence_tactic).name} defending.`;
+  const words = { id: card.id, action: t(card.action_name), arrow: card.arrow, strength: card.strength, attack: tacticInfo({}, card.attack_tactic).name, defence: tacticInfo({}, card.defence_tactic).name };
+  return card.followable
+    ? t("card {id}: {action} (you may follow it) · arrow {arrow}. When drawn for a battle: +{strength}, {attack} attacking, {defence} defending.", words)
+    : t("card {id}: {action} (no follow) · arrow {arrow}. When drawn for a battle: +{strength}, {attack} attacking, {defence} defending.", words);
 }
 
 /** The Enemy's board: resources, VP, C.C. track, Hero slots with their cards, the deck and the current card's compass arrow. */
@@ -548,26 +586,26 @@ function drawEnemyBoard(frame, view) {
   const rows = [0, 1, 2, 3].filter((index) => index < 3 || slots[3] !== null && slots[3] !== undefined).map((index) => {
     const card = enemyCard(view, slots[index]);
     const hero = Math.min(index, 2);
-    const label = index === 3 ? "4th card (Hero 3)" : `Hero ${index + 1}`;
+    const label = index === 3 ? t("4th card (Hero 3)") : t("Hero {number}", { number: index + 1 });
     return h(
       "li",
       { class: `hx-enemy-slot${card && current && card.id === current.id ? " current" : ""}`, "data-enemy-slot": String(index + 1), "data-enemy-card": card ? String(card.id) : "" },
       h("strong", {}, `${label}`),
-      ` on ${regionName(heroes[hero])}: `,
-      card ? `card ${card.id}, ${card.action_name}, arrow ${card.arrow}` : h("span", { class: "muted" }, "no card yet"),
+      ` ${t("on {region}:", { region: regionName(heroes[hero]) })} `,
+      card ? t("card {id}, {action}, arrow {arrow}", { id: card.id, action: t(card.action_name), arrow: card.arrow }) : h("span", { class: "muted" }, t("no card yet")),
     );
   });
   return h(
     "section",
-    { class: "hx-player hx-enemy", "data-player-seat": String(ENEMY), "aria-label": `The Enemy's board (${SEAT_COLOUR_NAMES[ENEMY]} ${SEAT_SHAPES[ENEMY]} ${seatLetter(view, ENEMY)})` },
+    { class: "hx-player hx-enemy", "data-player-seat": String(ENEMY), "aria-label": t("The Enemy's board ({mark})", { mark: markWords(view, ENEMY) }) },
     h(
       "div",
       { class: "hx-player-head" },
       swatch(view, ENEMY),
-      h("strong", {}, "The Enemy"),
-      h("span", { class: "muted" }, "(played by the server)"),
-      player.eliminated ? h("span", { class: "badge" }, "capital destroyed") : null,
-      h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, `${player.score ?? 0} VP`),
+      h("strong", {}, t("The Enemy")),
+      h("span", { class: "muted" }, t("(played by the server)")),
+      player.eliminated ? h("span", { class: "badge" }, t("capital destroyed")) : null,
+      h("span", { class: "hx-score", "data-score": String(player.score ?? 0) }, t("{points} VP", { points: player.score ?? 0 })),
     ),
     h(
       "div",
@@ -576,27 +614,27 @@ function drawEnemyBoard(frame, view) {
       h(
         "div",
         {},
-        h("p", { class: "hx-enemy-current", "data-current-card": current ? String(current.id) : "" }, current ? `Current card — ${cardWords(current)}` : "No card drawn yet this round."),
+        h("p", { class: "hx-enemy-current", "data-current-card": current ? String(current.id) : "" }, current ? t("Current card — {card}", { card: cardWords(current) }) : t("No card drawn yet this round.")),
         h(
           "ul",
-          { class: "hx-resources", "aria-label": "The Enemy's resources" },
-          RESOURCES.map((resource) => h("li", { "data-resource": resource, class: `res-${resource}` }, `${RESOURCE_NAMES[resource]} `, h("strong", {}, String((player.resources || {})[resource] ?? 0)))),
+          { class: "hx-resources", "aria-label": t("The Enemy's resources") },
+          RESOURCES.map((resource) => h("li", { "data-resource": resource, class: `res-${resource}` }, `${resourceName(resource)} `, h("strong", {}, String((player.resources || {})[resource] ?? 0)))),
         ),
       ),
     ),
     h(
       "dl",
       { class: "hx-stats" },
-      h("dt", {}, "C.C. track"),
-      h("dd", { "data-enemy-track": String(solo.track ?? 0) }, `step ${solo.track ?? 0} of ${TRACK_STEPS} (capital level ${player.cc_level || 1}; step ${TRACK_STEPS} ends the game)`),
-      h("dt", {}, "Courtyard"),
+      h("dt", {}, t("C.C. track")),
+      h("dd", { "data-enemy-track": String(solo.track ?? 0) }, t("step {step} of {steps} (capital level {level}; step {steps} ends the game)", { step: solo.track ?? 0, steps: TRACK_STEPS, level: player.cc_level || 1 })),
+      h("dt", {}, t("Courtyard")),
       h("dd", { "data-courtyard": armyKey(courtyard) }, unitWords(courtyard, UNIT_KINDS)),
-      h("dt", {}, "Nomads"),
-      h("dd", { "data-captured": String(player.nomads || 0) }, `${player.nomads || 0} captured${player.nomads ? " (a 4th card this round)" : ""}`),
-      h("dt", {}, "Deck"),
-      h("dd", { "data-deck-size": String(solo.deck_size ?? 0) }, `${solo.deck_size ?? 0} cards face down, ${(solo.discard || []).length} discarded`),
+      h("dt", {}, t("Nomads")),
+      h("dd", { "data-captured": String(player.nomads || 0) }, player.nomads ? t("{count} captured (a 4th card this round)", { count: player.nomads }) : t("{count} captured", { count: 0 })),
+      h("dt", {}, t("Deck")),
+      h("dd", { "data-deck-size": String(solo.deck_size ?? 0) }, t("{count} cards face down, {discarded} discarded", { count: solo.deck_size ?? 0, discarded: (solo.discard || []).length })),
     ),
-    h("ol", { class: "hx-enemy-slots", "aria-label": "The Enemy's Hero slots" }, rows),
+    h("ol", { class: "hx-enemy-slots", "aria-label": t("The Enemy's Hero slots") }, rows),
   );
 }
 
@@ -630,17 +668,18 @@ function drawMercenaryCard(frame, view, extraClass = "") {
     return h(
       "div",
       { class: `hx-merc-card in-supply ${extraClass}`, "data-mercenary-owner": "", "data-mercenary-alive": "0" },
-      h("strong", {}, "Nomad Mercenary"),
-      h("span", {}, ` — in the general supply (${MERCENARY_FIGURES} figures, ${cost}). Hire it with a Recruit, taken or followed.`),
+      h("strong", {}, t("Nomad Mercenary")),
+      h("span", {}, ` — ${t("in the general supply ({count} figures, {cost}). Hire it with a Recruit, taken or followed.", { count: MERCENARY_FIGURES, cost })}`),
     );
   }
   const places = mercenaryFigures(view, owner).map(([id, count]) => `${regionName(id)} ${count}`);
+  const alivePart = t("{alive} of {count} figures alive", { alive, count: MERCENARY_FIGURES });
   return h(
     "div",
     { class: `hx-merc-card held ${extraClass}`, "data-mercenary-owner": String(owner), "data-mercenary-alive": String(alive), style: `--owner: ${SEAT_COLOURS[owner % 4]}` },
     figure,
-    h("strong", {}, "Nomad Mercenary"),
-    h("span", {}, ` — ${alive} of ${MERCENARY_FIGURES} figures alive${places.length ? ` (${places.join(", ")})` : ""}`),
+    h("strong", {}, t("Nomad Mercenary")),
+    h("span", {}, ` — ${alivePart}${places.length ? ` (${places.join(", ")})` : ""}`),
   );
 }
 
@@ -650,11 +689,17 @@ function drawMercenarySection(frame, view) {
   return h(
     "section",
     { class: "hx-mercenary", "aria-labelledby": "hx-mercenary-title", "data-mercenary-owner": owner === null ? "" : String(owner) },
-    h("h3", { id: "hx-mercenary-title" }, "Mercenary card"),
+    h("h3", { id: "hx-mercenary-title" }, t("Mercenary card")),
     owner === null
       ? drawMercenaryCard(frame, view)
-      : h("p", { class: "hx-merc-holder" }, swatch(view, owner, 16), ` Held by ${playerName(frame, owner)}${owner === frame.seat ? " (you)" : ""}: ${(view.mercenary || {}).alive || 0} of ${MERCENARY_FIGURES} figures alive.`),
+      : h("p", { class: "hx-merc-holder" }, swatch(view, owner, 16), ` ${heldWords(frame, view, owner)}`),
   );
+}
+
+/** Who holds the Nomad Mercenary and how many of its figures live. */
+function heldWords(frame, view, owner) {
+  const words = { name: playerName(frame, owner), alive: (view.mercenary || {}).alive || 0, count: MERCENARY_FIGURES };
+  return owner === frame.seat ? t("Held by {name} (you): {alive} of {count} figures alive.", words) : t("Held by {name}: {alive} of {count} figures alive.", words);
 }
 
 function drawTaxTrack(view) {
@@ -663,8 +708,8 @@ function drawTaxTrack(view) {
   return h(
     "section",
     { class: "hx-tax", "aria-labelledby": "hx-tax-title" },
-    h("h3", { id: "hx-tax-title" }, "Tax track"),
-    h("ol", { class: "hx-tax-track" }, values.map((value) => h("li", { "data-tax-slot": value, "data-tax-resource": track[value] }, h("strong", {}, `+${value}`), " ", RESOURCE_NAMES[track[value]] || track[value]))),
+    h("h3", { id: "hx-tax-title" }, t("Tax track")),
+    h("ol", { class: "hx-tax-track" }, values.map((value) => h("li", { "data-tax-slot": value, "data-tax-resource": track[value] }, h("strong", {}, `+${value}`), " ", resourceName(track[value])))),
   );
 }
 
@@ -672,27 +717,31 @@ function statusWords(frame, view) {
   const turn = view.turn || {};
   const phase = view.phase;
   const pending = view.pending || {};
-  if (phase === "over") return "The game is over.";
-  if (phase === "nomad") return `${playerName(frame, view.first_player ?? turn.seat)} places this round's Nomad.`;
-  if (phase === "nomad_move") return `${playerName(frame, pending.seat ?? 0)} moves a Nomad one region towards ${pending.arrow || "the arrow"}.`;
-  if (phase === "action") return `${playerName(frame, turn.seat)} takes an action (lap ${turn.lap || 1} of 2).`;
-  if (phase === "follow") {
-    const action = ((pending.action || {}).type) || "action";
-    const next = (pending.queue || [])[0];
-    return `${playerName(frame, pending.leader)} chose ${humanise(action)}; ${next !== undefined ? `${playerName(frame, next)} may follow` : "others may follow"}.`;
+  if (phase === "over") return t("The game is over.");
+  if (phase === "nomad") return t("{name} places this round's Nomad.", { name: playerName(frame, view.first_player ?? turn.seat) });
+  if (phase === "nomad_move") {
+    const name = playerName(frame, pending.seat ?? 0);
+    return pending.arrow ? t("{name} moves a Nomad one region towards {arrow}.", { name, arrow: pending.arrow }) : t("{name} moves a Nomad one region towards the arrow.", { name });
   }
-  if (phase === "muster") return `${playerName(frame, pending.seat ?? turn.seat)} may muster a second March.`;
-  if (phase === "tactics" || phase === "conscripts" || phase === "casualties") return pending.battle ? `A battle at ${regionName(pending.battle.region)}.` : "";
+  if (phase === "action") return t("{name} takes an action (lap {lap} of 2).", { name: playerName(frame, turn.seat), lap: turn.lap || 1 });
+  if (phase === "follow") {
+    const action = t(humanise(((pending.action || {}).type) || "action"));
+    const next = (pending.queue || [])[0];
+    const name = playerName(frame, pending.leader);
+    return next !== undefined ? t("{name} chose {action}; {next} may follow.", { name, action, next: playerName(frame, next) }) : t("{name} chose {action}; others may follow.", { name, action });
+  }
+  if (phase === "muster") return t("{name} may muster a second March.", { name: playerName(frame, pending.seat ?? turn.seat) });
+  if (phase === "tactics" || phase === "conscripts" || phase === "casualties") return pending.battle ? t("A battle at {region}.", { region: regionName(pending.battle.region) }) : "";
   return "";
 }
 
 function battleWords(frame, view, battle) {
   if (!battle) return "";
-  if (battle.nomad) return `The Nomad moved onto ${regionName(battle.region)} beat the army of ${playerName(frame, battle.attacker)} there.`;
+  if (battle.nomad) return t("The Nomad moved onto {region} beat the army of {name} there.", { region: regionName(battle.region), name: playerName(frame, battle.attacker) });
   const strength = battle.strength || {};
-  const defenderName = isEnemy(view, battle.defender) ? "the Enemy" : playerName(frame, battle.defender); // mid-sentence
-  const defender = battle.capital ? `the capital of ${defenderName}` : defenderName;
-  return `${playerName(frame, battle.attacker)} attacks ${defender} at ${regionName(battle.region)} (strength ${strength.attacker ?? "?"} against ${strength.defender ?? "?"}).`;
+  const defenderName = playerInSentence(frame, view, battle.defender); // mid-sentence
+  const defender = battle.capital ? t("the capital of {name}", { name: defenderName }) : defenderName;
+  return t("{attacker} attacks {defender} at {region} (strength {attack} against {defence}).", { attacker: playerName(frame, battle.attacker), defender, region: regionName(battle.region), attack: strength.attacker ?? "?", defence: strength.defender ?? "?" });
 }
 
 /** The revealed tactic cards of a battle, "Ana: Charge", from `cards` keyed by seat or by side. */
@@ -705,21 +754,28 @@ function revealedCards(frame, view, battle) {
       const card = entry && typeof entry === "object" ? entry.card : entry;
       if (!card) return null;
       const noEffect = effective[String(seat)] === false || (entry && typeof entry === "object" && (entry.void || entry.cancelled));
-      return `${playerName(frame, seat)}: ${tacticInfo(view, card).name}${noEffect ? " (no effect)" : ""}`;
+      const words = { name: playerName(frame, seat), card: tacticInfo(view, card).name };
+      return noEffect ? t("{name}: {card} (no effect)", words) : t("{name}: {card}", words);
     })
     .filter(Boolean);
 }
 
 function endWords(frame, view, end) {
+  const over = view.phase === "over";
+  const words = { round: end.round, last: end.last_round };
   if (end.objective === "track") {
-    return `The Enemy reached the end of its C.C. track in round ${end.round}: ${view.phase === "over" ? "the game ended" : "the game ends"} after round ${end.last_round}.`;
+    return over
+      ? t("The Enemy reached the end of its C.C. track in round {round}: the game ended after round {last}.", words)
+      : t("The Enemy reached the end of its C.C. track in round {round}: the game ends after round {last}.", words);
   }
-  if (end.objective === "last_standing") return "A capital was destroyed: the game ended at once.";
+  if (end.objective === "last_standing") return t("A capital was destroyed: the game ended at once.");
   if (end.objective === "round_limit" || end.by === null || end.by === undefined) {
-    return view.phase === "over" ? `The game ended after round ${end.round} (the table's round limit).` : `The round limit ends the game after round ${end.last_round}.`;
+    return over ? t("The game ended after round {round} (the table's round limit).", words) : t("The round limit ends the game after round {last}.", words);
   }
-  const done = view.phase === "over" ? "the game ended" : "the game ends";
-  return `${end.objective} reached by ${playerName(frame, end.by)} in round ${end.round}: ${done} after round ${end.last_round}.`;
+  const reached = { ...words, objective: t(end.objective), name: playerName(frame, end.by) };
+  return over
+    ? t("{objective} reached by {name} in round {round}: the game ended after round {last}.", reached)
+    : t("{objective} reached by {name} in round {round}: the game ends after round {last}.", reached);
 }
 
 function drawBattle(frame, view) {
@@ -732,16 +788,18 @@ function drawBattle(frame, view) {
     return h(
       "section",
       { class: "hx-battle", "data-battle-region": battle.region, "aria-labelledby": "hx-battle-title" },
-      h("h3", { id: "hx-battle-title" }, "Battle"),
+      h("h3", { id: "hx-battle-title" }, t("Battle")),
       h("p", {}, battleWords(frame, view, battle)),
       view.phase === "tactics"
-        ? h("ul", { class: "hx-chosen" }, sides.map(([side, seat]) => h("li", { "data-chosen-seat": String(seat), "data-chosen": String(Boolean(chosen[String(seat)])) }, `${playerName(frame, seat)} (${side}): ${chosen[String(seat)] ? "has chosen a card" : "is choosing a card"}`)))
+        ? h("ul", { class: "hx-chosen" }, sides.map(([side, seat]) => h("li", { "data-chosen-seat": String(seat), "data-chosen": String(Boolean(chosen[String(seat)])) }, chosen[String(seat)] ? t("{name} ({side}): has chosen a card", { name: playerName(frame, seat), side: t(side) }) : t("{name} ({side}): is choosing a card", { name: playerName(frame, seat), side: t(side) }))))
         : null,
-      pending.mine && pending.mine.card ? h("p", { class: "hx-mine", "data-mine": pending.mine.card }, `Your card (secret until both have chosen): ${tacticInfo(view, pending.mine.card).name}, ${payWords(pending.mine)}.`) : null,
+      pending.mine && pending.mine.card ? h("p", { class: "hx-mine", "data-mine": pending.mine.card }, t("Your card (secret until both have chosen): {card}, {payment}.", { card: tacticInfo(view, pending.mine.card).name, payment: payWords(pending.mine) })) : null,
       battle.cards && revealedCards(frame, view, battle).length
-        ? h("p", { class: "hx-revealed" }, `Revealed: ${revealedCards(frame, view, battle).join(", ")}${battle.totals ? `; ${battle.totals.attacker} against ${battle.totals.defender} with the cards` : ""}.`)
+        ? h("p", { class: "hx-revealed" }, battle.totals
+          ? t("Revealed: {cards}; {attack} against {defence} with the cards.", { cards: revealedCards(frame, view, battle).join(", "), attack: battle.totals.attacker, defence: battle.totals.defender })
+          : t("Revealed: {cards}.", { cards: revealedCards(frame, view, battle).join(", ") }))
         : null,
-      view.phase === "casualties" && pending.damage ? h("p", {}, `${playerName(frame, pending.seat)} lost and must take ${pending.damage} damage.`) : null,
+      view.phase === "casualties" && pending.damage ? h("p", {}, t("{name} lost and must take {damage} damage.", { name: playerName(frame, pending.seat), damage: pending.damage })) : null,
     );
   }
   if (last) {
@@ -750,18 +808,28 @@ function drawBattle(frame, view) {
     return h(
       "section",
       { class: "hx-battle hx-last-battle", "data-battle-region": last.region || "", "aria-labelledby": "hx-battle-title" },
-      h("h3", { id: "hx-battle-title" }, "Last battle"),
-      h(
-        "p",
-        {},
-        `At ${regionName(last.region)}: ${cardWords.length ? `${cardWords.join(", ")}. ` : ""}`,
-        last.winner !== undefined && last.winner !== null ? `${playerName(frame, last.winner)} won` : "",
-        strength.attacker !== undefined ? ` (${Math.max(strength.attacker, strength.defender)} to ${Math.min(strength.attacker, strength.defender)})` : "",
-        ".",
-      ),
+      h("h3", { id: "hx-battle-title" }, t("Last battle")),
+      h("p", {}, lastBattleWords(frame, last, cardWords, strength)),
     );
   }
   return null;
+}
+
+/** The last battle in one sentence: where, the cards, who won and by how much. */
+function lastBattleWords(frame, last, cardWords, strength) {
+  const where = t("At {region}:", { region: regionName(last.region) });
+  const cards = cardWords.length ? ` ${cardWords.join(", ")}.` : "";
+  if (last.winner === undefined || last.winner === null) return `${where}${cards}`;
+  const words = { name: playerName(frame, last.winner), high: Math.max(strength.attacker, strength.defender), low: Math.min(strength.attacker, strength.defender) };
+  return `${where}${cards} ${strength.attacker !== undefined ? t("{name} won ({high} to {low}).", words) : t("{name} won.", words)}`;
+}
+
+/** The round line of the panel: "Round 3 of at most 12 · Nomads in supply: 4". */
+function roundWords(view, round, options) {
+  const parts = [options.round_limit ? t("Round {round} of at most {limit}", { round, limit: options.round_limit }) : t("Round {round}", { round })];
+  if (view.solo) parts.push(t("Solo against the Enemy"));
+  parts.push(view.mercenary ? t("Mercenary Nomads") : t("Nomads in supply: {count}", { count: view.nomad_supply ?? "–" }));
+  return parts.join(" · ");
 }
 
 function drawPanel(frame, view) {
@@ -774,8 +842,8 @@ function drawPanel(frame, view) {
     h(
       "section",
       { class: "hx-status", "data-phase": view.phase || "", "data-round": String(round) },
-      h("p", { class: "hx-phase" }, PHASES[view.phase] || humanise(view.phase)),
-      h("p", { class: "hx-round muted" }, `Round ${round}${options.round_limit ? ` of at most ${options.round_limit}` : ""}${view.solo ? " · Solo against the Enemy" : ""}${view.mercenary ? " · Mercenary Nomads" : ` · Nomads in supply: ${view.nomad_supply ?? "–"}`}`),
+      h("p", { class: "hx-phase" }, PHASES[view.phase] ? t(PHASES[view.phase]) : humanise(view.phase)),
+      h("p", { class: "hx-round muted" }, roundWords(view, round, options)),
       h("p", { class: "hx-turn", "data-turn-seat": String((view.turn || {}).seat ?? "") }, statusWords(frame, view)),
       end
         ? h("p", { class: "hx-end", "data-end": end.objective || "" }, endWords(frame, view, end))
@@ -792,7 +860,13 @@ function drawLegend(view) {
   return h(
     "p",
     { class: "hx-legend muted" },
-    `${view.solo ? "Solo: South is out of play · E marks the Enemy · " : ""}${isFull(view) ? "boat = Sea Vessel · wing = Air Vessel · ? = face-down exploration token · " : ""}pawn = Serf · shield = Warrior · crown = Hero${view.mercenary ? " · spear and tent = a figure of the Nomad Mercenary" : ""} · the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · purple edge = the last move`,
+    [
+      view.solo ? t("Solo: South is out of play · E marks the Enemy") : null,
+      isFull(view) ? t("boat = Sea Vessel · wing = Air Vessel · ? = face-down exploration token") : null,
+      t("pawn = Serf · shield = Warrior · crown = Hero"),
+      view.mercenary ? t("spear and tent = a figure of the Nomad Mercenary") : null,
+      t("the letter and shape mark the player (their continent) · tent = Nomad · tower = Tower · dashed line = ferry · purple edge = the last move"),
+    ].filter(Boolean).join(" · "),
   );
 }
 
@@ -827,9 +901,9 @@ function marchPicker(view, seat, moves, ui, disabled, redraw, send, targets) {
   if (!ui.origin) {
     for (const origin of origins) {
       const first = moves.filter((move) => move.origin === origin).map(armyKey).sort((a, b) => totalOf(b) - totalOf(a) || (a < b ? 1 : -1))[0];
-      targets.set(origin, { kind: "origin", label: `March from ${regionName(origin)}`, pick: () => { ui.origin = origin; ui.army = null; redraw(`army:${first}`); } });
+      targets.set(origin, { kind: "origin", label: t("March from {region}", { region: regionName(origin) }), pick: () => { ui.origin = origin; ui.army = null; redraw(`army:${first}`); } });
     }
-    parts.push(h("p", { class: "hx-step" }, "Click a highlighted region to march from."));
+    parts.push(h("p", { class: "hx-step" }, t("Click a highlighted region to march from.")));
     return parts;
   }
   const fromOrigin = moves.filter((move) => move.origin === ui.origin);
@@ -839,14 +913,14 @@ function marchPicker(view, seat, moves, ui, disabled, redraw, send, targets) {
     h(
       "p",
       { class: "hx-step" },
-      `From ${regionName(ui.origin)}. `,
-      origins.length > 1 ? button("Another origin", { class: "link-button", "data-action": "change-origin", "data-focus-key": "change-origin" }, () => { ui.origin = null; ui.army = null; redraw("change-origin"); }, disabled) : null,
+      `${t("From {region}.", { region: regionName(ui.origin) })} `,
+      origins.length > 1 ? button(t("Another origin"), { class: "link-button", "data-action": "change-origin", "data-focus-key": "change-origin" }, () => { ui.origin = null; ui.army = null; redraw("change-origin"); }, disabled) : null,
     ),
   );
   parts.push(
     h(
       "div",
-      { class: "hx-choices hx-armies", role: "group", "aria-label": "Which units march" },
+      { class: "hx-choices hx-armies", role: "group", "aria-label": t("Which units march") },
       armies.map((army) => {
         const counts = Object.fromEntries(UNIT_KINDS.map((kind, index) => [kind, Number(army.split(",")[index])]));
         return button(unitWords(counts, UNIT_KINDS), { "data-army": army, "data-focus-key": `army:${army}`, "aria-pressed": String(ui.army === army), class: ui.army === army ? "selected" : "" }, () => { ui.army = army; redraw(`army:${army}`); }, disabled);
@@ -858,7 +932,7 @@ function marchPicker(view, seat, moves, ui, disabled, redraw, send, targets) {
     for (const move of chosen) {
       if (!targets.has(move.destination)) targets.set(move.destination, { kind: "destination", label: describe(view, move, seat), pick: () => send(move) });
     }
-    parts.push(h("p", { class: "hx-step" }, "Now click a highlighted destination."));
+    parts.push(h("p", { class: "hx-step" }, t("Now click a highlighted destination.")));
   }
   return parts;
 }
@@ -869,7 +943,7 @@ function fireControls(view, seat, move, ui, disabled, redraw, send) {
     return h(
       "div",
       { class: "hx-choices hx-fire" },
-      button("Fire the Nomad Mercenary…", { class: "danger-outline", "data-action": "fire-mercenary", "data-focus-key": "fire" }, () => { ui.confirmFire = true; redraw("fire-cancel"); }, disabled),
+      button(t("Fire the Nomad Mercenary…"), { class: "danger-outline", "data-action": "fire-mercenary", "data-focus-key": "fire" }, () => { ui.confirmFire = true; redraw("fire-cancel"); }, disabled),
     );
   }
   const alive = (view.mercenary || {}).alive || 0;
@@ -880,16 +954,29 @@ function fireControls(view, seat, move, ui, disabled, redraw, send) {
     h(
       "p",
       { id: "hx-fire-question" },
-      h("strong", {}, "Fire the Nomad Mercenary? "),
-      `Its ${plural(alive, "mercenary")}${places.length ? ` (${places.join(", ")})` : ""} leave the board and the card goes back to the supply, where anyone may hire it. This cannot be undone; your ${view.phase === "follow" ? "Follow decision" : "turn"} goes on.`,
+      h("strong", {}, `${t("Fire the Nomad Mercenary?")} `),
+      fireWords(view, alive, places),
     ),
     h(
       "div",
       { class: "hx-choices" },
-      button("Yes, fire it", { class: "danger", "data-action": "fire-mercenary-confirm", "data-move": JSON.stringify(move), "data-focus-key": "fire-confirm" }, () => { ui.confirmFire = false; send(move); }, disabled),
-      button("Keep it", { "data-action": "fire-mercenary-cancel", "data-focus-key": "fire-cancel" }, () => { ui.confirmFire = false; redraw("fire"); }, disabled),
+      button(t("Yes, fire it"), { class: "danger", "data-action": "fire-mercenary-confirm", "data-move": JSON.stringify(move), "data-focus-key": "fire-confirm" }, () => { ui.confirmFire = false; send(move); }, disabled),
+      button(t("Keep it"), { "data-action": "fire-mercenary-cancel", "data-focus-key": "fire-cancel" }, () => { ui.confirmFire = false; redraw("fire"); }, disabled),
     ),
   );
+}
+
+/** What firing the Nomad Mercenary does, in words. */
+function fireWords(view, alive, places) {
+  const words = { figures: plural(alive, "mercenary"), places: places.join(", ") };
+  if (view.phase === "follow") {
+    return places.length
+      ? t("Its {figures} ({places}) leave the board and the card goes back to the supply, where anyone may hire it. This cannot be undone; your Follow decision goes on.", words)
+      : t("Its {figures} leave the board and the card goes back to the supply, where anyone may hire it. This cannot be undone; your Follow decision goes on.", words);
+  }
+  return places.length
+    ? t("Its {figures} ({places}) leave the board and the card goes back to the supply, where anyone may hire it. This cannot be undone; your turn goes on.", words)
+    : t("Its {figures} leave the board and the card goes back to the supply, where anyone may hire it. This cannot be undone; your turn goes on.", words);
 }
 
 const totalOf = (key) => key.split(",").reduce((sum, part) => sum + Number(part), 0);
@@ -907,38 +994,39 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
     prompt = full.prompt;
     body.push(...full.body);
   } else if (types.has("place_nomad")) {
-    prompt = "Place this round's Nomad: click a highlighted region.";
+    prompt = t("Place this round's Nomad: click a highlighted region.");
     for (const move of legal.filter((candidate) => candidate.type === "place_nomad")) {
       targets.set(move.region, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
     }
   } else if (types.has("move_nomad")) {
     const moves = legal.filter((candidate) => candidate.type === "move_nomad");
+    const arrow = { arrow: pending.arrow || t("somewhere") };
     prompt = pending.clockwise
-      ? `The Enemy's first card points ${pending.arrow || "somewhere"}, but no Nomad can move that way: move one to its first free region clockwise from the arrow. Click a highlighted region or choose below.`
-      : `The Enemy's first card points ${pending.arrow || "somewhere"}: move one Nomad one region that way. Click a highlighted region or choose below.`;
+      ? t("The Enemy's first card points {arrow}, but no Nomad can move that way: move one to its first free region clockwise from the arrow. Click a highlighted region or choose below.", arrow)
+      : t("The Enemy's first card points {arrow}: move one Nomad one region that way. Click a highlighted region or choose below.", arrow);
     const destinations = moves.map((move) => move.destination);
     for (const move of moves) {
       if (destinations.filter((id) => id === move.destination).length === 1) targets.set(move.destination, { kind: "nomad", label: describe(view, move, seat), pick: () => send(move) });
     }
     body.push(choiceList(moves, view, seat, disabled, send, (move) => ({ "data-nomad-move": `${move.origin}:${move.destination}` })));
   } else if (types.has("tactic")) {
-    prompt = "Choose your tactic card in secret, then how to pay for it.";
+    prompt = t("Choose your tactic card in secret, then how to pay for it.");
     const tactics = legal.filter((move) => move.type === "tactic");
     const cards = [...new Set(tactics.map((move) => move.card))];
     if (!cards.includes(ui.card)) ui.card = null;
     body.push(
       h(
         "div",
-        { class: "hx-cards", role: "group", "aria-label": "Your tactic cards" },
+        { class: "hx-cards", role: "group", "aria-label": t("Your tactic cards") },
         cards.map((card) => {
           const info = tacticInfo(view, card);
           const pressed = ui.card === card;
           const element = h(
             "button",
-            { type: "button", class: `hx-card${pressed ? " selected" : ""}`, "data-card": card, "data-focus-key": `card:${card}`, "aria-pressed": String(pressed), "aria-label": `${info.name}: cost ${costWords(info.cost)}, strength +${info.strength}, ${info.vp} VP${info.text ? `. ${info.text}` : ""}` },
+            { type: "button", class: `hx-card${pressed ? " selected" : ""}`, "data-card": card, "data-focus-key": `card:${card}`, "aria-pressed": String(pressed), "aria-label": `${t("{name}: cost {cost}, strength +{strength}, {vp} VP", { ...info, cost: costWords(info.cost) })}${info.text ? `. ${info.text}` : ""}` },
             h("strong", { class: "hx-card-name" }, info.name),
-            h("span", { class: "hx-card-line" }, `Cost ${costWords(info.cost)}`),
-            h("span", { class: "hx-card-line" }, `+${info.strength} strength · ${info.vp} VP`),
+            h("span", { class: "hx-card-line" }, t("Cost {cost}", { cost: costWords(info.cost) })),
+            h("span", { class: "hx-card-line" }, t("+{strength} strength · {vp} VP", info)),
             info.text ? h("span", { class: "hx-card-text" }, info.text) : null,
           );
           element.disabled = disabled;
@@ -949,68 +1037,73 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
     );
     if (ui.card) {
       const payments = tactics.filter((move) => move.card === ui.card);
-      body.push(h("p", { class: "hx-step" }, `Play ${tacticInfo(view, ui.card).name}:`));
+      body.push(h("p", { class: "hx-step" }, t("Play {card}:", { card: tacticInfo(view, ui.card).name })));
       body.push(choiceList(payments, view, seat, disabled, send, (move) => ({ "data-payment": lossKey(move) + ":" + RESOURCES.map((r) => move[r] || 0).join(",") }), (move) => humanise(payWords(move))));
     }
   } else if (types.has("conscript")) {
-    prompt = "Conscripts: bring up to 2 of your units into the battle.";
+    prompt = t("Conscripts: bring up to 2 of your units into the battle.");
     body.push(choiceList(legal.filter((move) => move.type === "conscript"), view, seat, disabled, send, (move) => ({ "data-conscript": `${move.origin}:${armyKey(move)}` })));
-    if (types.has("skip")) body.push(h("div", { class: "hx-choices" }, button("Bring nobody in", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
+    if (types.has("skip")) body.push(h("div", { class: "hx-choices" }, button(t("Bring nobody in"), { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
   } else if (types.has("casualties")) {
-    prompt = `You lost the battle: choose ${pending.damage ? `${pending.damage} damage` : "your losses"}, then where the survivors go.`;
+    prompt = pending.damage
+      ? t("You lost the battle: choose {damage} damage, then where the survivors go.", { damage: pending.damage })
+      : t("You lost the battle: choose your losses, then where the survivors go.");
     const options = legal.filter((move) => move.type === "casualties");
     const losses = [...new Set(options.map(lossKey))];
     if (!losses.includes(ui.losses)) ui.losses = losses.length === 1 ? losses[0] : null;
     body.push(
       h(
         "div",
-        { class: "hx-choices", role: "group", "aria-label": "Your losses" },
+        { class: "hx-choices", role: "group", "aria-label": t("Your losses") },
         losses.map((loss) => {
           const counts = Object.fromEntries([...UNIT_KINDS, "nomad"].map((kind, index) => [kind, Number(loss.split(",")[index])]));
-          return button(`Lose ${unitWords(counts)}`, { "data-losses": loss, "data-focus-key": `losses:${loss}`, "aria-pressed": String(ui.losses === loss), class: ui.losses === loss ? "selected" : "" }, () => { ui.losses = loss; redraw(`losses:${loss}`); }, disabled);
+          return button(t("Lose {units}", { units: unitWords(counts) }), { "data-losses": loss, "data-focus-key": `losses:${loss}`, "aria-pressed": String(ui.losses === loss), class: ui.losses === loss ? "selected" : "" }, () => { ui.losses = loss; redraw(`losses:${loss}`); }, disabled);
         }),
       ),
     );
     if (ui.losses) {
       const retreats = options.filter((move) => lossKey(move) === ui.losses);
-      for (const move of retreats) if (move.retreat) targets.set(move.retreat, { kind: "retreat", label: `Retreat to ${regionName(move.retreat)}`, pick: () => send(move) });
-      body.push(choiceList(retreats, view, seat, disabled, send, (move) => ({ "data-retreat": move.retreat || "" }), (move) => (move.retreat ? `Retreat to ${regionName(move.retreat)}` : "Confirm (nothing survives)")));
+      for (const move of retreats) if (move.retreat) targets.set(move.retreat, { kind: "retreat", label: t("Retreat to {region}", { region: regionName(move.retreat) }), pick: () => send(move) });
+      body.push(choiceList(retreats, view, seat, disabled, send, (move) => ({ "data-retreat": move.retreat || "" }), (move) => (move.retreat ? t("Retreat to {region}", { region: regionName(move.retreat) }) : t("Confirm (nothing survives)"))));
     }
   } else if (view.phase === "follow" && types.has("skip")) {
     const leaderMove = pending.action || {};
-    const action = humanise(leaderMove.type || "action");
+    const action = t(humanise(leaderMove.type || "action"));
     const workers = [...new Set(legal.filter((move) => move.worker).map((move) => move.worker))];
-    prompt = `Follow the ${action} of ${isEnemy(view, pending.leader) ? "the Enemy" : playerName(frame, pending.leader)} with a ${workers.includes("serf") ? "Serf" : "Nomad"}${workers.length > 1 ? " or a Nomad" : ""}?`;
+    const follow = { action, name: playerInSentence(frame, view, pending.leader) };
+    if (workers.length > 1) prompt = t("Follow the {action} of {name} with a Serf or a Nomad?", follow);
+    else prompt = workers.includes("serf") ? t("Follow the {action} of {name} with a Serf?", follow) : t("Follow the {action} of {name} with a Nomad?", follow);
     body.push(choiceList(legal.filter((move) => move.type !== "skip" && move.type !== "fire_mercenary"), view, seat, disabled, send, (move) => ({ "data-follow": move.type, "data-worker": move.worker || "" })));
-    body.push(h("div", { class: "hx-choices" }, button("Skip", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
+    body.push(h("div", { class: "hx-choices" }, button(t("Skip"), { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
   } else if (view.phase === "muster" && types.has("skip")) {
     const marches = legal.filter((move) => move.type === "march");
     const workers = [...new Set(marches.map((move) => move.worker))];
     if (!workers.includes(ui.worker)) ui.worker = workers.includes("serf") ? "serf" : workers[0] || null;
-    prompt = `Muster: march again with a ${workers.includes("serf") ? "Serf" : "Nomad"}${workers.length > 1 ? " or a Nomad" : ""} from your Courtyard? Or Skip.`;
+    if (workers.length > 1) prompt = t("Muster: march again with a Serf or a Nomad from your Courtyard? Or Skip.");
+    else prompt = workers.includes("serf") ? t("Muster: march again with a Serf from your Courtyard? Or Skip.") : t("Muster: march again with a Nomad from your Courtyard? Or Skip.");
     if (workers.length > 1) {
-      body.push(h("div", { class: "hx-choices", role: "group", "aria-label": "Who musters" }, workers.map((worker) => button(`Use a ${worker === "serf" ? "Serf" : "Nomad"}`, { "data-worker": worker, "data-focus-key": `worker:${worker}`, "aria-pressed": String(ui.worker === worker), class: ui.worker === worker ? "selected" : "" }, () => { ui.worker = worker; redraw(`worker:${worker}`); }, disabled))));
+      body.push(h("div", { class: "hx-choices", role: "group", "aria-label": t("Who musters") }, workers.map((worker) => button(worker === "serf" ? t("Use a Serf") : t("Use a Nomad"), { "data-worker": worker, "data-focus-key": `worker:${worker}`, "aria-pressed": String(ui.worker === worker), class: ui.worker === worker ? "selected" : "" }, () => { ui.worker = worker; redraw(`worker:${worker}`); }, disabled))));
     }
     body.push(...marchPicker(view, seat, marches.filter((move) => move.worker === ui.worker), ui, disabled, redraw, send, targets));
     const others = legal.filter((move) => ["sail", "fly", "cast"].includes(move.type) && (!ui.worker || move.worker === ui.worker));
     if (others.length) {  // the full edition: Muster into Sail, Fly or Cast too
       const kinds = [...new Set(others.map((move) => move.type))];
-      body.push(h("div", { class: "hx-choices", role: "group", "aria-label": "Or muster" }, kinds.map((kind) => button(SLOT_NAMES[kind], { "data-muster-slot": kind, "data-focus-key": `muster:${kind}`, "aria-pressed": String(ui.action === kind), class: ui.action === kind ? "selected" : "" }, () => { ui.action = ui.action === kind ? null : kind; redraw(`muster:${kind}`); }, disabled))));
+      body.push(h("div", { class: "hx-choices", role: "group", "aria-label": t("Or muster") }, kinds.map((kind) => button(slotName(kind), { "data-muster-slot": kind, "data-focus-key": `muster:${kind}`, "aria-pressed": String(ui.action === kind), class: ui.action === kind ? "selected" : "" }, () => { ui.action = ui.action === kind ? null : kind; redraw(`muster:${kind}`); }, disabled))));
       if (kinds.includes(ui.action)) body.push(...fullActionControls(view, seat, others.filter((move) => move.type === ui.action), ui.action, ui, disabled, redraw, send, targets, tools));
     }
-    body.push(h("div", { class: "hx-choices" }, button("Skip", { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
+    body.push(h("div", { class: "hx-choices" }, button(t("Skip"), { "data-action": "skip", "data-focus-key": "skip" }, () => send(legal.find((move) => move.type === "skip")), disabled)));
   } else {
     // the active player's own turn: choose a slot of the Action Bar, then its options
     const slotOf = slotOfMove;
     const slots = (isFull(view) ? FULL_SLOTS : ACTION_SLOTS).filter((slot) => legal.some((move) => move.type !== "pass" && slotOf(move) === slot));
     if (!slots.includes(ui.action)) ui.action = null;
-    prompt = ui.action ? `${SLOT_NAMES[ui.action]}:` : "Your turn: choose an action for your Action Token.";
+    prompt = ui.action ? `${slotName(ui.action)}:` : t("Your turn: choose an action for your Action Token.");
     body.push(
       h(
         "div",
-        { class: "hx-choices hx-actions", role: "group", "aria-label": "Actions" },
-        slots.map((slot) => button(SLOT_NAMES[slot], { "data-action-slot": slot, "data-focus-key": `action:${slot}`, "aria-pressed": String(ui.action === slot), class: ui.action === slot ? "selected" : "" }, () => { ui.action = ui.action === slot ? null : slot; ui.origin = null; ui.army = null; redraw(`action:${slot}`); }, disabled)),
-        types.has("pass") ? button("Pass", { "data-action": "pass", "data-focus-key": "pass" }, () => send(legal.find((move) => move.type === "pass")), disabled) : null,
+        { class: "hx-choices hx-actions", role: "group", "aria-label": t("Actions") },
+        slots.map((slot) => button(slotName(slot), { "data-action-slot": slot, "data-focus-key": `action:${slot}`, "aria-pressed": String(ui.action === slot), class: ui.action === slot ? "selected" : "" }, () => { ui.action = ui.action === slot ? null : slot; ui.origin = null; ui.army = null; redraw(`action:${slot}`); }, disabled)),
+        types.has("pass") ? button(t("Pass"), { "data-action": "pass", "data-focus-key": "pass" }, () => send(legal.find((move) => move.type === "pass")), disabled) : null,
       ),
     );
     if (ui.action && ui.action.startsWith("march")) {
@@ -1026,7 +1119,7 @@ function drawControls(frame, view, legal, ui, disabled, redraw, send, targets) {
   if (types.has("fire_mercenary")) body.push(fireControls(view, seat, legal.find((move) => move.type === "fire_mercenary"), ui, disabled, redraw, send));
   return h(
     "div",
-    { class: "move-controls hx-controls", role: "group", "aria-label": "Your move", "data-mode": [...types].join(" ") },
+    { class: "move-controls hx-controls", role: "group", "aria-label": t("Your move"), "data-mode": [...types].join(" ") },
     h("p", { class: "prompt", id: "hx-prompt" }, prompt),
     body,
   );
@@ -1068,7 +1161,7 @@ function lastMoveSelectors(view, previous) {
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   const view = frame.view || {};
   if (!view.regions || !view.players) {
-    replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
+    replaceChildren(container, h("p", { class: "muted" }, t("Waiting for the game…")));
     return;
   }
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
@@ -1102,7 +1195,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
         h(
           "div",
           { class: "hx-under-map" },
-          readOnly ? null : button(zoomed ? "Smaller map" : "Larger map", { class: "small hx-zoom", "data-action": "zoom", "data-focus-key": "zoom", "aria-pressed": String(zoomed) }, () => { zoomed = !zoomed; draw("zoom"); }, false),
+          readOnly ? null : button(zoomed ? t("Smaller map") : t("Larger map"), { class: "small hx-zoom", "data-action": "zoom", "data-focus-key": "zoom", "aria-pressed": String(zoomed) }, () => { zoomed = !zoomed; draw("zoom"); }, false),
           drawLegend(view),
         ),
       ),

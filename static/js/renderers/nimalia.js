@@ -12,6 +12,7 @@ import { animalIcon } from "../pieces.js";
 import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
 import { ghostMark } from "../move-preview.js";
+import { t } from "../i18n.js";
 
 await linkStylesheet(new URL("./nimalia.css", import.meta.url)); // the board's look: nimalia.css
 
@@ -26,7 +27,14 @@ const ANIMALS = {
   Pe: ["penguin", "snow"],
 };
 const OTTER_TERRAIN = { j: "jungle", s: "savannah", n: "snow" };
+// the words are looked up when drawn (t() in colourName), so the page's language is used
 const COLOUR_NAMES = { blue: "Blue", green: "Green", yellow: "Yellow", red: "Red" };
+const COLOUR_WORDS = { blue: "blue", green: "green", yellow: "yellow", red: "red" };
+
+/** An objective colour as a title shows it ("Blue"). @param {string} colour */
+function colourName(colour) {
+  return t(COLOUR_NAMES[colour] || colour);
+}
 const ROTATIONS = [0, 90, 180, 270];
 const MIN_GRID = 6;
 
@@ -48,13 +56,17 @@ function footprint([row, col]) {
 
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? player.name : `Seat ${seat + 1}`;
+  return player ? player.name : t("Seat {number}", { number: seat + 1 });
 }
 
 // -- cells and grids ----------------------------------------------------------------------------
 
 function describe(space) {
-  return `${space.animal} on ${space.terrain}${space.river ? ` with a river (${space.river === "/" ? "rising" : "falling"} diagonal)` : ""}`;
+  const words = { animal: t(space.animal), terrain: t(space.terrain) };
+  if (!space.river) return t("{animal} on {terrain}", words);
+  return space.river === "/"
+    ? t("{animal} on {terrain} with a river (rising diagonal)", words)
+    : t("{animal} on {terrain} with a river (falling diagonal)", words);
 }
 
 function cell(space, attributes = {}, extraClass = "") {
@@ -119,9 +131,12 @@ function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent,
         if (cardAt(key([row, col + 1])) !== mine) classes.push("edge-right");
       }
       if (shown) classes.push(shown.kind);
-      const place = `row ${row}, column ${col}`;
-      const what = space ? `${shown && shown.kind === "preview" ? "preview: " : shown ? "your waiting card: " : ""}${describe(space)}` : "empty";
-      const attributes = space ? { "data-cell": position, role: "img", "aria-label": `${place}: ${what}` } : { "data-cell": position, "aria-hidden": "true" };
+      const place = t("row {row}, column {col}", { row, col });
+      let what = t("empty");
+      if (space && shown && shown.kind === "preview") what = t("preview: {space}", { space: describe(space) });
+      else if (space && shown) what = t("your waiting card: {space}", { space: describe(space) });
+      else if (space) what = describe(space);
+      const attributes = space ? { "data-cell": position, role: "img", "aria-label": t("{place}: {what}", { place, what }) } : { "data-cell": position, "aria-hidden": "true" };
       if (shown && shown.kind === "preview") attributes["data-preview"] = "place"; // the ghost's mark, as the move bar's (move-preview.js)
       const anchor = anchors.get(position);
       if (anchor) {
@@ -133,8 +148,8 @@ function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent,
           role: "button",
           "aria-hidden": undefined,
           "aria-label": anchor.previewed
-            ? `The card is previewed with its top-left space at ${place}: press Enter again to place it here`
-            : `Put the card's top-left space at ${place} (now ${what})`,
+            ? t("The card is previewed with its top-left space at {place}: press Enter again to place it here", { place })
+            : t("Put the card's top-left space at {place} (now {what})", { place, what }),
         });
       }
       const element = cell(space, attributes, classes.join(" "));
@@ -157,10 +172,20 @@ function drawStatus(frame, view, seated) {
   return h(
     "section",
     { class: "nim-status", "data-round": String(view.round), "data-step": String(view.step), "data-over": String(Boolean(over)) },
-    h("strong", { class: "nim-round" }, over ? "Game over after 5 rounds" : `Round ${view.round} of 5 · card ${view.step} of 3`),
-    over ? null : h("span", { class: "muted" }, `Cards pass to the ${view.passing}${seated && from !== undefined && from !== frame.seat ? ` (you receive from ${playerName(frame, from)})` : ""}`),
-    h("span", { class: "muted" }, `Deck: ${view.deck_size} cards`),
+    h("strong", { class: "nim-round" }, over ? t("Game over after 5 rounds") : t("Round {round} of 5 · card {step} of 3", { round: view.round, step: view.step })),
+    over ? null : h("span", { class: "muted" }, passingText(frame, view, seated, from)),
+    h("span", { class: "muted" }, t("Deck: {count} cards", { count: view.deck_size })),
   );
+}
+
+/** Where the cards pass this round, and from whom the viewer receives. */
+function passingText(frame, view, seated, from) {
+  const left = view.passing === "left";
+  if (seated && from !== undefined && from !== frame.seat) {
+    const name = playerName(frame, from);
+    return left ? t("Cards pass to the left (you receive from {name})", { name }) : t("Cards pass to the right (you receive from {name})", { name });
+  }
+  return left ? t("Cards pass to the left") : t("Cards pass to the right");
 }
 
 function drawObjectives(view) {
@@ -168,7 +193,7 @@ function drawObjectives(view) {
   return h(
     "section",
     { class: "nim-objectives", "aria-labelledby": "nim-objectives-title" },
-    h("h3", { id: "nim-objectives-title" }, "Objectives (applied blue, green, yellow, red)"),
+    h("h3", { id: "nim-objectives-title" }, t("Objectives (applied blue, green, yellow, red)")),
     h(
       "ul",
       {},
@@ -181,11 +206,11 @@ function drawObjectives(view) {
             "data-colour": objective.colour,
             style: `--obj: ${{ blue: "#2f6fd0", green: "#2e8b3e", yellow: "#c99700", red: "#c0392b" }[objective.colour]}`,
           },
-          h("strong", {}, `${COLOUR_NAMES[objective.colour]} · ${objective.title}`),
-          h("p", { class: "nim-objective-text" }, objective.text),
+          h("strong", {}, `${colourName(objective.colour)} · ${t(objective.title)}`),
+          h("p", { class: "nim-objective-text" }, t(objective.text)),
           h(
             "div",
-            { class: "nim-rounds", "aria-label": `Scores in rounds ${objective.rounds.join(", ")}` },
+            { class: "nim-rounds", "aria-label": t("Scores in rounds {rounds}", { rounds: objective.rounds.join(", ") }) },
             [1, 2, 3, 4, 5].map((round) =>
               h("span", { class: `${objective.rounds.includes(round) ? "scores" : ""}${round === view.round && !view.over ? " current" : ""}`, "data-round": String(round) }, String(round)),
             ),
@@ -206,8 +231,8 @@ function handCard(card, rotation, selected, disabled, onSelect) {
       "data-hand-card": card.card,
       "data-focus-key": `card:${card.card}`,
       "aria-pressed": String(selected),
-      "aria-label": `Card ${card.number}: ${codes.map((code) => parseCode(code).animal).join(", ")}`,
-      title: `Card ${card.number}`,
+      "aria-label": t("Card {number}: {animals}", { number: card.number, animals: codes.map((code) => t(parseCode(code).animal)).join(", ") }),
+      title: t("Card {number}", { number: card.number }),
     },
     codes.map((code) => cell(parseCode(code), { "aria-hidden": "true" })),
   );
@@ -229,7 +254,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
 
   if (choice) {
     for (const space of choice.spaces) overlay.set(key(space.at), { space, kind: "pending-choice" });
-    prompt = "Your card is placed face down until every player has chosen.";
+    prompt = t("Your card is placed face down until every player has chosen.");
   } else if (legal.length) {
     const selectedCard = hand.find((card) => card.card === ui.card);
     const forCard = legal.filter((move) => move.card === ui.card && move.rotation === ui.rotation);
@@ -256,10 +281,10 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
       footprint(chosenMove.at).forEach((position, index) => overlay.set(key(position), { space: parseCode(codes[index]), kind: "preview" }));
     }
     prompt = chosenMove
-      ? `${preview(frame, chosenMove).text}: check the preview, then press Place card (or click another highlighted space).`
-      : "Choose a card, turn it, then click a highlighted space for its top-left corner.";
+      ? t("{move}: check the preview, then press Place card (or click another highlighted space).", { move: preview(frame, chosenMove).text })
+      : t("Choose a card, turn it, then click a highlighted space for its top-left corner.");
   } else {
-    prompt = view.over ? "" : "Waiting for the next card.";
+    prompt = view.over ? "" : t("Waiting for the next card.");
   }
 
   const positions = [...spaces.keys(), ...overlay.keys()].map((text) => text.split(",").map(Number));
@@ -275,9 +300,9 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
   const controls = canAct
     ? h(
         "div",
-        { class: "nim-controls move-controls", role: "group", "aria-label": "Your move" },
-        h("button", { type: "button", "data-action": "rotate-left", "data-focus-key": "rotate-left", onClick: () => rotate(-1), disabled: disabled || undefined, "aria-label": "Turn the card left" }, "⟲ Turn left"),
-        h("button", { type: "button", "data-action": "rotate-right", "data-focus-key": "rotate-right", onClick: () => rotate(1), disabled: disabled || undefined, "aria-label": "Turn the card right" }, "Turn right ⟳"),
+        { class: "nim-controls move-controls", role: "group", "aria-label": t("Your move") },
+        h("button", { type: "button", "data-action": "rotate-left", "data-focus-key": "rotate-left", onClick: () => rotate(-1), disabled: disabled || undefined, "aria-label": t("Turn the card left") }, t("⟲ Turn left")),
+        h("button", { type: "button", "data-action": "rotate-right", "data-focus-key": "rotate-right", onClick: () => rotate(1), disabled: disabled || undefined, "aria-label": t("Turn the card right") }, t("Turn right ⟳")),
         h("span", { class: "muted", "data-rotation": String(ui.rotation) }, `${ui.rotation}°`),
         h(
           "button",
@@ -291,7 +316,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
               if (chosenMove) sendMove(chosenMove);
             },
           },
-          "Place card",
+          t("Place card"),
         ),
       )
     : null;
@@ -299,12 +324,12 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
   return h(
     "section",
     { class: "nim-mine", "aria-labelledby": "nim-mine-title", "data-seat": String(frame.seat) },
-    h("h3", { id: "nim-mine-title" }, `Your reserve · ${me ? me.score : 0} points`),
+    h("h3", { id: "nim-mine-title" }, t("Your reserve · {points} points", { points: me ? me.score : 0 })),
     h("p", { class: "nim-prompt", id: "nim-prompt" }, prompt),
     hand.length
       ? h(
           "div",
-          { class: "nim-hand-row nim-hand", "aria-label": "Your hand" },
+          { class: "nim-hand-row nim-hand", "aria-label": t("Your hand") },
           hand.map((card) =>
             handCard(card, ui.rotation, card.card === ui.card, disabled || !canAct, () => {
               ui.card = card.card;
@@ -315,7 +340,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
         )
       : null,
     controls,
-    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: "Your reserve", board: true })),
+    h("div", { class: "nim-reserve mine" }, reserveGrid({ spaces, overlay, anchors, extent, seat: frame.seat, label: t("Your reserve"), board: true })),
   );
 }
 
@@ -325,19 +350,22 @@ function drawReserves(frame, view, skipSeat) {
   return h(
     "section",
     { class: "nim-others", "aria-labelledby": "nim-others-title" },
-    h("h3", { id: "nim-others-title" }, skipSeat === null ? "Reserves" : "Other reserves"),
+    h("h3", { id: "nim-others-title" }, skipSeat === null ? t("Reserves") : t("Other reserves")),
     h(
       "div",
       { class: "nim-reserves" },
       others.map((player) => {
         const spaces = spacesOf(player);
         const extent = windowOf([...spaces.keys()].map((text) => text.split(",").map(Number)));
-        const status = view.over ? "" : player.chosen ? " · has chosen" : " · choosing";
+        const name = playerName(frame, player.seat);
+        const points = { name, points: player.score };
+        let heading = t("{name} · {points} pts", points);
+        if (!view.over) heading = player.chosen ? t("{name} · {points} pts · has chosen", points) : t("{name} · {points} pts · choosing", points);
         return h(
           "div",
           { class: "nim-reserve small", "data-player-seat": String(player.seat), "data-chosen": String(Boolean(player.chosen)) },
-          h("h4", {}, `${playerName(frame, player.seat)} · ${player.score} pts${status}`),
-          reserveGrid({ spaces, extent, seat: player.seat, label: `Reserve of ${playerName(frame, player.seat)}` }),
+          h("h4", {}, heading),
+          reserveGrid({ spaces, extent, seat: player.seat, label: t("Reserve of {name}", { name }) }),
         );
       }),
     ),
@@ -349,7 +377,7 @@ function drawScores(frame, view) {
   const top = Math.max(50, ...players.map((player) => player.score));
   const track = h(
     "ol",
-    { class: "nim-track", "aria-label": "Score track" },
+    { class: "nim-track", "aria-label": t("Score track") },
     players.map((player) =>
       h(
         "li",
@@ -364,7 +392,7 @@ function drawScores(frame, view) {
   let breakdown = null;
   if (history.length) {
     const objectives = Object.fromEntries((view.objectives || []).map((objective) => [objective.colour, objective]));
-    const head = h("tr", {}, h("th", { scope: "col" }, "Round"), players.map((player) => h("th", { scope: "col" }, playerName(frame, player.seat))));
+    const head = h("tr", {}, h("th", { scope: "col" }, t("Round")), players.map((player) => h("th", { scope: "col" }, playerName(frame, player.seat))));
     const rows = [];
     for (const record of history) {
       for (const step of record.steps) {
@@ -372,7 +400,7 @@ function drawScores(frame, view) {
           h(
             "tr",
             { "data-history-round": String(record.round), "data-history-objective": step.label },
-            h("th", { scope: "row" }, `Round ${record.round} · ${step.colour}`, objectives[step.colour] ? h("span", { class: "muted" }, ` ${objectives[step.colour].title}`) : null),
+            h("th", { scope: "row" }, t("Round {round} · {colour}", { round: record.round, colour: t(COLOUR_WORDS[step.colour] || step.colour) }), objectives[step.colour] ? h("span", { class: "muted" }, ` ${t(objectives[step.colour].title)}`) : null),
             step.points.map((points, seat) => h("td", { "data-seat": String(seat) }, points > 0 ? `+${points}` : String(points))),
           ),
         );
@@ -381,7 +409,7 @@ function drawScores(frame, view) {
         h(
           "tr",
           { class: "nim-total", "data-history-total": String(record.round) },
-          h("th", { scope: "row" }, `After round ${record.round}`),
+          h("th", { scope: "row" }, t("After round {round}", { round: record.round })),
           record.after.map((total, seat) => h("td", { "data-seat": String(seat) }, String(total))),
         ),
       );
@@ -391,10 +419,10 @@ function drawScores(frame, view) {
   return h(
     "section",
     { class: "nim-scores", "aria-labelledby": "nim-scores-title" },
-    h("h3", { id: "nim-scores-title" }, "Scores"),
+    h("h3", { id: "nim-scores-title" }, t("Scores")),
     track,
     breakdown,
-    history.length ? h("p", { class: "muted nim-legend" }, "A total never drops below 0 (checked after each objective).") : null,
+    history.length ? h("p", { class: "muted nim-legend" }, t("A total never drops below 0 (checked after each objective).")) : null,
   );
 }
 
@@ -402,9 +430,9 @@ function drawLegend() {
   return h(
     "p",
     { class: "muted nim-legend" },
-    "Blue = water, yellow = savannah, green = jungle, white = snow; a blue diagonal is an otter's river. ",
-    "Thick lines are card edges. Green dots mark where the card's top-left space may go. ",
-    "A red edge and corner mark the spaces of the last cards placed.",
+    `${t("Blue = water, yellow = savannah, green = jungle, white = snow; a blue diagonal is an otter's river.")} `,
+    `${t("Thick lines are card edges. Green dots mark where the card's top-left space may go.")} `,
+    t("A red edge and corner mark the spaces of the last cards placed."),
   );
 }
 
@@ -497,7 +525,7 @@ export function preview(frame, move) {
   if (move.type !== "place") return null;
   const [row, col] = move.at;
   return {
-    text: `Place card ${cardNumber(move.card)}, turned ${move.rotation}°, its top-left space at row ${row}, column ${col}`,
+    text: t("Place card {card}, turned {rotation}°, its top-left space at row {row}, column {col}", { card: cardNumber(move.card), rotation: move.rotation, row, col }),
     draw(root) {
       const grid = root.querySelector(".nim-reserve.mine .nim-grid");
       if (!grid) return;

@@ -12,6 +12,7 @@ import { activate, cellLabel as where, edgeLabels, keepFocus, linkStylesheet, ma
 import { h, replaceChildren, s } from "../dom.js";
 import { ghostLayer, ghostMark } from "../move-preview.js";
 import { cardBack } from "../pieces.js";
+import { t, tn } from "../i18n.js";
 
 await linkStylesheet(new URL("./nomadi.css", import.meta.url)); // the board's look: nomadi.css
 
@@ -20,6 +21,7 @@ const TARGET = CELL - 1.2; // a highlighted cell, a little inside the cell
 const FILL = { blue: "#3d6fd6", yellow: "#f2c53d", red: "#d8433f", green: "#3b9e4a", black: "#2f2f2f" };
 const EDGE = { blue: "#1d3f8a", yellow: "#8a6d04", red: "#7d1b18", green: "#1f5f28", black: "#000000" };
 const INK = { blue: "#ffffff", yellow: "#1c1611", red: "#ffffff", green: "#ffffff", black: "#ffffff" };
+// CELL_WORDS and PHASE hold msgids, said in the page's language where they are drawn (t())
 const CELL_WORDS = { sand: "Sand", start: "Start area", water: "Water source", goal: "Goal", blocked: "Dune (blocked)" };
 const PHASE = {
   cards: "Laying the desert cards",
@@ -37,11 +39,12 @@ const uiState = new WeakMap();
 
 const key = (cell) => `${cell[0]},${cell[1]}`;
 const signed = (value) => (value > 0 ? `+${value}` : String(value));
+const phaseWords = (phase) => (PHASE[phase] ? t(PHASE[phase]) : "");
 const claimKey = (claim) => (claim === null || claim === undefined ? "none" : signed(claim));
 
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? player.name : `Seat ${seat + 1}`;
+  return player ? player.name : t("Seat {number}", { number: seat + 1 });
 }
 
 function colourOf(view, seat) {
@@ -76,7 +79,7 @@ function buildCells(board) {
       const x = c * CELL;
       const y = r * CELL;
       const kind = { ".": "sand", S: "start", W: "water", G: "goal", "#": "blocked" }[letter] || "sand";
-      const tile = s("g", { class: `cell cell-${kind}`, "data-cell": `${r},${c}`, "data-kind": kind, role: "img", "aria-label": `${CELL_WORDS[kind]} ${where([r, c])}` });
+      const tile = s("g", { class: `cell cell-${kind}`, "data-cell": `${r},${c}`, "data-kind": kind, role: "img", "aria-label": t("{kind} {cell}", { kind: t(CELL_WORDS[kind]), cell: where([r, c]) }) });
       tile.append(s("rect", { x, y, width: CELL, height: CELL }));
       if (kind === "start") {
         tile.append(s("rect", { x, y, width: CELL, height: CELL, class: "start-hatch" }));
@@ -105,7 +108,7 @@ function drawChasm(board) {
   return s(
     "g",
     { class: "chasm", "data-chasm": v.join(",") },
-    s("title", {}, "The chasm: stones that cross it never come back"),
+    s("title", {}, t("The chasm: stones that cross it never come back")),
     s("path", { class: "chasm-shadow", d: parts.join(" ") }),
     s("path", { class: "chasm-line", d: parts.join(" ") }),
   );
@@ -121,10 +124,10 @@ function drawAreaLabels(board, view) {
     const y = ((Math.min(...rows) + Math.max(...rows) + 1) / 2) * CELL;
     labels.append(s("text", { x, y, class: "area-label" }, text));
   };
-  label(view.board.goal || [], view.board.oasis ? "OASIS" : "GOAL");
+  label(view.board.goal || [], view.board.oasis ? t("OASIS") : t("GOAL"));
   const start = [];
   board.rows.forEach((row, r) => [...row].forEach((letter, c) => letter === "S" && start.push([r, c])));
-  label(start, "START");
+  label(start, t("START"));
   return labels;
 }
 
@@ -157,9 +160,9 @@ function drawCards(view) {
           "data-card": key(card.cell),
           "data-card-id": card.id,
           role: "img",
-          "aria-label": `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source" : ""}`,
+          "aria-label": card.water ? t("Face-down desert card on {cell}, a water source", { cell: where(card.cell) }) : t("Face-down desert card on {cell}", { cell: where(card.cell) }),
         },
-        s("title", {}, `Face-down desert card on ${where(card.cell)}${card.water ? ", a water source (2 coins)" : " (1 coin)"}`),
+        s("title", {}, card.water ? t("Face-down desert card on {cell}, a water source (2 coins)", { cell: where(card.cell) }) : t("Face-down desert card on {cell} (1 coin)", { cell: where(card.cell) })),
         cardBack(c * CELL + 1.6, r * CELL + 1.2, CELL - 3.2, CELL - 2.4),
       ),
     );
@@ -192,7 +195,9 @@ function drawStones(frame, view, ui, movable, choose) {
     if (canMove) classes.push("movable");
     if (ui.stone === cellKey) classes.push("selected");
     const owner = playerName(frame, stone.owner);
-    const status = stone.locked ? "in the goal" : stone.departed ? "on the way" : "still in the start";
+    const status = stone.locked ? t("in the goal") : stone.departed ? t("on the way") : t("still in the start");
+    const words = { colour: t(colour), owner, seat: stone.owner + 1, cell: where(stone.cell), status };
+    const described = t("{colour} stone of {owner} (seat {seat}) on {cell}, {status}", words);
     const piece = s("g", {
       class: classes.join(" "),
       "data-stone": cellKey,
@@ -204,9 +209,9 @@ function drawStones(frame, view, ui, movable, choose) {
       tabindex: canMove ? "0" : undefined,
       "data-focus-key": canMove ? `stone:${cellKey}` : undefined,
       "aria-pressed": canMove ? String(ui.stone === cellKey) : undefined,
-      "aria-label": `${colour} stone of ${owner} (seat ${stone.owner + 1}) on ${where(stone.cell)}, ${status}${canMove ? ": choose it to see where it can go" : ""}`,
+      "aria-label": canMove ? t("{stone}: choose it to see where it can go", { stone: described }) : described,
     });
-    piece.append(s("title", {}, `${colour} stone of ${owner} (seat ${stone.owner + 1}) on ${where(stone.cell)}, ${status}`));
+    piece.append(s("title", {}, described));
     const cx = (c + 0.5) * CELL;
     const cy = (r + 0.5) * CELL;
     piece.append(s("circle", { cx, cy, r: 4.75, class: "halo" }));
@@ -260,7 +265,7 @@ function drawBoard(frame, view, ui, movable, targets, choose, pick) {
     class: "nomadi-board game-board",
     viewBox: `-${LABEL_MARGIN} -${LABEL_MARGIN} ${width + LABEL_MARGIN + 1} ${height + LABEL_MARGIN + 1}`, // room for the edge labels
     role: "group",
-    "aria-label": `Nomadi board, ${board.width} by ${board.height} cells: ${(view.stones || []).length} stones, ${(view.cards || []).length} face-down cards`,
+    "aria-label": t("Nomadi board, {width} by {height} cells: {stones} stones, {cards} face-down cards", { width: board.width, height: board.height, stones: (view.stones || []).length, cards: (view.cards || []).length }),
     "data-phase": view.phase || "",
     "data-stone-count": String((view.stones || []).length),
   });
@@ -295,9 +300,9 @@ function drawDice(view, ui, usableValues, interactive, chooseDie) {
   // usableValues is null unless the viewer is the mover choosing dice: only then is a die marked
   // "no move" (nobody else is told which values can still move something)
   const dice = view.dice || [];
-  const list = h("ol", { class: "nomadi-dice", "aria-label": dice.length ? "This turn's dice" : "No dice rolled yet" });
+  const list = h("ol", { class: "nomadi-dice", "aria-label": dice.length ? t("This turn's dice") : t("No dice rolled yet") });
   if (!dice.length) {
-    list.append(h("li", { class: "muted no-dice" }, view.phase === "roll" ? "Dice not rolled yet." : ""));
+    list.append(h("li", { class: "muted no-dice" }, view.phase === "roll" ? t("Dice not rolled yet.") : ""));
     return list;
   }
   dice.forEach((die, index) => {
@@ -305,7 +310,11 @@ function drawDice(view, ui, usableValues, interactive, chooseDie) {
     const stuck = Boolean(usableValues) && !die.used && !usable;
     const clickable = interactive && usable;
     const selected = usable && ui.die === die.value;
-    const label = `${die.value}${die.used ? " (used)" : stuck ? " (no move)" : ""}`;
+    const value = { value: die.value };
+    const label = die.used ? t("{value} (used)", value) : stuck ? t("{value} (no move)", value) : String(die.value);
+    let title = clickable ? t("A {value}: click to show only its moves", value) : t("A {value}", value);
+    if (die.used) title = t("A {value}, used", value);
+    else if (stuck) title = t("A {value}: no stone can use it now", value);
     const face = h(
       clickable ? "button" : "span",
       {
@@ -316,8 +325,8 @@ function drawDice(view, ui, usableValues, interactive, chooseDie) {
         "data-used": String(die.used),
         "data-focus-key": clickable ? `die:${index}` : undefined,
         "aria-pressed": clickable ? String(selected) : undefined,
-        title: die.used ? `A ${die.value}, used` : stuck ? `A ${die.value}: no stone can use it now` : `A ${die.value}${clickable ? ": click to show only its moves" : ""}`,
-        "aria-label": `Die ${label}`,
+        title,
+        "aria-label": t("Die {label}", { label }),
       },
       String(die.value),
     );
@@ -331,11 +340,13 @@ function drawDice(view, ui, usableValues, interactive, chooseDie) {
 
 function offerText(frame, view, viewerIsOwner) {
   const offer = view.offer;
-  const mover = playerName(frame, offer.mover);
-  const owner = viewerIsOwner ? "you" : playerName(frame, offer.owner);
-  const claim = offer.claim === null || offer.claim === undefined ? "without a claim" : `claiming it is worth ${signed(offer.claim)}`;
-  const price = offer.price ? `, asking ${offer.price} coin${offer.price === 1 ? "" : "s"}` : "";
-  return `${mover} offers ${owner} the card from ${where(offer.cell)} ${claim}${price}.`;
+  const words = { mover: playerName(frame, offer.mover), owner: playerName(frame, offer.owner), cell: where(offer.cell), claim: offer.claim === null || offer.claim === undefined ? null : signed(offer.claim), price: coinWords(offer.price || 0) };
+  if (viewerIsOwner) {
+    if (words.claim === null) return offer.price ? t("{mover} offers you the card from {cell} without a claim, asking {price}.", words) : t("{mover} offers you the card from {cell} without a claim.", words);
+    return offer.price ? t("{mover} offers you the card from {cell} claiming it is worth {claim}, asking {price}.", words) : t("{mover} offers you the card from {cell} claiming it is worth {claim}.", words);
+  }
+  if (words.claim === null) return offer.price ? t("{mover} offers {owner} the card from {cell} without a claim, asking {price}.", words) : t("{mover} offers {owner} the card from {cell} without a claim.", words);
+  return offer.price ? t("{mover} offers {owner} the card from {cell} claiming it is worth {claim}, asking {price}.", words) : t("{mover} offers {owner} the card from {cell} claiming it is worth {claim}.", words);
 }
 
 function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
@@ -348,7 +359,7 @@ function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
     const button = h(
       "button",
       { type: "button", class: `claim${pressed ? " selected" : ""}`, "data-claim": claimKey(claim), "data-focus-key": `claim:${claimKey(claim)}`, "aria-pressed": String(pressed) },
-      claim === null ? "No claim" : signed(claim),
+      claim === null ? t("No claim") : signed(claim),
     );
     button.disabled = disabled;
     button.addEventListener("click", () => {
@@ -365,9 +376,9 @@ function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
     select.addEventListener("change", () => {
       ui.price = Number(select.value);
     });
-    priceField = h("label", { class: "inline-field", for: "nomadi-price" }, "Asking price (coins): ", select);
+    priceField = h("label", { class: "inline-field", for: "nomadi-price" }, `${t("Asking price (coins):")} `, select);
   }
-  const send = h("button", { type: "button", class: "primary", "data-action": "offer", "data-focus-key": "offer" }, "Offer the card");
+  const send = h("button", { type: "button", class: "primary", "data-action": "offer", "data-focus-key": "offer" }, t("Offer the card"));
   send.disabled = disabled;
   send.addEventListener("click", () => {
     const move = offers.find((candidate) => claimKey(candidate.claim) === claimKey(ui.claim) && (candidate.price || 0) === ui.price);
@@ -376,15 +387,16 @@ function drawClaimDialog(frame, view, ui, legal, disabled, redraw, sendMove) {
   return h(
     "section",
     { class: "offer-dialog", role: "dialog", "aria-labelledby": "nomadi-offer-title", "data-offer-stage": "claim" },
-    h("h3", { id: "nomadi-offer-title" }, "Offer a desert card"),
+    h("h3", { id: "nomadi-offer-title" }, t("Offer a desert card")),
     h(
       "p",
       {},
-      `The stone of ${playerName(frame, offer.owner)} landed on the card at ${where(offer.cell)}. Only you have seen it: it is worth `,
+      // the value sits in its own element, so the sentence is said in two parts around it
+      `${t("The stone of {owner} landed on the card at {cell}. Only you have seen it: it is worth", { owner: playerName(frame, offer.owner), cell: where(offer.cell) })} `,
       h("strong", { class: "inspected-value", "data-inspected": offer.inspected || "" }, signed(offer.value)),
-      ". Offer it with a claim — true or not:",
+      t(". Offer it with a claim — true or not:"),
     ),
-    h("div", { class: "claim-buttons", role: "group", "aria-label": "Your claim" }, claimButtons),
+    h("div", { class: "claim-buttons", role: "group", "aria-label": t("Your claim") }, claimButtons),
     priceField,
     h("div", { class: "dialog-actions" }, send),
   );
@@ -396,7 +408,7 @@ function drawAnswerDialog(frame, view, legal, disabled, sendMove) {
     const button = h(
       "button",
       { type: "button", class: type === "accept" ? "primary" : "", "data-action": type, "data-focus-key": type },
-      type === "accept" ? "Accept the card" : "Decline",
+      type === "accept" ? t("Accept the card") : t("Decline"),
     );
     button.disabled = disabled || !move;
     if (move) button.addEventListener("click", () => sendMove(move));
@@ -406,13 +418,13 @@ function drawAnswerDialog(frame, view, legal, disabled, sendMove) {
   return h(
     "section",
     { class: "offer-dialog", role: "dialog", "aria-labelledby": "nomadi-answer-title", "data-offer-stage": "answer" },
-    h("h3", { id: "nomadi-answer-title" }, "A card is offered to you"),
+    h("h3", { id: "nomadi-answer-title" }, t("A card is offered to you")),
     h("p", { class: "offer-text" }, offerText(frame, view, true)),
     h(
       "p",
       { class: "muted" },
-      "Accept and the card is yours (you will see its value); decline and the mover keeps it.",
-      price && !legal.some((move) => move.type === "accept") ? " You cannot pay the asking price without going into debt." : "",
+      t("Accept and the card is yours (you will see its value); decline and the mover keeps it."),
+      price && !legal.some((move) => move.type === "accept") ? ` ${t("You cannot pay the asking price without going into debt.")}` : "",
     ),
     h("div", { class: "dialog-actions" }, buttons),
   );
@@ -423,9 +435,9 @@ function drawGiftForm(frame, view, ui, gifts, disabled, sendMove) {
   if (!seats.includes(ui.giftTo)) ui.giftTo = seats[0];
   const amounts = gifts.filter((move) => move.to === ui.giftTo).map((move) => move.coins);
   if (!amounts.includes(ui.giftCoins)) ui.giftCoins = amounts[0];
-  const to = h("select", { "data-gift-to": "", "data-focus-key": "gift-to", "aria-label": "Give to" }, seats.map((seat) => h("option", { value: String(seat) }, playerName(frame, seat))));
+  const to = h("select", { "data-gift-to": "", "data-focus-key": "gift-to", "aria-label": t("Give to") }, seats.map((seat) => h("option", { value: String(seat) }, playerName(frame, seat))));
   to.value = String(ui.giftTo);
-  const coins = h("select", { "data-gift-coins": "", "data-focus-key": "gift-coins", "aria-label": "Coins to give" }, amounts.map((amount) => h("option", { value: String(amount) }, String(amount))));
+  const coins = h("select", { "data-gift-coins": "", "data-focus-key": "gift-coins", "aria-label": t("Coins to give") }, amounts.map((amount) => h("option", { value: String(amount) }, String(amount))));
   coins.value = String(ui.giftCoins);
   to.addEventListener("change", () => {
     ui.giftTo = Number(to.value);
@@ -433,30 +445,33 @@ function drawGiftForm(frame, view, ui, gifts, disabled, sendMove) {
   coins.addEventListener("change", () => {
     ui.giftCoins = Number(coins.value);
   });
-  const give = h("button", { type: "button", "data-action": "gift", "data-focus-key": "gift" }, "Give");
+  const give = h("button", { type: "button", "data-action": "gift", "data-focus-key": "gift" }, t("Give"));
   for (const element of [to, coins, give]) element.disabled = disabled;
   give.addEventListener("click", () => {
     const move = gifts.find((candidate) => candidate.to === Number(to.value) && candidate.coins === Number(coins.value));
     if (move) sendMove(move);
   });
-  return h("div", { class: "gift-form", role: "group", "aria-label": "Give coins" }, "Trading: give ", coins, " coins to ", to, " ", give);
+  // the two fields stand inside the sentence: its words come in three parts around them
+  return h("div", { class: "gift-form", role: "group", "aria-label": t("Give coins") }, `${t("Trading: give")} `, coins, ` ${t("coins to")} `, to, " ", give);
 }
 
 function prompt(frame, view, legal, ui) {
   const phase = view.phase;
   const types = new Set(legal.map((move) => move.type));
-  if (types.has("place_card")) return `Lay a face-down desert card (${view.cards_to_lay} left): click a highlighted sand cell.`;
-  if (types.has("place")) return "Place one of your stones: click a highlighted start cell.";
-  if (types.has("roll")) return "Your turn: roll the six dice.";
+  if (types.has("place_card")) return t("Lay a face-down desert card ({count} left): click a highlighted sand cell.", { count: view.cards_to_lay });
+  if (types.has("place")) return t("Place one of your stones: click a highlighted start cell.");
+  if (types.has("roll")) return t("Your turn: roll the six dice.");
   if (types.has("move")) {
     const left = (view.dice || []).filter((die) => !die.used).length;
-    if (ui.stone) return `Click a highlighted cell to move the stone on ${where(ui.stone.split(",").map(Number))} — the number is the die it uses — or pick another stone.`;
-    return `Use your dice one at a time (${left} left): click a stone with a dashed ring${ui.die ? ` that can use the ${ui.die}` : ""}.`;
+    if (ui.stone) return t("Click a highlighted cell to move the stone on {cell} — the number is the die it uses — or pick another stone.", { cell: where(ui.stone.split(",").map(Number)) });
+    return ui.die
+      ? t("Use your dice one at a time ({left} left): click a stone with a dashed ring that can use the {die}.", { left, die: ui.die })
+      : t("Use your dice one at a time ({left} left): click a stone with a dashed ring.", { left });
   }
-  if (types.has("offer")) return "Offer the card to the stone's owner.";
-  if (types.has("accept") || types.has("decline")) return "Accept or decline the offered card.";
-  if (phase === "over") return "The game is over.";
-  return PHASE[phase] || "";
+  if (types.has("offer")) return t("Offer the card to the stone's owner.");
+  if (types.has("accept") || types.has("decline")) return t("Accept or decline the offered card.");
+  if (phase === "over") return t("The game is over.");
+  return phaseWords(phase);
 }
 
 // -- the side panel ---------------------------------------------------------------------------
@@ -464,7 +479,7 @@ function prompt(frame, view, legal, ui) {
 function drawPanel(frame, view) {
   const players = (view.players || []).map((player) => {
     const colour = colourOf(view, player.seat);
-    const coins = player.coins === null || player.coins === undefined ? "hidden" : String(player.coins);
+    const coins = player.coins === null || player.coins === undefined ? "hidden" : String(player.coins); // "hidden" is a data value too
     const toAct = (frame.to_act || []).includes(player.seat) && view.phase !== "over";
     return h(
       "li",
@@ -474,19 +489,19 @@ function drawPanel(frame, view) {
         { class: "nomadi-player-head" },
         swatch(colour, player.seat),
         h("strong", {}, playerName(frame, player.seat)),
-        player.seat === frame.seat ? h("span", { class: "muted" }, " (you)") : null,
-        toAct ? h("span", { class: "badge badge-turn" }, view.phase === "answer" ? "to answer" : "to play") : null,
+        player.seat === frame.seat ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
+        toAct ? h("span", { class: "badge badge-turn" }, view.phase === "answer" ? t("to answer") : t("to play")) : null,
       ),
       h(
         "dl",
         { class: "nomadi-stats" },
-        h("dt", {}, "Coins"),
-        h("dd", { "data-coins": coins, class: coins.startsWith("-") ? "debt" : "" }, coins === "hidden" ? "hidden" : coins),
-        h("dt", {}, "Cards"),
-        h("dd", { "data-cards": String(player.cards) }, String(player.cards), Array.isArray(player.card_values) && player.card_values.length ? ` (worth ${player.card_values.map(signed).join(", ")})` : ""),
-        h("dt", {}, "In the goal"),
-        h("dd", { "data-in-goal": String(player.stones_in_goal) }, `${player.stones_in_goal} of ${player.stones}`),
-        player.stones_to_place ? [h("dt", {}, "To place"), h("dd", { "data-to-place": String(player.stones_to_place) }, String(player.stones_to_place))] : null,
+        h("dt", {}, t("Coins")),
+        h("dd", { "data-coins": coins, class: coins.startsWith("-") ? "debt" : "" }, coins === "hidden" ? t("hidden") : coins),
+        h("dt", {}, t("Cards")),
+        h("dd", { "data-cards": String(player.cards) }, String(player.cards), Array.isArray(player.card_values) && player.card_values.length ? ` ${t("(worth {values})", { values: player.card_values.map(signed).join(", ") })}` : ""),
+        h("dt", {}, t("In the goal")),
+        h("dd", { "data-in-goal": String(player.stones_in_goal) }, t("{count} of {stones}", { count: player.stones_in_goal, stones: player.stones })),
+        player.stones_to_place ? [h("dt", {}, t("To place")), h("dd", { "data-to-place": String(player.stones_to_place) }, String(player.stones_to_place))] : null,
       ),
     );
   });
@@ -496,18 +511,18 @@ function drawPanel(frame, view) {
     ? h(
         "section",
         { class: "nomadi-my-cards", "aria-labelledby": "nomadi-my-cards-title" },
-        h("h3", { id: "nomadi-my-cards-title" }, "Your cards"),
+        h("h3", { id: "nomadi-my-cards-title" }, t("Your cards")),
         mine.length
           ? h(
               "ul",
               { class: "card-list" },
               mine.map((token) => {
                 const [id, value] = token.split(":");
-                return h("li", { class: "held-card", "data-held-card": id, title: `A desert card worth ${value}` }, value);
+                return h("li", { class: "held-card", "data-held-card": id, title: t("A desert card worth {value}", { value }) }, value);
               }),
             )
-          : h("p", { class: "muted" }, "None yet."),
-        typeof view.purse === "string" ? h("p", { class: "muted", "data-purse": "" }, "Coins are hidden from the other players.") : null,
+          : h("p", { class: "muted" }, t("None yet.")),
+        typeof view.purse === "string" ? h("p", { class: "muted", "data-purse": "" }, t("Coins are hidden from the other players.")) : null,
       )
     : null;
 
@@ -516,21 +531,21 @@ function drawPanel(frame, view) {
   const milestones = h(
     "ul",
     { class: "milestones" },
-    h("li", { "data-milestone": "start", class: view.start_emptied ? "done" : "" }, view.start_emptied ? "The start area is empty (5 coins paid)." : "Last stone out of the start: 5 coins to its owner."),
-    h("li", { "data-milestone": "first-crossing", class: view.chasm && view.chasm.crossed ? "done" : "" }, view.chasm && view.chasm.crossed ? "The chasm has been crossed." : "First stone over the chasm: 5 coins to the mover."),
-    h("li", { "data-milestone": "last-crossing", class: view.chasm && view.chasm.all_crossed ? "done" : "" }, view.chasm && view.chasm.all_crossed ? "Every stone is over the chasm." : "Last stone over the chasm: the mover pays 5."),
-    h("li", { "data-milestone": "goal", "data-arrivals": String(arrivals) }, arrivals < 3 ? `Goal: ${arrivals} of 3 stones in; the next earns ${rewards[arrivals]} coins.` : "Three stones reached the goal."),
+    h("li", { "data-milestone": "start", class: view.start_emptied ? "done" : "" }, view.start_emptied ? t("The start area is empty (5 coins paid).") : t("Last stone out of the start: 5 coins to its owner.")),
+    h("li", { "data-milestone": "first-crossing", class: view.chasm && view.chasm.crossed ? "done" : "" }, view.chasm && view.chasm.crossed ? t("The chasm has been crossed.") : t("First stone over the chasm: 5 coins to the mover.")),
+    h("li", { "data-milestone": "last-crossing", class: view.chasm && view.chasm.all_crossed ? "done" : "" }, view.chasm && view.chasm.all_crossed ? t("Every stone is over the chasm.") : t("Last stone over the chasm: the mover pays 5.")),
+    h("li", { "data-milestone": "goal", "data-arrivals": String(arrivals) }, arrivals < 3 ? t("Goal: {arrivals} of 3 stones in; the next earns {coins} coins.", { arrivals, coins: rewards[arrivals] }) : t("Three stones reached the goal.")),
   );
 
-  const turn = view.turn ? `Turn ${view.turn} (the game ends after turn ${view.turn_limit} at the latest)` : "Setting up";
+  const turn = view.turn ? t("Turn {turn} (the game ends after turn {limit} at the latest)", { turn: view.turn, limit: view.turn_limit }) : t("Setting up");
   return h(
     "div",
     { class: "nomadi-panel" },
-    h("p", { class: "nomadi-phase", "data-phase": view.phase || "" }, PHASE[view.phase] || ""),
+    h("p", { class: "nomadi-phase", "data-phase": view.phase || "" }, phaseWords(view.phase)),
     h("p", { class: "muted nomadi-turn", "data-turn": String(view.turn || 0) }, turn),
-    h("section", { "aria-label": "Players" }, h("ul", { class: "nomadi-player-list" }, players)),
+    h("section", { "aria-label": t("Players") }, h("ul", { class: "nomadi-player-list" }, players)),
     myCards,
-    h("section", { "aria-labelledby": "nomadi-milestones-title" }, h("h3", { id: "nomadi-milestones-title" }, "Bonuses"), milestones),
+    h("section", { "aria-labelledby": "nomadi-milestones-title" }, h("h3", { id: "nomadi-milestones-title" }, t("Bonuses")), milestones),
   );
 }
 
@@ -538,13 +553,13 @@ function drawLegend() {
   return h(
     "p",
     { class: "nomadi-legend muted" },
-    "Number on a stone = its owner's seat; each colour has its own shape · ",
+    `${t("Number on a stone = its owner's seat; each colour has its own shape")} · `,
     h("span", { class: "legend-swatch legend-start" }),
-    " start · ",
+    ` ${t("start")} · `,
     h("span", { class: "legend-swatch legend-goal" }),
-    " goal · ",
+    ` ${t("goal")} · `,
     h("span", { class: "legend-swatch legend-water" }),
-    " water source · starred card = a face-down card · brown line = chasm · arrows = this turn's moves · purple = the last move",
+    ` ${t("water source · starred card = a face-down card · brown line = chasm · arrows = this turn's moves · purple = the last move")}`,
   );
 }
 
@@ -599,7 +614,7 @@ function lastMoveSelectors(previous, view) {
 export function render(container, frame, { sendMove, disabled = false, readOnly = false, previous = null }) {
   const view = frame.view || {};
   if (!view.board) {
-    replaceChildren(container, h("p", { class: "muted" }, "Waiting for the game…"));
+    replaceChildren(container, h("p", { class: "muted" }, t("Waiting for the game…")));
     return;
   }
   const seated = !readOnly && frame.seat !== null && frame.seat !== undefined;
@@ -651,7 +666,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
     targets = [...byTarget.values()].map((entry) => ({
       ...entry,
       label: entry.dice.join("/"),
-      description: `Move the stone on ${where(ui.stone.split(",").map(Number))} to ${where(entry.cell)} with a ${entry.dice.join(" or a ")}`,
+      description: t("Move the stone on {from} to {to} with a {dice}", { from: where(ui.stone.split(",").map(Number)), to: where(entry.cell), dice: entry.dice.join(` ${t("or a")} `) }),
     }));
   } else if (!disabled) {
     targets = legal
@@ -660,7 +675,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
         cell: move.cell,
         moves: [move],
         label: "",
-        description: move.type === "place" ? `Place a stone on ${where(move.cell)}` : `Lay a card on ${where(move.cell)}`,
+        description: move.type === "place" ? t("Place a stone on {cell}", { cell: where(move.cell) }) : t("Lay a card on {cell}", { cell: where(move.cell) }),
       }));
   }
   const pick = (target) => {
@@ -674,7 +689,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
   const interactive = seated && frame.status !== "finished";
   const controls = interactive && legal.length ? drawControls(frame, view, legal, ui, disabled, redraw, send) : null;
   const waiting = !controls && view.offer && frame.status !== "finished"
-    ? h("p", { class: "offer-note", "data-offer-stage": `${view.offer.stage}-watch` }, view.offer.stage === "answer" ? offerText(frame, view, false) : `${playerName(frame, view.offer.mover)} is looking at a desert card for ${playerName(frame, view.offer.owner)}.`)
+    ? h("p", { class: "offer-note", "data-offer-stage": `${view.offer.stage}-watch` }, view.offer.stage === "answer" ? offerText(frame, view, false) : t("{mover} is looking at a desert card for {owner}.", { mover: playerName(frame, view.offer.mover), owner: playerName(frame, view.offer.owner) }))
     : null;
   const usableValues = dieMoves.length ? new Set(dieMoves.map((move) => move.die)) : null;
   const layout = h(
@@ -697,7 +712,9 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
 
 // -- the preview of a move held for Confirm ---------------------------------------------------
 
-const coinWords = (amount) => `${amount} coin${amount === 1 ? "" : "s"}`;
+function coinWords(amount) {
+  return tn("{n} coin", "{n} coins", amount);
+}
 
 /**
  * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
@@ -727,7 +744,7 @@ export function preview(frame, move) {
   switch (move.type) {
     case "place":
       return {
-        text: `Place a stone on ${where(move.cell)}`,
+        text: t("Place a stone on {cell}", { cell: where(move.cell) }),
         draw: onBoard(move.cell, (layer) => {
           const [cx, cy] = centreOf(move.cell);
           layer.append(stoneShape(colour, cx, cy, 3.7, { fill: FILL[colour] || "#ccc", class: "ghost-shape" }), s("text", { x: cx, y: cy + 0.2, class: "stone-seat", fill: INK[colour] || "#000" }, String(seat + 1)));
@@ -735,7 +752,7 @@ export function preview(frame, move) {
       };
     case "place_card":
       return {
-        text: `Lay a face-down card on ${where(move.cell)}`,
+        text: t("Lay a face-down card on {cell}", { cell: where(move.cell) }),
         draw: onBoard(move.cell, (layer) => {
           const [r, c] = move.cell;
           layer.append(cardBack(c * CELL + 1.6, r * CELL + 1.2, CELL - 3.2, CELL - 2.4), s("rect", { x: c * CELL + 1, y: r * CELL + 0.6, width: CELL - 2, height: CELL - 1.2, class: "ghost-ring" }));
@@ -744,9 +761,9 @@ export function preview(frame, move) {
     case "move": {
       const stone = (view.stones || []).find((candidate) => key(candidate.cell) === key(move.stone));
       const owner = stone ? stone.owner : seat;
-      const whose = owner === seat ? "your" : `${playerName(frame, owner)}'s`;
+      const words = { owner: playerName(frame, owner), from: where(move.stone), to: where(move.to), die: move.die };
       return {
-        text: `Move ${whose} stone from ${where(move.stone)} to ${where(move.to)} with a ${move.die}`,
+        text: owner === seat ? t("Move your stone from {from} to {to} with a {die}", words) : t("Move {owner}'s stone from {from} to {to} with a {die}", words),
         draw: (root) => {
           onBoard(move.to, (layer) => {
             const [x1, y1] = centreOf(move.stone);
@@ -765,41 +782,46 @@ export function preview(frame, move) {
     }
     case "roll":
       return {
-        text: "Roll the dice",
+        text: t("Roll the dice"),
         draw: (root) => {
           const dice = root.querySelector(".nomadi-dice");
           if (!dice) return;
           dice.replaceChildren(...Array.from({ length: 6 }, () => h("li", {}, h("span", { class: "move-ghost move-ghost-die", "data-preview": "roll", "aria-hidden": "true" }, "?"))));
-          dice.setAttribute("aria-label", "Six dice about to be rolled");
+          dice.setAttribute("aria-label", t("Six dice about to be rolled"));
         },
       };
     case "end_turn": {
       const unused = (view.dice || []).filter((die) => !die.used).length;
       return {
-        text: `End the turn, paying ${coinWords(unused)} for the unused ${unused === 1 ? "die" : "dice"}`,
+        text: tn("End the turn, paying {coins} for the unused die", "End the turn, paying {coins} for the unused dice", unused, { coins: coinWords(unused) }),
         draw: (root) => {
           for (const face of root.querySelectorAll('.nomadi-dice .die[data-used="false"]')) ghostMark(face, move);
         },
       };
     }
     case "offer": {
-      const owner = view.offer ? playerName(frame, view.offer.owner) : "the stone's owner";
-      const claim = move.claim === null || move.claim === undefined ? "without a claim" : `claiming it is worth ${signed(move.claim)}`;
-      const price = move.price ? `, asking ${coinWords(move.price)}` : "";
+      const words = {
+        owner: view.offer ? playerName(frame, view.offer.owner) : t("the stone's owner"),
+        cell: offerCell ? where(offerCell) : "",
+        claim: move.claim === null || move.claim === undefined ? null : signed(move.claim),
+        price: coinWords(move.price || 0),
+      };
+      const claim = words.claim === null ? t("without a claim") : t("claiming it is worth {claim}", words);
+      const offered = offerCell ? t("Offer the card from {cell} to {owner} {claim}", { ...words, claim }) : t("Offer the card to {owner} {claim}", { ...words, claim });
       return {
-        text: `Offer the card${offerCell ? ` from ${where(offerCell)}` : ""} to ${owner} ${claim}${price}`,
+        text: move.price ? t("{offer}, asking {price}", { offer: offered, price: words.price }) : offered,
         draw: offerCell ? onBoard(offerCell, ringOffer) : null,
       };
     }
     case "accept":
     case "decline":
       return {
-        text: move.type === "accept" ? `Accept the card${offerCell ? ` from ${where(offerCell)}` : ""}${view.offer && view.offer.price ? `, paying ${coinWords(view.offer.price)}` : ""}` : `Decline the card${offerCell ? ` from ${where(offerCell)}` : ""}; ${view.offer ? playerName(frame, view.offer.mover) : "the mover"} keeps it`,
+        text: answerText(frame, view, move.type, offerCell),
         draw: offerCell ? onBoard(offerCell, ringOffer) : null,
       };
     case "gift":
       return {
-        text: `Give ${coinWords(move.coins)} to ${playerName(frame, move.to)}`,
+        text: t("Give {coins} to {name}", { coins: coinWords(move.coins), name: playerName(frame, move.to) }),
         draw: (root) => ghostMark(root.querySelector(`.nomadi-player[data-player-seat="${move.to}"]`) || root.querySelector(".gift-form"), move),
       };
     default:
@@ -807,26 +829,36 @@ export function preview(frame, move) {
   }
 }
 
+/** Accepting or declining the offered card, in words. */
+function answerText(frame, view, type, offerCell) {
+  if (type === "accept") {
+    const accepted = offerCell ? t("Accept the card from {cell}", { cell: where(offerCell) }) : t("Accept the card");
+    return view.offer && view.offer.price ? t("{accept}, paying {price}", { accept: accepted, price: coinWords(view.offer.price) }) : accepted;
+  }
+  const mover = view.offer ? playerName(frame, view.offer.mover) : t("the mover");
+  return offerCell ? t("Decline the card from {cell}; {mover} keeps it", { cell: where(offerCell), mover }) : t("Decline the card; {mover} keeps it", { mover });
+}
+
 function drawControls(frame, view, legal, ui, disabled, redraw, send) {
-  const controls = h("div", { class: "move-controls nomadi-controls", role: "group", "aria-label": "Your move" }, h("p", { class: "prompt", id: "nomadi-prompt" }, prompt(frame, view, legal, ui)));
+  const controls = h("div", { class: "move-controls nomadi-controls", role: "group", "aria-label": t("Your move") }, h("p", { class: "prompt", id: "nomadi-prompt" }, prompt(frame, view, legal, ui)));
   const types = new Set(legal.map((move) => move.type));
   const buttons = [];
   if (types.has("roll")) {
-    const roll = h("button", { type: "button", class: "primary", "data-action": "roll", "data-focus-key": "roll" }, "Roll the dice");
+    const roll = h("button", { type: "button", class: "primary", "data-action": "roll", "data-focus-key": "roll" }, t("Roll the dice"));
     roll.disabled = disabled;
     roll.addEventListener("click", () => send(legal.find((move) => move.type === "roll")));
     buttons.push(roll);
   }
   if (types.has("end_turn")) {
     const unused = (view.dice || []).filter((die) => !die.used).length;
-    const pass = h("button", { type: "button", "data-action": "end_turn", "data-focus-key": "end_turn" }, `End the turn (pay ${unused})`);
+    const pass = h("button", { type: "button", "data-action": "end_turn", "data-focus-key": "end_turn" }, t("End the turn (pay {coins})", { coins: unused }));
     pass.disabled = disabled;
     pass.addEventListener("click", () => send(legal.find((move) => move.type === "end_turn")));
     buttons.push(pass);
   }
   if (ui.choice && types.has("move")) {
     for (const move of ui.choice.moves) {
-      const button = h("button", { type: "button", "data-choose-die": String(move.die), "data-focus-key": `use-die:${move.die}` }, `Use the ${move.die}`);
+      const button = h("button", { type: "button", "data-choose-die": String(move.die), "data-focus-key": `use-die:${move.die}` }, t("Use the {die}", { die: move.die }));
       button.disabled = disabled;
       button.addEventListener("click", () => {
         ui.choice = null;
