@@ -2,6 +2,7 @@
 // Enums become selects, booleans checkboxes, numbers number fields; anything else a text field.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 function resolve(schema, root) {
   let current = schema || {};
@@ -32,17 +33,18 @@ function resolve(schema, root) {
 /**
  * What was agreed at `table` besides the pace and the clock, in the lobby form's words: "rated ·
  * options: Trading, Hidden Coins" (the server lists the options that differ from the game's
- * defaults in `options_words`; none: "standard options").
+ * defaults in `options_words`, in English: each is looked up in the catalogs; none: "standard options").
  */
 export function agreedText(table) {
-  const words = table.options_words || [];
-  const options = words.length ? `options: ${words.join(", ")}` : "standard options";
-  return `${table.rated ? "rated" : "friendly"} · ${options}`;
+  const words = (table.options_words || []).map((word) => t(word));
+  const options = words.length ? t("options: {options}", { options: words.join(", ") }) : t("standard options");
+  return `${table.rated ? t("rated") : t("friendly")} · ${options}`;
 }
 
+/** A field or choice name from its key, in the game's words when its catalog has them ("hidden_coins": "Hidden coins"). */
 function humanise(name) {
   const text = name.replace(/_/g, " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  return t(text.charAt(0).toUpperCase() + text.slice(1));
 }
 
 /**
@@ -57,13 +59,14 @@ export function optionsForm(schema) {
   for (const [name, raw] of Object.entries(properties)) {
     const property = resolve(raw, root);
     const id = `option-${name}`;
-    const label = property.title || humanise(name);
-    const hint = property.description ? h("small", { class: "hint" }, property.description) : null;
+    const label = property.title ? t(property.title) : humanise(name);
+    const hint = property.description ? h("small", { class: "hint" }, t(property.description)) : null;
     if (Array.isArray(property.enum)) {
       const select = h("select", { id, name, "data-option": name });
       property.enum.forEach((value, index) => {
         // a choice's own words when the schema gives them ("choice_labels"), else its value humanised
-        const words = (property.choice_labels || {})[value] ?? (typeof value === "string" ? humanise(value) : String(value));
+        const own = (property.choice_labels || {})[value];
+        const words = own !== undefined && own !== null ? t(own) : typeof value === "string" ? humanise(value) : String(value);
         const option = h("option", { value: String(index) }, words);
         if (value === property.default) option.selected = true;
         select.append(option);
