@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app import __version__
-from app.api import account, admin, auth, chat, friends, games, notifications, players, ratings, rules_pages, rulesets, tables
+from app.api import account, admin, auth, chat, friends, games, languages, notifications, players, ratings, rules_pages, rulesets, tables
 from app.api.body_limit import BodyLimit
 from app.api.cookie_sessions import CookieSessions
 from app.api.guards import RateLimits, refuse_cross_site
@@ -147,7 +147,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app, settings)
     without_validation_errors(app)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   notifications.router, ratings.router, friends.router, endpoint.router, rules_pages.router,
+                   notifications.router, ratings.router, friends.router, endpoint.router, rules_pages.router, languages.router,
                    account.router, admin.router):  # last: the API fuzzer signs in as the first account, an admin
         app.include_router(router)
 

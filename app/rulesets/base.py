@@ -46,6 +46,8 @@ State = dict[str, Any]
 StateT = TypeVar("StateT", bound=Mapping[str, Any])
 """The type of one game's state: its ``TypedDict`` (``state.py``)."""
 REFERENCE_FILE = "reference.md"
+LOCALES_DIR = "locales"
+"""The folder beside a ruleset's module that holds its catalogs, ``locales/<lang>.po`` (docs/i18n.md)."""
 
 __all__ = [
     "Event",
@@ -332,6 +334,10 @@ class Ruleset(ABC, Generic[StateT]):
       game online, ``(shortest, longest)`` in minutes; ``None``: not known);
     * ``live_move_seconds``: the time per move the lobby proposes for a live table of this game,
       long enough for a newcomer reading the moves (a game of many phases gets more);
+    * ``languages``: the languages the game speaks, English first (``("en", "fr")``); each one
+      but English ships a gettext catalog ``locales/<lang>.po`` beside the package (read by
+      :meth:`locale_file`) with an entry for every template, argument text, option label, prompt
+      and renderer string the game shows, which the conformance kit checks (docs/i18n.md);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -348,6 +354,7 @@ class Ruleset(ABC, Generic[StateT]):
     summary: ClassVar[str] = ""
     minutes: ClassVar[tuple[int, int] | None] = None
     live_move_seconds: ClassVar[int] = 60
+    languages: ClassVar[tuple[str, ...]] = ("en",)
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 
@@ -465,6 +472,27 @@ class Ruleset(ABC, Generic[StateT]):
             return None
         try:
             return importlib.resources.files(package).joinpath(REFERENCE_FILE).read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    @classmethod
+    def locale_file(cls, language: str) -> str | None:
+        """The text of the game's gettext catalog for ``language``: ``locales/<language>.po``
+        shipped as package data beside the module that defines the class
+        (``app/rulesets/through_the_desert/locales/fr.po``), or ``None`` when there is none.
+
+        The msgids are the English texts the game's code writes (log templates with their
+        ``{placeholders}``, argument texts, option labels...); the platform reads the file with
+        Babel (``app/i18n``).  Read through ``importlib.resources`` like :meth:`reference`.
+        """
+        if not language.isalpha():  # a language tag, never a path
+            return None
+        spec = importlib.import_module(cls.__module__).__spec__
+        package = spec.parent if spec is not None else ""
+        if not package:
+            return None
+        try:
+            return importlib.resources.files(package).joinpath(LOCALES_DIR, f"{language}.po").read_text(encoding="utf-8")
         except (FileNotFoundError, NotADirectoryError):
             return None
 

@@ -38,6 +38,13 @@ separate equal scores, breakdowns add up to the scores), every move is refused, 
 moves from their JSON form over ``setup`` with the same seed rebuilds the final state bit for bit
 (random games are deterministic under a seed).  :func:`observed_facts` checks the other direction
 of the declared facts: a fact declared ``True`` shows in some case's play.
+
+Languages (docs/i18n.md): :func:`check_catalogs` plays random games at every player count and
+variant and checks that each language the ruleset declares in ``languages`` (English aside) has a
+catalog ``locales/<lang>.po`` with an entry for every text the game shows in words: each emitted
+event template, each translatable argument text (card, piece and words texts, amount units), the
+result's reason, the summary, and the option labels, descriptions and choices of its options form
+(:func:`shown_texts`).
 """
 
 from __future__ import annotations
@@ -51,6 +58,7 @@ from typing import Any
 import orjson
 from pydantic import BaseModel
 
+from app.i18n import Messages, parse_po
 from app.rulesets.base import Event, IllegalMove, MalformedMove, MoveModel, Result, Rng, Ruleset, Seat, State
 from app.rulesets.wire import dump_moves, move_json_default
 
@@ -564,3 +572,98 @@ def _check_simultaneous(ruleset: Ruleset, state: State, acting: frozenset[Seat],
                 except IllegalMove as exc:
                     raise AssertionError(f"{where}: seat {seat}'s move made {move} of seat {other} illegal: "
                                          f"{exc.message}") from None
+
+
+# -- languages: every text the game shows has an entry in each declared language -------------------
+
+TRANSLATED_ARGS = ("card", "piece", "words")
+"""Kinds of event argument whose ``text`` is words to translate (a place's label is the board's
+coordinate or name as printed, a player's is their name; an amount's ``unit`` is translated)."""
+
+
+def humanise(name: str) -> str:
+    """An option value or field name as the options form shows it when the schema gives no words
+    (``static/js/options-form.js``): ``"end_of_turn" -> "End of turn"``."""
+    text = name.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def option_texts(ruleset: Ruleset) -> set[str]:
+    """The words of the ruleset's options form as the lobby shows them: each field's title (pydantic
+    writes one for every field) and description, and each choice's label (``choice_labels`` in the
+    schema, else the value humanised); plus the one-line ``summary``."""
+    schema = ruleset.Options.model_json_schema()
+    definitions = schema.get("$defs", {})
+    found = {ruleset.summary} if ruleset.summary else set()
+    for raw in schema.get("properties", {}).values():
+        prop = raw
+        if "$ref" in prop:  # an enum declared as its own class
+            prop = {**definitions.get(prop["$ref"].rsplit("/", 1)[-1], {}), **{k: v for k, v in prop.items() if k != "$ref"}}
+        for key in ("title", "description"):
+            if isinstance(prop.get(key), str) and prop[key]:
+                found.add(prop[key])
+        labels = prop.get("choice_labels") or {}
+        for value in prop.get("enum") or ():
+            label = labels.get(value) if isinstance(value, str) else None
+            if label is None and isinstance(value, str):
+                label = humanise(value)
+            if label:
+                found.add(label)
+    return found
+
+
+def event_texts(events: Iterable[Event]) -> set[str]:
+    """The msgids of ``events``: each template and each translatable argument's text or unit."""
+    found: set[str] = set()
+    for event in events:
+        found.add(event.text)
+        for arg in event.args.values():
+            kind = arg.get("kind")
+            if kind in TRANSLATED_ARGS and isinstance(arg.get("text"), str) and arg["text"]:
+                found.add(arg["text"])
+            elif kind == "amount" and isinstance(arg.get("unit"), str) and arg["unit"]:
+                found.add(arg["unit"])
+    return found
+
+
+def shown_texts(ruleset: Ruleset, games: Iterable[PlayedGame]) -> set[str]:
+    """Every msgid that ``games`` showed (:func:`event_texts`, the results' reasons) and the
+    options form's words (:func:`option_texts`)."""
+    found = option_texts(ruleset)
+    for game in games:
+        found |= event_texts(game.events)
+        if game.ended and game.final is not None:
+            result = ruleset.result(game.final)
+            if result is not None and result.reason:
+                found.add(result.reason)
+    return found
+
+
+def declared_catalogs(ruleset: Ruleset) -> dict[str, Messages]:
+    """Each declared language but English and its catalog, parsed; raises ``AssertionError`` for a
+    declared language that ships no ``locales/<lang>.po`` or an English not declared first."""
+    languages = type(ruleset).languages
+    assert languages and languages[0] == "en", f"{ruleset.name}: languages {languages} must start with 'en'"
+    catalogs = {}
+    for language in languages[1:]:
+        text = type(ruleset).locale_file(language)
+        assert text is not None, f"{ruleset.name} declares {language!r} but ships no locales/{language}.po"
+        catalogs[language] = parse_po(text, language)
+    return catalogs
+
+
+def check_catalogs(ruleset: Ruleset, seeds: Iterable[int] = (1,), cap: int | None = 400) -> set[str]:
+    """Play unchecked random games (one per seed, up to ``cap`` plies) at every case
+    (:func:`cases`) and assert every text they show has an entry in each declared language's
+    catalog; returns the texts seen.  Raises ``AssertionError`` listing the missing msgids."""
+    catalogs = declared_catalogs(ruleset)
+    games = []
+    for case in cases(ruleset):
+        options = ruleset.parse_options(case.options)
+        for seed in seeds:
+            games.append(play_random_game(ruleset, case.n_players, seed, options, check=False, cap=cap))
+    texts = shown_texts(ruleset, games)
+    for language, catalog in catalogs.items():
+        missing = sorted(text for text in texts if text not in catalog)
+        assert not missing, f"{ruleset.name}: {len(missing)} texts without a {language!r} entry: {missing[:20]}"
+    return texts

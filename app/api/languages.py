@@ -1,0 +1,61 @@
+"""The catalogs the browser client loads (``static/js/i18n.js``, docs/i18n.md).
+
+* ``GET /i18n/{lang}/client.json``: the platform's client catalog (``app/i18n/locales/<lang>/client.po``);
+* ``GET /i18n/{lang}/games/{name}.json``: a ruleset's catalog (its ``locales/<lang>.po``).
+
+Both answer ``{"language", "plural_forms", "plural_categories", "messages"}``
+(:meth:`app.i18n.Messages.as_json`); English and a game that does not speak the language answer
+an empty ``messages`` (the client then shows the English msgids).  An unsupported language or an
+unknown game is a 404 ``not_found`` that says which.  Answers carry an ``ETag`` and
+``Cache-Control: no-cache``: a browser keeps them and revalidates cheaply (304), and never mixes
+catalogs of two releases, as with ``/static`` (app/main.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+from fastapi import APIRouter, Request, Response
+
+from app import i18n
+from app.rulesets.registry import UnknownRuleset
+from app.services.errors import AppError
+
+router = APIRouter(include_in_schema=False)
+
+
+def _answer(request: Request, body: dict[str, Any]) -> Response:
+    content = orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+    etag = '"' + hashlib.sha256(content).hexdigest()[:32] + '"'
+    headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "Accept-Encoding"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(content, media_type="application/json", headers=headers)
+
+
+def _language(lang: str) -> str:
+    if lang not in i18n.SUPPORTED:
+        raise AppError("not_found", i18n.translate(None, "no such language: {lang} (this server speaks {languages})",
+                                                   lang=lang[:16], languages=", ".join(i18n.SUPPORTED)))
+    return lang
+
+
+@router.get("/i18n/{lang}/client.json")
+async def client_catalog(lang: str, request: Request) -> Response:
+    """The browser client's catalog in ``lang``."""
+    return _answer(request, i18n.platform_catalog(_language(lang), "client").as_json())
+
+
+@router.get("/i18n/{lang}/games/{name}.json")
+async def game_catalog(lang: str, name: str, request: Request) -> Response:
+    """The catalog of the ruleset called ``name`` in ``lang`` (empty where the game does not speak it)."""
+    language = _language(lang)
+    try:
+        ruleset = request.app.state.ctx.registry.get(name)
+    except UnknownRuleset:
+        raise AppError("not_found", i18n.translate(language, "no such game: {name}", name=name[:64])) from None
+    if language not in type(ruleset).languages:
+        return _answer(request, i18n.Messages(language=language).as_json())
+    return _answer(request, i18n.ruleset_catalog(type(ruleset), language).as_json())

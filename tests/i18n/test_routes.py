@@ -1,0 +1,51 @@
+"""GET /i18n/{lang}/client.json and /i18n/{lang}/games/{name}.json: the catalogs the browser loads."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from tests.conftest import make_settings
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory, migrated_sqlite_file):
+    # the routes read no database: one app for the module (an app start costs about a second)
+    path = tmp_path_factory.mktemp("i18n") / "test.db"
+    path.write_bytes(migrated_sqlite_file.read_bytes())
+    with TestClient(create_app(make_settings(f"sqlite+aiosqlite:///{path}"))) as test_client:
+        yield test_client
+
+
+def test_the_french_client_catalog_is_json_with_an_etag(web):
+    answer = web.get("/i18n/fr/client.json")
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
+    body = answer.json()
+    assert body["language"] == "fr" and body["plural_categories"] == ["one", "other"]
+    assert isinstance(body["messages"], dict)
+    assert answer.headers["cache-control"] == "no-cache" and answer.headers["etag"].startswith('"')
+    again = web.get("/i18n/fr/client.json", headers={"If-None-Match": answer.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+
+
+def test_english_catalogs_are_empty(web):
+    assert web.get("/i18n/en/client.json").json()["messages"] == {}
+    assert web.get("/i18n/en/games/through-the-desert.json").json()["messages"] == {}
+
+
+def test_a_game_that_does_not_speak_the_language_answers_an_empty_catalog(web):
+    answer = web.get("/i18n/fr/games/toy-race.json")  # a toy ruleset: English only
+    assert answer.status_code == 200 and answer.json()["messages"] == {}
+
+
+@pytest.mark.parametrize(("path", "words"), [
+    ("/i18n/de/client.json", "no such language: de"),
+    ("/i18n/de/games/nimalia.json", "no such language: de"),
+    ("/i18n/fr/games/chess.json", "jeu inconnu\u00a0: chess"),
+    ("/i18n/en/games/chess.json", "no such game: chess"),
+])
+def test_an_unknown_language_or_game_is_a_clear_404(web, path, words):
+    answer = web.get(path)
+    assert answer.status_code == 404
+    assert answer.json()["error"]["code"] == "not_found" and words in answer.json()["error"]["message"]
