@@ -18,7 +18,7 @@ import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
 import { turnAlerts } from "./turn-alerts.js";
 import { mountWaitingRoom } from "./waiting-room.js";
-import { t, tn } from "./i18n.js";
+import { loadGameCatalog, t, tn } from "./i18n.js";
 import { capitalised, fill, keep, listOf, ordinal, translatePage } from "./words.js";
 
 const MOVE_TIMEOUT_MS = 15000;
@@ -115,6 +115,7 @@ async function loadTable() {
     }
     return;
   }
+  await loadGameCatalog(table.ruleset); // the game's words (its title, log, options, renderer) before anything is drawn
   el.pageLoading.hidden = true;
   const title = table.title ? t(table.title) : table.ruleset;
   el.tableTitle.textContent = title;

@@ -71,6 +71,12 @@ export function capitalised(text) {
  */
 export function translatePage(root = document) {
   document.documentElement.lang = currentLanguage();
+  // theme.js, a classic script, reads its words from here
+  Object.assign(document.documentElement.dataset, {
+    themeDarkTitle: t("Dark colours (click for light)"),
+    themeLightTitle: t("Light colours (click for dark)"),
+    themeLabel: t("Dark mode"),
+  });
   for (const element of root.querySelectorAll("[data-i18n]")) {
     const msgid = element.textContent.replace(/\s+/g, " ").trim();
     if (msgid) element.textContent = t(msgid);
@@ -81,4 +87,5 @@ export function translatePage(root = document) {
       if (value) element.setAttribute(name, t(value));
     }
   }
+  document.dispatchEvent(new Event("caravanserai:words"));
 }
