@@ -170,7 +170,8 @@ function drawGameCards() {
       const players = ruleset.min_players === ruleset.max_players
         ? tn("{n} player", "{n} players", ruleset.min_players, { n: ruleset.min_players })
         : t("{min}–{max} players", { min: ruleset.min_players, max: ruleset.max_players });
-      const length = ruleset.minutes ? ` · ${t("{min}–{max} min", { min: ruleset.minutes[0], max: ruleset.minutes[1] })}` : "";
+      const minutes = ruleset.minutes ? t("{min}–{max} min", { min: ruleset.minutes[0], max: ruleset.minutes[1] }) : null;
+      const length = minutes ? ` · ${minutes}` : "";
       const chosen = ruleset.name === elements.ruleset.value;
       const choose = h(
         "button",
@@ -459,7 +460,7 @@ function tableItem(table) {
   }
   actions.push(copyLinkButton(table));
 
-  const statusLabel = table.status === "open" ? t("waiting · {n} free", { n: free }) : statusBadge(table.status);
+  const statusLabel = table.status === "open" ? tn("waiting · {n} free", "waiting · {n} free", free) : statusBadge(table.status);
   const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
   return h(
     "li",

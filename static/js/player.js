@@ -75,7 +75,8 @@ async function load() {
     elements.name.textContent = profile.name;
     const kind = profile.deleted ? t("Deleted account") : profile.guest ? t("Guest") : t("Registered player");
     const played = tn("{n} finished game", "{n} finished games", profile.played);
-    elements.summary.textContent = `${kind} · ${t("{played}, {won} won", { played, won: profile.won })}`;
+    const record = tn("{played}, {n} won", "{played}, {n} won", profile.won, { played });
+    elements.summary.textContent = `${kind} · ${record}`;
     replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, t("No games yet.")));
     drawRelation(profile);
     elements.ratingsSection.hidden = !(profile.ratings || []).length;

@@ -61,7 +61,7 @@ export function ratingItem(rating) {
     h("strong", {}, t(rating.title)),
     " ",
     h("span", { class: "rating-value", "data-rating": String(rating.rating) }, String(rating.rating)),
-    h("span", { class: "muted" }, ` · ${tn("{n} rated game", "{n} rated games", rating.games)}`, last ? ` · ${t("last {change}", { change: formatDelta(last.delta) })}` : ""),
+    h("span", { class: "muted" }, ` · ${tn("{n} rated game", "{n} rated games", rating.games)}`, last ? ` · ${lastChange(last)}` : ""),
     rating.history.length
       ? h("div", {}, ratingChart(rating.history, tn(
         "{game}: rating over the last {n} rated game, from {start} to {end}",
@@ -72,6 +72,11 @@ export function ratingItem(rating) {
       : null,
     leaderboard(rating),
   );
+}
+
+/** "last +12": the change the latest rated game made. */
+function lastChange(last) {
+  return t("last {change}", { change: formatDelta(last.delta) });
 }
 
 /** The game's best players (GET /api/rulesets/{name}/leaderboard), loaded when first opened. */

@@ -47,7 +47,8 @@ export function mountRematch({ table, inviteCode, account, onError }) {
       const decline = h("button", { type: "button", id: "rematch-decline", "data-action": "rematch-decline" }, t("Decline"));
       accept.addEventListener("click", () => answer(accept, () => api("POST", `/api/tables/${encodeURIComponent(rematchId)}/join`, code ? { invite_code: code } : {}), true));
       decline.addEventListener("click", () => answer(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(held.held_for.invitation_id)}`), false));
-      show(h("span", { id: "rematch-offer" }, `${host ? t("{name} offers a rematch.", { name: host.name }) : t("A player offers a rematch.")} `), accept, " ", decline);
+      const offers = host ? t("{name} offers a rematch.", { name: host.name }) : t("A player offers a rematch.");
+      show(h("span", { id: "rematch-offer" }, `${offers} `), accept, " ", decline);
     } else if (rematchId) {
       const seated = offer && account && offer.seats.some((seat) => seat.account_id === account.id);
       const text = declined ? t("You declined the rematch (table {id})", { id: rematchId })

@@ -246,7 +246,8 @@ function showSpectators(count) {
   const line = document.getElementById("spectators");
   if (!line) return;
   line.hidden = count === 0;
-  line.textContent = count ? `👁 ${tn("{n} watching", "{n} watching", count, { n: count })}` : "";
+  const watching = tn("{n} watching", "{n} watching", count);
+  line.textContent = count ? `👁 ${watching}` : "";
   line.title = count ? tn("{n} person watches this table without a seat", "{n} people watch this table without a seat", count, { n: count }) : "";
 }
 
@@ -416,7 +417,8 @@ function connectionChanged(status, detail) {
     const again = detail === "logged out"
       ? h("button", { type: "button", class: "link-button", onClick: () => window.location.reload() }, t("Reload"))
       : h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, t("Try again"));
-    replaceChildren(el.connection, `${t("Disconnected: {reason}.", { reason: disconnectReason(detail) })} `, again, " · ", h("a", { href: "/" }, t("Back to lobby")));
+    const why = t("Disconnected: {reason}.", { reason: disconnectReason(detail) });
+    replaceChildren(el.connection, `${why} `, again, " · ", h("a", { href: "/" }, t("Back to lobby")));
   }
   el.connection.dataset.status = status;
   if ((before === "live") !== (status === "live") && frame) draw();
