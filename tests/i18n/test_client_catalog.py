@@ -1,0 +1,176 @@
+"""The browser client's catalog (app/i18n/locales/fr/client.po) against the client's code.
+
+Every string the client shows goes through ``t()`` / ``tn()`` (static/js/i18n.js) or, in the HTML
+shells, is marked ``data-i18n`` / ``data-i18n-attrs`` (static/js/words.js, translatePage); these
+tests extract them the way gettext tools do (Babel's JavaScript extractor, keywords ``t`` and
+``tn``) and fail on a msgid with no French, on a French text with a placeholder its msgid lacks,
+and on an entry the client no longer uses.  A game renderer's strings may live in its ruleset's
+catalog (app/rulesets/<game>/locales/fr.po) instead (docs/i18n.md).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract
+
+from app import i18n
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
+CLIENT_PO = ROOT / "app" / "i18n" / "locales" / "fr" / "client.po"
+KEYWORDS = {"t": None, "tn": (1, 2)}
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# A literal first argument of t( or tn( as a plain reading of the source finds it (a cross-check of
+# the extractor, which skips calls it cannot parse, such as one inside a template literal's ${}).
+LITERAL_CALL = re.compile(r"(?<![\w.$])tn?\(\s*(\"(?:[^\"\\\n]|\\.)*\")")
+VOID = {"meta", "link", "input", "br", "img", "hr", "source"}
+
+
+def _is_game_renderer(path: Path) -> bool:
+    return path.parent.name == "renderers" and path.name != "generic.js"
+
+
+def client_scripts() -> list[Path]:
+    """The platform's modules: static/js and the generic renderer (not the games' renderers)."""
+    return [path for path in sorted((STATIC / "js").rglob("*.js")) if not _is_game_renderer(path)]
+
+
+def js_messages(paths: list[Path]) -> dict[str | tuple[str, str], set[str]]:
+    """msgid (a plural entry: (singular, plural)) -> the files that use it, by Babel's extractor."""
+    found: dict[str | tuple[str, str], set[str]] = {}
+    for path in paths:
+        with path.open("rb") as source:
+            for _line, message, _comments, _context in extract(
+                "javascript", source, keywords=KEYWORDS, options={"parse_template_string": True}
+            ):
+                key = message if isinstance(message, str) else (message[0], message[1])
+                found.setdefault(key, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+class _MarkedText(HTMLParser):
+    """The msgids of an HTML shell: the text of each data-i18n element (whitespace collapsed) and
+    each attribute data-i18n-attrs names, as words.js translatePage reads them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[tuple[bool, list[str]]] = []
+        self.msgids: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        attributes = dict(attrs)
+        for name in (attributes.get("data-i18n-attrs") or "").split():
+            value = attributes.get(name)
+            assert value, f"data-i18n-attrs names {name!r}, which the <{tag}> lacks"
+            self.msgids.append(value)
+        if tag not in VOID:
+            self.stack.append(("data-i18n" in attributes, []))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        marked, parts = self.stack.pop()
+        text = "".join(parts)
+        if self.stack:
+            self.stack[-1][1].append(text)
+        if marked:
+            self.msgids.append(" ".join(text.split()))
+
+    def handle_data(self, data: str) -> None:
+        if self.stack:
+            self.stack[-1][1].append(data)
+
+
+def html_messages() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for page in sorted(STATIC.glob("*.html")):
+        parser = _MarkedText()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for msgid in parser.msgids:
+            found.setdefault(msgid, set()).add(str(page.relative_to(ROOT)))
+    return found
+
+
+def game_catalogs() -> list[i18n.Messages]:
+    return [i18n.parse_po(path.read_text(encoding="utf-8"), "fr") for path in sorted((ROOT / "app" / "rulesets").glob("*/locales/fr.po"))]
+
+
+@pytest.fixture(scope="module")
+def client() -> i18n.Messages:
+    return i18n.parse_po(CLIENT_PO.read_text(encoding="utf-8"), "fr")
+
+
+@pytest.fixture(scope="module")
+def used() -> dict[str | tuple[str, str], set[str]]:
+    return {**js_messages(client_scripts()), **html_messages()}
+
+
+def _has(catalog: i18n.Messages, key: str | tuple[str, str]) -> bool:
+    return key[0] in catalog.plural if isinstance(key, tuple) else key in catalog.singular
+
+
+def test_the_extraction_finds_the_client_strings(used):
+    # the extractor really reads the code: strings of several kinds and files are among its finds
+    assert "Your turn" in used and "Seat {n}" in used
+    assert ("{n} player", "{n} players") in used
+    assert "Waiting for players" in used and "Chat message" in used  # an HTML text and an aria-label
+
+
+def test_every_client_string_has_french(client, used):
+    games = game_catalogs()
+    missing = sorted(
+        f"{key!r} ({', '.join(sorted(files))})" for key, files in used.items()
+        if not _has(client, key) and not any(_has(game, key) for game in games)
+    )
+    assert not missing, "no French in app/i18n/locales/fr/client.po for:\n" + "\n".join(missing)
+
+
+def test_every_renderer_string_has_french_in_the_client_or_a_game_catalog(client):
+    catalogs = [client, *game_catalogs()]
+    renderers = [path for path in sorted((STATIC / "js" / "renderers").glob("*.js")) if _is_game_renderer(path)]
+    missing = sorted(repr(key) for key in js_messages(renderers) if not any(_has(catalog, key) for catalog in catalogs))
+    assert not missing, "no French for these renderer strings:\n" + "\n".join(missing)
+
+
+def test_no_literal_call_escapes_the_extractor():
+    # A t("…") the extractor cannot see (one inside a template literal's ${…} with an object
+    # argument, say) would never be checked: compute it into a variable first.
+    for path in [*client_scripts(), *sorted((STATIC / "js" / "renderers").glob("*.js"))]:
+        extracted = {key if isinstance(key, str) else key[0] for key in js_messages([path])}
+        code = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith(("//", "*", "/*")))
+        unseen = sorted({json.loads(literal) for literal in LITERAL_CALL.findall(code)} - extracted)
+        assert not unseen, f"{path.relative_to(ROOT)}: t()/tn() calls the extractor missed: {unseen}"
+
+
+def test_french_texts_use_only_their_msgids_placeholders(client):
+    wrong = []
+    for msgid, text in client.singular.items():
+        if set(PLACEHOLDER.findall(text)) != set(PLACEHOLDER.findall(msgid)):
+            wrong.append(f"{msgid!r} -> {text!r}")
+    for msgid, forms in client.plural.items():
+        # the plural form says everything; the singular may leave the count out ("la dernière partie")
+        names = set(PLACEHOLDER.findall(msgid))
+        wrong.extend(f"{msgid!r} -> {form!r}" for form in forms if not set(PLACEHOLDER.findall(form)) <= names)
+        if set(PLACEHOLDER.findall(forms[-1])) != names:
+            wrong.append(f"{msgid!r} -> {forms[-1]!r}")
+    assert not wrong, "placeholders differ:\n" + "\n".join(wrong)
+
+
+def test_the_catalog_holds_no_entry_the_client_no_longer_uses(client, used):
+    singular = {key for key in used if isinstance(key, str)}
+    plural = {key[0] for key in used if isinstance(key, tuple)}
+    stale = sorted(set(client.singular) - singular) + sorted(set(client.plural) - plural)
+    assert not stale, "client.po entries no code uses (remove them, or fix the msgid):\n" + "\n".join(map(repr, stale))
+
+
+def test_the_french_is_french_where_it_says_whose_turn_it_is(client):
+    # a few entries checked by hand, so a catalog of English copies cannot pass
+    assert client.get("Your turn") == "À vous de jouer"
+    assert client.nget("{n} player", 1) == "{n} joueur" and client.nget("{n} player", 2) == "{n} joueurs"
+    assert client.nget("{n} player", 0) == "{n} joueur"  # French counts zero as singular
+    assert client.get("{n}st") == "{n}er" and client.get("{n}th") == "{n}e"
