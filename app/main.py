@@ -12,14 +12,15 @@ from datetime import timezone
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import func, select
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app import __version__
-from app.api import account, admin, auth, chat, friends, games, languages, notifications, players, ratings, rules_pages, rulesets, tables
+from app import __version__, i18n
+from app.api import (account, admin, auth, chat, friends, games, languages, notifications, pages, players, ratings,
+                     rules_pages, rulesets, tables)
 from app.api.body_limit import BodyLimit
 from app.api.cookie_sessions import CookieSessions
 from app.api.guards import RateLimits, refuse_cross_site
@@ -147,8 +148,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     _add_error_handlers(app, settings)
     without_validation_errors(app)
     for router in (auth.router, rulesets.router, tables.router, chat.router, games.router, players.router,
-                   notifications.router, ratings.router, friends.router, endpoint.router, rules_pages.router, languages.router,
-                   account.router, admin.router):  # last: the API fuzzer signs in as the first account, an admin
+                   notifications.router, ratings.router, friends.router, endpoint.router, rules_pages.router,
+                   languages.router, account.router, admin.router):  # last: the API fuzzer signs in as the first account, an admin
         app.include_router(router)
 
     @app.get("/healthz", include_in_schema=False)
@@ -180,22 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         mimetypes.add_type("application/manifest+json", ".webmanifest")
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "index.html")
-
-    @app.get("/players/{player_id}", include_in_schema=False)
-    async def player_page(player_id: str) -> FileResponse:
-        return FileResponse(STATIC_DIR / "player.html")
-
-    @app.get("/reset-password", include_in_schema=False)
-    async def reset_password_page() -> FileResponse:
-        return FileResponse(STATIC_DIR / "reset.html")
-
-    @app.get("/tables/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        # Any id: the page itself says "no such table" in words when the API does.
-        return FileResponse(STATIC_DIR / "table.html")
+    app.include_router(pages.router)  # after the static mount: "/" and the pages, in the reader's language
 
     app.add_middleware(TrafficMetrics, status_of_error=lambda exc: 503 if _database_busy(exc) else 500)
     app.add_middleware(SecurityHeaders, https=settings.cookie_secure)  # outside the routes: 404 pages get them too
@@ -215,11 +201,12 @@ def _error(code: str, message: str, status: int) -> JSONResponse:
 
 def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(AppError)
-    async def app_error(_request: Request, exc: AppError) -> JSONResponse:
-        return _error(exc.code, exc.message, exc.status)
+    async def app_error(request: Request, exc: AppError) -> JSONResponse:
+        return _error(exc.code, exc.message_in(i18n.connection_language(request)), exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        # pydantic's own words after the field's name: they name the constraint, and stay English
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "request"
         return _error("bad_request", f"{where}: {first.get('msg', 'invalid request')}", 400)
@@ -227,8 +214,9 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
         if exc.status_code == 404 and request.method == "GET" and _is_page(request):
-            return FileResponse(STATIC_DIR / "404.html", status_code=404)
-        return _error(HTTP_CODES.get(exc.status_code, "bad_request"), str(exc.detail), exc.status_code)
+            return pages.page_response(request, STATIC_DIR / "404.html", status=404)
+        return _error(HTTP_CODES.get(exc.status_code, "bad_request"),
+                      i18n.translate(i18n.connection_language(request), str(exc.detail)), exc.status_code)
 
     @app.exception_handler(Exception)
     async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
@@ -237,9 +225,11 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
             request.app.state.ctx.metrics.database_errors.labels(failure).inc()
         if failure == "busy":
             log.warning("database connections exhausted: %s", exc)
-            return _error("unavailable", "the server is busy; try again in a moment (the request changed nothing)", 503)
+            return _error("unavailable", i18n.translate(
+                i18n.connection_language(request), "the server is busy; try again in a moment (the request changed nothing)"), 503)
         log.exception("unexpected error", exc_info=exc)
-        return _error("internal_error", "something went wrong on the server; the request changed nothing", 500)
+        return _error("internal_error", i18n.translate(
+            i18n.connection_language(request), "something went wrong on the server; the request changed nothing"), 500)
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_payload_bytes)
 
@@ -247,7 +237,7 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
     async def guard_and_cache(request: Request, call_next):
         refusal = refuse_cross_site(request.method, request.url.path, request.headers)
         if refusal is not None:
-            return _error(refusal.code, refusal.message, refusal.status)
+            return _error(refusal.code, refusal.message_in(i18n.connection_language(request)), refusal.status)
         response = await call_next(request)
         if request.url.path.startswith("/static/"):
             # Revalidate (cheap with ETags) so a browser never mixes modules of two releases.

@@ -1,14 +1,17 @@
 """``/api/account``: the logged-in person's own account: keep a guest account,
-change password or name, delete it; and its settings ("Confirm my moves")."""
+change password or name, delete it; and its settings ("Confirm my moves", the language)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Literal
+
+from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from app.api.auth import account_out, log_in
 from app.api.deps import Ctx, CurrentAccount, Session
 from app.api.guards import AuthLimit
+from app.api.pages import set_language_cookie
 from app.api.schemas import AccountOut, EmptyOut, errors
 from app.services.accounts import settings as account_settings
 
@@ -41,6 +44,10 @@ class SettingsIn(BaseModel):
     confirm_moves: StrictBool | None = Field(
         default=None,
         description='"Confirm my moves": true, false, or null (each device decides: on for touch screens)')
+    language: Literal["en", "fr"] | None = Field(
+        default=None,
+        description="The language of the site, e-mails and notices (\"en\", \"fr\"), or null (each browser's own "
+                    "choice; e-mails and notices in English)")
 
     @model_validator(mode="after")
     def _names_one(self) -> SettingsIn:
@@ -78,13 +85,17 @@ async def rename(body: NameIn, account: CurrentAccount, db: Session, _: AuthLimi
 
 
 @router.post("/settings", response_model=AccountOut, responses=errors(400, 401, 403, 409))
-async def change_settings(body: SettingsIn, account: CurrentAccount, db: Session) -> dict:
+async def change_settings(body: SettingsIn, request: Request, response: Response, account: CurrentAccount,
+                          db: Session) -> dict:
     """Change the account's settings (guests' too), so every device of the account uses them:
-    ``{"confirm_moves": true | false | null}``.  Errors: ``unauthorized``, ``bad_request`` (no
-    setting named, an unknown one, a value that is not a boolean or null; nothing changes),
+    ``{"confirm_moves": true | false | null, "language": "en" | "fr" | null}``.  Errors:
+    ``unauthorized``, ``bad_request`` (no setting named, an unknown one, a value of the wrong kind; nothing changes),
     ``conflict`` (the account was deleted meanwhile)."""
     changes = body.model_dump(include=body.model_fields_set)
-    return account_out(await account_settings.change_settings(db, account, changes))
+    changed = await account_settings.change_settings(db, account, changes)
+    if "language" in changes:  # this browser follows at once (app/api/pages.py)
+        set_language_cookie(response, changed.language, request.url.scheme == "https")
+    return account_out(changed)
 
 
 @router.post("/delete", response_model=EmptyOut, responses=errors(400, 401, 403, 429))

@@ -31,9 +31,9 @@ class ResetIn(BaseModel):
 
 
 def account_out(account: Account) -> dict:
-    """``{id, name, guest, admin, confirm_moves}``."""
+    """``{id, name, guest, admin, confirm_moves, language}``."""
     return {"id": account.id, "name": account.name, "guest": account.guest, "admin": account.admin,
-            "confirm_moves": account.confirm_moves}
+            "confirm_moves": account.confirm_moves, "language": account.language}
 
 
 def _log_in(request: Request, account: Account) -> dict:

@@ -48,7 +48,7 @@ class RateLimits:
         """Count one request against ``rule`` for each key; raises ``AppError(rate_limited)``."""
         for key in keys:
             if not await self._limiter.hit(self._rules[rule], rule, str(key)):
-                raise AppError("rate_limited", f"too many requests ({self._rules[rule]}); wait a little and try again")
+                raise AppError("rate_limited", "too many requests ({rule}); wait a little and try again", rule=self._rules[rule])
 
 
 def client_address(request: Request) -> str:

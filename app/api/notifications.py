@@ -118,7 +118,7 @@ async def set_address(body: AddressIn, account: CurrentAccount, db: Session, not
     before = await preferences.set_address(db, account.id, address, now)
     try:
         async with asyncio.timeout(settings.notify_send_timeout_seconds):
-            await notify.mailer.send(confirm_mail(notify.mailer, address, account.name, link))
+            await notify.mailer.send(confirm_mail(notify.mailer, address, account.name, link, account.language))
     except (TimeoutError, aiosmtplib.SMTPException, OSError) as exc:
         log.warning("confirmation mail not sent: %s", exc)
         ctx.metrics.notifications_failed.labels("email", "unreachable").inc()

@@ -29,6 +29,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from starlette.exceptions import HTTPException
 
+from app.i18n import N_
 from app.rulesets.reference import SECTION, Anchored, markdown
 from app.rulesets.registry import Registry, UnknownRuleset
 
@@ -109,7 +110,7 @@ async def rules_index(book: Book) -> HTMLResponse:
 async def rules_page(name: str, book: Book) -> HTMLResponse:
     page = book.page(name)
     if page is None:
-        raise HTTPException(404, "no such page")
+        raise HTTPException(404, N_("no such page"))
     return HTMLResponse(page.html)
 
 
@@ -117,7 +118,7 @@ async def rules_page(name: str, book: Book) -> HTMLResponse:
 async def numbered_rules_page(name: str, book: Book) -> HTMLResponse:
     page = book.page(name)
     if page is None or page.reference is None:
-        raise HTTPException(404, "no such page")
+        raise HTTPException(404, N_("no such page"))
     return HTMLResponse(page.reference)
 
 

@@ -63,6 +63,8 @@ class AccountOut(Answer):
     admin: bool
     confirm_moves: bool | None = Field(description='"Confirm my moves": hold each move for Confirm (true) or send it '
                                                    "at once (false); null: each device decides (on for touch screens)")
+    language: str | None = Field(None, description='The language of the site, e-mails and notices ("en", "fr"); '
+                                                   "null: each browser's own choice")
 
 
 class EmptyOut(Answer):

@@ -67,7 +67,9 @@ class Account(Base):
     games keep their seats, named "deleted player", with no login name or password.
     ``confirm_moves``: the "Confirm my moves" setting: hold each move for Confirm
     (true) or send it at once (false) on every device; null lets each device decide (on for touch
-    screens).
+    screens).  ``language``: the language the account reads the site, its e-mails and notices in
+    (``"en"``, ``"fr"``: ``app.i18n.SUPPORTED``); null lets each browser follow its own choice, and
+    e-mails and notices are then in English (docs/i18n.md).
     """
 
     __tablename__ = "accounts"
@@ -85,6 +87,7 @@ class Account(Base):
     password_reset_hash: Mapped[str | None] = mapped_column(String(64), unique=True)
     password_reset_expires_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     confirm_moves: Mapped[bool | None] = mapped_column(Boolean)
+    language: Mapped[str | None] = mapped_column(String(8))
 
     @property
     def guest(self) -> bool:

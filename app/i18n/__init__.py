@@ -23,11 +23,14 @@ import importlib.resources
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from babel.core import Locale, UnknownLocaleError, negotiate_locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+
+if TYPE_CHECKING:
+    from app.rulesets.base import Ruleset
 
 SUPPORTED: tuple[str, ...] = ("en", "fr")
 """The languages of the platform, English first: the language of the msgids and the fallback."""
@@ -149,8 +152,9 @@ def platform_catalog(language: str, domain: str = "server") -> Messages:
     return parse_po(text, language)
 
 
-def _fill(text: str, params: Mapping[str, Any]) -> str:
-    """``text`` with each ``{name}`` replaced by ``params[name]``; an unknown placeholder stays
+def fill(text: str, params: Mapping[str, Any]) -> str:
+    """``text`` with each ``{name}`` replaced by ``params[name]`` (in one pass: a value is never read
+    as a placeholder); an unknown placeholder stays
     as written (a translation never fails on a typo), braces not around a name are kept."""
     if not params or "{" not in text:
         return text
@@ -161,7 +165,7 @@ _PLACEHOLDER_SUB = re.compile(r"\{(\w+)\}").sub
 
 
 @functools.cache
-def ruleset_catalog(ruleset_class: type, language: str) -> Messages:
+def ruleset_catalog(ruleset_class: type[Ruleset[Any]], language: str) -> Messages:
     """A ruleset's catalog in ``language`` (its ``locales/<language>.po``, :meth:`Ruleset.locale_file`),
     read once; empty for English, for a language it does not ship, or one not supported."""
     lang = normalize(language)
@@ -169,6 +173,13 @@ def ruleset_catalog(ruleset_class: type, language: str) -> Messages:
         return EMPTY[DEFAULT]
     text = ruleset_class.locale_file(lang)
     return EMPTY[lang] if text is None else parse_po(text, lang)
+
+
+def N_(msgid: str) -> str:
+    """Mark ``msgid`` as a message to translate where it is written, and give it back unchanged: it
+    is translated where it reaches a person (the gettext convention, for texts kept in a value
+    first, such as a refusal's reason).  The extraction check (``tests/i18n``) reads these marks."""
+    return msgid
 
 
 def normalize(language: str | None) -> str | None:
@@ -193,7 +204,7 @@ def translate(language: str | None, msgid: str, catalog: Messages | None = None,
             text = catalog.get(msgid)
         if text is None:
             text = platform_catalog(lang).get(msgid)
-    return _fill(text if text is not None else msgid, params)
+    return fill(text if text is not None else msgid, params)
 
 
 def ntranslate(language: str | None, singular: str, plural: str, n: int, catalog: Messages | None = None, /,
@@ -211,7 +222,7 @@ def ntranslate(language: str | None, singular: str, plural: str, n: int, catalog
             text = platform_catalog(lang).nget(singular, n)
     if text is None:
         text = singular if n == 1 else plural
-    return _fill(text, params)
+    return fill(text, params)
 
 
 def parse_accept_language(header: str | None) -> list[str]:
@@ -254,6 +265,16 @@ def choose(account_language: str | None, cookie: str | None, accept_language: st
     return normalize(account_language) or normalize(cookie) or negotiate(accept_language)
 
 
+def connection_language(connection: Any) -> str:
+    """The language of a request or socket (Starlette's ``HTTPConnection``: anything with
+    ``cookies`` and ``headers``) without the account: the chooser's cookie, else
+    ``Accept-Language``.  The pages set the cookie to the account's setting when it has one
+    (``app/api/pages.py``), so this follows the account in its browsers."""
+    cookies, headers = getattr(connection, "cookies", None), getattr(connection, "headers", None)
+    return choose(None, cookies.get(LANGUAGE_COOKIE) if cookies is not None else None,
+                  headers.get("accept-language") if headers is not None else None)
+
+
 def format_number(language: str | None, number: float) -> str:
     """``number`` as ``language`` writes it (Babel): ``1234.5 -> "1,234.5"`` / ``"1 234,5"``."""
     from babel.numbers import format_decimal
@@ -269,6 +290,6 @@ def format_datetime(language: str | None, moment: Any, format: str = "medium", t
     return babel_format_datetime(moment, format=format, tzinfo=tzinfo, locale=normalize(language) or DEFAULT)
 
 
-__all__ = ["DEFAULT", "LANGUAGE_COOKIE", "LANGUAGE_NAMES", "Messages", "SUPPORTED", "choose", "format_datetime",
+__all__ = ["N_", "DEFAULT", "LANGUAGE_COOKIE", "LANGUAGE_NAMES", "Messages", "SUPPORTED", "choose", "connection_language", "fill", "format_datetime",
            "format_number", "negotiate", "normalize", "ntranslate", "parse_accept_language", "parse_po",
            "platform_catalog", "ruleset_catalog", "translate"]

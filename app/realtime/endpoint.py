@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from app.api.deps import MAX_ID
 from app.api.guards import same_site
 from app.api.traffic_metrics import socket_accepted, socket_ended
+from app.i18n import N_, translate
 from app.realtime import frames
 from app.realtime.hub import Subscriber
 from app.services.accounts import identity as accounts
@@ -73,11 +74,11 @@ async def game_socket(websocket: WebSocket, game_id: str, invite_code: str | Non
         try:
             with anyio.CancelScope(shield=True):
                 if table_id is None:
-                    raise AppError("not_found", f"no table {game_id[:40]!r}")
+                    raise AppError("not_found", "no table {id}", id=repr(game_id[:40]))
                 await _check_login(hub, subscriber)
                 subscriber.seat = await _viewer_seat(ctx, hub, table_id, subscriber.account_id, invite_code)
         except AppError as exc:
-            await subscriber.send(frames.error(exc.code, exc.message))
+            await subscriber.send(frames.error(exc.code, exc.message_in(subscriber.language)))
             await _refuse(subscriber, exc)
             return
         except Exception as exc:
@@ -106,10 +107,11 @@ async def _serve(ctx, hub, subscriber: Subscriber, websocket: WebSocket) -> None
         if text is None:
             text = (message.get("bytes") or b"").decode("utf-8", "replace")
         if not budget.take():
-            await subscriber.send(frames.error("rate_limited", "too many frames; slow down"))
+            await subscriber.send(frames.error("rate_limited", translate(subscriber.language, "too many frames; slow down")))
             continue
         if len(text) > limit:
-            await subscriber.send(frames.error("bad_request", f"frame longer than {limit} bytes"))
+            await subscriber.send(frames.error("bad_request", translate(subscriber.language, "frame longer than {limit} bytes",
+                                                                       limit=limit)))
             continue
         try:
             frame = frames.client_frame_adapter.validate_json(text)
@@ -145,7 +147,7 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             await hub.send_state(subscriber, frame.since)
         except AppError as exc:
             await hub.remove(subscriber)
-            await subscriber.send(frames.error(exc.code, exc.message))
+            await subscriber.send(frames.error(exc.code, exc.message_in(subscriber.language)))
             if exc.code == "unauthorized":  # the session ended: closed as a logout closes it
                 await _refuse(subscriber, exc)
                 return False
@@ -161,10 +163,11 @@ async def _handle(ctx, hub, subscriber: Subscriber, frame) -> bool:
             else:
                 version = await games.submit_move(ctx, login, subscriber.game_id, frame.id, frame.version, frame.move)
         except AppError as exc:
-            await subscriber.send(frames.error(exc.code, exc.message, frame.id))
+            await subscriber.send(frames.error(exc.code, exc.message_in(subscriber.language), frame.id))
         except Exception as exc:  # the move may or may not be committed: a retry with the same id settles it
             code, message = _failure(exc)
-            await subscriber.send(frames.error(code, message + " (send the move again with the same id)", frame.id))
+            again = translate(subscriber.language, "(send the move again with the same id)")
+            await subscriber.send(frames.error(code, f"{translate(subscriber.language, message)} {again}", frame.id))
         else:
             subscriber.acked = max(subscriber.acked, version)
             await subscriber.send(frames.ack(frame.id, version))
@@ -210,16 +213,16 @@ def _failure(exc: Exception) -> tuple[str, str]:
     """The wire code and message of an unexpected failure (logged here unless the database is busy)."""
     if database_busy(exc):
         log.warning("socket refused for now, the database is busy: %s", exc)
-        return "unavailable", "the server is busy; try again in a moment"
+        return "unavailable", N_("the server is busy; try again in a moment")
     log.error("unexpected error on a game socket", exc_info=exc)
-    return "internal_error", "something went wrong on the server"
+    return "internal_error", N_("something went wrong on the server")
 
 
 async def _give_up(subscriber: Subscriber, exc: Exception) -> None:
     """Tell the client why, and close: 1013 (try again later) when the database is busy, else 1011."""
     code, message = _failure(exc)
     try:
-        await subscriber.send(frames.error(code, message))
+        await subscriber.send(frames.error(code, translate(subscriber.language, message)))
         await subscriber.close(1013 if code == "unavailable" else 1011)
     except Exception:  # the peer went away meanwhile
         pass

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from fastapi import WebSocket
 
+from app import i18n
 from app.realtime import frames
 from app.realtime.reads import BatchedCheck, GameLogs, LogRows, SharedReads, rows_between
 from app.services.accounts import identity as accounts
@@ -38,7 +39,9 @@ log = logging.getLogger(__name__)
 class Subscriber:
     """One open socket of this process: it watches ``game_id`` as ``seat`` (None: spectator) once it
     said ``hello``, and speaks for ``login`` (None: nobody logged in).  ``legal_form`` is how its
-    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/games/legal_forms.py``)."""
+    ``state`` frames write ``legal``, as its last ``hello`` asked (``app/services/games/legal_forms.py``);
+    ``language`` the one its error messages are written in (the handshake's cookie or
+    ``Accept-Language``, :func:`app.i18n.connection_language`)."""
 
     def __init__(self, websocket: WebSocket, game_id: int, seat: int | None, invite_code: str | None = None,
                  account_id: int | None = None, login: Login | None = None) -> None:
@@ -48,6 +51,7 @@ class Subscriber:
         self.login = login
         self.account_id = account_id if account_id is not None else (login.account_id if login else None)
         self.invite_code = invite_code
+        self.language = i18n.connection_language(websocket)  # of the words in its error frames
         self.legal_form: LegalForm = "moves"
         self.version = -1  # the newest version this socket has been sent
         self.acked = -1  # the newest version an ack sent to this socket named: an older state is never sent after it

@@ -78,13 +78,18 @@ class IllegalMove(Exception):
     """A well-formed move that the rules forbid in this position.
 
     ``code`` is a wire error code (``illegal_move`` or ``not_your_turn``); ``message`` says in
-    words which rule the move breaks, e.g. ``"P-5: a pink camel of Seat 2 is adjacent"``.
+    words which rule the move breaks, e.g. ``"P-5: a pink camel of Seat 2 is adjacent"``.  It may
+    be a template whose ``{name}`` placeholders ``params`` fill (``IllegalMove("{cell} is taken",
+    cell="F7")``): the template is then a msgid of the game's catalog and players read the message
+    in their language (docs/i18n.md); ``message`` is the English text.
     """
 
-    def __init__(self, message: str, code: str = "illegal_move") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, code: str = "illegal_move", **params: Any) -> None:
+        self.template = message
+        self.params = params
+        self.message = _fill(message, params)
+        super().__init__(self.message)
         self.code = code
-        self.message = message
 
 
 class MalformedMove(Exception):
@@ -115,6 +120,13 @@ _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _SEAT_PLACEHOLDER = re.compile(r"seat(\d+)")
 ARG_KINDS = ("player", "piece", "place", "card", "amount", "words")
 """The kinds of an event argument (see :class:`Event`)."""
+
+
+def _fill(text: str, params: Mapping[str, Any]) -> str:
+    """``text`` with each ``{name}`` of ``params`` filled in one pass; other braces stay."""
+    if not params:
+        return text
+    return _PLACEHOLDER.sub(lambda match: str(params[match.group(1)]) if match.group(1) in params else match.group(0), text)
 
 
 def split_rule(text: str) -> tuple[str, str | None]:

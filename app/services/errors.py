@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from app.i18n import fill, ruleset_catalog, translate
+
 STATUS_BY_CODE = {
     "bad_request": 400,
     "unauthorized": 401,
@@ -21,18 +25,40 @@ STATUS_BY_CODE = {
 
 
 class AppError(Exception):
-    """A refused request: ``code`` is a wire error code (docs/architecture.md), ``message`` is for people."""
+    """A refused request: ``code`` is a wire error code (docs/architecture.md), ``message`` is for people.
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    ``message`` is the English text; it is written as a template with ``{name}`` placeholders
+    filled from ``params`` (``AppError("not_found", "no table {id}", id=7)``), so the template is a
+    msgid of ``app/i18n/locales/<lang>/server.po`` and the API and socket layers say it in the
+    reader's language (:meth:`message_in`).  The code stays an English identifier.
+    """
+
+    def __init__(self, code: str, message: str, **params: object) -> None:
+        self.template = message
+        self.params = params
+        self.message = fill(message, params)
+        super().__init__(self.message)
         self.code = code
-        self.message = message
+        self.game: type | None = None
+
+    @classmethod
+    def from_game(cls, refusal: Any, ruleset_class: type) -> AppError:
+        """The error for a ruleset's :class:`~app.rulesets.base.IllegalMove` or ``MalformedMove``:
+        its code, template and parameters, said with the game's catalog first."""
+        error = cls(refusal.code, getattr(refusal, "template", refusal.message), **getattr(refusal, "params", {}))
+        error.game = ruleset_class
+        return error
+
+    def message_in(self, language: str | None) -> str:
+        """The message in ``language`` (English where the catalogs have no entry)."""
+        catalog = ruleset_catalog(self.game, language) if self.game is not None and language else None
+        return translate(language, self.template, catalog, **self.params)
 
     @property
     def status(self) -> int:
         """The HTTP status that fits the code."""
         return STATUS_BY_CODE.get(self.code, 400)
 
-    def body(self) -> dict:
-        """``{"error": {"code", "message"}}``."""
-        return {"error": {"code": self.code, "message": self.message}}
+    def body(self, language: str | None = None) -> dict:
+        """``{"error": {"code", "message"}}``, the message in ``language`` (default English)."""
+        return {"error": {"code": self.code, "message": self.message_in(language)}}

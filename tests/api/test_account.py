@@ -23,11 +23,11 @@ def test_a_guest_keeps_its_games_and_seats_by_registering(client):
     short = gus.post("/api/account/register", {"name": "Gus", "password": "short"})
     assert short.status_code == 400
     assert gus.get("/api/auth/me").json() == {"id": gus.id, "name": "Gus", "guest": True, "admin": False,
-                                              "confirm_moves": None}
+                                              "confirm_moves": None, "language": None}
     kept = gus.post("/api/account/register", {"name": "Gustav", "password": "long-enough-1"})
     assert kept.status_code == 200
     assert kept.json() == {"id": gus.id, "name": "Gustav", "guest": False, "admin": False,
-                           "confirm_moves": None}
+                           "confirm_moves": None, "language": None}
     assert gus.post("/api/account/register", {"name": "Gustav2", "password": "long-enough-1"}).status_code == 409
     gus.post("/api/auth/logout")
     again = client.post("/api/auth/login", json={"name": "GUSTAV", "password": "long-enough-1"})

@@ -30,7 +30,7 @@ def test_the_first_registered_account_is_the_admin_and_nobody_else_gets_in(clien
     guest = Player(client, "Gus")
     ada, bo = Member(client, "Ada"), Member(client, "Bo")
     assert ada.get("/api/auth/me").json() == {"id": ada.id, "name": "Ada", "guest": False, "admin": True,
-                                              "confirm_moves": None}
+                                              "confirm_moves": None, "language": None}
     assert bo.get("/api/auth/me").json()["admin"] is False
     for outsider in (guest, bo):
         for method, path in (("GET", "/api/admin/users"), ("POST", f"/api/admin/users/{guest.id}/ban"),

@@ -35,7 +35,7 @@ def test_register_login_logout(client):
     logged = client.post("/api/auth/login", json={"name": "bo", "password": "camel-caravan"})
     assert logged.status_code == 200
     assert logged.json() == {"id": logged.json()["id"], "name": "Bo", "guest": False, "admin": True,
-                             "confirm_moves": None}  # the first one
+                             "confirm_moves": None, "language": None}  # the first one
 
 
 def test_register_same_name_twice_conflicts(client):
@@ -101,7 +101,7 @@ def test_a_cookie_never_logs_in_as_another_account_that_got_its_id(client, datab
     assert bo.id == ana.id
     assert ana.get("/api/auth/me").status_code == 401
     assert bo.get("/api/auth/me").json() == {"id": bo.id, "name": "Bo", "guest": True, "admin": False,
-                                             "confirm_moves": None}
+                                             "confirm_moves": None, "language": None}
     table_id = started_table(bo, [Player(client, "Carol")])
     refused = ana.move(table_id, 0, {"type": "add", "amount": 1})
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "unauthorized"

@@ -50,7 +50,7 @@ async def find_account(session: AsyncSession, who: str | int) -> Account:
     else:
         account = await session.scalar(select(Account).where(Account.login_name == accounts.login_key(who)))
     if account is None:
-        raise AppError("not_found", f"no account {who!r} (a registered name, or #id for any account)")
+        raise AppError("not_found", "no account {who} (a registered name, or #id for any account)", who=repr(who))
     return account
 
 
@@ -71,16 +71,16 @@ async def set_admin(session: AsyncSession, actor: Actor, account: Account, admin
     deleted account cannot be an admin; granting an admin, or revoking a non-admin, changes nothing;
     the last admin keeps the role (a site without one could not get one back from the API)."""
     if admin and (account.login_name is None or account.banned_at is not None):
-        raise AppError("conflict", f"{account.name} is a guest, banned or deleted: only registered accounts can be admins")
+        raise AppError("conflict", "{name} is a guest, banned or deleted: only registered accounts can be admins", name=account.name)
     if account.admin == admin:
-        raise AppError("conflict", f"{account.name} is {'already' if admin else 'not'} an admin")
+        raise AppError("conflict", "{name} is already an admin" if admin else "{name} is not an admin", name=account.name)
     if not admin:
         # Every admin's row locked, in id order: of two revokes at once the second waits for the
         # first, then reads the admins again (PostgreSQL re-checks a locked row), and refuses.
         admins = list(await session.scalars(select(Account.id).where(Account.admin.is_(True))
                                             .order_by(Account.id).with_for_update()))
         if not set(admins) - {account.id}:
-            raise AppError("conflict", f"{account.name} is the last admin: grant the role to someone else first")
+            raise AppError("conflict", "{name} is the last admin: grant the role to someone else first", name=account.name)
     account.admin = admin
     await admin_action(session, actor, "grant_admin" if admin else "revoke_admin", _target(account))
     return user_summary(account)
@@ -94,11 +94,11 @@ async def ban(session: AsyncSession, fanout: LocalFanout, actor: Actor, account_
     """
     account = await find_account(session, account_id)
     if account.deleted_at is not None:
-        raise AppError("conflict", f"account {account.id} was deleted")
+        raise AppError("conflict", "account {id} was deleted", id=account.id)
     if account.admin:
-        raise AppError("conflict", f"{account.name} is an admin; revoke the role first")
+        raise AppError("conflict", "{name} is an admin; revoke the role first", name=account.name)
     if account.banned_at is not None:
-        raise AppError("conflict", f"{account.name} is banned already")
+        raise AppError("conflict", "{name} is banned already", name=account.name)
     account.banned_at = utcnow()
     account.password_reset_hash = account.password_reset_expires_at = None
     await admin_action(session, actor, "ban", _target(account))
@@ -111,7 +111,7 @@ async def unban(session: AsyncSession, actor: Actor, account_id: int | str) -> d
     """Lift a ban (the person logs in again).  Raises ``AppError``: ``not_found``, ``conflict`` (not banned)."""
     account = await find_account(session, account_id)
     if account.banned_at is None:
-        raise AppError("conflict", f"{account.name} is not banned")
+        raise AppError("conflict", "{name} is not banned", name=account.name)
     account.banned_at = None
     await admin_action(session, actor, "unban", _target(account))
     return user_summary(account)
@@ -133,7 +133,7 @@ async def delete_chat_message(session: AsyncSession, fanout: LocalFanout, actor:
     (a ``chat_removed`` frame).  Raises ``AppError(not_found)``."""
     message = await session.get(ChatMessage, message_id)
     if message is None:
-        raise AppError("not_found", f"no chat message {message_id}")
+        raise AppError("not_found", "no chat message {message_id}", message_id=message_id)
     target = {"message_id": message.id, "table_id": message.table_id, "account_id": message.account_id,
               "name": message.name, "text": message.text}
     await session.delete(message)
@@ -149,15 +149,15 @@ async def close_table(session: AsyncSession, fanout: LocalFanout, actor: Actor, 
     """
     table = await session.get(Table, table_id, with_for_update=True)
     if table is None:
-        raise AppError("not_found", f"no table {table_id}")
+        raise AppError("not_found", "no table {table_id}", table_id=table_id)
     if table.status not in CLOSABLE:
-        raise AppError("conflict", f"table {table_id} is {table.status}; only open, running or abandoned ones close")
+        raise AppError("conflict", "table {table_id} is {status}; only open, running or abandoned ones close", table_id=table_id, status=table.status)
     before = table.status
     closed = await session.execute(update(Table).where(Table.id == table_id, Table.status.in_(CLOSABLE))
                                    .values(status="closed", updated_at=utcnow()))
     if rowcount(closed) != 1:
         await session.rollback()
-        raise AppError("conflict", f"table {table_id} just changed; look again")
+        raise AppError("conflict", "table {table_id} just changed; look again", table_id=table_id)
     await session.execute(update(Seat).where(Seat.table_id == table_id).values(deadline=None, away_deadline=None))
     await session.execute(delete(NotifyTurn).where(NotifyTurn.table_id == table_id))
     await admin_action(session, actor, "close_table",
@@ -171,7 +171,7 @@ async def delete_table(session: AsyncSession, fanout: LocalFanout, actor: Actor,
     closed.  A rematch that points at it loses that link.  Raises ``AppError(not_found)``."""
     table = await session.get(Table, table_id, with_for_update=True)
     if table is None:
-        raise AppError("not_found", f"no table {table_id}")
+        raise AppError("not_found", "no table {table_id}", table_id=table_id)
     target = {"table_id": table_id, "ruleset": table.ruleset, "status": table.status,
               "created_at": iso_utc(table.created_at)}
     await session.execute(update(Table).where(Table.rematch_of == table_id).values(rematch_of=None))
@@ -192,7 +192,7 @@ async def table_chat(session: AsyncSession, table_id: int, limit: int = CHAT_PAG
     account_id, seat, name, text, at}]`` oldest first, the newest ``limit`` (below the message id
     ``before`` when given), whoever blocked whom.  Raises ``AppError(not_found)``: no such table."""
     if await session.get(Table, table_id) is None:
-        raise AppError("not_found", f"no table {table_id}")
+        raise AppError("not_found", "no table {table_id}", table_id=table_id)
     query = select(ChatMessage).where(ChatMessage.table_id == table_id)
     if before is not None:
         query = query.where(ChatMessage.id < before)

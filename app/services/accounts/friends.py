@@ -27,19 +27,20 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, Block, Follow, Invitation, Seat, Table, iso_utc, utcnow
 from app.db.results import rowcount
 from app.rulesets.registry import Registry, UnknownRuleset
+from app.i18n import N_
 from app.services.errors import AppError
 from app.services.tables import terms as table_terms
 from app.services.tables.changes import TableInfo, held_seats, load_table, seats_of
 
 
-async def _other(session: AsyncSession, account: Account, target_id: int, doing: str) -> Account:
+async def _other(session: AsyncSession, account: Account, target_id: int, to_self: str) -> Account:
     """The account ``target_id`` that ``account`` wants to follow/block/invite; raises ``bad_request``
     (themself) or ``not_found``."""
     if target_id == account.id:
-        raise AppError("bad_request", f"you cannot {doing} yourself")
+        raise AppError("bad_request", to_self)
     target = await session.get(Account, target_id)
     if target is None:
-        raise AppError("not_found", f"no player {target_id}")
+        raise AppError("not_found", "no player {target_id}", target_id=target_id)
     return target
 
 
@@ -51,16 +52,16 @@ async def _exists(session: AsyncSession, model: type, **keys: int) -> bool:
 async def follow(session: AsyncSession, account: Account, target_id: int) -> None:
     """``account`` follows ``target_id``.  Raises ``AppError``: ``bad_request`` (themself),
     ``not_found``, ``conflict`` (already following, or the target is blocked: unblock first)."""
-    target = await _other(session, account, target_id, "follow")
+    target = await _other(session, account, target_id, N_("you cannot follow yourself"))
     if await _exists(session, Block, blocker_id=account.id, blocked_id=target.id):
-        raise AppError("conflict", f"you blocked {target.name}; unblock them before following")
+        raise AppError("conflict", "you blocked {name}; unblock them before following", name=target.name)
     name = target.name  # a rollback expires the row
     session.add(Follow(follower_id=account.id, followed_id=target.id, created_at=utcnow()))
     try:
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise AppError("conflict", f"you already follow {name}") from None
+        raise AppError("conflict", "you already follow {name}", name=name) from None
 
 
 async def unfollow(session: AsyncSession, account: Account, target_id: int) -> None:
@@ -77,14 +78,14 @@ async def block(session: AsyncSession, account: Account, target_id: int) -> None
     """``account`` blocks ``target_id``: no more of their chat or invitations; following them ends,
     and their pending invitations to ``account`` go.  Raises ``AppError``: ``bad_request``
     (themself), ``not_found``, ``conflict`` (already blocked)."""
-    target = await _other(session, account, target_id, "block")
+    target = await _other(session, account, target_id, N_("you cannot block yourself"))
     name = target.name  # a rollback expires the row
     session.add(Block(blocker_id=account.id, blocked_id=target.id, created_at=utcnow()))
     try:
         await session.flush()
     except IntegrityError:
         await session.rollback()
-        raise AppError("conflict", f"you already blocked {name}") from None
+        raise AppError("conflict", "you already blocked {name}", name=name) from None
     await session.execute(delete(Follow).where(Follow.follower_id == account.id, Follow.followed_id == target.id))
     await session.execute(delete(Invitation).where(Invitation.inviter_id == target.id,
                                                    Invitation.invitee_id == account.id))
@@ -135,19 +136,19 @@ async def invite(session: AsyncSession, registry: Registry, account: Account, ta
     member = account.id == table.creator_id or info.seat_of(account.id) is not None
     if not member:
         if table.private:
-            raise AppError("not_found", f"no table {table_id}")
+            raise AppError("not_found", "no table {table_id}", table_id=table_id)
         raise AppError("not_seated", "only the players of a table can invite to it")
     if table.status != "open":
         raise AppError("conflict", "this table is no longer open for players")
     if not any(seat.empty for seat in info.seats):
         raise AppError("table_full", "every seat at this table is taken")
-    invitee = await _other(session, account, invitee_id, "invite")
+    invitee = await _other(session, account, invitee_id, N_("you cannot invite yourself"))
     if info.seat_of(invitee.id) is not None:
-        raise AppError("conflict", f"{invitee.name} already has a seat at this table")
+        raise AppError("conflict", "{name} already has a seat at this table", name=invitee.name)
     if not await _exists(session, Follow, follower_id=account.id, followed_id=invitee.id):
-        raise AppError("forbidden", f"follow {invitee.name} first: invitations go to friends")
+        raise AppError("forbidden", "follow {name} first: invitations go to friends", name=invitee.name)
     if await _exists(session, Block, blocker_id=invitee.id, blocked_id=account.id):
-        raise AppError("forbidden", f"{invitee.name} does not take invitations from you")
+        raise AppError("forbidden", "{name} does not take invitations from you", name=invitee.name)
     invitee_id, name = invitee.id, invitee.name  # a rollback or commit expires the rows
     invitation = Invitation(table_id=table_id, inviter_id=account.id, invitee_id=invitee_id, created_at=utcnow())
     session.add(invitation)
@@ -157,7 +158,7 @@ async def invite(session: AsyncSession, registry: Registry, account: Account, ta
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise AppError("conflict", f"{name} is already invited to this table") from None
+        raise AppError("conflict", "{name} is already invited to this table", name=name) from None
     return {"id": invitation_id, "table_id": table_id, "invitee": {"id": invitee_id, "name": name}}
 
 
@@ -201,7 +202,7 @@ async def drop_invitation(session: AsyncSession, account: Account, invitation_id
         (Invitation.invitee_id == account.id) | (Invitation.inviter_id == account.id)))
     if rowcount(result) != 1:
         await session.rollback()
-        raise AppError("not_found", f"no invitation {invitation_id}")
+        raise AppError("not_found", "no invitation {invitation_id}", invitation_id=invitation_id)
     await session.commit()
 
 

@@ -52,7 +52,7 @@ def clean_name(name: str) -> str:
     if _LOOKS_LIKE_A_LABEL.search(unicodedata.normalize("NFKC", name)):
         raise AppError("bad_request", "a name may not end in \"(bot)\" or \"(seat n)\"")
     if login_key(name) == DELETED_NAME:
-        raise AppError("bad_request", f"{DELETED_NAME!r} is what deleted accounts are called; choose another name")
+        raise AppError("bad_request", "{DELETED_NAME} is what deleted accounts are called; choose another name", DELETED_NAME=repr(DELETED_NAME))
     return name
 
 
@@ -111,7 +111,7 @@ async def refuse_look_alike(session: AsyncSession, name: str, key: str, account_
     if account_id is not None:
         holder = holder.where(Account.id != account_id)
     if await session.scalar(holder) is not None:
-        raise AppError("conflict", f"the name {name!r} looks like the registered name {reading!r}")
+        raise AppError("conflict", "the name {name} looks like the registered name {reading}", name=repr(name), reading=repr(reading))
 
 
 async def hash_password(password: str) -> str:
@@ -145,7 +145,7 @@ async def commit_name(session: AsyncSession, name: str) -> None:
         await session.commit()
     except IntegrityError:
         await session.rollback()
-        raise AppError("conflict", f"the name {name!r} is already registered") from None
+        raise AppError("conflict", "the name {name} is already registered", name=repr(name)) from None
 
 
 async def register(session: AsyncSession, name: str, password: str) -> Account:

@@ -41,11 +41,11 @@ async def issue(session: AsyncSession, account: Account, hours: float) -> tuple[
     reset; a banned account: unban it first).
     """
     if account.deleted_at is not None:
-        raise AppError("not_found", f"no account {account.id}")
+        raise AppError("not_found", "no account {id}", id=account.id)
     if account.password_hash is None:
-        raise AppError("conflict", f"{account.name} is a guest: there is no password to reset")
+        raise AppError("conflict", "{name} is a guest: there is no password to reset", name=account.name)
     if account.banned_at is not None:
-        raise AppError("conflict", f"{account.name} is banned; unban the account first")
+        raise AppError("conflict", "{name} is banned; unban the account first", name=account.name)
     token = secrets.token_urlsafe(32)
     expires_at = utcnow() + timedelta(hours=hours)
     account.password_reset_hash = token_hash(token)

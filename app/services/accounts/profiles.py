@@ -32,7 +32,7 @@ async def profile(session: AsyncSession, registry: Registry, account_id: int, vi
     """
     account = await session.get(Account, account_id)
     if account is None:
-        raise AppError("not_found", f"no player {account_id}")
+        raise AppError("not_found", "no player {account_id}", account_id=account_id)
     seated = select(Seat.table_id).where(Seat.account_id == account_id)
     query = select(Table).where(Table.id.in_(seated), Table.status.in_(("running", "finished", "abandoned")))
     if viewer_id != account_id:

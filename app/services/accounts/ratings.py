@@ -205,7 +205,7 @@ async def leaderboard(session: AsyncSession, registry: Registry, ruleset: str, l
     try:
         registry.get(ruleset)
     except UnknownRuleset:
-        raise AppError("not_found", f"no game called {ruleset!r}") from None
+        raise AppError("not_found", "no game called {ruleset}", ruleset=repr(ruleset)) from None
     rows = (await session.execute(
         select(Rating.account_id, Account.name, Rating.mu, Rating.sigma, Rating.games)
         .join(Account, Account.id == Rating.account_id)

@@ -21,6 +21,7 @@ from app.db.results import rowcount
 from app.fanout import LocalFanout, Marker
 from app.services.accounts import identity as accounts
 from app.services.tables import changes as tables
+from app.i18n import N_, SUPPORTED
 from app.services.errors import AppError
 
 
@@ -51,7 +52,7 @@ async def change_password(session: AsyncSession, fanout: LocalFanout, account: A
     Raises ``AppError``: ``conflict`` (a guest has no password), ``forbidden`` (the current password
     is wrong), ``bad_request`` (the new one has not 8 to 128 characters).
     """
-    await _check_password(account, current, "change the password")
+    await _check_password(account, current, N_("a guest account has no password; keep the account (name and password) to change the password"))
     new_hash = await accounts.hash_password(new)
     await _update(session, account, {"password_hash": new_hash, "password_reset_hash": None,
                                      "password_reset_expires_at": None})
@@ -78,23 +79,28 @@ async def rename(session: AsyncSession, account: Account, name: str) -> Account:
     return await _reload(session, account)
 
 
-SETTINGS = frozenset({"confirm_moves"})
-"""The account's settings, each a column of ``accounts`` that is true, false or null (null: each
-device decides; for ``confirm_moves``, on for touch screens)."""
+SETTINGS = frozenset({"confirm_moves", "language"})
+"""The account's settings, each a column of ``accounts``; null: each device decides.
+``confirm_moves`` is true or false (null: on for touch screens); ``language`` one of
+``app.i18n.SUPPORTED`` (null: each browser's own choice, e-mails and notices in English)."""
 
 
-async def change_settings(session: AsyncSession, account: Account, values: Mapping[str, bool | None]) -> Account:
-    """Set the named settings (``{"confirm_moves": True | False | None}``); the others stay as
-    they are.  Guests have settings too.
+async def change_settings(session: AsyncSession, account: Account, values: Mapping[str, bool | str | None]) -> Account:
+    """Set the named settings (``{"confirm_moves": True | False | None, "language": "fr" | None}``);
+    the others stay as they are.  Guests have settings too.
 
-    Raises ``AppError``: ``bad_request`` (a name not in :data:`SETTINGS`, or a value that is
-    not a boolean or null), ``conflict`` (the account was deleted meanwhile).
+    Raises ``AppError``: ``bad_request`` (a name not in :data:`SETTINGS`, or a value of the wrong
+    kind: ``confirm_moves`` not a boolean or null, ``language`` not a supported language or null),
+    ``conflict`` (the account was deleted meanwhile).
     """
     for name, value in values.items():
         if name not in SETTINGS:
-            raise AppError("bad_request", f"no setting is called {name!r}")
-        if value is not None and not isinstance(value, bool):
-            raise AppError("bad_request", f"{name} is true, false or null")
+            raise AppError("bad_request", "no setting is called {name}", name=repr(name))
+        if name == "language":
+            if value is not None and value not in SUPPORTED:
+                raise AppError("bad_request", "language is one of {languages}, or null", languages=', '.join(SUPPORTED))
+        elif value is not None and not isinstance(value, bool):
+            raise AppError("bad_request", "{name} is true, false or null", name=name)
     if values:
         await _update(session, account, dict(values))
         await session.commit()
@@ -112,7 +118,7 @@ async def delete_account(session: AsyncSession, fanout: LocalFanout, account: Ac
     Raises ``AppError``: ``forbidden`` (a wrong or missing password).
     """
     if account.password_hash is not None:
-        await _check_password(account, password or "", "delete the account")
+        await _check_password(account, password or "", N_("a guest account has no password; keep the account (name and password) to delete it"))
     await _leave_open_tables(session, account)
     playing = list(await session.scalars(
         select(Seat.table_id).join(Table, Table.id == Seat.table_id)
@@ -155,9 +161,9 @@ async def _leave_open_tables(session: AsyncSession, account: Account) -> None:
     await session.commit()
 
 
-async def _check_password(account: Account, password: str, doing: str) -> None:
+async def _check_password(account: Account, password: str, guest_refusal: str) -> None:
     if account.password_hash is None:
-        raise AppError("conflict", f"a guest account has no password; keep the account (name and password) to {doing}")
+        raise AppError("conflict", guest_refusal)
     if not await accounts.password_matches(account, password):
         raise AppError("forbidden", "the current password is wrong")
 
@@ -171,7 +177,7 @@ async def _update(session: AsyncSession, account: Account, values: dict, *guard)
                                                            *guard).values(**values))
     except IntegrityError:
         await session.rollback()
-        raise AppError("conflict", f"the name {values.get('name')!r} is already registered") from None
+        raise AppError("conflict", "the name {name} is already registered", name=repr(values.get('name'))) from None
     if rowcount(done) != 1:
         await session.rollback()
         raise AppError("conflict", "the account just changed; look again")

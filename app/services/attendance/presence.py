@@ -70,7 +70,7 @@ async def seat_presence(ctx: Context, game_id: int, seat: int) -> SeatPresence:
         row = (await session.execute(select(Seat.account_id, Seat.seen_at, Seat.connected_at, Seat.away_since)
                                      .where(Seat.table_id == game_id, Seat.seat == seat))).first()
     if row is None or row.account_id is None:
-        raise AppError("not_found", f"no person at seat {seat} of table {game_id}")
+        raise AppError("not_found", "no person at seat {seat} of table {game_id}", seat=seat, game_id=game_id)
     seen_at, connected_at = aware(row.seen_at), aware(row.connected_at)
     present = connected_at is not None and connected_at >= utcnow() - present_window(ctx)
     return SeatPresence(present=present, away=row.away_since is not None, seen_at=seen_at,

@@ -35,7 +35,7 @@ async def hand_to_bot(ctx: Context, game_id: int, account_id: int, reason: str) 
         seated = table is not None and await session.scalar(
             select(Seat.seat).where(Seat.table_id == game_id, Seat.account_id == account_id)) is not None
         if table is None or (table.private and not seated):  # a private table is nobody else's business
-            raise AppError("not_found", f"no table {game_id}")
+            raise AppError("not_found", "no table {game_id}", game_id=game_id)
         if not seated:
             raise AppError("not_seated", "you have no seat in this game")
         if table.status != "running":
@@ -95,13 +95,13 @@ async def hand_away_seat(ctx: Context, game_id: int, account_id: int, seat: int)
             .where(Seat.table_id == game_id))).all()} if table is not None else {}
         mine = next((row for row in seats.values() if row.account_id == account_id), None)
         if table is None or (table.private and mine is None):
-            raise AppError("not_found", f"no table {game_id}")
+            raise AppError("not_found", "no table {game_id}", game_id=game_id)
         if mine is None:
             raise AppError("not_seated", "only the players of this game can hand a seat to a bot")
         if table.status != "running":
             raise AppError("conflict", "this game is not running")
         if not 0 <= seat < table.seat_count:
-            raise AppError("bad_request", f"this table has seats 0 to {table.seat_count - 1}")
+            raise AppError("bad_request", "this table has seats 0 to {seat_count}", seat_count=table.seat_count - 1)
         target = seats[seat]
         if target.account_id is None or target.takeover is not None:
             raise AppError("conflict", "a bot already plays this seat")

@@ -78,7 +78,7 @@ async def submit_move(ctx: Context, login: Login | None, game_id: int, client_mo
     if login is None:
         raise AppError("unauthorized", "log in to make moves")
     if client_move_id.startswith(SERVER_MOVE_ID_PREFIXES):
-        raise AppError("bad_request", f"move ids starting with {' or '.join(SERVER_MOVE_ID_PREFIXES)} are the server's")
+        raise AppError("bad_request", "move ids starting with {prefixes} are the server's", prefixes=", ".join(SERVER_MOVE_ID_PREFIXES))
     return await _submit(ctx, game_id, lambda info: info.account_id == login.account_id, client_move_id, version,
                          raw_move, by_bot=False, login=login)
 
@@ -189,7 +189,7 @@ def _mover(seats: tuple[SeatInfo, ...], is_mover: Callable[[SeatInfo], bool], pr
     mover = next((info for info in seats if is_mover(info)), None)
     if mover is None:
         if private:
-            raise AppError("not_found", f"no game {game_id}")
+            raise AppError("not_found", "no game {game_id}", game_id=game_id)
         raise AppError("not_seated", "you have no seat in this game")
     return mover
 
@@ -213,7 +213,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         select(Table.version, Table.status, Table.private, Table.move_seconds, Table.rated).where(Table.id == game_id)
         .with_for_update())).first()
     if row is None:
-        raise AppError("not_found", f"no game {game_id}")
+        raise AppError("not_found", "no game {game_id}", game_id=game_id)
     if login is not None and not await accounts.current_logins(session, [login]):
         raise AppError("unauthorized", "your session has ended (logged out); log in again to move")
     cached = ctx.cache.get(game_id)
@@ -246,7 +246,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     try:
         move = ruleset.parse_move(raw_move)
     except MalformedMove as exc:
-        raise AppError(exc.code, exc.message) from None
+        raise AppError.from_game(exc, type(ruleset)) from None
     wire_move = ruleset.dump_move(move)
     acting = ruleset.to_act(snapshot.state)
     if status_now != "running" or version != row.version or seat not in acting:
@@ -255,11 +255,11 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
         if committed is not None:
             return committed
         if version > row.version:
-            raise AppError("stale_version", f"the game is at version {row.version}; your move was for version "
-                                            f"{version}, which it has not reached")
+            raise AppError("stale_version", "the game is at version {current}; your move was for version {version}, "
+                                            "which it has not reached", current=row.version, version=version)
         if version != row.version and not await _same_simultaneous_step(ctx, session, ruleset, game_id, seat, version,
                                                                         row.version):
-            raise AppError("stale_version", await _stale_message(session, game_id, seat, version, row.version))
+            raise await _stale_error(session, game_id, seat, version, row.version)
         if status_now != "running":
             raise AppError("illegal_move", "this game is over" if status_now == "finished" else "this game is not running")
         if seat not in acting:
@@ -269,7 +269,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     except IllegalMove as exc:
         committed = await _committed(session, game_id, client_move_id, seat, wire_move)  # bad_request if reused
         if committed is None:
-            raise AppError(exc.code, exc.message) from None
+            raise AppError.from_game(exc, type(ruleset)) from None
         return committed  # this very move, sent again with a newer version: as on the IntegrityError path
     new_version = row.version + 1
     result = ruleset.result(new_state)
@@ -321,19 +321,21 @@ async def _committed(session: AsyncSession, game_id: int, client_move_id: str, s
     if committed is None:
         return None
     if committed.seat != seat or committed.move != wire_move:
-        raise AppError("bad_request", f"move id {client_move_id!r} was already used for another move")
+        raise AppError("bad_request", "move id {client_move_id} was already used for another move", client_move_id=repr(client_move_id))
     return committed.seq
 
 
-async def _stale_message(session: AsyncSession, game_id: int, seat: int, version: int, current: int) -> str:
-    """The ``stale_version`` message for a move made at ``version`` when the game is at ``current``:
+async def _stale_error(session: AsyncSession, game_id: int, seat: int, version: int, current: int) -> AppError:
+    """The ``stale_version`` error for a move made at ``version`` when the game is at ``current``:
     it also says when ``seat`` itself has moved since (from another tab or device, most often)."""
     own = await session.scalar(select(Move.seq).where(Move.table_id == game_id, Move.seq > version, Move.seat == seat)
                                .order_by(Move.seq).limit(1))
     if own is not None:
-        return (f"the game moved on to version {current}: you already moved at version {own} (in another tab or "
-                f"device?); this move was for version {version}")
-    return f"the game moved on to version {current}; your move was for version {version}"
+        return AppError("stale_version", "the game moved on to version {current}: you already moved at version {own} "
+                        "(in another tab or device?); this move was for version {version}",
+                        current=current, own=own, version=version)
+    return AppError("stale_version", "the game moved on to version {current}; your move was for version {version}",
+                    current=current, version=version)
 
 
 async def _same_simultaneous_step(ctx: Context, session: AsyncSession, ruleset, game_id: int, seat: int,
@@ -379,7 +381,7 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
     async with ctx.sessions() as session:
         row = (await session.execute(select(Table.version, Table.status).where(Table.id == game_id))).first()
         if row is None:
-            raise AppError("not_found", f"no game {game_id}")
+            raise AppError("not_found", "no game {game_id}", game_id=game_id)
         cached = ctx.cache.get(game_id)
         if cached is not None and cached.version == row.version and cached.status == row.status:
             return cached
@@ -389,7 +391,7 @@ async def load_snapshot(ctx: Context, game_id: int) -> GameSnapshot:
         info = await load_table(session, game_id)
         state = await game_state.state_now(ctx, session, info.table)
         if state is None:
-            raise AppError("not_found", f"game {game_id} has not started yet")
+            raise AppError("not_found", "game {game_id} has not started yet", game_id=game_id)
         snapshot = snapshot_of(info.table, tuple(info.seats), state)
         if snapshot.status == "running":
             snapshot = replace(snapshot, undo_seat=await move_log.undo_seat(session, game_id))
@@ -426,7 +428,7 @@ def seat_in_snapshot(snapshot: GameSnapshot, account_id: int | None, invite_code
                 None)
     if snapshot.private and seat is None and (account_id is None or account_id != snapshot.creator_id):
         if not (invite_code and secrets.compare_digest(invite_code.encode(), (snapshot.invite_code or "").encode())):
-            raise AppError("not_found", f"no table {snapshot.game_id}")
+            raise AppError("not_found", "no table {game_id}", game_id=snapshot.game_id)
     return seat
 
 
@@ -455,5 +457,5 @@ async def replay_state(ctx: Context, game_id: int, version: int) -> tuple[GameSn
     """
     latest = await load_snapshot(ctx, game_id)
     if not 0 <= version <= latest.version:
-        raise AppError("bad_request", f"version must be between 0 and {latest.version}")
+        raise AppError("bad_request", "version must be between 0 and {version}", version=latest.version)
     return latest, await replays.state_at(ctx, ctx.replays, game_id, version)

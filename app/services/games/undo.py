@@ -50,7 +50,7 @@ async def take_back(ctx: Context, login: Login | None, game_id: int, client_move
     if login is None:
         raise AppError("unauthorized", "log in to take a move back")
     if client_move_id.startswith(SERVER_MOVE_ID_PREFIXES):
-        raise AppError("bad_request", f"move ids starting with {' or '.join(SERVER_MOVE_ID_PREFIXES)} are the server's")
+        raise AppError("bad_request", "move ids starting with {prefixes} are the server's", prefixes=", ".join(SERVER_MOVE_ID_PREFIXES))
     epoch = ctx.cache.epoch()
     try:
         async with ctx.game_lock(game_id):
@@ -72,14 +72,14 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
         select(Table.version, Table.status, Table.private, Table.move_seconds).where(Table.id == game_id)
         .with_for_update())).first()
     if row is None:
-        raise AppError("not_found", f"no game {game_id}")
+        raise AppError("not_found", "no game {game_id}", game_id=game_id)
     if not await accounts.current_logins(session, [login]):
         raise AppError("unauthorized", "your session has ended (logged out); log in again to move")
     info = await load_table(session, game_id)
     mover = next((seat for seat in info.seats if seat.account_id == login.account_id), None)
     if mover is None:
         if row.private:
-            raise AppError("not_found", f"no game {game_id}")
+            raise AppError("not_found", "no game {game_id}", game_id=game_id)
         raise AppError("not_seated", "you have no seat in this game")
     if mover.takeover is not None:
         raise AppError("not_seated", "a bot is playing your seat")
@@ -90,7 +90,7 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
     if row.status != "running" or state is None:
         raise AppError("not_reversible", "this game is not running")
     if version != row.version:
-        raise AppError("stale_version", f"the game moved on to version {row.version}; your undo was for version {version}")
+        raise AppError("stale_version", "the game moved on to version {version}; your undo was for version {version2}", version=row.version, version2=version)
     last = await move_log.last_move(session, game_id)
     if last is None or last.seat != mover.seat or last.others_since:
         raise AppError("not_reversible", "another player has acted since your last move" if last is not None
@@ -139,5 +139,5 @@ async def _committed_undo(session: AsyncSession, game_id: int, client_move_id: s
     if committed is None:
         return None
     if committed.seat != seat or committed.kind != UNDO_KIND:
-        raise AppError("bad_request", f"move id {client_move_id!r} was already used for another move")
+        raise AppError("bad_request", "move id {client_move_id} was already used for another move", client_move_id=repr(client_move_id))
     return committed.seq

@@ -139,12 +139,13 @@ class MailChannel:
             return
         async with self._ctx.sessions() as session:
             row = await session.get(NotifyAccount, account_id)
-            name = await session.scalar(select(Account.name).where(Account.id == account_id))
+            person = (await session.execute(select(Account.name, Account.language).where(Account.id == account_id))).first()
+        name, language = (person.name, person.language) if person is not None else (None, None)
         if row is None or not (row.email and row.email_confirmed and row.email_enabled):
             return
         site = self._ctx.settings.site_url
         unsubscribe = f"{site}/notifications/unsubscribe?token={self._tokens.unsubscribe(account_id, row.email)}"
-        message = notice_mail(self._mailer, row.email, name or "", notice, site, unsubscribe)
+        message = notice_mail(self._mailer, row.email, name or "", notice, site, unsubscribe, language)
         metrics = self._ctx.metrics
         try:
             async with asyncio.timeout(self._ctx.settings.notify_send_timeout_seconds):

@@ -18,6 +18,9 @@ import asyncio
 import logging
 from collections import OrderedDict
 
+from sqlalchemy import select
+
+from app.db.models import Account
 from app.services.accounts import friends
 from app.services.context import Context
 from app.services.notify.channels import Channel
@@ -70,8 +73,10 @@ class InvitationNotices:
             self._told[key] = None
             while len(self._told) > REMEMBERED:
                 self._told.popitem(last=False)
+            async with self._ctx.sessions() as session:
+                language = await session.scalar(select(Account.language).where(Account.id == pending.invitee_id))
             notice = invitation_notice(pending.inviter_name, WaitingGame(pending.table_id, pending.title), pending.terms,
-                                       pending.rematch)
+                                       pending.rematch, language)
             await asyncio.gather(*(channel.deliver(pending.invitee_id, notice) for channel in self._channels),
                                  return_exceptions=True)
         except Exception:

@@ -14,6 +14,7 @@ import aiosmtplib
 from email_validator import EmailNotValidError, validate_email
 
 from app.config import Settings
+from app.i18n import translate
 from app.services.errors import AppError
 from app.services.notify.messages import Notice
 
@@ -26,13 +27,13 @@ def check_address(address: str) -> str:
     characters, one mailbox with a domain that has a dot, no display name, no line breaks
     (email-validator; deliverability is not looked up, the confirmation mail settles it)."""
     if not isinstance(address, str) or not 3 <= len(address.strip()) <= MAX_ADDRESS_LENGTH:
-        raise AppError("bad_request", f"an e-mail address has 3 to {MAX_ADDRESS_LENGTH} characters")
+        raise AppError("bad_request", "an e-mail address has 3 to {MAX_ADDRESS_LENGTH} characters", MAX_ADDRESS_LENGTH=MAX_ADDRESS_LENGTH)
     try:
         checked = validate_email(address.strip(), check_deliverability=False)
     except EmailNotValidError as exc:
-        raise AppError("bad_request", f"not an e-mail address: {exc}") from None
+        raise AppError("bad_request", "not an e-mail address: {exc}", exc=exc) from None
     if len(checked.normalized) > MAX_ADDRESS_LENGTH:
-        raise AppError("bad_request", f"an e-mail address has at most {MAX_ADDRESS_LENGTH} characters")
+        raise AppError("bad_request", "an e-mail address has at most {MAX_ADDRESS_LENGTH} characters", MAX_ADDRESS_LENGTH=MAX_ADDRESS_LENGTH)
     return checked.normalized
 
 
@@ -73,27 +74,29 @@ class Mailer:
             timeout=settings.notify_send_timeout_seconds)
 
 
-def notice_mail(mailer: Mailer, to: str, name: str, notice: Notice, site_url: str, unsubscribe_url: str) -> EmailMessage:
+def notice_mail(mailer: Mailer, to: str, name: str, notice: Notice, site_url: str, unsubscribe_url: str,
+                language: str | None = None) -> EmailMessage:
     """The mail of a notice (a turn, a digest, an invitation): its lines with the link (each waiting
-    game's in a digest), why it came, then the unsubscribe link."""
+    game's in a digest), why it came, then the unsubscribe link; its own words in ``language`` (the
+    notice's were written in it already)."""
     if len(notice.games) > 1:
         body = "\n".join(f"  {line}\n  {site_url}{game.path}\n" for line, game in zip(notice.lines, notice.games))
     else:
         body = "\n".join(notice.lines) + f"\n\n  {site_url}{notice.path}\n"
-    text = (f"Hello {name},\n\n{notice.title}.\n\n{body}\n"
-            f"You get this mail because you asked Caravanserai to tell you {notice.reason}.\n"
-            f"To get no more of these mails, follow this link: {unsubscribe_url}\n")
+    text = (translate(language, "Hello {name},", name=name) + f"\n\n{notice.title}.\n\n{body}\n"
+            + translate(language, "You get this mail because you asked Caravanserai to tell you {reason}.",
+                        reason=notice.reason) + "\n"
+            + translate(language, "To get no more of these mails, follow this link: {url}", url=unsubscribe_url) + "\n")
     message = mailer.message(to, notice.title, text)
     message["List-Unsubscribe"] = f"<{unsubscribe_url}>"
     message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     return message
 
 
-def confirm_mail(mailer: Mailer, to: str, name: str, confirm_url: str) -> EmailMessage:
-    """The mail that asks the owner of ``to`` to confirm it."""
-    text = (f"Hello {name},\n\nTo get an e-mail from Caravanserai when it is your turn, confirm this address "
-            f"by following the link:\n\n  {confirm_url}\n\n"
-            f"If you did not ask for this, ignore this mail: nothing will be sent to you.\n")
-    return mailer.message(to, "Confirm your address for Caravanserai", text)
-
-
+def confirm_mail(mailer: Mailer, to: str, name: str, confirm_url: str, language: str | None = None) -> EmailMessage:
+    """The mail that asks the owner of ``to`` to confirm it, in ``language``."""
+    text = (translate(language, "Hello {name},", name=name) + "\n\n"
+            + translate(language, "To get an e-mail from Caravanserai when it is your turn, confirm this address "
+                                  "by following the link:") + f"\n\n  {confirm_url}\n\n"
+            + translate(language, "If you did not ask for this, ignore this mail: nothing will be sent to you.") + "\n")
+    return mailer.message(to, translate(language, "Confirm your address for Caravanserai"), text)

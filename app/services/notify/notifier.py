@@ -31,7 +31,9 @@ import weakref
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 
-from app.db.models import utcnow
+from sqlalchemy import select
+
+from app.db.models import Account, utcnow
 from app.services.games import pipeline as games
 from app.services.games.cache import GameSnapshot
 from app.services.context import Context
@@ -241,9 +243,10 @@ class Notifier:
                     if turn.notified_at is None and not await self.is_present(turn.table_id, turn.seat)]
             if not owed:
                 return None
+            language = await session.scalar(select(Account.language).where(Account.id == account_id))
             if len(waiting) == 1:
                 [(turn, game)] = owed
-                notice = turn_notice(game, now)
+                notice = turn_notice(game, now, language)
             else:
                 due = await preferences.next_digest_at(session, account_id, digest_minutes)
                 if due is not None and now < due:
@@ -254,7 +257,7 @@ class Notifier:
                     return None
                 new = {turn.table_id for turn, _ in owed}
                 notice = digest_notice([WaitingGame(game.table_id, game.title, game.deadline, game.table_id in new)
-                                        for _, game in waiting], f"/players/{account_id}", now)
+                                        for _, game in waiting], f"/players/{account_id}", now, language)
             claimed = [await turns.claim(session, turn, now) for turn, _ in owed]
             if not any(claimed):  # told by another process meanwhile
                 await session.rollback()

@@ -75,7 +75,7 @@ async def remove_subscription(session: AsyncSession, account_id: int, subscripti
     result = await session.execute(delete(PushSubscription).where(PushSubscription.id == subscription_id,
                                                                   PushSubscription.account_id == account_id))
     if rowcount(result) != 1:
-        raise AppError("not_found", f"you have no push subscription {subscription_id}")
+        raise AppError("not_found", "you have no push subscription {subscription_id}", subscription_id=subscription_id)
     await session.commit()
 
 
@@ -108,8 +108,7 @@ async def may_send_confirmation(session: AsyncSession, account_id: int, now: dat
         wait = sent + timedelta(minutes=CONFIRM_RESEND_MINUTES) - now
         if wait > timedelta(0):
             minutes = int(wait.total_seconds() // 60) + 1
-            raise AppError("rate_limited", f"a confirmation mail was sent a moment ago; ask again in {minutes} minute"
-                                           f"{'' if minutes == 1 else 's'}")
+            raise AppError("rate_limited", "a confirmation mail was sent a moment ago; ask again in {minutes} min", minutes=minutes)
 
 
 AddressState = tuple[str | None, bool, bool, datetime | None]

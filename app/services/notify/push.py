@@ -60,7 +60,7 @@ def check_subscription(subscription: Subscription, allow_private: bool) -> Subsc
     """
     endpoint = subscription.endpoint
     if len(endpoint) > MAX_ENDPOINT_LENGTH or any(ord(char) <= 32 or ord(char) >= 127 for char in endpoint):
-        raise AppError("bad_request", f"a push endpoint is a URL of at most {MAX_ENDPOINT_LENGTH} printable characters")
+        raise AppError("bad_request", "a push endpoint is a URL of at most {MAX_ENDPOINT_LENGTH} printable characters", MAX_ENDPOINT_LENGTH=MAX_ENDPOINT_LENGTH)
     parts = urlsplit(endpoint)
     schemes = ("https", "http") if allow_private else ("https",)
     if parts.scheme not in schemes or not parts.hostname or parts.username or parts.password:

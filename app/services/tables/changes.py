@@ -125,7 +125,7 @@ def choose_pace(pace: str | None, move_seconds: int | None) -> str:
     if pace is None:
         return TURN_BASED if move_seconds is not None and move_seconds >= PACE_BOUNDARY_SECONDS else LIVE
     if pace not in (LIVE, TURN_BASED):
-        raise AppError("bad_request", f"pace must be {LIVE!r} or {TURN_BASED!r}")
+        raise AppError("bad_request", "pace must be {live} or {turn_based}", live=repr(LIVE), turn_based=repr(TURN_BASED))
     if move_seconds is not None and pace == LIVE and move_seconds > PACE_BOUNDARY_SECONDS:
         raise AppError("bad_request", "a live table allows at most an hour per move; choose turn-based for more")
     if move_seconds is not None and pace == TURN_BASED and move_seconds < PACE_BOUNDARY_SECONDS:
@@ -151,13 +151,13 @@ async def create_table(
     try:
         ruleset = registry.get(ruleset_name)
     except UnknownRuleset:
-        raise AppError("not_found", f"no game called {ruleset_name!r}") from None
+        raise AppError("not_found", "no game called {ruleset_name}", ruleset_name=repr(ruleset_name)) from None
     open_tables = await session.scalar(select(func.count()).select_from(Table)
                                        .where(Table.creator_id == creator.id, Table.status == "open")) or 0
     if open_tables >= max_open_tables:
-        raise AppError("rate_limited", f"you already have {open_tables} open tables; start or leave one first")
+        raise AppError("rate_limited", "you already have {open_tables} open tables; start or leave one first", open_tables=open_tables)
     if not ruleset.min_players <= seat_count <= ruleset.max_players:
-        raise AppError("bad_request", f"{ruleset.title} takes {ruleset.min_players} to {ruleset.max_players} players")
+        raise AppError("bad_request", "{title} takes {min_players} to {max_players} players", title=ruleset.title, min_players=ruleset.min_players, max_players=ruleset.max_players)
     if rated and seat_count < 2:
         raise AppError("bad_request", "a table of one seat cannot be rated: ratings compare people")
     try:
@@ -165,7 +165,7 @@ async def create_table(
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ())) or "options"
-        raise AppError("bad_request", f"bad option {where}: {first.get('msg')}") from None
+        raise AppError("bad_request", "bad option {where}: {msg}", where=where, msg=first.get('msg')) from None
     table = Table(
         ruleset=ruleset.name, options=parsed.model_dump(mode="json"), seat_count=seat_count, private=private,
         invite_code=secrets.token_urlsafe(9) if private else None, creator_id=creator.id, status="open", version=0,
@@ -187,7 +187,7 @@ async def load_table(session: AsyncSession, table_id: int, for_update: bool = Fa
         query = query.with_for_update()
     table = await session.scalar(query)
     if table is None:
-        raise AppError("not_found", f"no table {table_id}")
+        raise AppError("not_found", "no table {table_id}", table_id=table_id)
     held = (await held_seats(session, [table_id]))[table_id] if table.status == "open" else {}
     return TableInfo(table, (await seats_of(session, [table_id]))[table_id], held)
 
@@ -244,7 +244,7 @@ def check_access(info: TableInfo, viewer_id: int | None, invite_code: str | None
         return
     if invite_code and secrets.compare_digest(invite_code.encode(), (table.invite_code or "").encode()):
         return
-    raise AppError("not_found", f"no table {table.id}")
+    raise AppError("not_found", "no table {id}", id=table.id)
 
 
 async def list_tables(session: AsyncSession, limit: int = 200) -> list[TableInfo]:
@@ -283,11 +283,11 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
             raise AppError("table_full", "every seat at this table is taken")
         seat = mine if mine is not None else empty[0]
     elif not 0 <= seat < info.table.seat_count:
-        raise AppError("bad_request", f"this table has seats 0 to {info.table.seat_count - 1}")
+        raise AppError("bad_request", "this table has seats 0 to {seat_count}", seat_count=info.table.seat_count - 1)
     elif seat in info.held and seat != mine:
-        raise AppError("table_full", f"seat {seat} is kept for {info.held[seat].name}, who was asked to play")
+        raise AppError("table_full", "seat {seat} is kept for {name}, who was asked to play", seat=seat, name=info.held[seat].name)
     elif seat not in empty:
-        raise AppError("table_full", f"seat {seat} is taken")
+        raise AppError("table_full", "seat {seat} is taken", seat=seat)
     # The compare-and-set on an empty seat keeps two simultaneous joins from both winning.
     try:
         result = await session.execute(
@@ -297,7 +297,7 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
         )
         if rowcount(result) != 1:
             await session.rollback()
-            raise AppError("table_full", f"seat {seat} was just taken")
+            raise AppError("table_full", "seat {seat} was just taken", seat=seat)
         await session.execute(delete(Invitation).where(Invitation.table_id == table_id,
                                                        Invitation.invitee_id == account.id))
         await session.commit()
@@ -359,13 +359,12 @@ async def start_table(session: AsyncSession, registry: Registry, account: Accoun
     if table.status != "open":
         raise AppError("conflict", "this game has already started")
     if empty_seats is not None and empty_seats not in EMPTY_SEATS_CHOICES:
-        raise AppError("bad_request", f"empty_seats must be one of {', '.join(EMPTY_SEATS_CHOICES)}")
+        raise AppError("bad_request", "empty_seats must be one of {choices}", choices=', '.join(EMPTY_SEATS_CHOICES))
     vacant = [s.seat for s in info.seats if s.empty]
     if vacant and empty_seats is None:
         waiting = sorted(held.name for held in info.held.values())
         if waiting:
-            raise AppError("conflict", f"waiting for {', '.join(waiting)} to accept; start with bots in their "
-                                       "seats or with fewer seats")
+            raise AppError("conflict", "waiting for {waiting} to accept; start with bots in their seats or with fewer seats", waiting=', '.join(waiting))
         raise AppError("conflict", "every seat must be filled before the game starts")
     if vacant:
         await session.execute(delete(Invitation).where(Invitation.table_id == table_id, Invitation.seat.in_(vacant)))
@@ -384,8 +383,7 @@ async def _drop_seats(session: AsyncSession, registry: Registry, info: TableInfo
     ruleset = registry.get(info.table.ruleset)
     remaining = info.table.seat_count - len(vacant)
     if remaining < ruleset.min_players:
-        raise AppError("bad_request", f"{ruleset.title} takes at least {ruleset.min_players} players; "
-                                      "seat bots in the empty seats instead")
+        raise AppError("bad_request", "{title} takes at least {min_players} players; seat bots in the empty seats instead", title=ruleset.title, min_players=ruleset.min_players)
     await session.execute(delete(Seat).where(Seat.table_id == info.table.id, Seat.seat.in_(vacant)))
     kept = [s.seat for s in info.seats if s.seat not in vacant]
     for new, old in enumerate(kept):  # ascending, so a seat always moves into a number already free
@@ -434,12 +432,12 @@ async def set_bot(session: AsyncSession, account: Account, table_id: int, seat: 
     if info.table.status != "open":
         raise AppError("conflict", "this table has already started")
     if not 0 <= seat < info.table.seat_count:
-        raise AppError("bad_request", f"this table has seats 0 to {info.table.seat_count - 1}")
+        raise AppError("bad_request", "this table has seats 0 to {seat_count}", seat_count=info.table.seat_count - 1)
     if level is not None and level not in BOT_LEVELS:
-        raise AppError("bad_request", f"bot level must be one of {', '.join(sorted(BOT_LEVELS))}")
+        raise AppError("bad_request", "bot level must be one of {levels}", levels=', '.join(sorted(BOT_LEVELS)))
     holder = info.seats[seat].account_id
     if holder is not None and not (holder == account.id and level is not None):
-        raise AppError("table_full", f"seat {seat} is taken by {info.seats[seat].name}")
+        raise AppError("table_full", "seat {seat} is taken by {name}", seat=seat, name=info.seats[seat].name)
     if level is not None and seat in info.held:  # the host fills the seat instead: the invitation is withdrawn
         await session.execute(delete(Invitation).where(Invitation.id == info.held[seat].invitation_id))
     # The creator may hand their own seat to a bot (an all-bot table); anyone else's seat is theirs.

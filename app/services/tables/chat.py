@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, Block, ChatMessage, Table, iso_utc, utcnow
 from app.fanout import Marker
 from app.services.context import Context
+from app.i18n import N_
 from app.services.errors import AppError
 from app.services.tables.changes import TableInfo, check_access, load_table
 
@@ -53,10 +54,10 @@ def chat_access(info: TableInfo, account_id: int | None) -> ChatAccess:
         return ChatAccess(seat, can_read=True, can_post=True)
     if not info.table.chat_spectators:
         return ChatAccess(None, can_read=False, can_post=False, code="not_seated",
-                          reason="the chat of this table is for its players only")
+                          reason=N_("the chat of this table is for its players only"))
     if account_id is None:
         return ChatAccess(None, can_read=True, can_post=False, code="unauthorized",
-                          reason="sign in to write in the chat")
+                          reason=N_("sign in to write in the chat"))
     return ChatAccess(None, can_read=True, can_post=True)
 
 
@@ -65,7 +66,7 @@ def clean_text(text: str) -> str:
     ``MAX_CHARACTERS``, or holds control characters (line breaks included) or bidirectional overrides."""
     text = text.strip()
     if len(text) > MAX_CHARACTERS:
-        raise AppError("bad_request", f"a chat message has at most {MAX_CHARACTERS} characters")
+        raise AppError("bad_request", "a chat message has at most {MAX_CHARACTERS} characters", MAX_CHARACTERS=MAX_CHARACTERS)
     # Cc: control characters; Zl/Zp: the line and paragraph separators; Cs: lone surrogates; Co/Cn:
     # private-use and unassigned code points (tag characters among them).
     if any(unicodedata.category(char) in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp") or char in _BIDI_CONTROLS
