@@ -6,7 +6,8 @@ import { api } from "./api.js";
 import { h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
 import { t, tn } from "./i18n.js";
-import { fill, keep } from "./words.js";
+import { termsText } from "./options-form.js";
+import { fill, gameWord, keep } from "./words.js";
 
 const REFRESH_MS = 15000;
 
@@ -66,12 +67,12 @@ export function mountFriendsCard(section) {
       { class: "invitation", "data-invitation-table": String(invitation.table_id) },
       fill(
         invitation.rematch
-          ? t("{who} offers a rematch of {game}: {terms}", { who: "{who}", game: t(invitation.title), terms: "{terms}" })
-          : t("{who} invites you to {game}: {terms}", { who: "{who}", game: t(invitation.title), terms: "{terms}" }),
+          ? t("{who} offers a rematch of {game}: {terms}", { who: "{who}", game: gameWord(invitation.ruleset, invitation.title), terms: "{terms}" })
+          : t("{who} invites you to {game}: {terms}", { who: "{who}", game: gameWord(invitation.ruleset, invitation.title), terms: "{terms}" }),
         {
           who: h("a", { href: playerPath(invitation.from.id) }, invitation.from.name),
-          terms: h("span", { class: "muted", "data-invitation-terms": "" }, invitation.terms
-            || tn("{n} free seat", "{n} free seats", invitation.free_seats, { n: invitation.free_seats })),
+          terms: h("span", { class: "muted", "data-invitation-terms": "" }, invitation.table ? termsText(invitation.table)
+            : invitation.terms || tn("{n} free seat", "{n} free seats", invitation.free_seats)),
         },
       ),
       " ",
@@ -90,7 +91,7 @@ export function mountFriendsCard(section) {
       h("a", { href: playerPath(friend.id) }, friend.name),
       friend.games.length
         ? h("span", { class: "muted" }, " · ", fill(t("playing {games}", keep("games")), {
-          games: friend.games.map((game, index) => [index ? ", " : "", h("a", { href: tablePath(game.id), "data-friend-game": String(game.id) }, `${t(game.title)} #${game.id}`)]),
+          games: friend.games.map((game, index) => [index ? ", " : "", h("a", { href: tablePath(game.id), "data-friend-game": String(game.id) }, `${gameWord(game.ruleset, game.title)} #${game.id}`)]),
         }))
         : null,
     );

@@ -7,7 +7,8 @@ import { api } from "./api.js";
 import { h, replaceChildren, whileBusy } from "./dom.js";
 import { tablePath } from "./links.js";
 import { t } from "./i18n.js";
-import { fill } from "./words.js";
+import { termsText } from "./options-form.js";
+import { fill, gameWord } from "./words.js";
 
 const REFRESH_MS = 20_000;
 
@@ -86,8 +87,8 @@ export function mountInvitations(header) {
     });
     const parts = {
       who: invitation.from.name,
-      game: h("a", { href: link }, t("{game} (table {id})", { game: t(invitation.title), id: invitation.table_id })),
-      terms: h("span", { class: "invitation-terms", "data-invitation-terms": "" }, invitation.terms),
+      game: h("a", { href: link }, t("{game} (table {id})", { game: gameWord(invitation.ruleset, invitation.title), id: invitation.table_id })),
+      terms: h("span", { class: "invitation-terms", "data-invitation-terms": "" }, invitation.table ? termsText(invitation.table) : invitation.terms),
     };
     const asks = invitation.rematch
       ? t("{who} offers a rematch of {game}: {terms}", { who: "{who}", game: "{game}", terms: "{terms}" })

@@ -12,7 +12,7 @@ import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
 import { gamePicture } from "./game-pictures.js";
 import { currentLanguage, loadGameCatalog, t, tn } from "./i18n.js";
-import { capitalised, fill, keep, translatePage } from "./words.js";
+import { capitalised, fill, gameWord, keep, loadGameWords, translatePage } from "./words.js";
 
 const REFRESH_MS = 3000;
 const LAST_GAME_KEY = "caravanserai-last-game"; // localStorage: the ruleset of the last table you created
@@ -90,7 +90,7 @@ function choosePace() {
 
 /** A game's name as the reader reads it (the ruleset's catalog may name it in their language). */
 function gameTitle(ruleset) {
-  return ruleset.title ? t(ruleset.title) : ruleset.name;
+  return ruleset.title ? gameWord(ruleset.name, ruleset.title) : ruleset.name;
 }
 // The rules of the game chosen in the select, in a new tab (chooseRuleset points it at the game).
 const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, t("Rules"));
@@ -141,6 +141,11 @@ async function loadRulesets() {
     replaceChildren(elements.ruleset, h("option", {}, t("No games installed")));
     return;
   }
+  await loadGameWords(rulesets.map((ruleset) => ruleset.name)); // each game's name and summary in the reader's words
+  lastDrawn = ""; // the tables' games and options too
+  lastDrawnMine = "";
+  drawTables();
+  drawMine();
   replaceChildren(
     elements.ruleset,
     rulesets.map((ruleset) => h("option", { value: ruleset.name }, gameTitle(ruleset))),
@@ -179,7 +184,7 @@ function drawGameCards() {
         gamePicture(ruleset.name),
         h("strong", { class: "game-card-title" }, gameTitle(ruleset)),
         h("span", { class: "game-card-facts muted" }, `${players}${length}`),
-        ruleset.summary ? h("span", { class: "game-card-summary" }, t(ruleset.summary)) : null,
+        ruleset.summary ? h("span", { class: "game-card-summary" }, gameWord(ruleset.name, ruleset.summary)) : null,
       );
       choose.addEventListener("click", () => {
         elements.ruleset.value = ruleset.name;
@@ -489,9 +494,9 @@ function statusBadge(status) {
   return { open: t("waiting"), running: t("playing"), finished: t("finished"), abandoned: t("abandoned") }[status] || status;
 }
 
-/** A table's title (its game's name unless the host named it) as the reader reads it. */
+/** A table's title (its game's name) as the reader reads it. */
 function tableTitle(table) {
-  return table.title ? t(table.title) : table.ruleset;
+  return table.title ? gameWord(table.ruleset, table.title) : table.ruleset;
 }
 
 /** "Rated · options: Trading, Hidden Coins": what a player agrees to by joining. */

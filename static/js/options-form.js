@@ -2,7 +2,9 @@
 // Enums become selects, booleans checkboxes, numbers number fields; anything else a text field.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { describeTimeControl, paceLabel } from "./clock.js";
+import { t, tn } from "./i18n.js";
+import { gameWord } from "./words.js";
 
 function resolve(schema, root) {
   let current = schema || {};
@@ -36,9 +38,41 @@ function resolve(schema, root) {
  * defaults in `options_words`, in English: each is looked up in the catalogs; none: "standard options").
  */
 export function agreedText(table) {
-  const words = (table.options_words || []).map((word) => t(word));
+  const words = (table.options_words || []).map((word) => optionWord(table.ruleset, word));
   const options = words.length ? t("options: {options}", { options: words.join(", ") }) : t("standard options");
   return `${table.rated ? t("rated") : t("friendly")} · ${options}`;
+}
+
+/**
+ * One of the server's `options_words` in the reader's words: an option's label ("Trading"), or
+ * "label: choice", "label: 100", "label: off" (app/services/tables/terms.py, option_words), whose
+ * label and choice are the game's msgids.
+ */
+function optionWord(game, word) {
+  const whole = gameWord(game, word);
+  const parts = /^(.+): ([^:]+)$/.exec(word);
+  if (whole !== word || !parts) return whole;
+  const [, label, value] = parts;
+  const said = value === "off" ? t("off") : gameWord(game, value);
+  return t("{option}: {value}", { option: gameWord(game, label), value: said });
+}
+
+/**
+ * What a player agrees to by joining `table`, in one line: who sits there and how many seats are
+ * free, the pace, the clock, rated or friendly, the options. "Ana and 1 free seat · live · 2 min
+ * per move · rated · options: Trading" (as app/services/tables/terms.py says it, in the reader's language).
+ */
+export function termsText(table) {
+  const names = [];
+  for (const seat of table.seats || []) {
+    if ((seat.account_id !== null || seat.bot) && seat.name) names.push(seat.name);
+    else if (seat.held_for) names.push(t("{name} (asked)", { name: seat.held_for.name }));
+  }
+  const free = (table.seats || []).length - names.length;
+  const seats = tn("{n} free seat", "{n} free seats", free);
+  const people = !free ? names.join(", ") : names.length ? t("{names} and {seats}", { names: names.join(", "), seats }) : seats;
+  const clock = describeTimeControl(table.time_control && table.time_control.move_seconds) || t("no time limit");
+  return [people, paceLabel(table.pace) || paceLabel("live"), clock, agreedText(table)].join(" · ");
 }
 
 /** A field or choice name from its key, in the game's words when its catalog has them ("hidden_coins": "Hidden coins"). */

@@ -11,7 +11,7 @@ import { relationButtons } from "./friends.js";
 import { ratingItem } from "./ratings.js";
 import { mountSession } from "./session.js";
 import { t, tn } from "./i18n.js";
-import { ordinal, translatePage } from "./words.js";
+import { gameWord, loadGameWords, ordinal, translatePage } from "./words.js";
 
 const elements = {
   name: document.getElementById("player-name"),
@@ -48,7 +48,7 @@ function gameItem(game) {
     h(
       "div",
       { class: "table-head" },
-      h("a", { class: "table-name", href: tablePath(game.id, game.invite_code) }, h("strong", {}, game.title ? t(game.title) : game.ruleset)),
+      h("a", { class: "table-name", href: tablePath(game.id, game.invite_code) }, h("strong", {}, game.title ? gameWord(game.ruleset, game.title) : game.ruleset)),
       h("span", { class: `badge badge-${game.status}` }, { running: t("playing"), abandoned: t("abandoned") }[game.status] || t("finished")),
       game.private ? h("span", { class: "badge" }, t("private")) : null,
       h("span", { class: "muted table-id" }, `#${game.id}`),
@@ -71,6 +71,7 @@ function gameItem(game) {
 async function load() {
   try {
     const profile = await api("GET", `/api/players/${encodeURIComponent(playerId)}`);
+    await loadGameWords([...profile.games.map((game) => game.ruleset), ...(profile.ratings || []).map((rating) => rating.ruleset)]);
     document.title = `Caravanserai — ${profile.name}`;
     elements.name.textContent = profile.name;
     const kind = profile.deleted ? t("Deleted account") : profile.guest ? t("Guest") : t("Registered player");

@@ -6,6 +6,7 @@ import { api, withInvite } from "./api.js";
 import { h, s } from "./dom.js";
 import { playerPath } from "./links.js";
 import { t, tn } from "./i18n.js";
+import { gameWord } from "./words.js";
 
 /** {rated, seats: [{seat, account_id, rating, games, change}]} of a table. */
 export function loadRatings(tableId, inviteCode) {
@@ -58,7 +59,7 @@ export function ratingItem(rating) {
   return h(
     "li",
     { class: "rating-item", "data-ruleset": rating.ruleset },
-    h("strong", {}, t(rating.title)),
+    h("strong", {}, gameWord(rating.ruleset, rating.title)),
     " ",
     h("span", { class: "rating-value", "data-rating": String(rating.rating) }, String(rating.rating)),
     h("span", { class: "muted" }, ` · ${tn("{n} rated game", "{n} rated games", rating.games)}`, last ? ` · ${lastChange(last)}` : ""),
@@ -67,7 +68,7 @@ export function ratingItem(rating) {
         "{game}: rating over the last {n} rated game, from {start} to {end}",
         "{game}: rating over the last {n} rated games, from {start} to {end}",
         rating.history.length,
-        { game: t(rating.title), start: rating.history[0].before, end: rating.rating },
+        { game: gameWord(rating.ruleset, rating.title), start: rating.history[0].before, end: rating.rating },
       )))
       : null,
     leaderboard(rating),
@@ -82,7 +83,7 @@ function lastChange(last) {
 /** The game's best players (GET /api/rulesets/{name}/leaderboard), loaded when first opened. */
 function leaderboard(rating) {
   const list = h("ol", { class: "leaderboard", "data-leaderboard": rating.ruleset });
-  const details = h("details", { class: "leaderboard-wrap" }, h("summary", {}, t("{game} leaderboard", { game: t(rating.title) })), list);
+  const details = h("details", { class: "leaderboard-wrap" }, h("summary", {}, t("{game} leaderboard", { game: gameWord(rating.ruleset, rating.title) })), list);
   let loaded = false;
   details.addEventListener("toggle", async () => {
     if (!details.open || loaded) return;

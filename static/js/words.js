@@ -8,6 +8,8 @@
 import { currentLanguage, t } from "./i18n.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
+/** name -> messages of that game's catalog: pages listing several games (the lobby, a profile). */
+const gameMessages = new Map();
 
 /** Params that give each of `names` its own placeholder back ({who: "{who}"}), so t() leaves it for fill(). */
 export function keep(...names) {
@@ -31,6 +33,41 @@ export function fill(text, parts) {
   }
   if (at < text.length) out.push(text.slice(at));
   return out.filter((part) => part !== null && part !== undefined && part !== "");
+}
+
+/**
+ * Load the catalogs of the games called `names` (ruleset names) for gameWord(): a page that lists
+ * several games at once, where i18n.js holds one game's catalog (a table's). Never rejects: a game
+ * whose catalog cannot be had is said in English.
+ * @param {string[]} names
+ */
+export async function loadGameWords(names) {
+  const language = currentLanguage();
+  if (language === "en") return; // the msgids are English
+  const wanted = [...new Set(names)].filter((name) => name && !gameMessages.has(name));
+  await Promise.all(wanted.map(async (name) => {
+    gameMessages.set(name, {});
+    try {
+      const answer = await fetch(`/i18n/${language}/games/${encodeURIComponent(name)}.json`, { credentials: "same-origin" });
+      const body = answer.ok ? await answer.json() : null;
+      if (body && body.messages && typeof body.messages === "object") gameMessages.set(name, body.messages);
+    } catch {
+      // offline, or a server without the catalog: English
+    }
+  }));
+}
+
+/**
+ * `msgid` (a game's title, summary, option word) in the words of the game called `game` when
+ * loadGameWords() loaded its catalog, else as t() says it; {placeholders} filled from `params`.
+ * @param {string} game
+ * @param {string} msgid
+ * @param {Record<string, unknown>} [params]
+ */
+export function gameWord(game, msgid, params) {
+  const own = (gameMessages.get(game) || {})[msgid];
+  if (typeof own !== "string" || !own) return t(msgid, params);
+  return own.replace(PLACEHOLDER, (whole, key) => (params && Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : whole));
 }
 
 /** "1st", "2nd", "3rd", "4th" (English), "1er", "2e" (French): the reader's language's ordinal. */
