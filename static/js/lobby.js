@@ -11,7 +11,7 @@ import { mountSession } from "./session.js";
 import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
 import { gamePicture } from "./game-pictures.js";
-import { currentLanguage, loadGameCatalog, t, tn } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { capitalised, fill, gameWord, keep, loadGameWords, translatePage } from "./words.js";
 
 const REFRESH_MS = 3000;
@@ -211,27 +211,13 @@ function chooseRuleset() {
   replaceChildren(elements.seats, seats);
   // two players unless the game cannot be played by two (a solo game is a choice, not the default)
   elements.seats.value = String(Math.min(Math.max(2, ruleset.min_players), ruleset.max_players));
-  drawOptions(ruleset);
-  // the game's own words for its options: drawn again once its catalog is loaded, unless touched meanwhile
-  const drawn = currentOptions;
-  loadGameCatalog(ruleset.name).then(() => {
-    if (currentLanguage() !== "en" && currentOptions === drawn && !drawn.touched && elements.ruleset.value === ruleset.name) drawOptions(ruleset);
-  });
+  currentOptions = optionsForm(ruleset.options_schema, ruleset.name); // in the game's words (loadGameWords)
+  replaceChildren(elements.options, currentOptions.element);
+  elements.optionsFieldset.hidden = currentOptions.empty;
   rulesLink.href = `/rules/${encodeURIComponent(ruleset.name)}`;
   rulesLink.setAttribute("aria-label", t("Rules of {game} (opens in a new tab)", { game: gameTitle(ruleset) }));
   rulesLink.hidden = false;
   choosePace(); // the game's usual time per move
-}
-
-/** The options form of `ruleset`; `currentOptions.touched` once the person changed a field. */
-function drawOptions(ruleset) {
-  const form = { ...optionsForm(ruleset.options_schema), touched: false };
-  form.element.addEventListener("input", () => {
-    form.touched = true;
-  });
-  currentOptions = form;
-  replaceChildren(elements.options, form.element);
-  elements.optionsFieldset.hidden = form.empty;
 }
 
 elements.ruleset.addEventListener("change", () => {

@@ -75,17 +75,20 @@ export function termsText(table) {
   return [people, paceLabel(table.pace) || paceLabel("live"), clock, agreedText(table)].join(" · ");
 }
 
-/** A field or choice name from its key, in the game's words when its catalog has them ("hidden_coins": "Hidden coins"). */
+/** A field or choice name from its key ("hidden_coins": "Hidden coins"), still English: the msgid. */
 function humanise(name) {
   const text = name.replace(/_/g, " ");
-  return t(text.charAt(0).toUpperCase() + text.slice(1));
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
- * Build the fields for `schema`. Returns {element, read}, where read() gives the options object
- * to send, with values of the schema's types (enum values keep their JSON type).
+ * Build the fields for `schema`, labelled in the words of the game called `game` (its catalog:
+ * words.js gameWord, after loadGameWords; titles, descriptions and choice labels are its msgids).
+ * Returns {element, read}, where read() gives the options object to send, with values of the
+ * schema's types (enum values keep their JSON type).
  */
-export function optionsForm(schema) {
+export function optionsForm(schema, game = "") {
+  const say = (text) => gameWord(game, text);
   const root = schema || {};
   const properties = root.properties || {};
   const readers = [];
@@ -93,14 +96,14 @@ export function optionsForm(schema) {
   for (const [name, raw] of Object.entries(properties)) {
     const property = resolve(raw, root);
     const id = `option-${name}`;
-    const label = property.title ? t(property.title) : humanise(name);
-    const hint = property.description ? h("small", { class: "hint" }, t(property.description)) : null;
+    const label = say(property.title || humanise(name));
+    const hint = property.description ? h("small", { class: "hint" }, say(property.description)) : null;
     if (Array.isArray(property.enum)) {
       const select = h("select", { id, name, "data-option": name });
       property.enum.forEach((value, index) => {
         // a choice's own words when the schema gives them ("choice_labels"), else its value humanised
         const own = (property.choice_labels || {})[value];
-        const words = own !== undefined && own !== null ? t(own) : typeof value === "string" ? humanise(value) : String(value);
+        const words = own !== undefined && own !== null ? say(own) : typeof value === "string" ? say(humanise(value)) : String(value);
         const option = h("option", { value: String(index) }, words);
         if (value === property.default) option.selected = true;
         select.append(option);
