@@ -103,7 +103,7 @@ export function capitalised(text) {
 
 /**
  * Translate the static text of an HTML shell: each element with `data-i18n` gets its own text
- * (whitespace collapsed: the English msgid) translated; `data-i18n-attrs="aria-label title"` names
+ * (ASCII white space collapsed: the English msgid) translated; `data-i18n-attrs="aria-label title"` names
  * attributes whose English values are msgids. Sets <html lang>. Run once, when the page's module starts.
  */
 export function translatePage(root = document) {
@@ -115,8 +115,10 @@ export function translatePage(root = document) {
     themeLabel: t("Dark mode"),
   });
   for (const element of root.querySelectorAll("[data-i18n]")) {
-    const msgid = element.textContent.replace(/\s+/g, " ").trim();
-    if (msgid) element.textContent = t(msgid);
+    // ASCII white space only: a no-break space belongs to a French text (the server may have translated it already)
+    const msgid = element.textContent.replace(/[ \t\n\r\f]+/g, " ").replace(/^ | $/g, "");
+    const text = msgid ? t(msgid) : "";
+    if (text && text !== msgid) element.textContent = text;
   }
   for (const element of root.querySelectorAll("[data-i18n-attrs]")) {
     for (const name of element.getAttribute("data-i18n-attrs").split(/\s+/).filter(Boolean)) {
