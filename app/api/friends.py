@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
+from app import i18n
 from app.api.deps import MAX_ID, CurrentAccount, Ctx, Session, TableId
 from app.api.guards import TablesLimit
 from app.api.notifications import Kit
@@ -32,10 +33,11 @@ async def friends_list(account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
 
 
 @router.get("/api/invitations", response_model=list[InvitationOut], responses=errors(401))
-async def my_invitations(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
+async def my_invitations(request: Request, account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
     """The caller's invitations (rematch offers too), newest first, each with what its table's
-    players agree to: the page header's notice on every page (docs/api.md, "Friends")."""
-    return await friends.invitations(db, ctx.registry, account.id)
+    players agree to (in the caller's language): the page header's notice on every page (docs/api.md, "Friends")."""
+    language = account.language or i18n.connection_language(request)
+    return await friends.invitations(db, ctx.registry, account.id, language=language)
 
 
 @router.post("/api/players/{player_id}/follow", status_code=201, response_model=RelationOut,

@@ -14,9 +14,12 @@ import aiosmtplib
 from fastapi import APIRouter, Depends, Path as PathParam, Query, Request, Response
 from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, Field, StrictBool
+from sqlalchemy import select
 
 from app.api.deps import MAX_ID, Ctx, CurrentAccount, Session
 from app.api.schemas import EmailOut, EmptyOut, NotificationsOut, RemovedOut, SubscriptionCreated, errors
+from app.db.models import Account
+from app.i18n import N_, connection_language, translate
 from app.services.errors import AppError
 from app.services.notify import preferences
 from app.services.notify.kit import NotifyKit
@@ -147,30 +150,43 @@ Token = Annotated[str, Query(min_length=1, max_length=MAX_TOKEN_LENGTH)]
 
 
 @router.get("/notifications/confirm", include_in_schema=False)
-async def confirm(token: Token, db: Session, notify: Kit) -> HTMLResponse:
-    """The link of the confirmation mail: the address gets turn mails from now on."""
+async def confirm(token: Token, request: Request, db: Session, notify: Kit) -> HTMLResponse:
+    """The link of the confirmation mail: the address gets turn mails from now on (the page in the
+    language of the account the address belongs to, else of the browser)."""
+    language = connection_language(request)
     try:
         account_id, address = notify.tokens.read_confirm(token)
     except AppError as exc:
-        return _page("Link not valid", exc.message, status=400)
+        return _page(language, N_("Link not valid"), exc.message_in(language), status=400)
+    language = await _account_language(db, account_id) or language
     if not await preferences.confirm_address(db, account_id, address):
-        return _page("Address changed", f"{address} is no longer the address of this account; nothing was changed.",
-                     status=409)
-    return _page("Address confirmed", f"You will get an e-mail at {address} when it is your turn and you are not at "
-                                      "the table. Every mail has a link to stop them.")
+        return _page(language, N_("Address changed"), translate(
+            language, "{address} is no longer the address of this account; nothing was changed.", address=address),
+            status=409)
+    return _page(language, N_("Address confirmed"), translate(
+        language, "You will get an e-mail at {address} when it is your turn and you are not at the table. Every mail "
+                  "has a link to stop them.", address=address))
 
 
 @router.api_route("/notifications/unsubscribe", methods=["GET", "POST"], include_in_schema=False)
-async def unsubscribe_mail(token: Token, db: Session, notify: Kit) -> HTMLResponse:
+async def unsubscribe_mail(token: Token, request: Request, db: Session, notify: Kit) -> HTMLResponse:
     """The unsubscribe link of every notice mail (GET from the mail, POST from a mail program's
     one-click button, RFC 8058): no more turn or invitation mails to that address, no login needed."""
+    language = connection_language(request)
     try:
         account_id, address = notify.tokens.read_unsubscribe(token)
     except AppError as exc:
-        return _page("Link not valid", exc.message, status=400)
+        return _page(language, N_("Link not valid"), exc.message_in(language), status=400)
+    language = await _account_language(db, account_id) or language
     await preferences.set_mail_enabled(db, account_id, False, address)
-    return _page("No more e-mails", f"You will get no more turn or invitation e-mails at {address}. To have them again, turn them "
-                                    "on under Notifications on your page (My games).")
+    return _page(language, N_("No more e-mails"), translate(
+        language, "You will get no more turn or invitation e-mails at {address}. To have them again, turn them on under "
+                  "Notifications on your page (My games).", address=address))
+
+
+async def _account_language(db, account_id: int) -> str | None:
+    """The language setting of ``account_id`` (``None``: none, or no such account)."""
+    return await db.scalar(select(Account.language).where(Account.id == account_id))
 
 
 @router.get("/sw.js", include_in_schema=False)
@@ -179,13 +195,16 @@ async def service_worker() -> FileResponse:
     return FileResponse(SERVICE_WORKER, media_type="text/javascript", headers={"Cache-Control": "no-cache"})
 
 
-def _page(title: str, text: str, status: int = 200) -> HTMLResponse:
-    """A small page in the site's style, for the links in e-mails."""
-    body = (f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+def _page(language: str, title: str, text: str, status: int = 200) -> HTMLResponse:
+    """A small page in the site's style, for the links in e-mails: ``title`` (a msgid) and ``text``
+    (said already) in ``language``."""
+    title = translate(language, title)
+    lobby = translate(language, "To the lobby")
+    body = (f'<!doctype html><html lang="{language}" data-language="{language}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f'<title>Caravanserai — {html.escape(title)}</title><link rel="stylesheet" href="/static/app.css">'
             f'<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head><body class="page-player">'
             f'<header class="topbar"><a class="brand" href="/">Caravanserai</a></header>'
             f'<main class="player-page"><section class="card"><h1 id="notice-title">{html.escape(title)}</h1>'
-            f'<p id="notice-text">{html.escape(text)}</p><p><a href="/">To the lobby</a></p></section></main></body></html>')
+            f'<p id="notice-text">{html.escape(text)}</p><p><a href="/">{html.escape(lobby)}</a></p></section></main></body></html>')
     return HTMLResponse(body, status_code=status)

@@ -12,6 +12,12 @@ rule codes and section numbers are anchors (``/rules/nimalia/reference#D2``, see
 players' page sends an anchor it does not have on to the reference.  A request's name is only
 ever a key of the registry, never part of a path, so nothing but a reference is served under
 ``/rules/``; a ruleset without a reference has no page.
+
+Languages (docs/i18n.md): a page is in the reader's language (the chooser's cookie, else
+``Accept-Language``).  The players' part comes from the ruleset's ``rules.<lang>.md`` when it
+declares that language and ships one (:meth:`Ruleset.players_rules`), the page's own words from
+``server.po``; the numbered rules stay English, which the translated page says where it links them.
+A game without a translation of its rules gets the English page.
 """
 
 from __future__ import annotations
@@ -29,7 +35,8 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from starlette.exceptions import HTTPException
 
-from app.i18n import N_
+from app import i18n
+from app.i18n import N_, translate
 from app.rulesets.reference import SECTION, Anchored, markdown
 from app.rulesets.registry import Registry, UnknownRuleset
 
@@ -61,36 +68,45 @@ class RulesBook:
 
     def __init__(self, registry: Registry) -> None:
         self._registry = registry
-        self._pages: dict[str, RulesPage | None] = {}
+        self._pages: dict[tuple[str, str], RulesPage | None] = {}
 
-    def page(self, name: str) -> RulesPage | None:
-        """The page of the ruleset called ``name``, or ``None`` (no such ruleset, or no reference)."""
-        if name not in self._pages:
+    def page(self, name: str, language: str = i18n.DEFAULT) -> RulesPage | None:
+        """The page of the ruleset called ``name`` in ``language`` (English where the game has no
+        ``rules.<language>.md``), or ``None`` (no such ruleset, or no reference)."""
+        if (name, language) not in self._pages:
             try:
                 ruleset = self._registry.get(name)
             except UnknownRuleset:
                 return None
             text = type(ruleset).reference()
-            self._pages[name] = None if text is None else render_page(text, ruleset.title, name, lambda: example_frame(ruleset))
-        return self._pages[name]
+            players = (type(ruleset).players_rules(language)
+                       if language != i18n.DEFAULT and language in type(ruleset).languages else None)
+            self._pages[name, language] = None if text is None else render_page(
+                text, ruleset.title, name, lambda: example_frame(ruleset), language=language if players else i18n.DEFAULT,
+                players_text=players, page_language=language)
+        return self._pages[name, language]
 
-    def index(self) -> str:
-        """The ``/rules`` page: every listed ruleset that has a reference, with its lead."""
+    def index(self, language: str = i18n.DEFAULT) -> str:
+        """The ``/rules`` page in ``language``: every listed ruleset that has a reference, with its lead."""
         entries = []
         for ruleset in self._registry.all():
-            page = self.page(ruleset.name) if ruleset.listed else None
+            page = self.page(ruleset.name, language) if ruleset.listed else None
             if page is None:
                 continue
-            players = (f"{ruleset.min_players}–{ruleset.max_players}" if ruleset.min_players != ruleset.max_players
-                       else str(ruleset.min_players))
-            entries.append(f'<li><a href="/rules/{escape(ruleset.name)}"><strong>{page.title}</strong></a> · {players} players'
+            players = (translate(language, "{low}–{high} players", low=ruleset.min_players, high=ruleset.max_players)
+                       if ruleset.min_players != ruleset.max_players
+                       else i18n.ntranslate(language, "{n} player", "{n} players", ruleset.min_players))
+            entries.append(f'<li><a href="/rules/{escape(ruleset.name)}"><strong>{page.title}</strong></a> · {escape(players)}'
                            f'\n  <p class="muted">{page.lead}</p></li>')
-        games = "\n".join(entries) or '<li class="muted">No game with a rules reference is installed.</li>'
-        body = (f'<h1>Rules of the games</h1>\n<p class="lead">The rules of each game in our own words, with its table '
-                f'options, the controls of this server and the numbered rules the code follows.</p>\n'
-                f'<section class="card" aria-labelledby="games">\n<h2 id="games">Games</h2>\n'
+        none = escape(translate(language, "No game with a rules reference is installed."))
+        games = "\n".join(entries) or f'<li class="muted">{none}</li>'
+        title = escape(translate(language, "Rules of the games"))
+        lead = escape(translate(language, "The rules of each game in our own words, with its table options, the controls "
+                                          "of this server and the numbered rules the code follows."))
+        body = (f'<h1>{title}</h1>\n<p class="lead">{lead}</p>\n'
+                f'<section class="card" aria-labelledby="games">\n<h2 id="games">{escape(translate(language, "Games"))}</h2>\n'
                 f'<ul class="game-list">\n{games}\n</ul>\n</section>')
-        return _document("Rules of the games", body, back_to_all=False)
+        return _document(translate(language, "Rules of the games"), body, back_to_all=False, language=language)
 
 
 def rules_book(request: Request) -> RulesBook:
@@ -101,17 +117,20 @@ def rules_book(request: Request) -> RulesBook:
 Book = Annotated[RulesBook, Depends(rules_book)]
 
 
+VARY = {"Vary": "Cookie, Accept-Language"}
+
+
 @router.get("/rules")
-async def rules_index(book: Book) -> HTMLResponse:
-    return HTMLResponse(book.index())
+async def rules_index(book: Book, request: Request) -> HTMLResponse:
+    return HTMLResponse(book.index(i18n.connection_language(request)), headers=VARY)
 
 
 @router.get("/rules/{name}")
-async def rules_page(name: str, book: Book) -> HTMLResponse:
-    page = book.page(name)
+async def rules_page(name: str, book: Book, request: Request) -> HTMLResponse:
+    page = book.page(name, i18n.connection_language(request))
     if page is None:
         raise HTTPException(404, N_("no such page"))
-    return HTMLResponse(page.html)
+    return HTMLResponse(page.html, headers=VARY)
 
 
 @router.get("/rules/{name}/reference")
@@ -143,16 +162,22 @@ def example_frame(ruleset) -> dict:
             "players": [{"seat": seat, "name": EXAMPLE_NAMES[seat % len(EXAMPLE_NAMES)]} for seat in range(players)]}
 
 
-def render_page(text: str, fallback_title: str, name: str | None = None, example=None) -> RulesPage:
+def render_page(text: str, fallback_title: str, name: str | None = None, example=None, language: str = i18n.DEFAULT,
+                players_text: str | None = None, page_language: str | None = None) -> RulesPage:
     """A reference's Markdown as a rules page; ``fallback_title`` when it has no first-level heading.
 
     With the ruleset's ``name``, a reference that has a section "About the numbered rules" becomes
     two pages: the players' part (``html``; ``example()`` gives the frame its picture is drawn
-    from) and the numbered rules (``reference``)."""
+    from) and the numbered rules (``reference``, always English).  ``players_text`` is the players'
+    part in ``language`` (``rules.<lang>.md``) in place of the reference's; ``page_language`` the
+    language of the page's own words (default ``language``)."""
+    page_language = page_language or language
     cut = text.find(NUMBERED_RULES) if name is not None else -1
     if cut < 0:
-        return _render(text, fallback_title)
-    players = _render(text[:cut], fallback_title, codes_at=f"/rules/{name}/reference", name=name, example=example)
+        return _render(text, fallback_title, language=page_language)
+    players = _render(players_text if players_text is not None else text[:cut], fallback_title,
+                      codes_at=f"/rules/{name}/reference", name=name, example=example, language=page_language,
+                      translated=players_text is not None)
     players_title = unescape(re.sub(r"<[^>]+>", "", players.title))
     numbered = _render(f"# {players_title}: the numbered rules\n\nThe rules the server's code follows, numbered: the game log's "
                        f"§ marks link here. [How to play {players_title}](/rules/{name}) is the place to learn the game.\n"
@@ -161,7 +186,7 @@ def render_page(text: str, fallback_title: str, name: str | None = None, example
 
 
 def _render(text: str, fallback_title: str, codes_at: str = "", name: str | None = None, example=None,
-            back_to: tuple[str, str] | None = None) -> RulesPage:
+            back_to: tuple[str, str] | None = None, language: str = i18n.DEFAULT, translated: bool = False) -> RulesPage:
     """One page of ``text``; rule mentions link to ``codes_at#CODE``; with ``name`` the players'
     page (its picture, the link to the numbered rules, old anchors sent on)."""
     anchored = Anchored(text)
@@ -188,10 +213,11 @@ def _render(text: str, fallback_title: str, codes_at: str = "", name: str | None
         card_html = html(card)
         if name is not None and number == 0 and example is not None:
             heading_end = card_html.index("</h2>") + len("</h2>")
-            card_html = card_html[:heading_end] + _picture(name, example()) + card_html[heading_end:]
+            card_html = card_html[:heading_end] + _picture(name, example(), language) + card_html[heading_end:]
         cards_html.append(f'<section class="card" aria-labelledby="{escape(str(card[0].attrGet("id") or ""))}">\n'
                         f"{card_html}</section>")
-    nav = [f'<nav aria-label="On this page">\n<ul class="rules-toc">\n{toc}\n</ul>\n</nav>'] if cards else []
+    on_this_page = escape(translate(language, "On this page"))
+    nav = [f'<nav aria-label="{on_this_page}">\n<ul class="rules-toc">\n{toc}\n</ul>\n</nav>'] if cards else []
     lead_tokens = 3 if lead_html else 0
     if name is not None and cards_html:  # the players' page: the lead, then the two minutes, on the first screen
         body = [f"<h1>{title_html}</h1>", html(intro[:lead_tokens]), cards_html[0], html(intro[lead_tokens:]), *nav,
@@ -201,23 +227,29 @@ def _render(text: str, fallback_title: str, codes_at: str = "", name: str | None
     title_text = tokens[1].content if start else fallback_title
     scripts = ""
     if name is not None:
-        body.append(f'<p class="card rules-numbered-link">Every rule numbered, as the server\'s code follows it (the game '
-                    f'log\'s § marks open these): <a href="/rules/{escape(name)}/reference">the numbered rules of '
-                    f'{escape(title_text)}</a>.</p>')
+        words = escape(translate(language, "Every rule numbered, as the server's code follows it (the game log's § marks "
+                                           "open these):"))
+        link = escape(translate(language, "the numbered rules of {title}", title=title_text))
+        english = ' lang="en" hreflang="en"' if language != i18n.DEFAULT else ""
+        note = f" {escape(translate(language, '(in English)'))}" if translated else ""
+        body.append(f'<p class="card rules-numbered-link">{words} <a href="/rules/{escape(name)}/reference"{english}>'
+                    f'{link}</a>{note}.</p>')
         scripts = '\n  <script type="module" src="/static/js/rules-picture.js"></script>'
+    page_title = title_text if title_text.endswith("rules") else translate(language, "{title} — rules", title=title_text)
     return RulesPage(title=title_html, lead=lead_html,
-                     html=_document(title_text if title_text.endswith("rules") else f"{title_text} — rules", "\n".join(body),
-                                    back_to=back_to, scripts=scripts,
-                                    name=name))
+                     html=_document(page_title, "\n".join(body), back_to=back_to, scripts=scripts, name=name,
+                                    language=language))
 
 
-def _picture(name: str, frame: dict) -> str:
+def _picture(name: str, frame: dict, language: str = i18n.DEFAULT) -> str:
     """The figure the players' page draws the example position into (rules-picture.js), with that
     position as JSON (never closing the script element it sits in)."""
     data = json.dumps(frame, separators=(",", ":")).replace("</", "<\\/")
+    label = escape(translate(language, "An example position, drawn as at the table"))
+    caption = escape(translate(language, "An example position after a few moves, drawn as the table shows it."))
     return (f'\n<figure class="rules-picture" data-ruleset="{escape(name)}">\n'
-            f'<div class="rules-picture-board" role="img" aria-label="An example position, drawn as at the table"></div>\n'
-            f'<figcaption class="muted">An example position after a few moves, drawn as the table shows it.</figcaption>\n'
+            f'<div class="rules-picture-board" role="img" aria-label="{label}"></div>\n'
+            f'<figcaption class="muted">{caption}</figcaption>\n'
             f'<script type="application/json" class="rules-example">{data}</script>\n</figure>\n')
 
 
@@ -269,26 +301,29 @@ class PageRenderer(RendererHTML):
 
 
 def _document(title: str, body: str, back_to_all: bool = True, back_to: tuple[str, str] | None = None,
-              scripts: str = "", name: str | None = None) -> str:
+              scripts: str = "", name: str | None = None, language: str = i18n.DEFAULT) -> str:
     """A whole HTML page in the site's frame (header, ``app.css``) around ``body``; ``back_to`` is
-    (address, words) of one more header link, ``scripts`` the page's script elements."""
-    all_rules = '\n    <a class="topbar-link" href="/rules">All rules</a>' if back_to_all else ""
+    (address, words) of one more header link, ``scripts`` the page's script elements; the frame's
+    words and the root element's ``lang`` in ``language``."""
+    all_rules = (f'\n    <a class="topbar-link" href="/rules">{escape(translate(language, "All rules"))}</a>'
+                 if back_to_all else "")
     if back_to is not None:
         all_rules += f'\n    <a class="topbar-link" href="{escape(back_to[0])}">{escape(back_to[1])}</a>'
     ruleset = f' data-ruleset="{escape(name)}"' if name is not None else ""
     return f"""<!doctype html>
-<html lang="en">
+<html lang="{language}" data-language="{language}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>{escape(title)} · Caravanserai</title>
   <link rel="stylesheet" href="/static/app.css">
   <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">{scripts}
+  <script type="module" src="/static/js/language-chooser.js"></script>
 </head>
 <body class="page-rules"{ruleset}>
   <header class="topbar">
     <a class="brand" href="/">Caravanserai</a>
-    <a class="topbar-link" href="/">← Back to lobby</a>{all_rules}
+    <a class="topbar-link" href="/">{escape(translate(language, "← Back to lobby"))}</a>{all_rules}
   </header>
   <main class="rules-page">
 {body}

@@ -164,15 +164,20 @@ def fill(text: str, params: Mapping[str, Any]) -> str:
 _PLACEHOLDER_SUB = re.compile(r"\{(\w+)\}").sub
 
 
-@functools.cache
-def ruleset_catalog(ruleset_class: type[Ruleset[Any]], language: str) -> Messages:
+_RULESET_CATALOGS: dict[tuple[type, str], Messages] = {}
+
+
+def ruleset_catalog(ruleset_class: type[Ruleset[Any]], language: str | None) -> Messages:
     """A ruleset's catalog in ``language`` (its ``locales/<language>.po``, :meth:`Ruleset.locale_file`),
     read once; empty for English, for a language it does not ship, or one not supported."""
     lang = normalize(language)
     if lang is None or lang == DEFAULT:
         return EMPTY[DEFAULT]
-    text = ruleset_class.locale_file(lang)
-    return EMPTY[lang] if text is None else parse_po(text, lang)
+    found = _RULESET_CATALOGS.get((ruleset_class, lang))
+    if found is None:
+        text = ruleset_class.locale_file(lang)
+        found = _RULESET_CATALOGS[ruleset_class, lang] = EMPTY[lang] if text is None else parse_po(text, lang)
+    return found
 
 
 def N_(msgid: str) -> str:

@@ -488,6 +488,23 @@ class Ruleset(ABC, Generic[StateT]):
             return None
 
     @classmethod
+    def players_rules(cls, language: str) -> str | None:
+        """The players' part of the rules page in ``language``: ``rules.<language>.md`` beside the
+        module (``app/rulesets/through_the_desert/rules.fr.md``), with the structure of the part of
+        :meth:`reference` before "## About the numbered rules", or ``None`` (the page is then
+        English).  The numbered reference is never translated: the code follows its English."""
+        if not language.isalpha():
+            return None
+        spec = importlib.import_module(cls.__module__).__spec__
+        package = spec.parent if spec is not None else ""
+        if not package:
+            return None
+        try:
+            return importlib.resources.files(package).joinpath(f"rules.{language}.md").read_text(encoding="utf-8")
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    @classmethod
     def locale_file(cls, language: str) -> str | None:
         """The text of the game's gettext catalog for ``language``: ``locales/<language>.po``
         shipped as package data beside the module that defines the class

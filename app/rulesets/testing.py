@@ -619,8 +619,9 @@ def event_texts(events: Iterable[Event]) -> set[str]:
         found.add(event.text)
         for arg in event.args.values():
             kind = arg.get("kind")
-            if kind in TRANSLATED_ARGS and isinstance(arg.get("text"), str) and arg["text"]:
-                found.add(arg["text"])
+            text = arg.get("text")
+            if kind in TRANSLATED_ARGS and isinstance(text, str) and any(char.isalpha() for char in text):
+                found.add(text)  # a text of digits and signs ("1, 3") is the same in every language
             elif kind == "amount" and isinstance(arg.get("unit"), str) and arg["unit"]:
                 found.add(arg["unit"])
     return found

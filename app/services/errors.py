@@ -39,7 +39,7 @@ class AppError(Exception):
         self.message = fill(message, params)
         super().__init__(self.message)
         self.code = code
-        self.game: type | None = None
+        self.game: Any = None  # the ruleset class whose catalog says the message first
 
     @classmethod
     def from_game(cls, refusal: Any, ruleset_class: type) -> AppError:
@@ -50,9 +50,14 @@ class AppError(Exception):
         return error
 
     def message_in(self, language: str | None) -> str:
-        """The message in ``language`` (English where the catalogs have no entry)."""
-        catalog = ruleset_catalog(self.game, language) if self.game is not None and language else None
-        return translate(language, self.template, catalog, **self.params)
+        """The message in ``language`` (English where the catalogs have no entry); for a game's
+        refusal, a parameter that is one of the game's msgids (a colour, a phase) is translated too."""
+        if self.game is None or not language:
+            return translate(language, self.template, **self.params)
+        catalog = ruleset_catalog(self.game, language)
+        # a game's words among the parameters (a colour, a phase) are said in the language too
+        params = {name: catalog.get(value) or value if isinstance(value, str) else value for name, value in self.params.items()}
+        return translate(language, self.template, catalog, **params)
 
     @property
     def status(self) -> int:

@@ -63,3 +63,20 @@ def test_socket_errors_are_said_in_the_language_of_its_handshake(client):
         frame = socket.receive_json()
     assert frame["type"] == "error" and frame["code"] == "not_found"
     assert frame["message"] == "pas de table 'abc'"
+
+
+def test_through_the_desert_rules_page_in_french(client):
+    french = client.get("/rules/through-the-desert", headers={"accept-language": "fr"})
+    assert french.status_code == 200 and '<html lang="fr" data-language="fr">' in french.text
+    assert "<h2 id=" in french.text and "Jouer en 2 minutes" in french.text and "How to play in 2 minutes" not in french.text
+    assert "Sur cette page" in french.text and "← Retour au salon" in french.text
+    assert "les règles numérotées de Through the Desert</a> (en anglais)" in french.text
+    assert "Cookie" in french.headers["vary"]
+    english = client.get("/rules/through-the-desert")
+    assert '<html lang="en"' in english.text and "How to play in 2 minutes" in english.text
+    numbered = client.get("/rules/through-the-desert/reference", headers={"accept-language": "fr"})
+    assert "About the numbered rules" in numbered.text  # the numbered rules stay English
+    other = client.get("/rules/nomadi", headers={"cookie": "caravanserai_lang=fr"})
+    assert other.status_code == 200 and "← Retour au salon" in other.text  # the page's frame in French
+    index = client.get("/rules", headers={"accept-language": "fr"})
+    assert "Règles des jeux" in index.text and "2 à 5 joueurs" in index.text

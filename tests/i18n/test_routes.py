@@ -49,3 +49,13 @@ def test_an_unknown_language_or_game_is_a_clear_404(web, path, words):
     answer = web.get(path)
     assert answer.status_code == 404
     assert answer.json()["error"]["code"] == "not_found" and words in answer.json()["error"]["message"]
+
+
+def test_a_game_catalog_holds_its_templates_and_its_renderers_words(web):
+    body = web.get("/i18n/fr/games/through-the-desert.json").json()
+    assert body["language"] == "fr" and body["plural_categories"] == ["one", "other"]
+    messages = body["messages"]
+    assert messages["Camels per pile"] == "Chameaux par pile"  # the options form
+    assert messages["{seat2} placed {camel} on {hex}"] == "{seat2} a posé {camel} en {hex}"  # the log
+    assert messages["Camel piles"] == "Piles de chameaux"  # the renderer
+    assert messages["{n} pt"] == ["{n}\u00a0pt", "{n}\u00a0pts"]  # a plural entry

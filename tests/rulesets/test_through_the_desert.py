@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
 
-from app.rulesets.base import IllegalMove, MalformedMove
+from app.rulesets.base import IllegalMove, MalformedMove, arg_text
 from app.rulesets.through_the_desert.board import Board, hex_key
 from app.rulesets.through_the_desert.moves import COLOURS, Camel, Leader, Palm, ReturnLeader
 from app.rulesets.through_the_desert.options import Options
@@ -19,6 +20,18 @@ from tests.rulesets.through_the_desert_fixtures import RULES, A, B, area_sets, p
 STANDARD = ThroughTheDesert()
 SMALL_AREA_PALMS = {"2,2", "8,2", "13,3", "-2,9", "2,10", "9,9"}
 ALL_PALMS = SMALL_AREA_PALMS | {"15,6"}
+
+SEATS = tuple(f"{{seat{seat}}}" for seat in range(5))
+"""Names that render a log entry as its English sentence with the seats left as placeholders."""
+
+
+def sentence(event) -> str:
+    """A log entry's English sentence with its seats and places left as placeholders (its other
+    arguments, a camel's or a caravan's words and numbers, written out)."""
+    def fill(match):
+        arg = event.args.get(match.group(1))
+        return match.group(0) if arg is None or arg["kind"] == "place" else arg_text(arg, SEATS)
+    return re.sub(r"\{(\w+)\}", fill, event.text)
 
 
 def new_game(n_players: int, seed: int = 2, ruleset: ThroughTheDesert = STANDARD, **options) -> dict:
@@ -408,7 +421,7 @@ def test_w1_w3_camel_on_a_well_takes_it():
     assert "1,-1" not in state["wells"] and state["camels"]["1,-1"]["colour"] == "pink"
     assert [w["value"] for w in state["taken_wells"][A]] == [3]
     assert {"hex": [1, -1], "value": 3} not in RULES.view(state, None)["wells"]
-    assert "{seat0} placed a pink camel on {hex} and took a well" in [e.text for e in events]
+    assert "{seat0} placed a pink camel on {hex} and took a well" in [sentence(e) for e in events]
 
 
 def test_w2_hidden_well_values_in_other_views():
@@ -424,8 +437,8 @@ def test_w2_hidden_well_values_in_other_views():
         assert token not in str(view)
     public = [e for e in events if e.seats is None]
     private = [e for e in events if e.seats is not None]
-    assert public and all("worth" not in e.text for e in public)
-    assert [(e.text, e.seats) for e in private] == [("{seat0} took a well worth 3", (A,))]
+    assert public and all("worth" not in e.render(SEATS) for e in public)
+    assert [(e.render(SEATS), e.seats) for e in private] == [("{seat0} took a well worth 3", (A,))]
 
 
 def test_w2_values_revealed_when_the_game_is_over():
@@ -439,7 +452,7 @@ def test_w2_option_off_shows_well_values_to_all():
     state, events = place(well_position(hide_well_values=False), A, "pink", (1, -1))
     assert RULES.view(state, B)["players"][A]["well_values"] == [3]
     assert RULES.secrets(state, A) == set()
-    assert "{seat0} placed a pink camel on {hex} and took a well worth 3" in [e.text for e in events]
+    assert "{seat0} placed a pink camel on {hex} and took a well worth 3" in [sentence(e) for e in events]
 
 
 def test_o3_one_camel_reaching_two_oases_scores_both():

@@ -88,7 +88,7 @@ def test_example_2_enclosure_takes_well_and_oasis(example_2):
     state, events = example_2
     assert area_sets(state) == [(A, "yellow", {(-3, 2), (-3, 3), (-2, 2), (-2, 3)}, 3)]
     assert points_so_far(state, A) == 8
-    assert any("enclosed an area of 4 spaces with the yellow caravan" in e.text for e in events)
+    assert any("enclosed an area of 4 spaces with the yellow caravan" in e.render(("A", "B")) for e in events)
 
 
 def test_example_2_p3_area_is_closed_to_everyone(example_2):

@@ -15,7 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state, place
+from app.rulesets.base import (Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount, copy_state,
+                               piece, place, split_rule, words)
 from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, parse_key, show
 from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
@@ -76,6 +77,7 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     min_players = 2
     max_players = 5
     summary = "Grow caravans of camels to reach oases and wells and to fence off the desert."
+    languages = ("en", "fr")  # locales/fr.po: the log, the options form, the renderer (docs/i18n.md)
     minutes = (45, 60)
     live_move_seconds = 120  # two camels a turn, with caravans to plan
     hidden_information = True
@@ -238,12 +240,12 @@ def _legal_palms(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> li
 def _check_palm(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Palm) -> None:
     """Spec S-5: a palm tree goes on a palm space in use that has none yet."""
     if state["phase"] != "palms":
-        raise IllegalMove(f"S-5: palm trees are placed before the game, not in the {_phase_name(state)}")
+        raise IllegalMove("S-5: palm trees are placed before the game, not in the {phase}", phase=_phase_name(state))
     key = hex_key(move.hex)
     if key not in area.palm_spaces:
-        raise IllegalMove(f"S-5: {show(key)} is not a palm space of the board in use")
+        raise IllegalMove("S-5: {hex} is not a palm space of the board in use", hex=show(key))
     if key in state["oases"]:
-        raise IllegalMove(f"S-5: {show(key)} already has a palm tree")
+        raise IllegalMove("S-5: {hex} already has a palm tree", hex=show(key))
 
 
 def _place_palm(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Palm, events: list[Event]) -> None:
@@ -280,15 +282,15 @@ def _legal_returns(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> 
 def _check_return(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: ReturnLeader) -> None:
     """Spec S-3: with 5 players each returns one leader, every colour returned once."""
     if state["phase"] != "return_leaders":
-        raise IllegalMove(f"S-3: leaders are returned before the leader phase, not in the {_phase_name(state)}")
+        raise IllegalMove("S-3: leaders are returned before the leader phase, not in the {phase}", phase=_phase_name(state))
     if move.colour in state["returned"]:
-        raise IllegalMove(f"S-3: another player already returned the {move.colour} leader")
+        raise IllegalMove("S-3: another player already returned the {colour} leader", colour=move.colour)
 
 
 def _return_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: ReturnLeader, events: list[Event]) -> None:
     state["returned"][seat] = move.colour
     state["leaders_in_hand"][seat] = [c for c in state["leaders_in_hand"][seat] if c != move.colour]
-    events.append(Event(text=f"{{seat{seat}}} returned the {move.colour} leader"))
+    events.append(Event(text=f"{{seat{seat}}} returned {{leader}}", args={"leader": piece(f"the {move.colour} leader")}))
     if None in state["returned"]:
         state["current"] = (seat + 1) % state["players"]
     else:
@@ -341,28 +343,28 @@ def _legal_leaders(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> 
 def _check_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Leader) -> None:
     """Spec L-1 .. L-5: a leader from the hand, an allowed colour, on an allowed space."""
     if state["phase"] != "leaders":
-        raise IllegalMove(f"L-1: leaders are placed in the leader phase, not in the {_phase_name(state)}")
+        raise IllegalMove("L-1: leaders are placed in the leader phase, not in the {phase}", phase=_phase_name(state))
     colour, key = move.colour, hex_key(move.hex)
     if colour not in state["leaders_in_hand"][seat]:
-        raise IllegalMove(f"L-1: you have no {colour} leader in hand")
+        raise IllegalMove("L-1: you have no {colour} leader in hand", colour=colour)
     if colour not in _leader_colours(state, seat):
         if state["players"] == 5 and seat == state["start_player"]:
             required = _leader_colours(state, seat)[0]
-            raise IllegalMove(f"L-4: your first leader must be {required}, the colour the last player returned")
-        raise IllegalMove(f"L-3: your first leader must have a colour not yet on the board; {colour} is there")
+            raise IllegalMove("L-4: your first leader must be {required}, the colour the last player returned", required=required)
+        raise IllegalMove("L-3: your first leader must have a colour not yet on the board; {colour} is there", colour=colour)
     camels = state["camels"]
     if key not in area.space_set:
-        raise IllegalMove(f"L-2: {show(key)} is not a space of the board in use")
+        raise IllegalMove("L-2: {hex} is not a space of the board in use", hex=show(key))
     if key in state["wells"]:
-        raise IllegalMove(f"L-2a: {show(key)} holds a well")
+        raise IllegalMove("L-2a: {hex} holds a well", hex=show(key))
     if key in state["oases"]:
-        raise IllegalMove(f"L-2b: {show(key)} is an oasis")
+        raise IllegalMove("L-2b: {hex} is an oasis", hex=show(key))
     if key in camels:
-        raise IllegalMove(f"L-2c: {show(key)} already holds a camel")
+        raise IllegalMove("L-2c: {hex} already holds a camel", hex=show(key))
     if any(n in state["oases"] for n in area.neighbours[key]):
-        raise IllegalMove(f"L-2d: {show(key)} is next to an oasis")
+        raise IllegalMove("L-2d: {hex} is next to an oasis", hex=show(key))
     if key not in _leader_spaces(state, area):
-        raise IllegalMove(f"L-2e: {show(key)} is next to a leader")
+        raise IllegalMove("L-2e: {hex} is next to a leader", hex=show(key))
 
 
 def _place_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Leader, events: list[Event]) -> None:
@@ -370,7 +372,8 @@ def _place_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move
     state["camels"][key] = {"seat": seat, "colour": move.colour, "leader": True}
     state["leaders_in_hand"][seat].remove(move.colour)
     state["last_placed"] = [key]
-    events.append(Event(text=f"{{seat{seat}}} placed the {move.colour} leader on {{hex}}", args={"hex": _place(key)}))
+    events.append(Event(text=f"{{seat{seat}}} placed {{leader}} on {{hex}}",
+                        args={"leader": piece(f"the {move.colour} leader"), "hex": _place(key)}))
     _next_leader_turn(state, area, seat, events)
 
 
@@ -459,26 +462,26 @@ def _legal_camels(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> l
 def _check_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Camel) -> None:
     """Spec T-7 and P-1 .. P-7, in that order; the message names the first rule broken."""
     if state["phase"] != "camels":
-        raise IllegalMove(f"T-2: camels are placed in the main phase, not in the {_phase_name(state)}")
+        raise IllegalMove("T-2: camels are placed in the main phase, not in the {phase}", phase=_phase_name(state))
     colour, key = move.colour, hex_key(move.hex)
     camels = state["camels"]
     if not any(c["leader"] and c["seat"] == seat and c["colour"] == colour for c in camels.values()):
-        raise IllegalMove(f"P-7: you have no {colour} leader on the board")
+        raise IllegalMove("P-7: you have no {colour} leader on the board", colour=colour)
     if state["piles"][colour] == 0:
-        raise IllegalMove(f"T-7: the {colour} pile is empty")
+        raise IllegalMove("T-7: the {colour} pile is empty", colour=colour)
     if key not in area.space_set:
-        raise IllegalMove(f"P-1: {show(key)} is not a space of the board in use")
+        raise IllegalMove("P-1: {hex} is not a space of the board in use", hex=show(key))
     if key in camels:
-        raise IllegalMove(f"P-2: {show(key)} already holds a camel")
+        raise IllegalMove("P-2: {hex} already holds a camel", hex=show(key))
     if key in state["oases"]:
-        raise IllegalMove(f"P-2: {show(key)} is an oasis")
+        raise IllegalMove("P-2: {hex} is an oasis", hex=show(key))
     if any(key in area_["hexes"] for area_ in state["areas"]):
-        raise IllegalMove(f"P-3: {show(key)} lies inside an enclosed area")
+        raise IllegalMove("P-3: {hex} lies inside an enclosed area", hex=show(key))
     own = [camels.get(n) for n in area.neighbours[key]]
     if not any(c is not None and c["seat"] == seat and c["colour"] == colour for c in own):
-        raise IllegalMove(f"P-4: no camel of your {colour} caravan is adjacent to {show(key)}")
+        raise IllegalMove("P-4: no camel of your {colour} caravan is adjacent to {hex}", colour=colour, hex=show(key))
     if _rival_adjacent(camels, area, key, seat, colour):
-        raise IllegalMove(f"P-5: another player's {colour} caravan is adjacent to {show(key)}")
+        raise IllegalMove("P-5: another player's {colour} caravan is adjacent to {hex}", colour=colour, hex=show(key))
 
 
 def _place_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Camel, events: list[Event]) -> None:
@@ -491,7 +494,7 @@ def _place_camel(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move:
     state["placed"] += 1
     state["last_placed"].append(key)
 
-    text, args = f"{{seat{seat}}} placed a {colour} camel on {{hex}}", {"hex": _place(key)}
+    text, args = f"{{seat{seat}}} placed {{camel}} on {{hex}}", {"camel": piece(f"a {colour} camel"), "hex": _place(key)}
     well = state["wells"].pop(key, None)
     if well is None:
         events.append(Event(text=text, args=args))
@@ -526,13 +529,13 @@ def _take_wells(state: ThroughTheDesertState, seat: Seat, wells: list[WellToken]
     ``text`` and ``args`` are the public sentence's template and arguments."""
     args = args or {}
     state["taken_wells"][seat].extend(wells)
-    values = ", ".join(str(well["value"]) for well in wells)
-    worth = f"worth {values}"
+    values = words(", ".join(str(well["value"]) for well in wells))  # digits: the same in every language
     if state["options"]["hide_well_values"]:
         events.append(Event(text=text, args=args))
-        events.append(Event(text=f"{{seat{seat}}} took {_wells(len(wells))} {worth}", seats=(seat,)))
+        events.append(Event(text=f"{{seat{seat}}} took {{wells}} worth {{values}}", seats=(seat,),
+                            args={"wells": _wells(len(wells)), "values": values}))
     else:
-        events.append(Event(text=f"{text} {worth}", args=args))
+        events.append(Event(text=f"{text} worth {{values}}", args={**args, "values": values}))
 
 
 def _credit_oasis(
@@ -543,8 +546,9 @@ def _credit_oasis(
     if credit in state["oasis_credits"][seat]:
         return
     state["oasis_credits"][seat].append(credit)
-    events.append(Event(text=f"{{seat{seat}}}'s {colour} caravan {how} the oasis at {{hex}}: {OASIS_POINTS} points",
-                        args={"hex": _place(oasis)}))
+    events.append(Event(text=f"{{seat{seat}}}'s {{caravan}} {how} the oasis at {{hex}}: {{points}}",
+                        args={"caravan": piece(f"{colour} caravan"), "hex": _place(oasis),
+                              "points": amount(OASIS_POINTS, "points")}))
 
 
 def _register_area(
@@ -554,22 +558,22 @@ def _register_area(
     points = area_value(region, state["oases"])
     enclosed: EnclosedArea = {"seat": seat, "colour": colour, "hexes": region, "points": points}
     state["areas"].append(enclosed)
-    text = (
-        f"{{seat{seat}}} enclosed an area of {len(region)} space{'s' if len(region) != 1 else ''} "
-        f"with the {colour} caravan ({points} point{'s' if points != 1 else ''})"
-    )
+    text = f"{{seat{seat}}} enclosed an area of {{size}} with {{caravan}} ({{points}})"
+    args = {"size": amount(len(region), "space" if len(region) == 1 else "spaces"),
+            "caravan": piece(f"the {colour} caravan"), "points": amount(points, "point" if points == 1 else "points")}
     wells = [state["wells"].pop(key) for key in region if key in state["wells"]]
     if wells:
-        _take_wells(state, seat, wells, f"{text} and took {_wells(len(wells))} inside", events)
+        _take_wells(state, seat, wells, f"{text} and took {{wells}} inside", events, {**args, "wells": _wells(len(wells))})
     else:
-        events.append(Event(text=text))
+        events.append(Event(text=text, args=args))
     for key in region:
         if key in state["oases"]:
             _credit_oasis(state, seat, colour, key, "enclosed", events)
 
 
-def _wells(count: int) -> str:
-    return "a well" if count == 1 else f"{count} wells"
+def _wells(count: int) -> dict[str, Any]:
+    """``"a well"`` or ``"3 wells"`` as an event argument."""
+    return piece("a well") if count == 1 else amount(count, "wells")
 
 
 def _begin_main_turn(state: ThroughTheDesertState, area: PlayArea, first: Seat, events: list[Event]) -> None:
@@ -601,8 +605,11 @@ def _end_game(state: ThroughTheDesertState, reason: str, events: list[Event]) ->
     state["allowance"] = state["placed"] = 0
     state["end_reason"] = reason
     result = final_result(state, reason)
-    scores = ", ".join(f"{{seat{seat}}} {score}" for seat, score in enumerate(result.scores))
-    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}"))
+    scores = ", ".join(f"{{seat{seat}}} {{score{seat}}}" for seat in range(len(result.scores)))
+    words_of_reason, rule = split_rule(reason)
+    args = {f"score{seat}": amount(score) for seat, score in enumerate(result.scores)}
+    events.append(Event(text=f"Game over: {{reason}}. Final scores: {scores}", args={"reason": words(words_of_reason), **args},
+                        rule=rule))
 
 
 def _place(key: HexKey) -> dict[str, Any]:
@@ -643,7 +650,7 @@ def _check_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: 
     elif isinstance(move, Camel):
         _check_camel(state, area, seat, move)
     else:
-        raise IllegalMove(f"{move!r} is not a Through the Desert move")
+        raise IllegalMove("{move} is not a Through the Desert move", move=repr(move))
 
 
 def _perform_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: MoveModel, events: list[Event]) -> None:

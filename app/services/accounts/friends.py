@@ -27,7 +27,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, Block, Follow, Invitation, Seat, Table, iso_utc, utcnow
 from app.db.results import rowcount
 from app.rulesets.registry import Registry, UnknownRuleset
-from app.i18n import N_
+from app.i18n import N_, translate
 from app.services.errors import AppError
 from app.services.tables import terms as table_terms
 from app.services.tables.changes import TableInfo, held_seats, load_table, seats_of
@@ -191,7 +191,7 @@ async def pending_invitation(session: AsyncSession, registry: Registry, invitati
         return None
     info = await load_table(session, row.table_id)
     return PendingInvitation(row.table_id, _title(registry, row.ruleset), row.name, row.invitee_id,
-                             _terms(registry, info), info.table.rematch_of is not None)
+                             _terms(registry, info, invitee.language), info.table.rematch_of is not None)
 
 
 async def drop_invitation(session: AsyncSession, account: Account, invitation_id: int) -> None:
@@ -239,18 +239,18 @@ async def friends_list(session: AsyncSession, registry: Registry, account: Accou
     listed.sort(key=lambda friend: (not friend["online"], friend["name"].casefold(), friend["id"]))
     blocked = (await session.execute(select(Account.id, Account.name).join(Block, Block.blocked_id == Account.id)
                                      .where(Block.blocker_id == account.id).order_by(Account.name))).all()
-    return {"friends": listed, "invitations": await invitations(session, registry, account.id, mine),
+    return {"friends": listed, "invitations": await invitations(session, registry, account.id, mine, account.language),
             "blocked": [{"id": row.id, "name": row.name} for row in blocked]}
 
 
 async def invitations(session: AsyncSession, registry: Registry, account_id: int,
-                      seated: set[int] | None = None) -> list[dict[str, Any]]:
+                      seated: set[int] | None = None, language: str | None = None) -> list[dict[str, Any]]:
     """``[{id, table_id, ruleset, title, private, invite_code, from: {id, name}, free_seats, at, seat,
     rematch, terms, table}]``: the invitations of ``account_id`` to open tables with a free seat
     where they have no seat yet (``seated``: the tables they sit at, read when not given), newest
     first.  ``invite_code``: the private table's, which the invitation hands over; ``seat``: the
     seat it holds for them (a rematch offer), or null; ``rematch``: the table is a rematch offer;
-    ``terms``: one line of what its players agree to (``table_terms.terms``); ``table``: the table
+    ``terms``: one line of what its players agree to (``table_terms.terms``, in ``language``); ``table``: the table
     as ``GET /api/tables/{id}`` shows it to them."""
     if seated is None:
         seated = set(await session.scalars(select(Seat.table_id).where(Seat.account_id == account_id)))
@@ -270,12 +270,12 @@ async def invitations(session: AsyncSession, registry: Registry, account_id: int
                       "title": _title(registry, table.ruleset), "private": table.private,
                       "invite_code": table.invite_code, "from": {"id": invitation.inviter_id, "name": inviter},
                       "free_seats": free_seats, "at": iso_utc(invitation.created_at), "seat": invitation.seat,
-                      "rematch": table.rematch_of is not None, "terms": _terms(registry, info),
+                      "rematch": table.rematch_of is not None, "terms": _terms(registry, info, language),
                       "table": info.to_dict(registry, account_id)})
     return found
 
 
-def _terms(registry: Registry, info: TableInfo) -> str:
+def _terms(registry: Registry, info: TableInfo, language: str | None = None) -> str:
     try:
         ruleset = registry.get(info.table.ruleset)
     except UnknownRuleset:
@@ -285,8 +285,8 @@ def _terms(registry: Registry, info: TableInfo) -> str:
         if not seat.empty and seat.name:
             names.append(seat.name)
         elif seat.seat in info.held:
-            names.append(f"{info.held[seat.seat].name} (asked)")
-    return table_terms.terms(ruleset, info.table, names)
+            names.append(translate(language, "{name} (asked)", name=info.held[seat.seat].name))
+    return table_terms.terms(ruleset, info.table, names, language)
 
 
 def _title(registry: Registry, ruleset: str) -> str:

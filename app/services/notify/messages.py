@@ -50,7 +50,7 @@ class Notice:
     one line per game), ``path`` (where a click leads, on this site), ``tag`` (a later notice with
     the same tag replaces this one on the device), the games it names (none for an invitation), and
     ``reason``: why the person gets it, for the mail's last words ("... asked Caravanserai to tell you
-    {reason}")."""
+    {reason}"); ``language``: the one it is written in (``None``: English)."""
 
     title: str
     lines: tuple[str, ...]
@@ -58,6 +58,7 @@ class Notice:
     tag: str
     games: tuple[WaitingGame, ...]
     reason: str = "when it is your turn"
+    language: str | None = None
 
 
 def turn_notice(game: WaitingGame, now: datetime, language: str | None = None) -> Notice:
@@ -66,7 +67,7 @@ def turn_notice(game: WaitingGame, now: datetime, language: str | None = None) -
     line = translate(language, "It is your move, {due}.", due=due) if due else translate(language, "It is your move.")
     return Notice(title=translate(language, "Your turn in {game}", game=game.name_in(language)), lines=(line,),
                   path=game.path, tag=f"turn-{game.table_id}", games=(game,),
-                  reason=translate(language, "when it is your turn"))
+                  reason=translate(language, "when it is your turn"), language=language)
 
 
 def digest_notice(games: list[WaitingGame], my_games_path: str, now: datetime, language: str | None = None) -> Notice:
@@ -79,7 +80,7 @@ def digest_notice(games: list[WaitingGame], my_games_path: str, now: datetime, l
         lines.append(translate(language, "{game}, {due}", game=name, due=due) if due else name)
     return Notice(title=ntranslate(language, "Your turn in {n} game", "Your turn in {n} games", len(games)),
                   lines=tuple(lines), path=my_games_path, tag="digest", games=tuple(ordered),
-                  reason=translate(language, "when it is your turn"))
+                  reason=translate(language, "when it is your turn"), language=language)
 
 
 def invitation_notice(inviter: str, game: WaitingGame, terms: str = "", rematch: bool = False,
@@ -92,7 +93,8 @@ def invitation_notice(inviter: str, game: WaitingGame, terms: str = "", rematch:
              else translate(language, "{inviter} invites you to {game}", inviter=inviter, game=name))
     lines = ((terms,) if terms else ()) + (translate(language, "Join or decline at the top of any page of the site."),)
     return Notice(title=title, lines=lines, path="/", tag=f"invitation-{game.table_id}",
-                  games=(), reason=translate(language, "when it is your turn, and when a friend invites you to a table"))
+                  games=(), reason=translate(language, "when it is your turn, and when a friend invites you to a table"),
+                  language=language)
 
 
 def due_text(deadline: datetime | None, now: datetime, language: str | None = None) -> str:

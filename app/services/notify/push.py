@@ -25,6 +25,7 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from app.i18n import ntranslate
 from app.services.errors import AppError
 from app.services.notify.messages import Notice
 
@@ -89,7 +90,7 @@ def payload(notice: Notice) -> bytes:
     ``MAX_PAYLOAD_BYTES`` (a long digest names its first games and counts the rest)."""
     lines = list(notice.lines)
     while True:
-        shown = lines if len(lines) == len(notice.lines) else [*lines, f"and {len(notice.lines) - len(lines)} more"]
+        shown = lines if len(lines) == len(notice.lines) else [*lines, ntranslate(notice.language, "and {n} more", "and {n} more", len(notice.lines) - len(lines))]
         data = json.dumps({"title": notice.title, "body": "\n".join(shown), "url": notice.path, "tag": notice.tag},
                           ensure_ascii=False).encode()
         if len(data) <= MAX_PAYLOAD_BYTES or not lines:

@@ -8,6 +8,9 @@ are told in those words, listing only what differs from the game's defaults: ``[
 "Hidden Coins", "Turn Limit: 100"]`` for a Nomadi table with Trading and Hidden Coins ticked and a
 shorter game; a switch turned off that is on by default reads ``"Keep taken wells secret: off"``.  An empty
 list means the game's standard options.
+
+Each function takes the reader's ``language`` (``None``: English): the labels and choices are said
+with the game's catalog (``locales/<lang>.po``), the other words with ``server.po`` (docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app.i18n import ntranslate, ruleset_catalog, translate
 from app.rulesets.base import Ruleset
 
 
@@ -26,45 +30,54 @@ def humanise(name: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def option_words(ruleset: Ruleset, options: dict[str, Any] | None) -> list[str]:
+def option_words(ruleset: Ruleset, options: dict[str, Any] | None, language: str | None = None) -> list[str]:
     """The options of a table of ``ruleset`` that differ from the defaults, in words (see above)."""
     options = options or {}
+    catalog = ruleset_catalog(type(ruleset), language)
     words = []
     for name, label, default, choices in _fields(type(ruleset)):
         if name not in options or options[name] == default:
             continue
         value = options[name]
+        label = translate(language, label, catalog)
         if isinstance(value, bool):
-            words.append(label if value else f"{label}: off")
+            words.append(label if value else translate(language, "{label}: off", label=label))
         elif isinstance(value, str):
-            words.append(f"{label}: {choices.get(value) or humanise(value)}")
+            choice = translate(language, choices.get(value) or humanise(value), catalog)
+            words.append(translate(language, "{label}: {value}", label=label, value=choice))
         else:
-            words.append(f"{label}: {value}")
+            words.append(translate(language, "{label}: {value}", label=label, value=value))
     return words
 
 
-def clock_words(move_seconds: int | None) -> str:
+def clock_words(move_seconds: int | None, language: str | None = None) -> str:
     """``"2 min per move"``, ``"3 days per move"``, ``"no time limit"`` (as the lobby says them,
     ``static/js/clock.js``)."""
     if not move_seconds:
-        return "no time limit"
-    for size, unit in ((86400, "day"), (3600, "h"), (60, "min")):
-        if move_seconds >= size and move_seconds % size == 0:
-            count = move_seconds // size
-            return f"{count} {unit}{'s' if unit == 'day' and count != 1 else ''} per move"
-    return f"{move_seconds} s per move"
+        return translate(language, "no time limit")
+    if move_seconds % 86400 == 0:
+        return ntranslate(language, "{n} day per move", "{n} days per move", move_seconds // 86400)
+    if move_seconds % 3600 == 0:
+        return translate(language, "{n} h per move", n=move_seconds // 3600)
+    if move_seconds % 60 == 0:
+        return translate(language, "{n} min per move", n=move_seconds // 60)
+    return translate(language, "{n} s per move", n=move_seconds)
 
 
-def terms(ruleset: Ruleset | None, table: Any, names: list[str]) -> str:
+def terms(ruleset: Ruleset | None, table: Any, names: list[str], language: str | None = None) -> str:
     """One line of what was agreed at ``table`` (a ``Table`` row), e.g. ``"Ana, Bo and 1 free seat ·
     live · 2 min per move · rated · options: Trading, Hidden Coins"``; ``names``: the people and bots
     seated, and those asked to a seat kept for them ("Bo (asked)"); a free seat is one not in it."""
     free = table.seat_count - len(names)
-    people = ", ".join(names) + (f"{' and ' if names else ''}{free} free seat{'s' if free != 1 else ''}" if free else "")
-    words = option_words(ruleset, table.options) if ruleset is not None else []
-    return " · ".join([people, "turn-based" if table.pace == "turn_based" else "live", clock_words(table.move_seconds),
-                       "rated" if table.rated else "friendly",
-                       f"options: {', '.join(words)}" if words else "standard options"])
+    people = ", ".join(names)
+    if free:
+        seats = ntranslate(language, "{n} free seat", "{n} free seats", free)
+        people = translate(language, "{names} and {seats}", names=people, seats=seats) if names else seats
+    words = option_words(ruleset, table.options, language) if ruleset is not None else []
+    return " · ".join([people, translate(language, "turn-based" if table.pace == "turn_based" else "live"),
+                       clock_words(table.move_seconds, language), translate(language, "rated" if table.rated else "friendly"),
+                       translate(language, "options: {words}", words=", ".join(words)) if words
+                       else translate(language, "standard options")])
 
 
 @functools.cache

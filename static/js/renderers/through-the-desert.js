@@ -7,6 +7,7 @@
 
 import { activate, edgeLabels, hexLabel as where, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
+import { t, tn } from "../i18n.js";
 import { ghostLayer, ghostMark } from "../move-preview.js";
 import { camelPath } from "../pieces.js";
 
@@ -20,19 +21,59 @@ const FILL = { pink: "#f4a3c8", green: "#86cf74", yellow: "#f5d547", purple: "#b
 const EDGE = { pink: "#a8336a", green: "#2f7a22", yellow: "#9a7b06", purple: "#5d3aa3", turquoise: "#11706b" };
 // A second cue besides colour: every caravan colour has its own piece shape.
 const SHAPE = { pink: "circle", green: "square", yellow: "diamond", purple: "pentagon", turquoise: "hexagon" };
-const PHASE = {
-  palms: "Placing palm trees",
-  return_leaders: "Returning leaders",
-  leaders: "Placing leaders",
-  camels: "Placing camels",
-  over: "Game over",
-};
+
+// Every word goes through t() when it is drawn (the game's catalog, app/rulesets/through_the_desert/
+// locales/fr.po, is loaded by the table before it draws); a colour's words are whole phrases, as
+// the log's pieces are ("a pink camel", "the pink leader"), so a language can agree them.
+
+/** The phase in words. @param {string} phase */
+function phaseName(phase) {
+  return {
+    palms: t("Placing palm trees"),
+    return_leaders: t("Returning leaders"),
+    leaders: t("Placing leaders"),
+    camels: t("Placing camels"),
+    over: t("Game over"),
+  }[phase] || "";
+}
+
+/** A colour's name, capitalised ("Pink"). @param {string} colour */
+function colourName(colour) {
+  return { pink: t("Pink"), green: t("Green"), yellow: t("Yellow"), purple: t("Purple"), turquoise: t("Turquoise") }[colour] || colour;
+}
+
+/** "a pink camel", as the log says it. @param {string} colour */
+function aCamel(colour) {
+  return { pink: t("a pink camel"), green: t("a green camel"), yellow: t("a yellow camel"), purple: t("a purple camel"), turquoise: t("a turquoise camel") }[colour] || colour;
+}
+
+/** "the pink leader", as the log says it. @param {string} colour */
+function theLeader(colour) {
+  return { pink: t("the pink leader"), green: t("the green leader"), yellow: t("the yellow leader"), purple: t("the purple leader"), turquoise: t("the turquoise leader") }[colour] || colour;
+}
+
+/** "pink caravan", as the log says it. @param {string} colour */
+function caravanName(colour) {
+  return { pink: t("pink caravan"), green: t("green caravan"), yellow: t("yellow caravan"), purple: t("purple caravan"), turquoise: t("turquoise caravan") }[colour] || colour;
+}
+
+/** The sentence of a placement: "Place a pink camel on F7", "Place the pink leader on F7", "Plant a palm tree on F7". */
+function placementText(move) {
+  const hex = where(move.hex);
+  if (move.type === "camel") return t("Place {camel} on {hex}", { camel: aCamel(move.colour), hex });
+  if (move.type === "leader") return t("Place {leader} on {hex}", { leader: theLeader(move.colour), hex });
+  return t("Plant a palm tree on {hex}", { hex });
+}
+
+/** "{n} pts" in the reader's words. @param {number} points */
+function pointsText(points) {
+  return tn("{n} pt", "{n} pts", points);
+}
 
 /** Per-board UI state that must survive a redraw: the colour the player has picked. */
 const uiState = new WeakMap();
 
 const key = ([q, r]) => `${q},${r}`;
-const title = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 const areaKey = (area) => (area.hexes || []).map(key).sort().join(" ");
 
 /** The centre of hex [q, r] in the SVG's units: [x, y]. @returns {[number, number]} */
@@ -90,7 +131,7 @@ function seatLabel(seat) {
 
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? player.name : `Seat ${seat + 1}`;
+  return player ? player.name : t("Seat {n}", { n: seat + 1 });
 }
 
 // -- the board --------------------------------------------------------------------------------
@@ -113,7 +154,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
     class: "ttd-board game-board",
     viewBox: `${minX.toFixed(1)} ${minY.toFixed(1)} ${width.toFixed(1)} ${height.toFixed(1)}`,
     role: "group",
-    "aria-label": `Through the Desert board: ${camels.length} camels placed`,
+    "aria-label": tn("Through the Desert board: {n} camel placed", "Through the Desert board: {n} camels placed", camels.length),
     "data-camel-count": String(camels.length),
   });
   svg.append(
@@ -138,7 +179,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
       s(
         "g",
         { class: "mountain", "data-mountain": key(hex) },
-        s("title", {}, "Mountain"),
+        s("title", {}, t("Mountain")),
         s("polygon", { points: hexPoints([x, y]) }),
         s("path", { class: "mountain-peak", d: `M${x - 6},${y + 3.5} L${x - 1.5},${y - 4.5} L${x + 1.2},${y - 0.5} L${x + 3},${y - 3} L${x + 6.5},${y + 3.5} Z` }),
       ),
@@ -149,7 +190,8 @@ function drawBoard(frame, view, highlighted, sendMove) {
   const areas = s("g", { class: "areas" });
   for (const area of view.areas || []) {
     const owner = playerName(frame, area.seat);
-    const text = `Area of ${owner} (seat ${seatLabel(area.seat)}, ${area.colour} caravan): ${area.points} point${area.points === 1 ? "" : "s"}`;
+    const text = tn("Area of {owner} (seat {seat}, {caravan}): {n} point", "Area of {owner} (seat {seat}, {caravan}): {n} points", area.points,
+      { owner, seat: seatLabel(area.seat), caravan: caravanName(area.colour) });
     const group = s(
       "g",
       { class: "area", "data-area-seat": String(area.seat), "data-caravan": area.colour, "data-area": areaKey(area), role: "img", "aria-label": text },
@@ -173,7 +215,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
     if (taken.has(key(hex))) continue;
     // A palm space still waiting for its tree (option palm_placement = "choose").
     const [x, y] = centre(hex);
-    features.append(s("g", { class: "palm-space", "data-palm-space": key(hex) }, s("title", {}, "Palm space"), s("circle", { cx: x, cy: y, r: 5.5 })));
+    features.append(s("g", { class: "palm-space", "data-palm-space": key(hex) }, s("title", {}, t("Palm space")), s("circle", { cx: x, cy: y, r: 5.5 })));
   }
   for (const hex of view.oases || []) features.append(palm(hex));
   for (const well of view.wells || []) {
@@ -181,8 +223,8 @@ function drawBoard(frame, view, highlighted, sendMove) {
     features.append(
       s(
         "g",
-        { class: "well", "data-well": key(well.hex), role: "img", "aria-label": `Well worth ${well.value} on ${where(well.hex)}` },
-        s("title", {}, `Well worth ${well.value}`),
+        { class: "well", "data-well": key(well.hex), role: "img", "aria-label": t("Well worth {value} on {hex}", { value: well.value, hex: where(well.hex) }) },
+        s("title", {}, t("Well worth {value}", { value: well.value })),
         s("circle", { cx: x, cy: y, r: 4.4 }),
         s("text", { x, y }, String(well.value)),
       ),
@@ -202,9 +244,7 @@ function drawBoard(frame, view, highlighted, sendMove) {
 
   const clickable = s("g", { class: "legal-hexes" });
   for (const move of highlighted) {
-    const label = move.colour
-      ? `Place the ${move.colour} ${move.type} on ${where(move.hex)}`
-      : `Place a ${move.type === "palm" ? "palm tree" : move.type} on ${where(move.hex)}`;
+    const label = placementText(move);
     const target = s("polygon", {
       class: "legal",
       points: hexPoints(centre(move.hex), TARGET_SIZE),
@@ -250,8 +290,8 @@ function palm(hex) {
   );
   return s(
     "g",
-    { class: "oasis", "data-oasis": key(hex), role: "img", "aria-label": `Oasis (palm tree) on ${where(hex)}` },
-    s("title", {}, "Oasis"),
+    { class: "oasis", "data-oasis": key(hex), role: "img", "aria-label": t("Oasis (palm tree) on {hex}", { hex: where(hex) }) },
+    s("title", {}, t("Oasis")),
     s("ellipse", { class: "oasis-pool", cx: x, cy: y + 4.2, rx: 5, ry: 1.6 }),
     s("path", { class: "palm-trunk", d: `M${x - 0.8},${y + 4.2} Q${x - 1.2},${y + 0.5} ${top[0]},${top[1]}` }),
     s("g", { class: "palm-leaves" }, leaves),
@@ -261,16 +301,18 @@ function palm(hex) {
 function camelPiece(frame, camel) {
   const at = centre(camel.hex);
   const owner = playerName(frame, camel.seat);
-  const what = camel.leader ? "leader" : "camel";
+  const what = camel.leader
+    ? t("{colour} leader of {owner} (seat {seat})", { colour: colourName(camel.colour), owner, seat: seatLabel(camel.seat) })
+    : t("{colour} camel of {owner} (seat {seat})", { colour: colourName(camel.colour), owner, seat: seatLabel(camel.seat) });
   const group = s("g", {
     class: camel.leader ? "camel leader" : "camel",
     "data-camel": key(camel.hex),
     "data-seat": String(camel.seat),
     "data-caravan": camel.colour,
     role: "img",
-    "aria-label": `${title(camel.colour)} ${what} of ${owner} (seat ${seatLabel(camel.seat)}) on ${where(camel.hex)}`,
+    "aria-label": t("{piece} on {hex}", { piece: what, hex: where(camel.hex) }),
   });
-  group.append(s("title", {}, `${title(camel.colour)} ${what} of ${owner} (seat ${seatLabel(camel.seat)})`));
+  group.append(s("title", {}, what));
   if (camel.leader) {
     group.append(pieceShape(camel.colour, at, 7.6, { class: "leader-ring" }));
     group.append(pieceShape(camel.colour, at, 5.7, { fill: FILL[camel.colour] || "#ccc", class: "piece" }));
@@ -290,26 +332,34 @@ function drawControls(frame, view, placements, choices, selected, disabled, choo
   const legalColours = new Set(coloured.map((move) => move.colour));
   const phase = view.phase;
   const myTurn = placements.length > 0 || choices.length > 0;
-  const finalTurn = view.final_turn && phase === "camels" ? "Final turn! " : "";
+  const finalTurn = view.final_turn && phase === "camels" ? `${t("Final turn!")} ` : "";
 
   let prompt;
   if (!myTurn) {
     prompt = view.current === null || view.current === undefined || phase === "over"
-      ? PHASE[phase] || ""
-      : `${finalTurn}${PHASE[phase] || ""} — waiting for ${playerName(frame, view.current)}.`;
+      ? phaseName(phase)
+      : finalTurn + t("{phase} — waiting for {player}.", { phase: phaseName(phase), player: playerName(frame, view.current) });
   } else if (choices.length) {
-    prompt = "Choose the leader you return to the box.";
+    prompt = t("Choose the leader you return to the box.");
   } else if (!coloured.length) {
-    prompt = `Choose where a ${placements[0].type === "palm" ? "palm tree" : placements[0].type} goes: click a highlighted space.`;
+    prompt = placements[0].type === "palm"
+      ? t("Choose where a palm tree goes: click a highlighted space.")
+      : t("Choose a highlighted space.");
   } else {
     const piece = coloured[0].type;
-    const left = piece === "camel" && view.camels_left ? ` (${view.camels_left} to place this turn)` : "";
-    prompt = selected
-      ? `${finalTurn}Place your ${selected} ${piece}${left}: click a highlighted space.`
-      : `${finalTurn}Place a ${piece}${left}: choose a colour, then a highlighted space.`;
+    const left = piece === "camel" && view.camels_left ? ` ${t("({n} to place this turn)", { n: view.camels_left })}` : "";
+    if (piece === "camel") {
+      prompt = selected
+        ? finalTurn + t("Place your {caravan} camel{left}: click a highlighted space.", { caravan: colourName(selected).toLowerCase(), left })
+        : finalTurn + t("Place a camel{left}: choose a colour, then a highlighted space.", { left });
+    } else {
+      prompt = selected
+        ? finalTurn + t("Place your {colour} leader: click a highlighted space.", { colour: colourName(selected).toLowerCase() })
+        : finalTurn + t("Place a leader: choose a colour, then a highlighted space.");
+    }
   }
 
-  const controls = h("div", { class: "move-controls ttd-controls", role: "group", "aria-label": "Your move" }, h("p", { class: "prompt", id: "ttd-prompt" }, prompt));
+  const controls = h("div", { class: "move-controls ttd-controls", role: "group", "aria-label": t("Your move") }, h("p", { class: "prompt", id: "ttd-prompt" }, prompt));
   if (coloured.length) {
     controls.append(
       h(
@@ -325,11 +375,11 @@ function drawControls(frame, view, placements, choices, selected, disabled, choo
               "data-colour": colour,
               "data-focus-key": `colour:${colour}`,
               "aria-pressed": String(colour === selected),
-              title: pile === undefined ? title(colour) : `${title(colour)}: ${pile} camels left in the pile`,
+              title: pile === undefined ? colourName(colour) : tn("{colour}: {n} camel left in the pile", "{colour}: {n} camels left in the pile", pile, { colour: colourName(colour) }),
               style: `--piece: ${FILL[colour]}; --piece-edge: ${EDGE[colour]}`,
             },
             swatch(colour),
-            h("span", { class: "colour-name" }, title(colour)),
+            h("span", { class: "colour-name" }, colourName(colour)),
             pile === undefined ? null : h("span", { class: "pile-count" }, String(pile)),
           );
           button.disabled = disabled || !legalColours.has(colour);
@@ -351,7 +401,7 @@ function drawControls(frame, view, placements, choices, selected, disabled, choo
                 "button",
                 { type: "button", class: "colour-button", "data-return": move.colour, "data-focus-key": `return:${move.colour}`, style: `--piece: ${FILL[move.colour]}; --piece-edge: ${EDGE[move.colour]}` },
                 swatch(move.colour),
-                h("span", { class: "colour-name" }, `Return ${move.colour} leader`),
+                h("span", { class: "colour-name" }, t("Return {leader}", { leader: theLeader(move.colour) })),
               )
             : h("button", { type: "button", "data-move": move.type, "data-focus-key": `move:${JSON.stringify(move)}` }, Object.values(move).join(" "));
           button.disabled = disabled;
@@ -371,20 +421,22 @@ function drawPanel(frame, view) {
   const piles = h(
     "section",
     { class: "ttd-piles", "aria-labelledby": "ttd-piles-title" },
-    h("h3", { id: "ttd-piles-title" }, "Camel piles"),
+    h("h3", { id: "ttd-piles-title" }, t("Camel piles")),
     h(
       "ul",
       { class: "pile-list" },
       colours.map((colour) =>
-        h("li", { "data-pile": colour }, swatch(colour), h("span", { class: "colour-name" }, title(colour)), h("strong", {}, String((view.piles || {})[colour] ?? "–"))),
+        h("li", { "data-pile": colour }, swatch(colour), h("span", { class: "colour-name" }, colourName(colour)), h("strong", {}, String((view.piles || {})[colour] ?? "–"))),
       ),
     ),
   );
 
   const players = (view.players || []).map((player) => {
     const hidden = player.well_points === null || player.well_points === undefined;
-    const wells = hidden ? `${player.wells_taken} (hidden)` : `${player.wells_taken} (${player.well_points} pts)`;
-    const wellValues = Array.isArray(player.well_values) && player.well_values.length ? `Values: ${player.well_values.join(", ")}` : null;
+    const wells = hidden
+      ? t("{n} (hidden)", { n: player.wells_taken })
+      : t("{n} ({points})", { n: player.wells_taken, points: pointsText(player.well_points) });
+    const wellValues = Array.isArray(player.well_values) && player.well_values.length ? t("Values: {values}", { values: player.well_values.join(", ") }) : null;
     const caravans = colours
       .filter((colour) => (player.caravans || {})[colour] > 0) // 0: that leader is not on the board
       .map((colour) =>
@@ -393,9 +445,9 @@ function drawPanel(frame, view) {
           {
             class: "caravan-chip",
             "data-caravan-size": colour,
-            title: `${title(colour)} caravan: ${player.caravans[colour]} camels`,
+            title: tn("{caravan}: {n} camel", "{caravan}: {n} camels", player.caravans[colour], { caravan: caravanName(colour) }),
             role: "img",
-            "aria-label": `${title(colour)} caravan: ${player.caravans[colour]} camels`,
+            "aria-label": tn("{caravan}: {n} camel", "{caravan}: {n} camels", player.caravans[colour], { caravan: caravanName(colour) }),
             style: `--piece: ${FILL[colour]}; --piece-edge: ${EDGE[colour]}`,
           },
           swatch(colour, 12),
@@ -411,24 +463,24 @@ function drawPanel(frame, view) {
         { class: "ttd-player-head" },
         h("span", { class: "seat-number" }, seatLabel(player.seat)),
         h("strong", {}, playerName(frame, player.seat)),
-        player.seat === frame.seat ? h("span", { class: "muted" }, " (you)") : null,
-        view.current === player.seat && view.phase !== "over" ? h("span", { class: "badge badge-turn" }, "to play") : null,
+        player.seat === frame.seat ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
+        view.current === player.seat && view.phase !== "over" ? h("span", { class: "badge badge-turn" }, t("to play")) : null,
       ),
       h(
         "dl",
         { class: "ttd-stats" },
-        inHand.length ? [h("dt", {}, "Leaders in hand"), h("dd", { class: "leaders-in-hand" }, inHand.map((colour) => swatch(colour, 14)))] : null,
-        player.returned_leader ? [h("dt", {}, "Returned"), h("dd", { "data-stat": "returned" }, swatch(player.returned_leader, 14), ` ${player.returned_leader}`)] : null,
-        h("dt", {}, "Wells"),
+        inHand.length ? [h("dt", {}, t("Leaders in hand")), h("dd", { class: "leaders-in-hand" }, inHand.map((colour) => swatch(colour, 14)))] : null,
+        player.returned_leader ? [h("dt", {}, t("Returned")), h("dd", { "data-stat": "returned" }, swatch(player.returned_leader, 14), ` ${colourName(player.returned_leader)}`)] : null,
+        h("dt", {}, t("Wells")),
         h("dd", { "data-stat": "wells", title: wellValues }, wells),
-        h("dt", {}, "Oases"),
-        h("dd", { "data-stat": "oases" }, `${player.oasis_points} pts`),
-        h("dt", {}, "Areas"),
-        h("dd", { "data-stat": "areas" }, `${player.area_points} pts`),
-        caravans.length ? [h("dt", {}, "Caravans"), h("dd", { class: "caravans" }, caravans)] : null,
+        h("dt", {}, t("Oases")),
+        h("dd", { "data-stat": "oases" }, pointsText(player.oasis_points)),
+        h("dt", {}, t("Areas")),
+        h("dd", { "data-stat": "areas" }, pointsText(player.area_points)),
+        caravans.length ? [h("dt", {}, t("Caravans")), h("dd", { class: "caravans" }, caravans)] : null,
         // points so far (wells, oases, areas; caravans score only at the end), when this viewer may know them
         typeof player.points === "number" && view.phase !== "over"
-          ? [h("dt", {}, "So far"), h("dd", { "data-stat": "points" }, `${player.points} pts`)]
+          ? [h("dt", {}, t("So far")), h("dd", { "data-stat": "points" }, pointsText(player.points))]
           : null,
       ),
     );
@@ -440,11 +492,11 @@ function drawPanel(frame, view) {
     h(
       "p",
       { class: "ttd-phase", "data-phase": view.phase || "" },
-      PHASE[view.phase] || "",
-      view.final_turn && view.phase === "camels" ? h("span", { class: "badge badge-turn" }, "final turn") : null,
+      phaseName(view.phase),
+      view.final_turn && view.phase === "camels" ? h("span", { class: "badge badge-turn" }, t("final turn")) : null,
     ),
     piles,
-    h("section", { class: "ttd-players", "aria-label": "Player holdings" }, h("ul", { class: "ttd-player-list" }, players)),
+    h("section", { class: "ttd-players", "aria-label": t("Player holdings") }, h("ul", { class: "ttd-player-list" }, players)),
   );
 }
 
@@ -534,11 +586,8 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
  * in `root` (a returned leader: its button is marked).
  */
 export function preview(frame, move) {
-  const piece = move.type === "palm" ? "palm tree" : move.type;
   if (Array.isArray(move.hex)) {
-    const text = move.colour
-      ? move.type === "camel" ? `Place a ${move.colour} camel on ${where(move.hex)}` : `Place the ${move.colour} ${piece} on ${where(move.hex)}`
-      : `Plant a ${piece} on ${where(move.hex)}`;
+    const text = placementText(move);
     return {
       text,
       draw(root) {
@@ -561,7 +610,7 @@ export function preview(frame, move) {
   }
   if (move.type === "return_leader") {
     return {
-      text: `Return the ${move.colour} leader`,
+      text: t("Return {leader}", { leader: theLeader(move.colour) }),
       draw(root) {
         ghostMark(root.querySelector(`[data-return="${move.colour}"]`), move);
       },
@@ -574,8 +623,8 @@ function drawLegend() {
   return h(
     "p",
     { class: "ttd-legend muted" },
-    "Number on a piece = player seat · big ringed piece = caravan leader · ",
+    `${t("Number on a piece = player seat · big ringed piece = caravan leader")} · `,
     h("span", { class: "legend-well" }, "●"),
-    " well (value) · hatched = enclosed area · dashed purple ring = placed this turn · purple edge = the last move",
+    ` ${t("well (value) · hatched = enclosed area · dashed purple ring = placed this turn · purple edge = the last move")}`,
   );
 }

@@ -1,0 +1,43 @@
+"""The language a person reads, in real Chromium: a French browser gets French pages (its
+Accept-Language), the header's chooser switches this browser and the account, and the account's
+choice follows the person into another browser that asks for English."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.pages import api, sign_in
+
+pytestmark = pytest.mark.e2e
+
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+
+def test_the_chooser_switches_the_page_and_the_account_which_another_browser_follows(live_server, chromium):
+    page = sign_in(chromium, live_server, "Amelie", locale="fr-FR")  # Accept-Language: fr-FR
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    chooser = page.locator("#language-chooser")
+    expect(chooser).to_have_value("auto")  # nothing chosen: the browser's language
+    expect(chooser).to_have_accessible_name("Language · Langue")
+
+    chooser.select_option("en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")  # the page loaded again in English
+    expect(page.locator("#language-chooser")).to_have_value("en")
+    assert api(page, live_server, "GET", "/api/auth/me")["language"] == "en"
+    cookies = {cookie["name"]: cookie["value"] for cookie in page.context.cookies()}
+    assert cookies["caravanserai_lang"] == "en"
+
+    page.locator("#language-chooser").select_option("fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    assert api(page, live_server, "GET", "/api/auth/me")["language"] == "fr"
+    page.goto(f"{live_server}/rules/through-the-desert")
+    expect(page.locator("h2").first).to_have_text("Jouer en 2 minutes")
+
+    # The same account in an English browser: the account's French wins and is kept there too.
+    session = next(cookie for cookie in page.context.cookies() if cookie["name"] != "caravanserai_lang")
+    other = chromium.new_context(locale="en-US")
+    other.add_cookies([session])
+    elsewhere = other.new_page()
+    elsewhere.goto(f"{live_server}/")
+    expect(elsewhere.locator("html")).to_have_attribute("lang", "fr")
+    assert {cookie["name"]: cookie["value"] for cookie in other.cookies()}["caravanserai_lang"] == "fr"
