@@ -347,8 +347,7 @@ function drawControls(frame, view, placements, choices, selected, disabled, choo
       : t("Choose a highlighted space.");
   } else {
     const piece = coloured[0].type;
-    const toPlace = t("({n} to place this turn)", { n: view.camels_left }); // outside the template literal: the extractor reads it
-    const left = piece === "camel" && view.camels_left ? ` ${toPlace}` : "";
+    const left = piece === "camel" && view.camels_left ? ` ${t("({n} to place this turn)", { n: view.camels_left })}` : "";
     if (piece === "camel") {
       prompt = selected
         ? finalTurn + t("Place your {caravan} camel{left}: click a highlighted space.", { caravan: colourName(selected).toLowerCase(), left })
