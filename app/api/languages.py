@@ -5,7 +5,9 @@
 
 Both answer ``{"language", "plural_forms", "plural_categories", "messages"}``
 (:meth:`app.i18n.Messages.as_json`); English and a game that does not speak the language answer
-an empty ``messages`` (the client then shows the English msgids).  An unsupported language or an
+an empty ``messages`` (the client then shows the English msgids).  A game's catalog also holds
+each template's form "… — played by {by}" that the log gives an entry a bot made for a person
+(``app/services/games/bot_log.py``).  An unsupported language or an
 unknown game is a 404 ``not_found`` that says which.  Answers carry an ``ETag`` and
 ``Cache-Control: no-cache``: a browser keeps them and revalidates cheaply (304), and never mixes
 catalogs of two releases, as with ``/static`` (app/main.py).
@@ -21,6 +23,7 @@ from fastapi import APIRouter, Request, Response
 
 from app import i18n
 from app.rulesets.registry import UnknownRuleset
+from app.services.games.bot_log import PLAYED_BY
 from app.services.errors import AppError
 
 router = APIRouter(include_in_schema=False)
@@ -36,9 +39,10 @@ def _answer(request: Request, body: dict[str, Any]) -> Response:
 
 
 def _language(lang: str) -> str:
+    """``lang`` when the server speaks it; else ``AppError(not_found)`` naming the languages it speaks."""
     if lang not in i18n.SUPPORTED:
-        raise AppError("not_found", i18n.translate(None, "no such language: {lang} (this server speaks {languages})",
-                                                   lang=lang[:16], languages=", ".join(i18n.SUPPORTED)))
+        raise AppError("not_found", "no such language: {lang} (this server speaks {languages})",
+                       lang=lang[:16], languages=", ".join(i18n.SUPPORTED))
     return lang
 
 
@@ -55,7 +59,18 @@ async def game_catalog(lang: str, name: str, request: Request) -> Response:
     try:
         ruleset = request.app.state.ctx.registry.get(name)
     except UnknownRuleset:
-        raise AppError("not_found", i18n.translate(language, "no such game: {name}", name=name[:64])) from None
+        raise AppError("not_found", "no such game: {name}", name=name[:64]) from None
     if language not in type(ruleset).languages:
         return _answer(request, i18n.Messages(language=language).as_json())
-    return _answer(request, i18n.ruleset_catalog(type(ruleset), language).as_json())
+    body = i18n.ruleset_catalog(type(ruleset), language).as_json()
+    body["messages"].update(_played_by(body["messages"], language))
+    return _answer(request, body)
+
+
+def _played_by(messages: dict[str, Any], language: str) -> dict[str, str]:
+    """Each entry's form as the log writes it when a bot made the move for a person and the entry
+    does not name the mover (``bot_log.PLAYED_BY``): ``"{seat0} took a well — played by {by}"``,
+    said as the server catalog says the suffix, the ``{by}`` placeholder kept."""
+    suffixed = i18n.translate(language, "{sentence} — played by {by}", sentence="\0")
+    return {PLAYED_BY.format(sentence=msgid): suffixed.replace("\0", text)
+            for msgid, text in messages.items() if isinstance(text, str)}

@@ -39,14 +39,14 @@ def test_a_game_that_does_not_speak_the_language_answers_an_empty_catalog(web):
     assert answer.status_code == 200 and answer.json()["messages"] == {}
 
 
-@pytest.mark.parametrize(("path", "words"), [
-    ("/i18n/de/client.json", "no such language: de"),
-    ("/i18n/de/games/nimalia.json", "no such language: de"),
-    ("/i18n/fr/games/chess.json", "jeu inconnu\u00a0: chess"),
-    ("/i18n/en/games/chess.json", "no such game: chess"),
+@pytest.mark.parametrize(("path", "reader", "words"), [
+    ("/i18n/de/client.json", "de", "no such language: de"),
+    ("/i18n/de/games/nimalia.json", "en", "no such language: de"),
+    ("/i18n/fr/games/chess.json", "fr", "jeu inconnu\u00a0: chess"),  # said in the reader's language
+    ("/i18n/fr/games/chess.json", "en", "no such game: chess"),
 ])
-def test_an_unknown_language_or_game_is_a_clear_404(web, path, words):
-    answer = web.get(path)
+def test_an_unknown_language_or_game_is_a_clear_404(web, path, reader, words):
+    answer = web.get(path, headers={"accept-language": reader})
     assert answer.status_code == 404
     assert answer.json()["error"]["code"] == "not_found" and words in answer.json()["error"]["message"]
 
@@ -59,3 +59,11 @@ def test_a_game_catalog_holds_its_templates_and_its_renderers_words(web):
     assert messages["{seat2} placed {camel} on {hex}"] == "{seat2} a posé {camel} en {hex}"  # the log
     assert messages["Camel piles"] == "Piles de chameaux"  # the renderer
     assert messages["{n} pt"] == ["{n}\u00a0pt", "{n}\u00a0pts"]  # a plural entry
+
+
+def test_a_game_catalog_says_an_entry_a_bot_made_for_a_person(web):
+    """bot_log writes "<template> — played by {by}" for an entry that does not name the mover."""
+    messages = web.get("/i18n/fr/games/through-the-desert.json").json()["messages"]
+    assert messages["The pink pile is empty: the game ends at once — played by {by}"] == (
+        "La pile rose est vide\u00a0: la partie se termine aussitôt — joué par {by}")
+    assert messages["{seat1} placed {camel} on {hex} — played by {by}"] == "{seat1} a posé {camel} en {hex} — joué par {by}"

@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Account, ChatMessage, NotifyAccount, NotifyTurn, PushSubscription, Seat, Table, utcnow
 from app.db.results import rowcount
 from app.fanout import LocalFanout, Marker
+from app.i18n import N_, SUPPORTED
 from app.services.accounts import identity as accounts
 from app.services.tables import changes as tables
-from app.i18n import N_, SUPPORTED
 from app.services.errors import AppError
 
 

@@ -15,6 +15,9 @@ from typing import Any
 
 from app.rulesets.base import player
 
+PLAYED_BY = "{sentence} — played by {{by}}"
+"""How an entry that does not name the mover says a bot played it (``{sentence}``: its template).
+The game catalogs the browser loads hold each template's form with it (``app/api/languages.py``)."""
 BY = "by"
 """The argument every entry of a bot's move for a person carries: the seat the bot played."""
 
@@ -31,6 +34,6 @@ def mark_bot_events(event_rows: list[dict[str, Any]], seat: int) -> list[dict[st
         if "{" + name + "}" in text:
             args[name] = bot
         else:
-            text = f"{text} — played by {{{BY}}}"
+            text = PLAYED_BY.format(sentence=text)
         marked.append({**row, "text": text, "args": args})
     return marked
