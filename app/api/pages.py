@@ -19,6 +19,7 @@ from fastapi.responses import HTMLResponse
 
 from app import i18n
 from app.api.deps import OptionalAccount
+from app.api.page_words import translate_shell
 from app.paths import STATIC_DIR
 
 router = APIRouter(include_in_schema=False)
@@ -36,7 +37,8 @@ def page_response(request: Request, path: Path, account_language: str | None = N
     """The page at ``path`` in the request's language (module docstring)."""
     cookie = request.cookies.get(i18n.LANGUAGE_COOKIE)
     language = i18n.choose(account_language, cookie, request.headers.get("accept-language"))
-    response = HTMLResponse(localized_html(path.read_text(encoding="utf-8"), language), status_code=status,
+    page = translate_shell(localized_html(path.read_text(encoding="utf-8"), language), language)  # its marked words too
+    response = HTMLResponse(page, status_code=status,
                             headers={"Cache-Control": "no-cache", "Vary": "Cookie, Accept-Language"})
     if i18n.normalize(account_language) and i18n.normalize(cookie) != language:
         set_language_cookie(response, language, request.url.scheme == "https")

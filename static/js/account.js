@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { t } from "./i18n.js";
 
 function field(id, label, input, hint) {
   input.id = id;
@@ -40,16 +41,16 @@ function form(id, title, fields, submitLabel, busyLabel, send) {
 }
 
 function checkPassword(password) {
-  if (password.length < 8 || password.length > 128) throw new Error("A password has 8 to 128 characters.");
+  if (password.length < 8 || password.length > 128) throw new Error(t("A password has 8 to 128 characters."));
 }
 
 function keepForm(account) {
   const name = nameInput(account.name);
   const password = passwordInput("new-password", "new-password");
-  return form("account-keep", "Keep this account",
-    [h("p", { class: "hint" }, "Choose a password: your games and seats stay yours, on every device, even after logging out."),
-      field("account-keep-name", "Name", name), field("account-keep-password", "Password", password, "8 to 128 characters.")],
-    "Keep account", "Saving…", async () => {
+  return form("account-keep", t("Keep this account"),
+    [h("p", { class: "hint" }, t("Choose a password: your games and seats stay yours, on every device, even after logging out.")),
+      field("account-keep-name", t("Name"), name), field("account-keep-password", t("Password"), password, t("8 to 128 characters."))],
+    t("Keep account"), t("Saving…"), async () => {
       checkPassword(password.value);
       await api("POST", "/api/account/register", { name: name.value.trim(), password: password.value });
       window.location.reload();
@@ -58,9 +59,9 @@ function keepForm(account) {
 
 function renameForm(account) {
   const name = nameInput(account.name);
-  return form("account-rename", "Name", [field("account-name", "Name", name,
-    "Names are unique, ignoring case and look-alike letters.")], "Change name", "Saving…", async () => {
-    if (!name.value.trim()) throw new Error("Please type a name.");
+  return form("account-rename", t("Name"), [field("account-name", t("Name"), name,
+    t("Names are unique, ignoring case and look-alike letters."))], t("Change name"), t("Saving…"), async () => {
+    if (!name.value.trim()) throw new Error(t("Please type a name."));
     await api("POST", "/api/account/name", { name: name.value.trim() });
     window.location.reload();
   });
@@ -69,45 +70,45 @@ function renameForm(account) {
 function passwordForm() {
   const current = passwordInput("current-password", "current-password");
   const next = passwordInput("new-password", "new-password");
-  return form("account-password", "Password",
-    [field("account-current-password", "Current password", current),
-      field("account-new-password", "New password", next, "8 to 128 characters. Your other devices are logged out.")],
-    "Change password", "Saving…", async () => {
-      if (!current.value) throw new Error("Please type your current password.");
+  return form("account-password", t("Password"),
+    [field("account-current-password", t("Current password"), current),
+      field("account-new-password", t("New password"), next, t("8 to 128 characters. Your other devices are logged out."))],
+    t("Change password"), t("Saving…"), async () => {
+      if (!current.value) throw new Error(t("Please type your current password."));
       checkPassword(next.value);
       await api("POST", "/api/account/password", { current_password: current.value, new_password: next.value });
       current.value = next.value = "";
-      return "Password changed. Your other devices were logged out.";
+      return t("Password changed. Your other devices were logged out.");
     });
 }
 
 function deleteForm(account) {
   const password = account.guest ? null : passwordInput("current-password", "current-password");
-  const submit = h("button", { type: "submit", class: "danger-outline", id: "account-delete-button" }, "Delete account");
+  const submit = h("button", { type: "submit", class: "danger-outline", id: "account-delete-button" }, t("Delete account"));
   const message = h("p", { class: "message", hidden: true, role: "alert" });
   const element = h("form", { class: "account-form", id: "account-delete", novalidate: true },
-    h("h3", {}, "Delete account"),
-    h("p", { class: "hint" }, "Your finished and running games stay, shown under \"deleted player\"; a bot plays your running games to the end. This cannot be undone."),
-    password ? field("account-delete-password", "Password", password) : null,
+    h("h3", {}, t("Delete account")),
+    h("p", { class: "hint" }, t("Your finished and running games stay, shown under \"deleted player\"; a bot plays your running games to the end. This cannot be undone.")),
+    password ? field("account-delete-password", t("Password"), password) : null,
     h("div", { class: "form-actions" }, submit), message);
   element.addEventListener("submit", async (event) => {
     event.preventDefault();
     showMessage(message, "");
     if (password && !password.value) {
-      showMessage(message, "Type your password to confirm.");
+      showMessage(message, t("Type your password to confirm."));
       password.focus();
       return;
     }
     const sure = await confirmDialog({
-      title: "Delete your account?",
-      text: "You are logged out everywhere and cannot sign in to this account again.",
-      confirmLabel: "Delete my account",
-      cancelLabel: "Keep it",
+      title: t("Delete your account?"),
+      text: t("You are logged out everywhere and cannot sign in to this account again."),
+      confirmLabel: t("Delete my account"),
+      cancelLabel: t("Keep it"),
       danger: true,
     });
     if (!sure) return;
     try {
-      await whileBusy(submit, () => api("POST", "/api/account/delete", password ? { password: password.value } : {}), "Deleting…");
+      await whileBusy(submit, () => api("POST", "/api/account/delete", password ? { password: password.value } : {}), t("Deleting…"));
       window.location.assign("/");
     } catch (error) {
       showMessage(message, error.message);

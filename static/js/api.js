@@ -2,6 +2,7 @@
 // carries the server's {"error": {"code", "message"}} so pages can show it as it is.
 
 import { noteServerDate } from "./clock.js";
+import { t } from "./i18n.js";
 
 export class ApiError extends Error {
   constructor(status, code, message) {
@@ -11,20 +12,23 @@ export class ApiError extends Error {
   }
 }
 
-const STATUS_TEXT = {
-  400: "The request was not understood.",
-  401: "Please sign in first.",
-  403: "You are not allowed to do that.",
-  404: "Not found.",
-  409: "That conflicts with the current state; please try again.",
-  422: "Some of the values are not valid.",
-  429: "Too many requests; slow down a little.",
-};
+/** What an HTTP status means to a player, for an answer that says nothing itself; null if unknown. */
+function statusText(status) {
+  return {
+    400: t("The request was not understood."),
+    401: t("Please sign in first."),
+    403: t("You are not allowed to do that."),
+    404: t("Not found."),
+    409: t("That conflicts with the current state; please try again."),
+    422: t("Some of the values are not valid."),
+    429: t("Too many requests; slow down a little."),
+  }[status] || null;
+}
 
 function errorFrom(status, body) {
   const error = body && body.error;
   if (error && typeof error === "object") {
-    return new ApiError(status, error.code || `http_${status}`, error.message || STATUS_TEXT[status] || `Error ${status}`);
+    return new ApiError(status, error.code || `http_${status}`, error.message || statusText(status) || t("Error {status}", { status }));
   }
   // FastAPI's own validation shape, in case a route answers before our error handler does.
   if (body && Array.isArray(body.detail)) {
@@ -34,7 +38,7 @@ function errorFrom(status, body) {
     return new ApiError(status, "bad_request", text);
   }
   if (body && typeof body.detail === "string") return new ApiError(status, `http_${status}`, body.detail);
-  return new ApiError(status, `http_${status}`, STATUS_TEXT[status] || `The server answered ${status}.`);
+  return new ApiError(status, `http_${status}`, statusText(status) || t("The server answered {status}.", { status }));
 }
 
 /** Call the API: api("POST", "/api/tables", {...}). Resolves to the parsed JSON body (or null). */
@@ -49,7 +53,7 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new ApiError(0, "network", "Cannot reach the server. Check your connection and try again.");
+    throw new ApiError(0, "network", t("Cannot reach the server. Check your connection and try again."));
   }
   noteServerDate(response.headers.get("Date"));
   const text = await response.text();

@@ -2,6 +2,8 @@
 // keyboard focus that survives a redraw, and the "last move" highlight. Nothing here knows a game
 // or a rule.
 
+import { t } from "./i18n.js";
+
 const stylesheets = new Map(); // href -> Promise of its link's load
 
 /**
@@ -90,7 +92,7 @@ export function markLastMove(container, root, version, selectors) {
     element.classList.add("last-move");
     if (fresh) element.classList.add("last-move-fresh");
     const label = element.getAttribute("aria-label");
-    if (label) element.setAttribute("aria-label", `${label} (last move)`);
+    if (label) element.setAttribute("aria-label", t("{label} (last move)", { label }));
   }
   container.dataset.lastMove = String(elements.size);
 }
@@ -101,13 +103,13 @@ const LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"; // no I or O (read as 1 and 0), as o
  * the offset column q + floor(r / 2) + 1, e.g. [3, 0] -> "A4" (app/rulesets/through_the_desert/board.py, show). */
 export function hexLabel([q, r]) {
   const column = q + Math.floor(r / 2) + 1;
-  return r >= 0 && r < LETTERS.length && column >= 1 ? `${LETTERS[r]}${column}` : `row ${r}, hex ${column}`;
+  return r >= 0 && r < LETTERS.length && column >= 1 ? `${LETTERS[r]}${column}` : t("row {row}, hex {hex}", { row: r, hex: column });
 }
 
 /** A square cell [row, col] as the board labels it and the log names it: the column's letter and
  * the row's number from the top, e.g. [3, 10] -> "L4" (app/rulesets/nomadi/board.py, show). */
 export function cellLabel([row, col]) {
-  return col >= 0 && col < LETTERS.length ? `${LETTERS[col]}${row + 1}` : `row ${row + 1}, column ${col + 1}`;
+  return col >= 0 && col < LETTERS.length ? `${LETTERS[col]}${row + 1}` : t("row {row}, column {column}", { row: row + 1, column: col + 1 });
 }
 
 /** The letters and numbers along a board's edges, so the places the log names can be found:
@@ -162,14 +164,14 @@ export function zoomableFrame(name, frameClass, board, readOnly = false, spaceSi
   toggle.dataset.action = "zoom-board";
   toggle.dataset.focusKey = "zoom-board";
   toggle.setAttribute("aria-pressed", String(zoomed));
-  toggle.textContent = zoomed ? "Smaller board" : "Larger board";
+  toggle.textContent = zoomed ? t("Smaller board") : t("Larger board");
   toggle.addEventListener("click", () => {
     if (zoomedBoards.has(name)) zoomedBoards.delete(name);
     else zoomedBoards.add(name);
     const now = zoomedBoards.has(name);
     frame.classList.toggle("zoomed", now);
     toggle.setAttribute("aria-pressed", String(now));
-    toggle.textContent = now ? "Smaller board" : "Larger board";
+    toggle.textContent = now ? t("Smaller board") : t("Larger board");
   });
   const wrap = document.createElement("div");
   wrap.className = "zoomable";

@@ -4,6 +4,7 @@
 
 import { api, withInvite } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
+import { currentLanguage, t } from "./i18n.js";
 
 const MAX_CHARACTERS = 300; // the server's limit, counted after trimming
 const POLL_MS = 3000; // without a live socket (the waiting room, a reconnect) the list is polled
@@ -44,7 +45,7 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
       input.value = "";
       showNote(null);
     } catch (error) {
-      showNote(error.code === "rate_limited" ? "You are writing very fast; wait a moment." : error.message, "error");
+      showNote(error.code === "rate_limited" ? t("You are writing very fast; wait a moment.") : error.message, "error");
       if (error.status === 401 || error.status === 403) refresh();
     } finally {
       sending = false;
@@ -60,7 +61,7 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
       messages.clear();
       replaceChildren(list);
       card.dataset.readable = "false";
-      allowPosting(false, "the chat of this table is for its players only");
+      allowPosting(false, t("the chat of this table is for its players only"));
       return;
     }
     let answer;
@@ -88,8 +89,8 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
     input.disabled = !allowed;
     send.disabled = !allowed || sending;
     card.dataset.canPost = String(allowed);
-    input.placeholder = allowed ? "Say something…" : "";
-    showNote(allowed ? null : sentence(reason || "You cannot write in this chat."), "info");
+    input.placeholder = allowed ? t("Say something…") : "";
+    showNote(allowed ? null : sentence(reason || t("You cannot write in this chat.")), "info");
   }
 
   function showNote(text, kind = "info") {
@@ -128,10 +129,10 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
         class: `chat-message${message.seat === null ? " chat-spectator" : ""}`,
         "data-message-id": String(message.id),
         "data-seat": message.seat === null ? "" : String(message.seat),
-        title: Number.isNaN(at.getTime()) ? null : at.toLocaleString(),
+        title: Number.isNaN(at.getTime()) ? null : at.toLocaleString(currentLanguage()),
       },
       Number.isNaN(at.getTime()) ? null : h("time", { class: "chat-time", datetime: message.at }, clock(at)),
-      h("span", { class: "chat-name" }, message.name, message.seat === null ? " (watching)" : ""),
+      h("span", { class: "chat-name" }, message.name, message.seat === null ? ` ${t("(watching)")}` : ""),
       " ",
       h("span", { class: "chat-text" }, message.text),
     );
@@ -187,8 +188,8 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
 
 /** "14:05" for today, "3 Dec 14:05" for an older line (the browser's own time zone). */
 function clock(at) {
-  const time = at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  return at.toDateString() === new Date().toDateString() ? time : `${at.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+  const time = at.toLocaleTimeString(currentLanguage(), { hour: "2-digit", minute: "2-digit" });
+  return at.toDateString() === new Date().toDateString() ? time : `${at.toLocaleDateString(currentLanguage(), { day: "numeric", month: "short" })} ${time}`;
 }
 
 function sentence(text) {

@@ -4,66 +4,75 @@
 // minutes, so the page estimates the server's clock from the Date header of API answers
 // (api.js reports each one here) and counts down against that.
 
+import { t, tn } from "./i18n.js";
+
 // The paces a table can have (docs/decisions.md, *Pace*) and the clocks offered for each: a live game is played
 // by people who are there now, a turn-based one over days (each gets a "your turn" when it is).
-const PACES = [
-  {
-    pace: "live",
-    label: "Live — everyone plays now",
-    choices: [
-      { seconds: null, label: "No time limit" },
-      { seconds: 30, label: "30 s per move" },
-      { seconds: 60, label: "1 min per move" },
-      { seconds: 120, label: "2 min per move" },
-      { seconds: 300, label: "5 min per move" },
-    ],
-    preset: 60,
-  },
-  {
-    pace: "turn_based",
-    label: "Turn-based — a move when you can, over days",
-    choices: [
-      { seconds: 86400, label: "1 day per move" },
-      { seconds: 3 * 86400, label: "3 days per move" },
-      { seconds: 7 * 86400, label: "7 days per move" },
-      { seconds: null, label: "No time limit" },
-    ],
-    preset: 3 * 86400,
-  },
-];
-const TIME_CONTROLS = PACES.flatMap((entry) => entry.choices);
+// Built when asked (labels in the reader's language, its catalog loaded by then).
+function paces() {
+  return [
+    {
+      pace: "live",
+      label: t("Live — everyone plays now"),
+      choices: [
+        { seconds: null, label: t("No time limit") },
+        { seconds: 30, label: t("30 s per move") },
+        { seconds: 60, label: t("1 min per move") },
+        { seconds: 120, label: t("2 min per move") },
+        { seconds: 300, label: t("5 min per move") },
+      ],
+      preset: 60,
+    },
+    {
+      pace: "turn_based",
+      label: t("Turn-based — a move when you can, over days"),
+      choices: [
+        { seconds: 86400, label: t("1 day per move") },
+        { seconds: 3 * 86400, label: t("3 days per move") },
+        { seconds: 7 * 86400, label: t("7 days per move") },
+        { seconds: null, label: t("No time limit") },
+      ],
+      preset: 3 * 86400,
+    },
+  ];
+}
+const timeControls = () => paces().flatMap((entry) => entry.choices);
 
 /** The paces offered when creating a table: [{pace, label, choices: [{seconds, label}], preset}]. */
 export function paceChoices() {
-  return PACES.map((entry) => ({ ...entry, choices: entry.choices.map((choice) => ({ ...choice })) }));
+  return paces();
 }
 
 /** "live" or "turn-based" for badges; null for an unknown pace. */
 export function paceLabel(pace) {
-  return { live: "live", turn_based: "turn-based" }[pace] || null;
+  return { live: t("live"), turn_based: t("turn-based") }[pace] || null;
 }
 
 /** The choices offered when creating a table: [{seconds, label}]. */
 export function timeControlChoices() {
-  return TIME_CONTROLS.filter((choice, index) => TIME_CONTROLS.findIndex((other) => other.seconds === choice.seconds) === index)
+  const all = timeControls();
+  return all.filter((choice, index) => all.findIndex((other) => other.seconds === choice.seconds) === index)
     .map((choice) => ({ ...choice }));
 }
 
 /** "1 min per move", "3 days per move", or null for no time control. */
 export function describeTimeControl(seconds) {
   if (!seconds) return null;
-  const known = TIME_CONTROLS.find((choice) => choice.seconds === seconds);
+  const known = timeControls().find((choice) => choice.seconds === seconds);
   if (known) return known.label;
-  if (seconds % 86400 === 0) return `${seconds / 86400} day${seconds === 86400 ? "" : "s"} per move`;
-  if (seconds % 3600 === 0) return `${seconds / 3600} h per move`;
-  if (seconds >= 60 && seconds % 60 === 0) return `${seconds / 60} min per move`;
-  return `${seconds} s per move`;
+  if (seconds % 86400 === 0) return tn("{n} day per move", "{n} days per move", seconds / 86400, { n: seconds / 86400 });
+  if (seconds % 3600 === 0) return t("{n} h per move", { n: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t("{n} min per move", { n: seconds / 60 });
+  return t("{n} s per move", { n: seconds });
 }
 
 /** A shorter form for badges: "1 min", "3 days". */
 export function shortTimeControl(seconds) {
-  const text = describeTimeControl(seconds);
-  return text ? text.replace(/ per move$/, "") : null;
+  if (!seconds) return null;
+  if (seconds % 86400 === 0) return tn("{n} day", "{n} days", seconds / 86400, { n: seconds / 86400 });
+  if (seconds % 3600 === 0) return t("{n} h", { n: seconds / 3600 });
+  if (seconds >= 60 && seconds % 60 === 0) return t("{n} min", { n: seconds / 60 });
+  return t("{n} s", { n: seconds });
 }
 
 // -- the server's clock -------------------------------------------------------------------------
@@ -113,7 +122,7 @@ export function formatRemaining(ms) {
   const minutes = Math.floor((total % 3600) / 60);
   const seconds = total % 60;
   const two = (n) => String(n).padStart(2, "0");
-  if (days > 0) return `${days} d ${two(hours)} h`;
+  if (days > 0) return t("{days} d {hours} h", { days, hours: two(hours) });
   if (hours > 0) return `${hours}:${two(minutes)}:${two(seconds)}`;
   return `${minutes}:${two(seconds)}`;
 }
@@ -123,9 +132,9 @@ export function timeAgo(iso) {
   const at = parseServerTime(iso);
   if (Number.isNaN(at)) return "";
   const seconds = Math.max(0, Math.floor((serverNow() - at) / 1000));
-  if (seconds < 60) return "just now";
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h ago`;
+  if (seconds < 60) return t("just now");
+  if (seconds < 3600) return t("{n} min ago", { n: Math.floor(seconds / 60) });
+  if (seconds < 86400) return t("{n} h ago", { n: Math.floor(seconds / 3600) });
   const days = Math.floor(seconds / 86400);
-  return `${days} day${days === 1 ? "" : "s"} ago`;
+  return tn("{n} day ago", "{n} days ago", days, { n: days });
 }

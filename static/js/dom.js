@@ -1,5 +1,7 @@
 // Small DOM helpers shared by the lobby, the table page and the renderers.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 function assign(element, attributes) {
@@ -99,10 +101,10 @@ export function showMessage(element, text, kind = "error") {
  * `choices` adds further buttons: [{label, value}] (the promise then resolves to that value).
  * Escape, the Cancel button and a click on the backdrop all answer false.
  */
-export function confirmDialog({ title, text, confirmLabel = "OK", cancelLabel = "Cancel", danger = false, choices = [] }) {
+export function confirmDialog({ title, text, confirmLabel = null, cancelLabel = null, danger = false, choices = [] }) {
   return new Promise((resolve) => {
-    const ok = h("button", { type: "button", class: danger ? "danger" : "primary", "data-dialog": "ok" }, confirmLabel);
-    const cancel = h("button", { type: "button", "data-dialog": "cancel" }, cancelLabel);
+    const ok = h("button", { type: "button", class: danger ? "danger" : "primary", "data-dialog": "ok" }, confirmLabel || t("OK"));
+    const cancel = h("button", { type: "button", "data-dialog": "cancel" }, cancelLabel || t("Cancel"));
     const extra = choices.map((choice) => h("button", { type: "button", class: "link-button", "data-dialog": choice.id || "other" }, choice.label));
     const titleId = `dialog-title-${Math.random().toString(36).slice(2, 8)}`;
     const dialog = h(

@@ -5,6 +5,9 @@
 import { api } from "./api.js";
 import { h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { playerPath, tablePath } from "./links.js";
+import { t, tn } from "./i18n.js";
+import { termsText } from "./options-form.js";
+import { fill, gameWord, keep } from "./words.js";
 
 const REFRESH_MS = 15000;
 
@@ -32,28 +35,28 @@ export function mountFriendsCard(section) {
       replaceChildren(invitations, data.invitations.map(invitationItem));
       replaceChildren(
         list,
-        data.friends.length ? data.friends.map(friendItem) : h("li", { class: "empty muted" }, "Follow players from their profile to see them here."),
+        data.friends.length ? data.friends.map(friendItem) : h("li", { class: "empty muted" }, t("Follow players from their profile to see them here.")),
       );
     } catch (error) {
-      if (error.status !== 401) showMessage(message, `Could not load your friends: ${error.message}`);
+      if (error.status !== 401) showMessage(message, t("Could not load your friends: {reason}", { reason: error.message }));
     }
   }
 
   function invitationItem(invitation) {
-    const decline = h("button", { type: "button", class: "link-button", "data-decline": String(invitation.id) }, "Decline");
+    const decline = h("button", { type: "button", class: "link-button", "data-decline": String(invitation.id) }, t("Decline"));
     decline.addEventListener("click", async () => {
       try {
-        await whileBusy(decline, () => api("DELETE", `/api/invitations/${invitation.id}`), "Declining…");
+        await whileBusy(decline, () => api("DELETE", `/api/invitations/${invitation.id}`), t("Declining…"));
       } catch (error) {
         showMessage(message, error.message);
       }
       refresh();
     });
     // Join takes the seat in one click (the invitation's code opens a private table), then opens the table.
-    const join = h("button", { type: "button", class: "primary", "data-accept": "" }, invitation.rematch ? "Accept" : "Join");
+    const join = h("button", { type: "button", class: "primary", "data-accept": "" }, invitation.rematch ? t("Accept") : t("Join"));
     join.addEventListener("click", async () => {
       try {
-        await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), "Joining…");
+        await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), t("Joining…"));
         window.location.assign(tablePath(invitation.table_id, invitation.invite_code));
       } catch (error) {
         showMessage(message, error.message);
@@ -62,9 +65,16 @@ export function mountFriendsCard(section) {
     return h(
       "li",
       { class: "invitation", "data-invitation-table": String(invitation.table_id) },
-      h("a", { href: playerPath(invitation.from.id) }, invitation.from.name),
-      invitation.rematch ? ` offers a rematch of ${invitation.title}: ` : ` invites you to ${invitation.title}: `,
-      h("span", { class: "muted", "data-invitation-terms": "" }, invitation.terms || `${invitation.free_seats} free seat${invitation.free_seats === 1 ? "" : "s"}`),
+      fill(
+        invitation.rematch
+          ? t("{who} offers a rematch of {game}: {terms}", { who: "{who}", game: gameWord(invitation.ruleset, invitation.title), terms: "{terms}" })
+          : t("{who} invites you to {game}: {terms}", { who: "{who}", game: gameWord(invitation.ruleset, invitation.title), terms: "{terms}" }),
+        {
+          who: h("a", { href: playerPath(invitation.from.id) }, invitation.from.name),
+          terms: h("span", { class: "muted", "data-invitation-terms": "" }, invitation.table ? termsText(invitation.table)
+            : invitation.terms || tn("{n} free seat", "{n} free seats", invitation.free_seats)),
+        },
+      ),
       " ",
       join,
       " ",
@@ -76,11 +86,13 @@ export function mountFriendsCard(section) {
     return h(
       "li",
       { class: "friend", "data-friend": String(friend.id), "data-online": String(friend.online) },
-      h("span", { class: `presence ${friend.online ? "presence-online" : "presence-offline"}`, role: "img", "aria-label": friend.online ? "online" : "offline", title: friend.online ? "Has a game open now" : "Not at a game right now" }, ""),
+      h("span", { class: `presence ${friend.online ? "presence-online" : "presence-offline"}`, role: "img", "aria-label": friend.online ? t("online") : t("offline"), title: friend.online ? t("Has a game open now") : t("Not at a game right now") }, ""),
       " ",
       h("a", { href: playerPath(friend.id) }, friend.name),
       friend.games.length
-        ? h("span", { class: "muted" }, " · playing ", friend.games.map((game, index) => [index ? ", " : "", h("a", { href: tablePath(game.id), "data-friend-game": String(game.id) }, `${game.title} #${game.id}`)]))
+        ? h("span", { class: "muted" }, " · ", fill(t("playing {games}", keep("games")), {
+          games: friend.games.map((game, index) => [index ? ", " : "", h("a", { href: tablePath(game.id), "data-friend-game": String(game.id) }, `${gameWord(game.ruleset, game.title)} #${game.id}`)]),
+        }))
         : null,
     );
   }
@@ -98,8 +110,8 @@ export function mountFriendsCard(section) {
 /** Follow / Unfollow and Block / Unblock buttons for a profile (``relation``: {following, blocked}). */
 export function relationButtons(playerId, relation, onChange) {
   const path = `/api/players/${encodeURIComponent(playerId)}`;
-  const follow = h("button", { type: "button", id: "follow-player", disabled: relation.blocked }, relation.following ? "Unfollow" : "Follow");
-  const block = h("button", { type: "button", id: "block-player", class: "link-button" }, relation.blocked ? "Unblock" : "Block");
+  const follow = h("button", { type: "button", id: "follow-player", disabled: relation.blocked }, relation.following ? t("Unfollow") : t("Follow"));
+  const block = h("button", { type: "button", id: "block-player", class: "link-button" }, relation.blocked ? t("Unblock") : t("Block"));
   const message = h("p", { class: "message", role: "alert", hidden: true });
   follow.addEventListener("click", () => act(follow, `${path}/follow`, relation.following));
   block.addEventListener("click", () => act(block, `${path}/block`, relation.blocked));
@@ -119,16 +131,16 @@ export async function inviteControl(tableId, seatedIds) {
   const data = await loadFriends();
   const candidates = data.friends.filter((friend) => !seatedIds.includes(friend.id));
   if (!candidates.length) return null;
-  const select = h("select", { id: "invite-friend", "aria-label": "Friend to invite" }, candidates.map((friend) => h("option", { value: String(friend.id) }, friend.online ? `${friend.name} (online)` : friend.name)));
-  const button = h("button", { type: "button", id: "invite-friend-button" }, "Invite");
+  const select = h("select", { id: "invite-friend", "aria-label": t("Friend to invite") }, candidates.map((friend) => h("option", { value: String(friend.id) }, friend.online ? t("{name} (online)", { name: friend.name }) : friend.name)));
+  const button = h("button", { type: "button", id: "invite-friend-button" }, t("Invite"));
   const message = h("p", { class: "message", role: "status", hidden: true });
   button.addEventListener("click", async () => {
     try {
-      const sent = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(tableId)}/invitations`, { account_id: Number(select.value) }), "Inviting…");
-      showMessage(message, `${sent.invitee.name} is invited: they see it in their lobby.`, "info");
+      const sent = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(tableId)}/invitations`, { account_id: Number(select.value) }), t("Inviting…"));
+      showMessage(message, t("{name} is invited: they see it in their lobby.", { name: sent.invitee.name }), "info");
     } catch (error) {
       showMessage(message, error.message);
     }
   });
-  return h("div", { class: "invite-friend" }, h("label", { for: "invite-friend" }, "Invite a friend "), select, " ", button, message);
+  return h("div", { class: "invite-friend" }, h("label", { for: "invite-friend" }, `${t("Invite a friend")} `), select, " ", button, message);
 }

@@ -6,6 +6,9 @@
 import { api } from "./api.js";
 import { h, replaceChildren, whileBusy } from "./dom.js";
 import { tablePath } from "./links.js";
+import { t } from "./i18n.js";
+import { termsText } from "./options-form.js";
+import { fill, gameWord } from "./words.js";
 
 const REFRESH_MS = 20_000;
 
@@ -15,7 +18,7 @@ const REFRESH_MS = 20_000;
  * page is visible.
  */
 export function mountInvitations(header) {
-  const box = h("aside", { id: "invitations", class: "invitation-notices", "aria-label": "Invitations", "aria-live": "polite", hidden: true });
+  const box = h("aside", { id: "invitations", class: "invitation-notices", "aria-label": t("Invitations"), "aria-live": "polite", hidden: true });
   header.after(box);
   let account = null;
   let timer = null;
@@ -60,35 +63,40 @@ export function mountInvitations(header) {
 
   function notice(invitation) {
     const link = tablePath(invitation.table_id, invitation.invite_code);
-    const join = h("button", { type: "button", class: "primary small", "data-action": "join-invitation" }, invitation.rematch ? "Accept" : "Join");
-    const decline = h("button", { type: "button", class: "small", "data-action": "decline-invitation" }, "Decline");
+    const join = h("button", { type: "button", class: "primary small", "data-action": "join-invitation" }, invitation.rematch ? t("Accept") : t("Join"));
+    const decline = h("button", { type: "button", class: "small", "data-action": "decline-invitation" }, t("Decline"));
     const message = h("span", { class: "message", role: "alert", hidden: true });
     join.addEventListener("click", async () => {
       try {
-        await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), "Joining…");
+        await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), t("Joining…"));
         window.location.assign(link);
       } catch (error) {
         message.hidden = false;
-        message.textContent = `Could not join: ${error.message}`;
+        message.textContent = t("Could not join: {reason}", { reason: error.message });
       }
     });
     decline.addEventListener("click", async () => {
       try {
-        await whileBusy(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(invitation.id)}`), "Declining…");
+        await whileBusy(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(invitation.id)}`), t("Declining…"));
         drawn = "";
         refresh();
       } catch (error) {
         message.hidden = false;
-        message.textContent = `Could not decline: ${error.message}`;
+        message.textContent = t("Could not decline: {reason}", { reason: error.message });
       }
     });
-    const asks = invitation.rematch ? `${invitation.from.name} offers a rematch of ` : `${invitation.from.name} invites you to `;
+    const parts = {
+      who: invitation.from.name,
+      game: h("a", { href: link }, t("{game} (table {id})", { game: gameWord(invitation.ruleset, invitation.title), id: invitation.table_id })),
+      terms: h("span", { class: "invitation-terms", "data-invitation-terms": "" }, invitation.table ? termsText(invitation.table) : invitation.terms),
+    };
+    const asks = invitation.rematch
+      ? t("{who} offers a rematch of {game}: {terms}", { who: "{who}", game: "{game}", terms: "{terms}" })
+      : t("{who} invites you to {game}: {terms}", { who: "{who}", game: "{game}", terms: "{terms}" });
     return h(
       "div",
       { class: "invitation-notice", "data-invitation-id": String(invitation.id), "data-table-id": String(invitation.table_id) },
-      h("p", {},
-        asks, h("a", { href: link }, `${invitation.title} (table ${invitation.table_id})`), ": ",
-        h("span", { class: "invitation-terms", "data-invitation-terms": "" }, invitation.terms)),
+      h("p", {}, fill(asks, parts)),
       h("span", { class: "actions" }, join, decline),
       message,
     );

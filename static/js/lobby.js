@@ -11,15 +11,21 @@ import { mountSession } from "./session.js";
 import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
 import { gamePicture } from "./game-pictures.js";
+import { t, tn } from "./i18n.js";
+import { capitalised, fill, gameWord, keep, loadGameWords, translatePage } from "./words.js";
 
 const REFRESH_MS = 3000;
 const LAST_GAME_KEY = "caravanserai-last-game"; // localStorage: the ruleset of the last table you created
 const QUIET_MS = 24 * 3600 * 1000; // a running table with no move for this long is marked "quiet"
 const TICK_MS = 1000;
-const PACE_HINTS = {
-  live: "Everyone plays at the table now. A player who runs out of time, or stays away for a few minutes, gets a bot in their seat until they return.",
-  turn_based: "Each player moves when they can; “My games” shows where it is your move. A player who runs out of time gets a bot in their seat until they return.",
-};
+/** The hint under the pace's select, in the reader's language. */
+function paceHint(pace) {
+  if (pace === "live") return t("Everyone plays at the table now. A player who runs out of time, or stays away for a few minutes, gets a bot in their seat until they return.");
+  if (pace === "turn_based") return t("Each player moves when they can; “My games” shows where it is your move. A player who runs out of time gets a bot in their seat until they return.");
+  return "";
+}
+
+translatePage();
 
 const elements = {
   session: document.getElementById("session"),
@@ -76,13 +82,18 @@ function choosePace() {
     elements.moveSeconds,
     choices.map((choice) =>
       h("option", { value: choice.seconds === null ? "" : String(choice.seconds), selected: choice.seconds === usual },
-        choice.seconds === usual && entry.pace === "live" && game ? `${choice.label} (usual for ${game.title || game.name})` : choice.label),
+        choice.seconds === usual && entry.pace === "live" && game ? t("{clock} (usual for {game})", { clock: choice.label, game: gameTitle(game) }) : choice.label),
     ),
   );
-  elements.paceHint.textContent = PACE_HINTS[entry.pace] || "";
+  elements.paceHint.textContent = paceHint(entry.pace);
+}
+
+/** A game's name as the reader reads it (the ruleset's catalog may name it in their language). */
+function gameTitle(ruleset) {
+  return ruleset.title ? gameWord(ruleset.name, ruleset.title) : ruleset.name;
 }
 // The rules of the game chosen in the select, in a new tab (chooseRuleset points it at the game).
-const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, "Rules");
+const rulesLink = h("a", { class: "rules-link", id: "ruleset-rules", target: "_blank", rel: "noopener", hidden: true }, t("Rules"));
 elements.ruleset.closest(".field").after(rulesLink);
 
 const friendsCard = mountFriendsCard(document.getElementById("friends-section"));
@@ -123,16 +134,21 @@ async function loadRulesets() {
   try {
     rulesets = await api("GET", "/api/rulesets");
   } catch (error) {
-    showMessage(elements.createMessage, `Could not load the list of games: ${error.message}`);
+    showMessage(elements.createMessage, t("Could not load the list of games: {reason}", { reason: error.message }));
     return;
   }
   if (!rulesets.length) {
-    replaceChildren(elements.ruleset, h("option", {}, "No games installed"));
+    replaceChildren(elements.ruleset, h("option", {}, t("No games installed")));
     return;
   }
+  await loadGameWords(rulesets.map((ruleset) => ruleset.name)); // each game's name and summary in the reader's words
+  lastDrawn = ""; // the tables' games and options too
+  lastDrawnMine = "";
+  drawTables();
+  drawMine();
   replaceChildren(
     elements.ruleset,
-    rulesets.map((ruleset) => h("option", { value: ruleset.name }, ruleset.title || ruleset.name)),
+    rulesets.map((ruleset) => h("option", { value: ruleset.name }, gameTitle(ruleset))),
   );
   elements.ruleset.disabled = false;
   elements.create.disabled = false;
@@ -156,16 +172,19 @@ function drawGameCards() {
   replaceChildren(
     list,
     rulesets.map((ruleset) => {
-      const players = ruleset.min_players === ruleset.max_players ? `${ruleset.min_players} players` : `${ruleset.min_players}–${ruleset.max_players} players`;
-      const length = ruleset.minutes ? ` · ${ruleset.minutes[0]}–${ruleset.minutes[1]} min` : "";
+      const players = ruleset.min_players === ruleset.max_players
+        ? tn("{n} player", "{n} players", ruleset.min_players, { n: ruleset.min_players })
+        : t("{min}–{max} players", { min: ruleset.min_players, max: ruleset.max_players });
+      const minutes = ruleset.minutes ? t("{min}–{max} min", { min: ruleset.minutes[0], max: ruleset.minutes[1] }) : null;
+      const length = minutes ? ` · ${minutes}` : "";
       const chosen = ruleset.name === elements.ruleset.value;
       const choose = h(
         "button",
-        { type: "button", class: "game-card-choose", "data-game": ruleset.name, "aria-pressed": String(chosen), "aria-label": `Choose ${ruleset.title}` },
+        { type: "button", class: "game-card-choose", "data-game": ruleset.name, "aria-pressed": String(chosen), "aria-label": t("Choose {game}", { game: gameTitle(ruleset) }) },
         gamePicture(ruleset.name),
-        h("strong", { class: "game-card-title" }, ruleset.title || ruleset.name),
+        h("strong", { class: "game-card-title" }, gameTitle(ruleset)),
         h("span", { class: "game-card-facts muted" }, `${players}${length}`),
-        ruleset.summary ? h("span", { class: "game-card-summary" }, ruleset.summary) : null,
+        ruleset.summary ? h("span", { class: "game-card-summary" }, gameWord(ruleset.name, ruleset.summary)) : null,
       );
       choose.addEventListener("click", () => {
         elements.ruleset.value = ruleset.name;
@@ -176,7 +195,7 @@ function drawGameCards() {
         "li",
         { class: `game-card${chosen ? " chosen" : ""}`, "data-game-card": ruleset.name },
         choose,
-        h("a", { class: "game-card-rules", href: `/rules/${encodeURIComponent(ruleset.name)}`, target: "_blank", rel: "noopener", "aria-label": `Rules of ${ruleset.title} (opens in a new tab)` }, "Rules"),
+        h("a", { class: "game-card-rules", href: `/rules/${encodeURIComponent(ruleset.name)}`, target: "_blank", rel: "noopener", "aria-label": t("Rules of {game} (opens in a new tab)", { game: gameTitle(ruleset) }) }, t("Rules")),
       );
     }),
   );
@@ -187,16 +206,16 @@ function chooseRuleset() {
   if (!ruleset) return;
   const seats = [];
   for (let n = ruleset.min_players; n <= ruleset.max_players; n += 1) {
-    seats.push(h("option", { value: String(n) }, n === 1 ? "1 player (solo)" : `${n} players`));
+    seats.push(h("option", { value: String(n) }, n === 1 ? t("1 player (solo)") : tn("{n} player", "{n} players", n, { n })));
   }
   replaceChildren(elements.seats, seats);
   // two players unless the game cannot be played by two (a solo game is a choice, not the default)
   elements.seats.value = String(Math.min(Math.max(2, ruleset.min_players), ruleset.max_players));
-  currentOptions = optionsForm(ruleset.options_schema);
+  currentOptions = optionsForm(ruleset.options_schema, ruleset.name); // in the game's words (loadGameWords)
   replaceChildren(elements.options, currentOptions.element);
   elements.optionsFieldset.hidden = currentOptions.empty;
   rulesLink.href = `/rules/${encodeURIComponent(ruleset.name)}`;
-  rulesLink.setAttribute("aria-label", `Rules of ${ruleset.title || ruleset.name} (opens in a new tab)`);
+  rulesLink.setAttribute("aria-label", t("Rules of {game} (opens in a new tab)", { game: gameTitle(ruleset) }));
   rulesLink.hidden = false;
   choosePace(); // the game's usual time per move
 }
@@ -220,7 +239,7 @@ elements.form.addEventListener("submit", async (event) => {
     move_seconds: elements.moveSeconds.value === "" ? null : Number(elements.moveSeconds.value),
   };
   try {
-    const created = await whileBusy(elements.create, () => api("POST", "/api/tables", body), "Creating…");
+    const created = await whileBusy(elements.create, () => api("POST", "/api/tables", body), t("Creating…"));
     try {
       window.localStorage.setItem(LAST_GAME_KEY, body.ruleset);
     } catch {
@@ -237,7 +256,7 @@ elements.form.addEventListener("submit", async (event) => {
 async function refreshTables(byHand = false) {
   if (actionsInFlight > 0) return;
   const load = () => Promise.all([loadPublic(), account ? loadMine() : null]);
-  if (byHand) await whileBusy(elements.refresh, load, "Refreshing…");
+  if (byHand) await whileBusy(elements.refresh, load, t("Refreshing…"));
   else await load();
 }
 
@@ -246,7 +265,7 @@ async function loadPublic() {
     tables = await api("GET", "/api/tables");
     if (elements.tablesMessage.dataset.source === "refresh") showMessage(elements.tablesMessage, "");
   } catch (error) {
-    showMessage(elements.tablesMessage, `Could not load tables: ${error.message}`);
+    showMessage(elements.tablesMessage, t("Could not load tables: {reason}", { reason: error.message }));
     elements.tablesMessage.dataset.source = "refresh";
     return;
   } finally {
@@ -263,7 +282,7 @@ async function loadMine() {
   } catch (error) {
     if (asked !== (account && account.id)) return;
     if (error.status === 401) return; // signed out meanwhile (another tab); the session corner follows
-    showMessage(elements.mineMessage, `Could not load your games: ${error.message}`);
+    showMessage(elements.mineMessage, t("Could not load your games: {reason}", { reason: error.message }));
     return;
   }
   if (asked !== (account && account.id)) return; // someone else signed in meanwhile
@@ -278,7 +297,7 @@ async function loadMine() {
 function drawMine() {
   if (!account) {
     setFavicon(ICON);
-    document.title = "Caravanserai — lobby";
+    document.title = t("Caravanserai — lobby");
     return;
   }
   if (mine === null || actionsInFlight > 0) return;
@@ -295,19 +314,23 @@ function drawMine() {
   if (!sorted.length) {
     replaceChildren(
       elements.mine,
-      h("li", { class: "empty muted" }, finished.length ? "No games in progress." : "You have no tables yet. Create one, or join one below."),
+      h("li", { class: "empty muted" }, finished.length ? t("No games in progress.") : t("You have no tables yet. Create one, or join one below.")),
     );
   } else {
     replaceChildren(elements.mine, sorted.map(mineItem));
   }
   elements.mineFinishedWrap.hidden = !finished.length;
   elements.mineFinishedCount.textContent = String(finished.length);
+  replaceChildren(
+    document.getElementById("mine-finished-summary"),
+    fill(t("Finished and abandoned games ({count})", keep("count")), { count: elements.mineFinishedCount }),
+  );
   replaceChildren(elements.mineFinished, finished.map(mineItem));
 
-  elements.mineSummary.textContent = yourTurn.length ? `Your turn at ${yourTurn.length} table${yourTurn.length === 1 ? "" : "s"}` : "";
+  elements.mineSummary.textContent = yourTurn.length ? tn("Your turn at {n} table", "Your turn at {n} tables", yourTurn.length, { n: yourTurn.length }) : "";
   elements.mineSummary.className = yourTurn.length ? "badge badge-your-turn" : "muted";
   setFavicon(yourTurn.length ? TURN_ICON : ICON);
-  document.title = `${yourTurn.length ? `● Your turn (${yourTurn.length}) — ` : ""}Caravanserai — lobby`;
+  document.title = `${yourTurn.length ? `● ${t("Your turn ({n})", { n: yourTurn.length })} — ` : ""}${t("Caravanserai — lobby")}`;
 }
 
 function mineItem(table) {
@@ -316,29 +339,31 @@ function mineItem(table) {
   const myTurn = Boolean(table.my_turn);
   const nameOf = (index) => {
     const found = table.seats.find((candidate) => candidate.seat === index);
-    const name = found ? found.name || `Seat ${index + 1}` : `Seat ${index + 1}`;
-    return found && found.away_since && !found.takeover ? `${name} (away)` : name;
+    const name = found && found.name ? found.name : t("Seat {n}", { n: index + 1 });
+    return found && found.away_since && !found.takeover ? t("{name} (away)", { name }) : name;
   };
 
   let status;
   if (table.status === "open") {
-    status = free ? `Waiting for ${free} more player${free === 1 ? "" : "s"}` : table.creator_id === account.id ? "Everyone is here: start the game" : "Waiting for the host to start";
+    status = free
+      ? tn("Waiting for {n} more player", "Waiting for {n} more players", free, { n: free })
+      : table.creator_id === account.id ? t("Everyone is here: start the game") : t("Waiting for the host to start");
   } else if (table.status === "running") {
-    if (seat && seat.takeover === "resigned") status = "You resigned; a bot plays your seat";
-    else if (seat && seat.takeover) status = "A bot is playing for you: open the table to take your seat back";
-    else if (myTurn) status = "Your turn";
+    if (seat && seat.takeover === "resigned") status = t("You resigned; a bot plays your seat");
+    else if (seat && seat.takeover) status = t("A bot is playing for you: open the table to take your seat back");
+    else if (myTurn) status = t("Your turn");
     else if ((table.to_act || []).length) {
       const names = table.to_act.filter((index) => index !== table.my_seat).map(nameOf);
-      status = names.length ? `Waiting for ${names.join(", ")}` : "Waiting for the others";
-    } else status = "In progress";
+      status = names.length ? t("Waiting for {names}", { names: names.join(", ") }) : t("Waiting for the others");
+    } else status = t("In progress");
   } else if (table.status === "abandoned") {
-    status = "Abandoned: everyone stayed away. Open it to play on.";
+    status = t("Abandoned: everyone stayed away. Open it to play on.");
   } else {
-    status = "Finished";
+    status = t("Finished");
   }
 
-  const label = table.status === "running" ? (seat && !seat.takeover ? "Play" : "Open") : table.status === "finished" ? "View" : "Open";
-  const badge = { open: "waiting", running: "playing", finished: "finished", abandoned: "abandoned" }[table.status] || table.status;
+  const label = table.status === "running" ? (seat && !seat.takeover ? t("Play") : t("Open")) : table.status === "finished" ? t("View") : t("Open");
+  const badge = statusBadge(table.status);
   const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
   return h(
     "li",
@@ -351,11 +376,11 @@ function mineItem(table) {
     h(
       "div",
       { class: "table-head" },
-      h("a", { class: "table-name", href: tablePath(table.id, table.invite_code) }, h("strong", {}, table.title || table.ruleset)),
+      h("a", { class: "table-name", href: tablePath(table.id, table.invite_code) }, h("strong", {}, tableTitle(table))),
       h("span", { class: `badge badge-${table.status}` }, badge),
-      table.private ? h("span", { class: "badge" }, "private") : null,
+      table.private ? h("span", { class: "badge" }, t("private")) : null,
       paceBadge(table),
-      timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
+      timeControl ? h("span", { class: "badge badge-clock", title: t("Time limit per move") }, clockIcon(), ` ${timeControl}`) : null,
       h("span", { class: "muted table-id" }, `#${table.id}`),
     ),
     h("p", { class: `table-status${myTurn ? " table-status-turn" : ""}`, "data-table-status": "" }, status),
@@ -382,7 +407,7 @@ function drawTables() {
   if (key === lastDrawn) return;
   lastDrawn = key;
   if (!others.length) {
-    const text = tables.length ? "No other public tables right now." : "No public tables right now. Create one!";
+    const text = tables.length ? t("No other public tables right now.") : t("No public tables right now. Create one!");
     replaceChildren(elements.tables, h("li", { class: "empty muted" }, text));
     return;
   }
@@ -404,29 +429,29 @@ function tableItem(table) {
 
   if (table.status === "open") {
     if (account && !mySeat && (free > 0 || heldForMe)) {
-      actions.push(actionButton(heldForMe ? "Accept" : "Join", "join", "primary", () => api("POST", `${path}/join`, {}), open));
+      actions.push(actionButton(heldForMe ? t("Accept") : t("Join"), "join", "primary", () => api("POST", `${path}/join`, {}), open));
     }
     if (isCreator) {
-      const start = actionButton("Start", "start", "primary", () => api("POST", `${path}/start`, {}), open);
+      const start = actionButton(t("Start"), "start", "primary", () => api("POST", `${path}/start`, {}), open);
       if (!full) {
         start.disabled = true;
-        start.title = "Every seat must be filled first";
+        start.title = t("Every seat must be filled first");
       }
       actions.push(start);
     }
-    if (member) actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "open" }, "Open"));
-    if (mySeat) actions.push(actionButton("Leave", "leave", "", () => api("POST", `${path}/leave`, {}), () => refreshTables()));
+    if (member) actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "open" }, t("Open")));
+    if (mySeat) actions.push(actionButton(t("Leave"), "leave", "", () => api("POST", `${path}/leave`, {}), () => refreshTables()));
     if (!member && !(account && free > 0)) {
-      actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "watch" }, "Look"));
+      actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "watch" }, t("Look")));
     }
   } else if (mySeat) {
-    actions.push(h("a", { class: "button primary", href: tablePath(table.id, table.invite_code), "data-action": "open" }, table.status === "running" ? "Play" : "View"));
+    actions.push(h("a", { class: "button primary", href: tablePath(table.id, table.invite_code), "data-action": "open" }, table.status === "running" ? t("Play") : t("View")));
   } else {
-    actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "watch" }, table.status === "running" ? "Watch" : "View"));
+    actions.push(h("a", { class: "button", href: tablePath(table.id, table.invite_code), "data-action": "watch" }, table.status === "running" ? t("Watch") : t("View")));
   }
   actions.push(copyLinkButton(table));
 
-  const statusLabel = { open: `waiting · ${free} free`, running: "playing", finished: "finished", abandoned: "abandoned" }[table.status] || table.status;
+  const statusLabel = table.status === "open" ? tn("waiting · {n} free", "waiting · {n} free", free) : statusBadge(table.status);
   const timeControl = shortTimeControl(table.time_control && table.time_control.move_seconds);
   return h(
     "li",
@@ -434,11 +459,11 @@ function tableItem(table) {
     h(
       "div",
       { class: "table-head" },
-      h("strong", {}, table.title || table.ruleset),
+      h("strong", {}, tableTitle(table)),
       h("span", { class: `badge badge-${table.status}` }, statusLabel),
-      table.private ? h("span", { class: "badge" }, "private") : null,
+      table.private ? h("span", { class: "badge" }, t("private")) : null,
       paceBadge(table),
-      timeControl ? h("span", { class: "badge badge-clock", title: "Time limit per move" }, clockIcon(), ` ${timeControl}`) : null,
+      timeControl ? h("span", { class: "badge badge-clock", title: t("Time limit per move") }, clockIcon(), ` ${timeControl}`) : null,
       h("span", { class: "muted table-id" }, `#${table.id}`),
     ),
     agreedLine(table),
@@ -450,30 +475,42 @@ function tableItem(table) {
 
 // -- shared pieces ----------------------------------------------------------------------------
 
+/** The badge of a table's status: "waiting", "playing", "finished", "abandoned". */
+function statusBadge(status) {
+  return { open: t("waiting"), running: t("playing"), finished: t("finished"), abandoned: t("abandoned") }[status] || status;
+}
+
+/** A table's title (its game's name) as the reader reads it. */
+function tableTitle(table) {
+  return table.title ? gameWord(table.ruleset, table.title) : table.ruleset;
+}
+
 /** "Rated · options: Trading, Hidden Coins": what a player agrees to by joining. */
 function agreedLine(table) {
   const text = agreedText(table);
-  return h("p", { class: "muted table-agreed", "data-table-agreed": "" }, text.charAt(0).toUpperCase() + text.slice(1));
+  return h("p", { class: "muted table-agreed", "data-table-agreed": "" }, capitalised(text));
 }
 
 function paceBadge(table) {
   const label = paceLabel(table.pace);
-  return label ? h("span", { class: `badge badge-pace pace-${table.pace}`, "data-pace": table.pace, title: "Pace" }, label) : null;
+  return label ? h("span", { class: `badge badge-pace pace-${table.pace}`, "data-pace": table.pace, title: t("Pace") }, label) : null;
 }
 
 /** "Last move 3 h ago · your move due in 2 d 03 h" (the countdown and the age are kept current by tick()). */
 function gameTimes(table, myTurn) {
   const parts = [];
-  const [label, at] = table.status === "open" ? ["Created", table.created_at] : [table.version ? "Last move" : "Started", table.last_activity_at];
-  if (at) parts.push(h("span", { "data-ago": at, "data-ago-label": label, "data-last-activity": "" }, `${label} ${timeAgo(at)}`));
+  const [kind, at] = table.status === "open" ? ["created", table.created_at] : [table.version ? "moved" : "started", table.last_activity_at];
+  if (at) parts.push(h("span", { "data-ago": at, "data-ago-kind": kind, "data-last-activity": "" }, agoText(kind, at)));
   const quiet = at && (table.status === "running" || table.status === "open") && Date.now() - Date.parse(at) > QUIET_MS;
-  if (quiet) parts.push(" ", h("span", { class: "badge badge-quiet", "data-quiet": "", title: "Nothing has happened here for more than a day" }, "quiet"));
+  if (quiet) parts.push(" ", h("span", { class: "badge badge-quiet", "data-quiet": "", title: t("Nothing has happened here for more than a day") }, t("quiet")));
   if (myTurn && table.my_deadline) {
-    parts.push(" · your move due in ", h("span", { class: "countdown", "data-deadline": table.my_deadline, "data-my-deadline": "" }, formatRemaining(remainingMs(table.my_deadline))));
+    const left = h("span", { class: "countdown", "data-deadline": table.my_deadline, "data-my-deadline": "" }, formatRemaining(remainingMs(table.my_deadline)));
+    parts.push(" · ", fill(t("your move due in {time}", keep("time")), { time: left }));
   } else if (table.status === "running") {
     const acting = table.seats.filter((seat) => (table.to_act || []).includes(seat.seat) && seat.deadline);
     if (acting.length === 1) {
-      parts.push(` · ${acting[0].name}'s move due in `, h("span", { class: "countdown", "data-deadline": acting[0].deadline }, formatRemaining(remainingMs(acting[0].deadline))));
+      const left = h("span", { class: "countdown", "data-deadline": acting[0].deadline }, formatRemaining(remainingMs(acting[0].deadline)));
+      parts.push(" · ", fill(t("{name}'s move due in {time}", { name: acting[0].name, time: "{time}" }), { time: left }));
     }
   }
   return h("p", { class: "muted game-times" }, parts);
@@ -486,19 +523,27 @@ function tick() {
     const left = remainingMs(node.dataset.deadline);
     if (left !== null) node.textContent = formatRemaining(left);
   }
-  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-ago]"))) node.textContent = `${node.dataset.agoLabel} ${timeAgo(node.dataset.ago)}`;
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-ago]"))) node.textContent = agoText(node.dataset.agoKind, node.dataset.ago);
+}
+
+/** "Created 5 min ago", "Last move 3 h ago", "Started just now". */
+function agoText(kind, at) {
+  const ago = timeAgo(at);
+  if (kind === "created") return t("Created {ago}", { ago });
+  if (kind === "moved") return t("Last move {ago}", { ago });
+  return t("Started {ago}", { ago });
 }
 
 function seatChips(table) {
   return h(
     "ul",
-    { class: "seat-list", "aria-label": "Seats" },
+    { class: "seat-list", "aria-label": t("Seats") },
     table.seats.map((seat) => {
       const empty = seat.account_id === null && !seat.bot;
-      let name = seat.name || "free";
-      if (seat.takeover === "resigned") name = `${seat.name} (resigned)`;
-      else if (seat.takeover) name = `${seat.name} (bot playing)`;
-      else if (seat.away_since && !(account && seat.account_id === account.id)) name = `${seat.name} (away)`;
+      let name = seat.name || t("free");
+      if (seat.takeover === "resigned") name = t("{name} (resigned)", { name: seat.name });
+      else if (seat.takeover) name = t("{name} (bot playing)", { name: seat.name });
+      else if (seat.away_since && !(account && seat.account_id === account.id)) name = t("{name} (away)", { name: seat.name });
       const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
       const person = seat.account_id !== null && !seat.bot;
       return h(
@@ -510,20 +555,20 @@ function seatChips(table) {
         h("span", { class: "seat-number" }, String(seat.seat + 1)),
         // Bot names already say "(bot)".
         person ? h("a", { href: playerPath(seat.account_id), class: "seat-name" }, name) : name,
-        toAct ? h("span", { class: "to-act-mark", title: "to move" }, " ▶ to move") : null,
-        account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
+        toAct ? h("span", { class: "to-act-mark", title: t("to move") }, ` ▶ ${t("to move")}`) : null,
+        account && seat.account_id === account.id ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
       );
     }),
   );
 }
 
 function copyLinkButton(table) {
-  const copy = h("button", { type: "button", class: "link-button", "data-action": "copy-link" }, "Copy link");
+  const copy = h("button", { type: "button", class: "link-button", "data-action": "copy-link" }, t("Copy link"));
   copy.addEventListener("click", async () => {
     const ok = await copyText(inviteLink(table.id, table.invite_code));
-    copy.textContent = ok ? "Copied!" : "Copy failed";
+    copy.textContent = ok ? t("Copied!") : t("Copy failed");
     setTimeout(() => {
-      copy.textContent = "Copy link";
+      copy.textContent = t("Copy link");
     }, 1500);
   });
   return copy;
@@ -536,10 +581,10 @@ function actionButton(label, action, kind, request, after) {
     actionsInFlight += 1;
     let done = false;
     try {
-      await whileBusy(button, request, `${label}…`);
+      await whileBusy(button, request, t("{action}…", { action: label }));
       done = true;
     } catch (error) {
-      showMessage(elements.tablesMessage, `${label} failed: ${error.message}`);
+      showMessage(elements.tablesMessage, t("{action} failed: {reason}", { action: label, reason: error.message }));
       elements.tablesMessage.dataset.source = "action";
     } finally {
       actionsInFlight -= 1;

@@ -1,9 +1,11 @@
 // One log entry in words (docs/api.md, "Log entries"): the client writes the sentence from the
-// entry's template and typed arguments, so the words can be translated one day and never show an
-// internal code. A rule reference becomes a small link to the game's rules page whose tooltip
+// entry's template and typed arguments, in the reader's language (the template and the argument
+// texts are msgids of the game's catalog, loaded by the table page; player names and place labels
+// stay as they are), and never shows an internal code. A rule reference becomes a small link to the game's rules page whose tooltip
 // names the rule. An entry without a template (an old client's server, say) shows its `text`.
 
 import { h } from "./dom.js";
+import { formatNumber, t } from "./i18n.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -11,17 +13,18 @@ const PLACEHOLDER = /\{(\w+)\}/g;
 export function logContent(entry, ruleset) {
   const nodes = [];
   if (typeof entry.template !== "string") {
-    nodes.push(entry.text || "");
+    nodes.push(entry.text ? t(entry.text) : "");
   } else {
     const args = entry.args || {};
+    const template = t(entry.template);
     let at = 0;
-    for (const match of entry.template.matchAll(PLACEHOLDER)) {
-      nodes.push(entry.template.slice(at, match.index));
+    for (const match of template.matchAll(PLACEHOLDER)) {
+      nodes.push(template.slice(at, match.index));
       const arg = args[match[1]];
       nodes.push(arg ? argument(arg) : match[0]);
       at = match.index + match[0].length;
     }
-    nodes.push(entry.template.slice(at));
+    nodes.push(template.slice(at));
   }
   if (entry.rule) nodes.push(ruleLink(entry.rule, ruleset));
   return nodes.filter((node) => node !== "");
@@ -32,7 +35,18 @@ function argument(arg) {
   if (arg.kind === "player") attributes["data-seat"] = String(arg.seat);
   if (arg.kind === "player" && arg.bot) attributes["data-bot"] = "true"; // a bot made this move for the person
   if (arg.kind === "place" && arg.at !== undefined && arg.at !== null) attributes["data-place"] = JSON.stringify(arg.at);
-  return h("span", attributes, String(arg.text ?? ""));
+  return h("span", attributes, argumentText(arg));
+}
+
+/** An argument's words: a player's name and a place's label as they are; an amount's number in the
+ * reader's way with its unit translated; a card's, piece's or words' text translated. */
+function argumentText(arg) {
+  const text = String(arg.text ?? "");
+  if (arg.kind === "player" || arg.kind === "place") return text;
+  if (arg.kind === "amount" && typeof arg.value === "number") {
+    return arg.unit ? `${formatNumber(arg.value)} ${t(String(arg.unit))}` : formatNumber(arg.value);
+  }
+  return text ? t(text) : text;
 }
 
 /** A link to the rule on the game's numbered rules page (its anchors are the rule codes,
@@ -40,5 +54,5 @@ function argument(arg) {
  * Its mark "§" is drawn by CSS (app.css, .log-rule::after), so the line's text stays the sentence. */
 export function ruleLink(rule, ruleset) {
   const href = `/rules/${encodeURIComponent(ruleset || "")}/reference#${encodeURIComponent(rule)}`;
-  return h("a", { class: "log-rule", href, target: "_blank", rel: "noopener", title: `Rule ${rule}: open it on the rules page`, "aria-label": `Rule ${rule} on the rules page` });
+  return h("a", { class: "log-rule", href, target: "_blank", rel: "noopener", title: t("Rule {rule}: open it on the rules page", { rule }), "aria-label": t("Rule {rule} on the rules page", { rule }) });
 }

@@ -9,6 +9,7 @@
 
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SETTING_KEY = "caravanserai.confirmMoves"; // this browser's own choice: "on" or "off"
 const UNSAVED_KEY = "caravanserai.confirmMovesUnsaved"; // the account id whose choice did not reach the server
@@ -47,13 +48,16 @@ export function confirmMoves(account = null) {
   return window.matchMedia("(pointer: coarse)").matches;
 }
 
-const KEPT_WHERE = {
-  account: "Kept with your account: every device you sign in on uses it",
-  saving: "Saving to your account…",
-  unsaved: "Kept in this browser only: your account could not be reached (tried again next time)",
-  browser: "Kept in this browser",
-  device: "Not chosen yet: on for touch screens",
-};
+/** Where the setting is kept, for the setting's tooltip (`where`: account, saving, unsaved, browser, device). */
+function keptWhere(where) {
+  return {
+    account: t("Kept with your account: every device you sign in on uses it"),
+    saving: t("Saving to your account…"),
+    unsaved: t("Kept in this browser only: your account could not be reached (tried again next time)"),
+    browser: t("Kept in this browser"),
+    device: t("Not chosen yet: on for touch screens"),
+  }[where];
+}
 
 /**
  * Mount the bar before `board` (the live board's element). `send(move)` sends a move, `undo()`
@@ -63,7 +67,7 @@ const KEPT_WHERE = {
  * useAccount}`; `useAccount(account)` after a sign-in or sign-out on the page.
  */
 export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm = false, account = null }) {
-  const bar = h("div", { id: "move-bar", class: "move-bar", role: "group", "aria-label": "Your move" });
+  const bar = h("div", { id: "move-bar", class: "move-bar", role: "group", "aria-label": t("Your move") });
   bar.hidden = true;
   board.before(bar);
   let confirming = false;
@@ -72,7 +76,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
   let saves = 0;
 
   const toggle = h("input", { type: "checkbox", id: "confirm-moves", "data-setting": "confirm-moves" });
-  const setting = h("label", { class: "move-bar-setting" }, toggle, " Confirm my moves");
+  const setting = h("label", { class: "move-bar-setting" }, toggle, ` ${t("Confirm my moves")}`);
   toggle.addEventListener("change", () => {
     confirming = toggle.checked;
     save(confirming);
@@ -80,9 +84,9 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
   });
   useAccount(account);
   const question = h("span", { class: "move-bar-question", id: "move-bar-question", "aria-live": "polite" }, "");
-  const confirm = h("button", { type: "button", class: "primary", id: "confirm-move", "data-action": "confirm-move" }, "Confirm");
-  const cancel = h("button", { type: "button", id: "cancel-move", "data-action": "cancel-move" }, "Cancel");
-  const takeBack = h("button", { type: "button", id: "undo-move", "data-action": "undo", title: "Take back your last move" }, "↶ Undo my move");
+  const confirm = h("button", { type: "button", class: "primary", id: "confirm-move", "data-action": "confirm-move" }, t("Confirm"));
+  const cancel = h("button", { type: "button", id: "cancel-move", "data-action": "cancel-move" }, t("Cancel"));
+  const takeBack = h("button", { type: "button", id: "undo-move", "data-action": "undo", title: t("Take back your last move") }, `↶ ${t("Undo my move")}`);
   const undoGone = h("span", { class: "move-bar-undo-gone muted", id: "undo-gone", role: "status" }, "");
   confirm.addEventListener("click", () => {
     const move = proposal;
@@ -132,7 +136,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
 
   function kept(where) {
     toggle.dataset.saved = where;
-    setting.title = KEPT_WHERE[where];
+    setting.title = keptWhere(where);
   }
 
   function clear() {
@@ -165,10 +169,10 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
     bar.dataset.state = proposal ? "confirming" : canUndo ? "undo" : "idle";
     if (proposal) {
       const words = describe(proposal);
-      question.textContent = words ? `${words.replace(/[.?!]$/, "")}.` : "Play this move?";
+      question.textContent = words ? `${words.replace(/[.?!]$/, "")}.` : t("Play this move?");
       replaceChildren(bar, question, confirm, cancel);
     } else {
-      undoGone.textContent = why ? `Undo is no longer possible: ${why}.` : "";
+      undoGone.textContent = why ? t("Undo is no longer possible: {reason}.", { reason: why }) : "";
       replaceChildren(bar, setting, canUndo ? takeBack : why ? undoGone : null);
     }
   }

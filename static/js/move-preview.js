@@ -12,6 +12,7 @@
 // Nothing here decides a rule: the server judges the move when it is confirmed.
 
 import { h, s } from "./dom.js";
+import { t } from "./i18n.js";
 
 /** A move in words without knowing its game: "place_card: cell B3" style, but readable. */
 export function genericWords(move) {
@@ -25,7 +26,7 @@ export function genericWords(move) {
 
 /** A note on top of `root` naming the move: the ghost of a move that has no place on the board. */
 export function ghostNote(root, move, text) {
-  const note = h("p", { class: "move-ghost move-ghost-note", "data-preview": move.type || "move", role: "status" }, `Preview: ${text}`);
+  const note = h("p", { class: "move-ghost move-ghost-note", "data-preview": move.type || "move", role: "status" }, t("Preview: {move}", { move: text }));
   root.prepend(note);
   return note;
 }

@@ -4,14 +4,15 @@
 
 import { api, ApiError } from "./api.js";
 import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { t, tn } from "./i18n.js";
 
 const SERVICE_WORKER = "/sw.js";
 const SUBSCRIBE_SECONDS = 30; // a browser whose push service cannot be reached may otherwise wait for minutes
 
-function withinTime(promise, seconds, what) {
+function withinTime(promise, seconds) {
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${seconds} seconds`)), seconds * 1000);
+    timer = setTimeout(() => reject(new Error(t("the browser's push service did not answer within {n} seconds", { n: seconds }))), seconds * 1000);
   });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
@@ -19,10 +20,10 @@ function withinTime(promise, seconds, what) {
 /** Why this browser cannot take push notices, in words; null when it can. */
 export function pushUnavailableReason() {
   if (!window.isSecureContext) {
-    return "Browser notifications need the site on https (or on this computer, localhost). Ask the host, or use e-mail.";
+    return t("Browser notifications need the site on https (or on this computer, localhost). Ask the host, or use e-mail.");
   }
   if (!("serviceWorker" in navigator) || !("PushManager" in window) || !("Notification" in window)) {
-    return "This browser cannot show notifications while the site is closed. Use e-mail, or another browser.";
+    return t("This browser cannot show notifications while the site is closed. Use e-mail, or another browser.");
   }
   return null;
 }
@@ -82,7 +83,6 @@ async function subscribeBrowser(publicKey) {
   const fresh = () => withinTime(
     registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }),
     SUBSCRIBE_SECONDS,
-    "the browser's push service",
   );
   if (!subscription) subscription = await fresh();
   try {
@@ -108,12 +108,12 @@ export function mountNotifications(container, account) {
   const mailMessage = h("p", { class: "message", id: "notify-email-message", role: "alert", hidden: true });
   replaceChildren(
     container,
-    h("p", { class: "muted" }, "Be told when it is your turn while you are away from the table. Nothing is sent unless you turn it on here."),
-    h("h3", {}, "In this browser"),
+    h("p", { class: "muted" }, t("Be told when it is your turn while you are away from the table. Nothing is sent unless you turn it on here.")),
+    h("h3", {}, t("In this browser")),
     pushStatus,
     pushActions,
     pushMessage,
-    h("h3", {}, "By e-mail"),
+    h("h3", {}, t("By e-mail")),
     mailStatus,
     mailBody,
     mailMessage,
@@ -124,7 +124,7 @@ export function mountNotifications(container, account) {
     try {
       choices = await api("GET", "/api/notifications");
     } catch (error) {
-      showMessage(pushMessage, `Could not load your notification settings: ${error.message}`);
+      showMessage(pushMessage, t("Could not load your notification settings: {reason}", { reason: error.message }));
       return;
     }
     await drawPush();
@@ -148,21 +148,21 @@ export function mountNotifications(container, account) {
     }
     const mine = subscription && choices.push.subscriptions.find((entry) => entry.endpoint === subscription.endpoint);
     const elsewhere = others - (mine ? 1 : 0);
-    const where = elsewhere ? ` Also on for ${elsewhere} other browser${elsewhere === 1 ? "" : "s"}.` : "";
+    const where = elsewhere ? ` ${tn("Also on for {n} other browser.", "Also on for {n} other browsers.", elsewhere)}` : "";
     if (mine) {
-      pushStatus.textContent = `On: this browser shows a notification when it is your turn.${where}`;
+      pushStatus.textContent = `${t("On: this browser shows a notification when it is your turn.")}${where}`;
       pushStatus.dataset.state = "on";
-      const off = h("button", { type: "button", id: "notify-push-off" }, "Turn off for this browser");
-      off.addEventListener("click", () => run(off, pushMessage, "Turning off…", async () => {
+      const off = h("button", { type: "button", id: "notify-push-off" }, t("Turn off for this browser"));
+      off.addEventListener("click", () => run(off, pushMessage, t("Turning off…"), async () => {
         await api("DELETE", `/api/notifications/push/${mine.id}`);
         await subscription.unsubscribe().catch(() => {});
       }));
       replaceChildren(pushActions, off, elsewhere ? offEverywhereButton(others) : null);
     } else {
       const blocked = Notification.permission === "denied";
-      pushStatus.textContent = `Off for this browser.${where}`;
+      pushStatus.textContent = `${t("Off for this browser.")}${where}`;
       pushStatus.dataset.state = "off";
-      const on = h("button", { type: "button", class: "primary", id: "notify-push-on" }, "Turn on for this browser");
+      const on = h("button", { type: "button", class: "primary", id: "notify-push-on" }, t("Turn on for this browser"));
       on.addEventListener("click", () => turnOnPush(on));
       replaceChildren(pushActions, on, others ? offEverywhereButton(others) : null);
       if (blocked) showMessage(pushMessage, blockedText(), "info");
@@ -170,37 +170,37 @@ export function mountNotifications(container, account) {
   }
 
   function blockedText() {
-    return "Notifications are blocked for this site. Allow them in your browser's site settings (the icon left of the address), then press the button again.";
+    return t("Notifications are blocked for this site. Allow them in your browser's site settings (the icon left of the address), then press the button again.");
   }
 
   async function turnOnPush(button) {
     showMessage(pushMessage, "");
     const permission = await askPermission();
     if (permission !== "granted") {
-      showMessage(pushMessage, permission === "denied" ? blockedText() : "You did not allow notifications. Press the button again to be asked once more.");
+      showMessage(pushMessage, permission === "denied" ? blockedText() : t("You did not allow notifications. Press the button again to be asked once more."));
       return;
     }
-    await run(button, pushMessage, "Turning on…", async () => {
+    await run(button, pushMessage, t("Turning on…"), async () => {
       try {
         await subscribeBrowser(choices.push.public_key);
       } catch (error) {
         if (error instanceof ApiError) throw error; // the server's own words
-        throw new Error(`The browser could not subscribe (${error.message || error.name}). Try again later, or use e-mail.`);
+        throw new Error(t("The browser could not subscribe ({reason}). Try again later, or use e-mail.", { reason: error.message || error.name }));
       }
-    }, "On: you will be told here when it is your turn.");
+    }, t("On: you will be told here when it is your turn."));
   }
 
   function offEverywhereButton(count) {
-    const button = h("button", { type: "button", class: "danger-outline", id: "notify-push-off-all" }, "Turn off everywhere");
+    const button = h("button", { type: "button", class: "danger-outline", id: "notify-push-off-all" }, t("Turn off everywhere"));
     button.addEventListener("click", async () => {
       const sure = await confirmDialog({
-        title: "Turn off browser notifications everywhere?",
-        text: `No browser (${count} now) will tell you of your turns until you turn them on again there.`,
-        confirmLabel: "Turn off everywhere",
+        title: t("Turn off browser notifications everywhere?"),
+        text: t("No browser ({n} now) will tell you of your turns until you turn them on again there.", { n: count }),
+        confirmLabel: t("Turn off everywhere"),
         danger: true,
       });
       if (!sure) return;
-      await run(button, pushMessage, "Turning off…", async () => {
+      await run(button, pushMessage, t("Turning off…"), async () => {
         await api("DELETE", "/api/notifications/push");
         const subscription = await browserSubscription().catch(() => null);
         if (subscription) await subscription.unsubscribe().catch(() => {});
@@ -213,46 +213,53 @@ export function mountNotifications(container, account) {
     const mail = choices.email;
     mailBody.replaceChildren();
     if (!mail.available) {
-      mailStatus.textContent = "This server sends no e-mail (its host has not set it up).";
+      mailStatus.textContent = t("This server sends no e-mail (its host has not set it up).");
       mailStatus.dataset.state = "unavailable";
       return;
     }
     if (!mail.allowed) {
-      mailStatus.textContent = "Guests cannot get e-mail: create an account (Log in / Register) to add an address.";
+      mailStatus.textContent = t("Guests cannot get e-mail: create an account (Log in / Register) to add an address.");
       mailStatus.dataset.state = "guest";
       return;
     }
     if (!mail.address) {
-      mailStatus.textContent = "No address yet.";
+      mailStatus.textContent = t("No address yet.");
       mailStatus.dataset.state = "none";
     } else if (!mail.confirmed) {
-      mailStatus.textContent = `Waiting for you to confirm ${mail.address}: follow the link we mailed there.`;
+      mailStatus.textContent = t("Waiting for you to confirm {address}: follow the link we mailed there.", { address: mail.address });
       mailStatus.dataset.state = "unconfirmed";
     } else {
-      mailStatus.textContent = mail.enabled ? `On: we mail ${mail.address} when it is your turn.` : `Off: nothing is mailed to ${mail.address}.`;
+      mailStatus.textContent = mail.enabled
+        ? t("On: we mail {address} when it is your turn.", { address: mail.address })
+        : t("Off: nothing is mailed to {address}.", { address: mail.address });
       mailStatus.dataset.state = mail.enabled ? "on" : "off";
     }
-    const input = h("input", { type: "email", id: "notify-email", name: "email", maxlength: 254, autocomplete: "email", required: true, "aria-label": "E-mail address" });
+    const input = h("input", { type: "email", id: "notify-email", name: "email", maxlength: 254, autocomplete: "email", required: true, "aria-label": t("E-mail address") });
     input.value = mail.address || "";
-    const save = h("button", { type: "submit", class: mail.address ? "" : "primary", id: "notify-email-save" }, mail.address && !mail.confirmed ? "Send the link again" : "Save address");
+    const save = h("button", { type: "submit", class: mail.address ? "" : "primary", id: "notify-email-save" }, mail.address && !mail.confirmed ? t("Send the link again") : t("Save address"));
     const form = h("form", { class: "chat-form", id: "notify-email-form", novalidate: true }, input, save);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const address = input.value.trim();
       if (!address) {
-        showMessage(mailMessage, "Please type an e-mail address.");
+        showMessage(mailMessage, t("Please type an e-mail address."));
         input.focus();
         return;
       }
-      await run(save, mailMessage, "Sending…", () => api("PUT", "/api/notifications/email", { address }),
-        `We sent a link to ${address}. Follow it to get turn e-mails there.`);
+      await run(save, mailMessage, t("Sending…"), () => api("PUT", "/api/notifications/email", { address }),
+        t("We sent a link to {address}. Follow it to get turn e-mails there.", { address }));
     });
     mailBody.append(form);
     if (!mail.address) return;
-    const remove = h("button", { type: "button", class: "link-button", id: "notify-email-remove" }, "Remove address");
+    const remove = h("button", { type: "button", class: "link-button", id: "notify-email-remove" }, t("Remove address"));
     remove.addEventListener("click", async () => {
-      const sure = await confirmDialog({ title: "Remove your e-mail address?", text: `Nothing will be mailed to ${mail.address} any more.`, confirmLabel: "Remove", danger: true });
-      if (sure) await run(remove, mailMessage, "Removing…", () => api("DELETE", "/api/notifications/email"));
+      const sure = await confirmDialog({
+        title: t("Remove your e-mail address?"),
+        text: t("Nothing will be mailed to {address} any more.", { address: mail.address }),
+        confirmLabel: t("Remove"),
+        danger: true,
+      });
+      if (sure) await run(remove, mailMessage, t("Removing…"), () => api("DELETE", "/api/notifications/email"));
     });
     if (!mail.confirmed) {
       mailBody.append(h("div", { class: "actions" }, remove));
@@ -262,7 +269,7 @@ export function mountNotifications(container, account) {
     toggle.checked = mail.enabled;
     toggle.addEventListener("change", () => run(toggle, mailMessage, null, () => api("PATCH", "/api/notifications/email", { enabled: toggle.checked })));
     mailBody.append(
-      h("label", { class: "field-check", for: "notify-email-enabled" }, toggle, h("span", {}, "E-mail me when it is my turn or a friend invites me")),
+      h("label", { class: "field-check", for: "notify-email-enabled" }, toggle, h("span", {}, t("E-mail me when it is my turn or a friend invites me"))),
       h("div", { class: "actions" }, remove),
     );
   }

@@ -2,6 +2,9 @@
 // Enums become selects, booleans checkboxes, numbers number fields; anything else a text field.
 
 import { h } from "./dom.js";
+import { describeTimeControl, paceLabel } from "./clock.js";
+import { t, tn } from "./i18n.js";
+import { gameWord } from "./words.js";
 
 function resolve(schema, root) {
   let current = schema || {};
@@ -32,24 +35,60 @@ function resolve(schema, root) {
 /**
  * What was agreed at `table` besides the pace and the clock, in the lobby form's words: "rated ·
  * options: Trading, Hidden Coins" (the server lists the options that differ from the game's
- * defaults in `options_words`; none: "standard options").
+ * defaults in `options_words`, in English: each is looked up in the catalogs; none: "standard options").
  */
 export function agreedText(table) {
-  const words = table.options_words || [];
-  const options = words.length ? `options: ${words.join(", ")}` : "standard options";
-  return `${table.rated ? "rated" : "friendly"} · ${options}`;
+  const words = (table.options_words || []).map((word) => optionWord(table.ruleset, word));
+  const options = words.length ? t("options: {options}", { options: words.join(", ") }) : t("standard options");
+  return `${table.rated ? t("rated") : t("friendly")} · ${options}`;
 }
 
+/**
+ * One of the server's `options_words` in the reader's words: an option's label ("Trading"), or
+ * "label: choice", "label: 100", "label: off" (app/services/tables/terms.py, option_words), whose
+ * label and choice are the game's msgids.
+ */
+function optionWord(game, word) {
+  const whole = gameWord(game, word);
+  const parts = /^(.+): ([^:]+)$/.exec(word);
+  if (whole !== word || !parts) return whole;
+  const [, label, value] = parts;
+  const said = value === "off" ? t("off") : gameWord(game, value);
+  return t("{option}: {value}", { option: gameWord(game, label), value: said });
+}
+
+/**
+ * What a player agrees to by joining `table`, in one line: who sits there and how many seats are
+ * free, the pace, the clock, rated or friendly, the options. "Ana and 1 free seat · live · 2 min
+ * per move · rated · options: Trading" (as app/services/tables/terms.py says it, in the reader's language).
+ */
+export function termsText(table) {
+  const names = [];
+  for (const seat of table.seats || []) {
+    if ((seat.account_id !== null || seat.bot) && seat.name) names.push(seat.name);
+    else if (seat.held_for) names.push(t("{name} (asked)", { name: seat.held_for.name }));
+  }
+  const free = (table.seats || []).length - names.length;
+  const seats = tn("{n} free seat", "{n} free seats", free);
+  const people = !free ? names.join(", ") : names.length ? t("{names} and {seats}", { names: names.join(", "), seats }) : seats;
+  const clock = describeTimeControl(table.time_control && table.time_control.move_seconds) || t("no time limit");
+  return [people, paceLabel(table.pace) || paceLabel("live"), clock, agreedText(table)].join(" · ");
+}
+
+/** A field or choice name from its key ("hidden_coins": "Hidden coins"), still English: the msgid. */
 function humanise(name) {
   const text = name.replace(/_/g, " ");
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**
- * Build the fields for `schema`. Returns {element, read}, where read() gives the options object
- * to send, with values of the schema's types (enum values keep their JSON type).
+ * Build the fields for `schema`, labelled in the words of the game called `game` (its catalog:
+ * words.js gameWord, after loadGameWords; titles, descriptions and choice labels are its msgids).
+ * Returns {element, read}, where read() gives the options object to send, with values of the
+ * schema's types (enum values keep their JSON type).
  */
-export function optionsForm(schema) {
+export function optionsForm(schema, game = "") {
+  const say = (text) => gameWord(game, text);
   const root = schema || {};
   const properties = root.properties || {};
   const readers = [];
@@ -57,13 +96,14 @@ export function optionsForm(schema) {
   for (const [name, raw] of Object.entries(properties)) {
     const property = resolve(raw, root);
     const id = `option-${name}`;
-    const label = property.title || humanise(name);
-    const hint = property.description ? h("small", { class: "hint" }, property.description) : null;
+    const label = say(property.title || humanise(name));
+    const hint = property.description ? h("small", { class: "hint" }, say(property.description)) : null;
     if (Array.isArray(property.enum)) {
       const select = h("select", { id, name, "data-option": name });
       property.enum.forEach((value, index) => {
         // a choice's own words when the schema gives them ("choice_labels"), else its value humanised
-        const words = (property.choice_labels || {})[value] ?? (typeof value === "string" ? humanise(value) : String(value));
+        const own = (property.choice_labels || {})[value];
+        const words = own !== undefined && own !== null ? say(own) : typeof value === "string" ? say(humanise(value)) : String(value);
         const option = h("option", { value: String(index) }, words);
         if (value === property.default) option.selected = true;
         select.append(option);

@@ -10,6 +10,8 @@ import { mountNotifications } from "./notifications.js";
 import { relationButtons } from "./friends.js";
 import { ratingItem } from "./ratings.js";
 import { mountSession } from "./session.js";
+import { t, tn } from "./i18n.js";
+import { gameWord, loadGameWords, ordinal, translatePage } from "./words.js";
 
 const elements = {
   name: document.getElementById("player-name"),
@@ -26,19 +28,15 @@ const elements = {
   notifyPanel: document.getElementById("notify-panel"),
 };
 const playerId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
-
-function ordinal(place) {
-  const tens = place % 100;
-  if (tens >= 11 && tens <= 13) return `${place}th`;
-  return `${place}${{ 1: "st", 2: "nd", 3: "rd" }[place % 10] || "th"}`;
-}
+translatePage();
 
 /** "Won with 45 points", "2nd of 3 with 30 points", "Shared 1st with 12 points". */
 export function outcomeText(outcome, status = "running") {
-  if (!outcome) return status === "abandoned" ? "Abandoned: everyone stayed away" : "In progress";
-  const points = `${outcome.score} point${outcome.score === 1 ? "" : "s"}`;
-  if (outcome.place === 1) return outcome.shared ? `Shared 1st place with ${points}` : `Won with ${points}`;
-  return `${outcome.shared ? "Shared " : ""}${ordinal(outcome.place)} of ${outcome.players} with ${points}`;
+  if (!outcome) return status === "abandoned" ? t("Abandoned: everyone stayed away") : t("In progress");
+  const points = tn("{n} point", "{n} points", outcome.score);
+  if (outcome.place === 1) return outcome.shared ? t("Shared 1st place with {points}", { points }) : t("Won with {points}", { points });
+  const place = { place: ordinal(outcome.place), players: outcome.players, points };
+  return outcome.shared ? t("Shared {place} of {players} with {points}", place) : t("{place} of {players} with {points}", place);
 }
 
 function gameItem(game) {
@@ -50,22 +48,22 @@ function gameItem(game) {
     h(
       "div",
       { class: "table-head" },
-      h("a", { class: "table-name", href: tablePath(game.id, game.invite_code) }, h("strong", {}, game.title || game.ruleset)),
-      h("span", { class: `badge badge-${game.status}` }, { running: "playing", abandoned: "abandoned" }[game.status] || "finished"),
-      game.private ? h("span", { class: "badge" }, "private") : null,
+      h("a", { class: "table-name", href: tablePath(game.id, game.invite_code) }, h("strong", {}, game.title ? gameWord(game.ruleset, game.title) : game.ruleset)),
+      h("span", { class: `badge badge-${game.status}` }, { running: t("playing"), abandoned: t("abandoned") }[game.status] || t("finished")),
+      game.private ? h("span", { class: "badge" }, t("private")) : null,
       h("span", { class: "muted table-id" }, `#${game.id}`),
     ),
     h("p", { class: "table-status", "data-outcome": "" }, outcomeText(game.outcome, game.status)),
     h(
       "p",
       { class: "muted" },
-      "Against ",
+      `${t("Against")} `,
       opponents.length
         ? opponents.map((seat, index) => [
             index ? ", " : "",
-            seat.account_id !== null && !seat.bot ? h("a", { href: playerPath(seat.account_id) }, seat.name) : seat.name || "nobody",
+            seat.account_id !== null && !seat.bot ? h("a", { href: playerPath(seat.account_id) }, seat.name) : seat.name || t("nobody"),
           ])
-        : "nobody",
+        : t("nobody"),
     ),
   );
 }
@@ -73,17 +71,20 @@ function gameItem(game) {
 async function load() {
   try {
     const profile = await api("GET", `/api/players/${encodeURIComponent(playerId)}`);
+    await loadGameWords([...profile.games.map((game) => game.ruleset), ...(profile.ratings || []).map((rating) => rating.ruleset)]);
     document.title = `Caravanserai — ${profile.name}`;
     elements.name.textContent = profile.name;
-    const kind = profile.deleted ? "Deleted account" : profile.guest ? "Guest" : "Registered player";
-    elements.summary.textContent = `${kind} · ${profile.played} finished game${profile.played === 1 ? "" : "s"}, ${profile.won} won`;
-    replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, "No games yet."));
+    const kind = profile.deleted ? t("Deleted account") : profile.guest ? t("Guest") : t("Registered player");
+    const played = tn("{n} finished game", "{n} finished games", profile.played);
+    const record = tn("{played}, {n} won", "{played}, {n} won", profile.won, { played });
+    elements.summary.textContent = `${kind} · ${record}`;
+    replaceChildren(elements.games, profile.games.length ? profile.games.map(gameItem) : h("li", { class: "empty muted" }, t("No games yet.")));
     drawRelation(profile);
     elements.ratingsSection.hidden = !(profile.ratings || []).length;
     replaceChildren(elements.ratings, (profile.ratings || []).map(ratingItem));
   } catch (error) {
     elements.summary.textContent = "";
-    showMessage(elements.message, error.status === 404 ? "There is no such player." : `Could not load this player: ${error.message}`);
+    showMessage(elements.message, error.status === 404 ? t("There is no such player.") : t("Could not load this player: {reason}", { reason: error.message }));
   }
 }
 

@@ -5,6 +5,8 @@
 import { api, withInvite } from "./api.js";
 import { h, s } from "./dom.js";
 import { playerPath } from "./links.js";
+import { t, tn } from "./i18n.js";
+import { gameWord } from "./words.js";
 
 /** {rated, seats: [{seat, account_id, rating, games, change}]} of a table. */
 export function loadRatings(tableId, inviteCode) {
@@ -57,29 +59,41 @@ export function ratingItem(rating) {
   return h(
     "li",
     { class: "rating-item", "data-ruleset": rating.ruleset },
-    h("strong", {}, rating.title),
+    h("strong", {}, gameWord(rating.ruleset, rating.title)),
     " ",
     h("span", { class: "rating-value", "data-rating": String(rating.rating) }, String(rating.rating)),
-    h("span", { class: "muted" }, ` · ${rating.games} rated game${rating.games === 1 ? "" : "s"}`, last ? ` · last ${formatDelta(last.delta)}` : ""),
-    rating.history.length ? h("div", {}, ratingChart(rating.history, `${rating.title}: rating over the last ${rating.history.length} rated games, from ${rating.history[0].before} to ${rating.rating}`)) : null,
+    h("span", { class: "muted" }, ` · ${tn("{n} rated game", "{n} rated games", rating.games)}`, last ? ` · ${lastChange(last)}` : ""),
+    rating.history.length
+      ? h("div", {}, ratingChart(rating.history, tn(
+        "{game}: rating over the last {n} rated game, from {start} to {end}",
+        "{game}: rating over the last {n} rated games, from {start} to {end}",
+        rating.history.length,
+        { game: gameWord(rating.ruleset, rating.title), start: rating.history[0].before, end: rating.rating },
+      )))
+      : null,
     leaderboard(rating),
   );
+}
+
+/** "last +12": the change the latest rated game made. */
+function lastChange(last) {
+  return t("last {change}", { change: formatDelta(last.delta) });
 }
 
 /** The game's best players (GET /api/rulesets/{name}/leaderboard), loaded when first opened. */
 function leaderboard(rating) {
   const list = h("ol", { class: "leaderboard", "data-leaderboard": rating.ruleset });
-  const details = h("details", { class: "leaderboard-wrap" }, h("summary", {}, `${rating.title} leaderboard`), list);
+  const details = h("details", { class: "leaderboard-wrap" }, h("summary", {}, t("{game} leaderboard", { game: gameWord(rating.ruleset, rating.title) })), list);
   let loaded = false;
   details.addEventListener("toggle", async () => {
     if (!details.open || loaded) return;
     loaded = true;
     try {
       const board = await api("GET", `/api/rulesets/${encodeURIComponent(rating.ruleset)}/leaderboard?limit=20`);
-      list.replaceChildren(...board.map((entry) => h("li", { value: String(entry.rank) }, h("a", { href: playerPath(entry.account_id) }, entry.name), ` ${entry.rating}`, h("span", { class: "muted" }, ` · ${entry.games} game${entry.games === 1 ? "" : "s"}`))));
+      list.replaceChildren(...board.map((entry) => h("li", { value: String(entry.rank) }, h("a", { href: playerPath(entry.account_id) }, entry.name), ` ${entry.rating}`, h("span", { class: "muted" }, ` · ${tn("{n} game", "{n} games", entry.games)}`))));
     } catch (error) {
       loaded = false;
-      list.replaceChildren(h("li", { class: "muted" }, `Could not load the leaderboard: ${error.message}`));
+      list.replaceChildren(h("li", { class: "muted" }, t("Could not load the leaderboard: {reason}", { reason: error.message })));
     }
   });
   return details;

@@ -6,6 +6,7 @@
 import { api, withInvite } from "./api.js";
 import { h, replaceChildren, whileBusy } from "./dom.js";
 import { tablePath } from "./links.js";
+import { t } from "./i18n.js";
 
 /**
  * Mount the rematch controls into #rematch (inside the result card of table.html).
@@ -42,18 +43,19 @@ export function mountRematch({ table, inviteCode, account, onError }) {
     const held = heldForMe();
     if (held && !declined) {
       const host = offer.seats.find((seat) => seat.account_id === offer.creator_id);
-      const accept = h("button", { type: "button", class: "primary", id: "rematch-accept", "data-action": "rematch-accept" }, "Accept");
-      const decline = h("button", { type: "button", id: "rematch-decline", "data-action": "rematch-decline" }, "Decline");
+      const accept = h("button", { type: "button", class: "primary", id: "rematch-accept", "data-action": "rematch-accept" }, t("Accept"));
+      const decline = h("button", { type: "button", id: "rematch-decline", "data-action": "rematch-decline" }, t("Decline"));
       accept.addEventListener("click", () => answer(accept, () => api("POST", `/api/tables/${encodeURIComponent(rematchId)}/join`, code ? { invite_code: code } : {}), true));
       decline.addEventListener("click", () => answer(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(held.held_for.invitation_id)}`), false));
-      show(h("span", { id: "rematch-offer" }, `${host ? host.name : "A player"} offers a rematch. `), accept, " ", decline);
+      const offers = host ? t("{name} offers a rematch.", { name: host.name }) : t("A player offers a rematch.");
+      show(h("span", { id: "rematch-offer" }, `${offers} `), accept, " ", decline);
     } else if (rematchId) {
       const seated = offer && account && offer.seats.some((seat) => seat.account_id === account.id);
-      const text = declined ? `You declined the rematch (table ${rematchId})`
-        : seated ? `Go to the rematch (table ${rematchId})` : `Rematch offered: table ${rematchId}`;
+      const text = declined ? t("You declined the rematch (table {id})", { id: rematchId })
+        : seated ? t("Go to the rematch (table {id})", { id: rematchId }) : t("Rematch offered: table {id}", { id: rematchId });
       show(h("a", { class: `button${seated ? " primary" : ""}`, id: "rematch-link", href: tablePath(rematchId, code) }, text));
     } else if (offered) {
-      const button = h("button", { type: "button", class: "primary", id: "rematch-button", "data-action": "rematch" }, "Rematch");
+      const button = h("button", { type: "button", class: "primary", id: "rematch-button", "data-action": "rematch" }, t("Rematch"));
       button.addEventListener("click", () => ask(button));
       show(button);
     } else {
@@ -70,18 +72,22 @@ export function mountRematch({ table, inviteCode, account, onError }) {
 
   async function ask(button) {
     try {
-      const created = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(table.id)}/rematch`, {}), "Offering…");
+      const created = await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(table.id)}/rematch`, {}), t("Offering…"));
       window.location.assign(tablePath(created.id, created.invite_code || code));
     } catch (error) {
-      if (onError) onError(`Could not offer a rematch: ${error.message}`, error.code);
+      if (onError) onError(t("Could not offer a rematch: {reason}", { reason: error.message }), error.code);
     }
   }
 
   async function answer(button, request, accepting) {
     try {
-      await whileBusy(button, request, accepting ? "Accepting…" : "Declining…");
+      await whileBusy(button, request, accepting ? t("Accepting…") : t("Declining…"));
     } catch (error) {
-      if (onError) onError(`Could not ${accepting ? "accept" : "decline"} the rematch: ${error.message}`, error.code);
+      if (onError) {
+        onError(accepting
+          ? t("Could not accept the rematch: {reason}", { reason: error.message })
+          : t("Could not decline the rematch: {reason}", { reason: error.message }), error.code);
+      }
       loadOffer();
       return;
     }

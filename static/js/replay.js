@@ -11,6 +11,7 @@
 import { api, withInvite } from "./api.js";
 import { h, s } from "./dom.js";
 import { logContent } from "./log-text.js";
+import { t } from "./i18n.js";
 
 const CACHE_SIZE = 80; // replay answers kept (one position never changes once played)
 
@@ -68,16 +69,16 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
 
   // -- the bar ----------------------------------------------------------------------------------
 
-  const open = h("button", { type: "button", id: "replay-open", "data-action": "replay", title: "Step through the game move by move" }, rewindIcon(), "Replay");
+  const open = h("button", { type: "button", id: "replay-open", "data-action": "replay", title: t("Step through the game move by move") }, rewindIcon(), t("Replay"));
   const label = h("span", { id: "replay-label", class: "replay-label", "aria-live": "polite" }, "");
-  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: "0", step: "1", value: "0", "aria-label": "Replay position" });
-  const previous = h("button", { type: "button", id: "replay-prev", "aria-label": "Previous move", title: "Previous move (←)" }, "◀");
-  const next = h("button", { type: "button", id: "replay-next", "aria-label": "Next move", title: "Next move (→)" }, "▶");
-  const back = h("button", { type: "button", id: "replay-live", class: "primary" }, "Back to live");
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: "0", step: "1", value: "0", "aria-label": t("Replay position") });
+  const previous = h("button", { type: "button", id: "replay-prev", "aria-label": t("Previous move"), title: t("Previous move (←)") }, "◀");
+  const next = h("button", { type: "button", id: "replay-next", "aria-label": t("Next move"), title: t("Next move (→)") }, "▶");
+  const back = h("button", { type: "button", id: "replay-live", class: "primary" }, t("Back to live"));
   const moveText = h("p", { id: "replay-move", class: "muted replay-move" }, "");
   const controls = h(
     "div",
-    { class: "replay-controls", role: "group", "aria-label": "Replay" },
+    { class: "replay-controls", role: "group", "aria-label": t("Replay") },
     h("div", { class: "replay-row" }, label, h("span", { class: "replay-steps" }, previous, slider, next), back),
     moveText,
   );
@@ -125,10 +126,10 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
     controls.hidden = position === null;
     if (position === null) return;
     const last = latest();
-    label.textContent = `Replay: move ${position} of ${last}`;
+    label.textContent = t("Replay: move {n} of {last}", { n: position, last });
     slider.max = String(last);
     slider.value = String(position);
-    slider.setAttribute("aria-valuetext", `Move ${position} of ${last}`);
+    slider.setAttribute("aria-valuetext", t("Move {n} of {last}", { n: position, last }));
     previous.setAttribute("aria-disabled", String(position <= 0)); // still focusable at the ends
     next.setAttribute("aria-disabled", String(position >= last));
   }
@@ -196,7 +197,7 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
         if (position === target) drawReplay(target, answer, before);
       }
     } catch (error) {
-      toast(`Could not load the replay: ${error.message}`, error.code);
+      toast(t("Could not load the replay: {reason}", { reason: error.message }), error.code);
       if (position !== null && shown !== null) {
         position = shown; // stay where the board is
         writeAddress(position);
@@ -223,7 +224,7 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
     replayBoard.dataset.version = String(version);
     shown = version;
     const entries = (answer.log || []).filter((entry) => entry.version === version);
-    moveText.replaceChildren(...(version === 0 ? ["The starting position."]
+    moveText.replaceChildren(...(version === 0 ? [t("The starting position.")]
       : entries.flatMap((entry, index) => [...(index ? [" · "] : []), ...logContent(entry, ruleset)])));
     markLog(version, true);
   }

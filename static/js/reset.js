@@ -4,6 +4,10 @@
 import { api } from "./api.js";
 import { showMessage, whileBusy } from "./dom.js";
 import { playerPath } from "./links.js";
+import { t } from "./i18n.js";
+import { translatePage } from "./words.js";
+
+translatePage();
 
 const token = new URLSearchParams(window.location.hash.slice(1)).get("token") || "";
 const form = document.getElementById("reset-form");
@@ -12,21 +16,21 @@ const submit = /** @type {HTMLButtonElement} */ (document.getElementById("reset-
 const message = document.getElementById("reset-message");
 
 if (!token) {
-  showMessage(message, "This link is incomplete: ask the host for a new one.");
+  showMessage(message, t("This link is incomplete: ask the host for a new one."));
   submit.disabled = true;
 }
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
   if (password.value.length < 8 || password.value.length > 128) {
-    showMessage(message, "A password has 8 to 128 characters.");
+    showMessage(message, t("A password has 8 to 128 characters."));
     password.focus();
     return;
   }
   try {
-    const account = await whileBusy(submit, () => api("POST", "/api/auth/reset-password", { token, password: password.value }), "Saving…");
+    const account = await whileBusy(submit, () => api("POST", "/api/auth/reset-password", { token, password: password.value }), t("Saving…"));
     history.replaceState(null, "", window.location.pathname); // the spent token leaves the address bar
-    showMessage(message, `Your password is set. You are signed in as ${account.name}.`, "ok");
+    showMessage(message, t("Your password is set. You are signed in as {name}.", { name: account.name }), "ok");
     submit.disabled = true;
     setTimeout(() => window.location.assign(playerPath(account.id)), 1500);
   } catch (error) {

@@ -1,7 +1,10 @@
 // The players' rules page (/rules/<game>, app/api/rules_pages.py): draws the example position of
 // "How to play in 2 minutes" with the game's own renderer, as the table page shows a replay, and
 // keeps the rule links of older pages working: an anchor this page does not have (/rules/nimalia#D2)
-// is a numbered rule, so the browser goes on to /rules/nimalia/reference#D2.
+// is a numbered rule, so the browser goes on to /rules/nimalia/reference#D2. The renderer speaks
+// the page's language: the game's catalog is loaded first (i18n.js).
+
+import { loadGameCatalog, t } from "./i18n.js";
 
 const ruleset = document.body.dataset.ruleset;
 const anchor = decodeURIComponent(window.location.hash.slice(1));
@@ -15,6 +18,7 @@ function boardOf(drawing) {
 }
 
 async function drawPictures() {
+  if (ruleset) await loadGameCatalog(ruleset);
   for (const figure of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".rules-picture[data-ruleset]"))) {
     const data = figure.querySelector("script.rules-example");
     const place = figure.querySelector(".rules-picture-board");
@@ -28,7 +32,7 @@ async function drawPictures() {
       if (board) place.replaceChildren(board);
       figure.dataset.drawn = "true";
     } catch (error) {
-      place.textContent = "(The example picture could not be drawn in this browser.)";
+      place.textContent = t("(The example picture could not be drawn in this browser.)");
       console.error(error);
     }
   }

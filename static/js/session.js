@@ -6,8 +6,7 @@ import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom
 import { playerPath } from "./links.js";
 import { mountInvitations } from "./invitations.js";
 import { forgetThisBrowser } from "./notifications.js";
-
-const GUEST_LOGOUT_TEXT = "As a guest you will lose access to your seats and games. Log out anyway?";
+import { t } from "./i18n.js";
 
 /**
  * Draw the session corner into `container` and keep it current.
@@ -27,7 +26,7 @@ export async function mountSession(container, onChange) {
     account = await currentAccount();
   } catch (error) {
     failed = true;
-    replaceChildren(container, h("span", { class: "message message-error" }, `Cannot check who you are: ${error.message}`));
+    replaceChildren(container, h("span", { class: "message message-error" }, t("Cannot check who you are: {reason}", { reason: error.message })));
   }
   if (!failed) draw();
   changed(account);
@@ -45,16 +44,16 @@ export async function mountSession(container, onChange) {
   }
 
   function drawSignedIn() {
-    const logout = h("button", { type: "button", class: "link-button", id: "logout" }, "Log out");
-    if (!account.guest) logout.title = "Logs this account out on every device";
+    const logout = h("button", { type: "button", class: "link-button", id: "logout" }, t("Log out"));
+    if (!account.guest) logout.title = t("Logs this account out on every device");
     const message = h("span", { class: "message", hidden: true, role: "alert" });
     logout.addEventListener("click", async () => {
       if (account.guest) {
         const sure = await confirmDialog({
-          title: "Log out of a guest account?",
-          text: `${GUEST_LOGOUT_TEXT} A guest account cannot be signed into again; create an account with a password next time to keep your games.`,
-          confirmLabel: "Log out anyway",
-          cancelLabel: "Stay signed in",
+          title: t("Log out of a guest account?"),
+          text: t("As a guest you will lose access to your seats and games. Log out anyway? A guest account cannot be signed into again; create an account with a password next time to keep your games."),
+          confirmLabel: t("Log out anyway"),
+          cancelLabel: t("Stay signed in"),
           danger: true,
         });
         if (!sure) return;
@@ -64,7 +63,7 @@ export async function mountSession(container, onChange) {
         await whileBusy(logout, async () => {
           await forgetThisBrowser();
           await api("POST", "/api/auth/logout");
-        }, "Logging out…");
+        }, t("Logging out…"));
         signedIn(null);
       } catch (error) {
         showMessage(message, error.message);
@@ -75,11 +74,11 @@ export async function mountSession(container, onChange) {
       h(
         "span",
         { class: "who", id: "who", "data-guest": String(Boolean(account.guest)) },
-        h("span", { class: "who-label" }, "Signed in as "),
+        h("span", { class: "who-label" }, `${t("Signed in as")} `),
         h("strong", { id: "who-name" }, account.name),
-        account.guest ? h("span", { class: "muted who-guest" }, " (guest)") : null,
+        account.guest ? h("span", { class: "muted who-guest" }, ` ${t("(guest)")}`) : null,
       ),
-      h("a", { class: "link-button", id: "my-games", href: playerPath(account.id) }, "My profile"),
+      h("a", { class: "link-button", id: "my-games", href: playerPath(account.id) }, t("My profile")),
       logout,
       message,
     );
@@ -94,26 +93,26 @@ export async function mountSession(container, onChange) {
       type: "text",
       name: "name",
       id: "guest-name",
-      placeholder: "Your name",
+      placeholder: t("Your name"),
       maxlength: 32,
       required: true,
       autocomplete: "nickname",
-      "aria-label": "Your name",
+      "aria-label": t("Your name"),
     });
-    const submit = h("button", { type: "submit", class: "primary", id: "guest-login" }, "Play as guest");
+    const submit = h("button", { type: "submit", class: "primary", id: "guest-login" }, t("Play as guest"));
     const message = h("span", { class: "message", hidden: true, role: "alert" });
     const form = h("form", { class: "guest-form", id: "guest-form" }, input, submit, message);
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
       const name = input.value.trim();
       if (!name) {
-        showMessage(message, "Please type a name.");
+        showMessage(message, t("Please type a name."));
         input.focus();
         return;
       }
       showMessage(message, "");
       try {
-        signedIn(await whileBusy(submit, () => api("POST", "/api/auth/guest", { name }), "Signing in…"));
+        signedIn(await whileBusy(submit, () => api("POST", "/api/auth/guest", { name }), t("Signing in…")));
       } catch (error) {
         showMessage(message, error.message);
       }
@@ -123,36 +122,36 @@ export async function mountSession(container, onChange) {
 
   // "Log in / Register": a small panel under the corner with one form and two modes.
   function authToggle() {
-    const open = h("button", { type: "button", class: "link-button", id: "auth-open", "aria-expanded": "false", "aria-controls": "auth-panel" }, "Log in / Register");
+    const open = h("button", { type: "button", class: "link-button", id: "auth-open", "aria-expanded": "false", "aria-controls": "auth-panel" }, t("Log in / Register"));
     let mode = "login";
-    const loginTab = h("button", { type: "button", role: "tab", id: "auth-mode-login", class: "auth-tab" }, "Log in");
-    const registerTab = h("button", { type: "button", role: "tab", id: "auth-mode-register", class: "auth-tab" }, "Create account");
+    const loginTab = h("button", { type: "button", role: "tab", id: "auth-mode-login", class: "auth-tab" }, t("Log in"));
+    const registerTab = h("button", { type: "button", role: "tab", id: "auth-mode-register", class: "auth-tab" }, t("Create account"));
     const name = h("input", { type: "text", id: "auth-name", name: "username", maxlength: 32, required: true, autocomplete: "username" });
     const password = h("input", { type: "password", id: "auth-password", name: "password", maxlength: 128, required: true });
-    const hint = h("small", { class: "hint", id: "auth-password-hint" }, "8 to 128 characters.");
-    const submit = h("button", { type: "submit", class: "primary", id: "auth-submit" }, "Log in");
+    const hint = h("small", { class: "hint", id: "auth-password-hint" }, t("8 to 128 characters."));
+    const submit = h("button", { type: "submit", class: "primary", id: "auth-submit" }, t("Log in"));
     const message = h("p", { class: "message", id: "auth-message", hidden: true, role: "alert" });
     const form = h(
       "form",
       { class: "auth-form", id: "auth-form", novalidate: true }, // checked here, with a message in words
-      h("label", { class: "field", for: "auth-name" }, h("span", {}, "Name"), name),
-      h("label", { class: "field", for: "auth-password" }, h("span", {}, "Password"), password, hint),
+      h("label", { class: "field", for: "auth-name" }, h("span", {}, t("Name")), name),
+      h("label", { class: "field", for: "auth-password" }, h("span", {}, t("Password")), password, hint),
       h("div", { class: "form-actions" }, submit),
       message,
     );
     const panel = h(
       "div",
       { class: "auth-panel", id: "auth-panel", hidden: true },
-      h("div", { class: "auth-tabs", role: "tablist", "aria-label": "Log in or create an account" }, loginTab, registerTab),
+      h("div", { class: "auth-tabs", role: "tablist", "aria-label": t("Log in or create an account") }, loginTab, registerTab),
       form,
-      h("p", { class: "hint auth-note" }, "An account keeps your tables and games on every device. A guest only needs a name, but loses everything on logging out."),
+      h("p", { class: "hint auth-note" }, t("An account keeps your tables and games on every device. A guest only needs a name, but loses everything on logging out.")),
     );
 
     function setMode(next) {
       mode = next;
       loginTab.setAttribute("aria-selected", String(mode === "login"));
       registerTab.setAttribute("aria-selected", String(mode === "register"));
-      submit.textContent = mode === "login" ? "Log in" : "Create account";
+      submit.textContent = mode === "login" ? t("Log in") : t("Create account");
       password.autocomplete = mode === "login" ? "current-password" : "new-password";
       hint.hidden = mode === "login";
       panel.dataset.mode = mode;
@@ -177,29 +176,29 @@ export async function mountSession(container, onChange) {
       event.preventDefault();
       const body = { name: name.value.trim(), password: password.value };
       if (!body.name) {
-        showMessage(message, "Please type your name.");
+        showMessage(message, t("Please type your name."));
         name.focus();
         return;
       }
       if (!body.password) {
-        showMessage(message, "Please type your password.");
+        showMessage(message, t("Please type your password."));
         password.focus();
         return;
       }
       if (mode === "register" && (body.password.length < 8 || body.password.length > 128)) {
-        showMessage(message, "A password has 8 to 128 characters.");
+        showMessage(message, t("A password has 8 to 128 characters."));
         password.focus();
         return;
       }
       showMessage(message, "");
       const path = mode === "login" ? "/api/auth/login" : "/api/auth/register";
       try {
-        signedIn(await whileBusy(submit, () => api("POST", path, body), mode === "login" ? "Logging in…" : "Creating…"));
+        signedIn(await whileBusy(submit, () => api("POST", path, body), mode === "login" ? t("Logging in…") : t("Creating…")));
       } catch (error) {
-        showMessage(message, error.code === "conflict" ? `${error.message}. Log in instead, or choose another name.` : error.message);
+        showMessage(message, error.code === "conflict" ? t("{reason}. Log in instead, or choose another name.", { reason: error.message }) : error.message);
       }
     });
-    const wrap = h("span", { class: "auth-wrap" }, h("span", { class: "muted auth-or" }, "or"), open, panel);
+    const wrap = h("span", { class: "auth-wrap" }, h("span", { class: "muted auth-or" }, t("or")), open, panel);
     const outside = (event) => {
       if (!wrap.isConnected) document.removeEventListener("pointerdown", outside);
       else if (!panel.hidden && !wrap.contains(event.target)) toggle(false);

@@ -18,23 +18,21 @@ import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
 import { turnAlerts } from "./turn-alerts.js";
 import { mountWaitingRoom } from "./waiting-room.js";
+import { loadGameCatalog, t, tn } from "./i18n.js";
+import { capitalised, fill, keep, listOf, ordinal, translatePage } from "./words.js";
 
 const MOVE_TIMEOUT_MS = 15000;
 const MAX_TOASTS = 4;
 const TICK_MS = 500;
 
-const TAKEOVER_LABEL = {
-  timeout: "bot playing (out of time)",
-  left: "bot playing (left)",
-  away: "bot playing (away)",
-  resigned: "resigned",
-};
-const TAKEOVER_LABEL_AFTER = {
-  timeout: "bot took over (out of time)",
-  left: "bot took over (left)",
-  away: "bot took over (away)",
-  resigned: "resigned",
-};
+/** The badge of a seat a bot plays: why, while the game runs (`running`) or once it is over. */
+function takeoverLabel(takeover, running) {
+  if (takeover === "resigned") return t("resigned");
+  const labels = running
+    ? { timeout: t("bot playing (out of time)"), left: t("bot playing (left)"), away: t("bot playing (away)") }
+    : { timeout: t("bot took over (out of time)"), left: t("bot took over (left)"), away: t("bot took over (away)") };
+  return labels[takeover] || t("bot playing");
+}
 
 const rawId = decodeURIComponent(window.location.pathname.replace(/^\/tables\//, "").split("/")[0] || "");
 const tableId = /^[1-9]\d{0,9}$/.test(rawId) ? rawId : null;
@@ -71,6 +69,7 @@ let leaving = false;
 let retries = 0; // reconnect attempts scheduled since the socket was last live
 const alerts = turnAlerts();
 
+translatePage();
 main();
 
 async function main() {
@@ -103,25 +102,26 @@ function showPageError(title, text, kind = "error") {
 
 async function loadTable() {
   if (tableId === null) {
-    showPageError("No such table", "This table does not exist. Check the link, or find your tables in the lobby.");
+    showPageError(t("No such table"), t("This table does not exist. Check the link, or find your tables in the lobby."));
     return;
   }
   try {
     table = await api("GET", withInvite(`/api/tables/${encodeURIComponent(tableId)}`, inviteCode));
   } catch (error) {
     if (error.status === 404 || error.status === 400 || error.status === 422) {
-      showPageError("No such table", "This table does not exist, or it is private and you need its invite link.");
+      showPageError(t("No such table"), t("This table does not exist, or it is private and you need its invite link."));
     } else {
-      showPageError("Cannot open this table", error.message);
+      showPageError(t("Cannot open this table"), error.message);
     }
     return;
   }
+  await loadGameCatalog(table.ruleset); // the game's words (its title, log, options, renderer) before anything is drawn
   el.pageLoading.hidden = true;
-  const title = table.title || table.ruleset;
+  const title = table.title ? t(table.title) : table.ruleset;
   el.tableTitle.textContent = title;
-  el.tableTitle.after(h("a", { class: "topbar-link", id: "rules-link", href: `/rules/${encodeURIComponent(table.ruleset)}`, target: "_blank", rel: "noopener", "aria-label": `Rules of ${title} (opens in a new tab)` }, "Rules"));
+  el.tableTitle.after(h("a", { class: "topbar-link", id: "rules-link", href: `/rules/${encodeURIComponent(table.ruleset)}`, target: "_blank", rel: "noopener", "aria-label": t("Rules of {game} (opens in a new tab)", { game: title }) }, t("Rules")));
   document.title = `${title} — Caravanserai`;
-  const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit";
+  const timeControl = describeTimeControl(table.time_control && table.time_control.move_seconds) || t("no time limit");
   el.timeControl.hidden = false;
   el.timeControl.dataset.pace = table.pace || "";
   replaceChildren(el.timeControl, clockIcon(), " ", [paceLabel(table.pace), timeControl].filter(Boolean).join(" · "), " · ",
@@ -131,7 +131,7 @@ async function loadTable() {
     try {
       table = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/start`, {});
     } catch (error) {
-      toast(`Could not start your solo game: ${error.message}`, error.code); // the waiting room below offers Start again
+      toast(t("Could not start your solo game: {reason}", { reason: error.message }), error.code); // the waiting room below offers Start again
     }
   }
   if (table.status === "open") {
@@ -168,8 +168,8 @@ function showClosed() {
   waitingRoom?.stop();
   const mine = account && table.creator_id === account.id;
   showPageError(
-    "This table is closed",
-    mine ? "You left, and with nobody else seated the table is closed." : "The host closed this table before the game started.",
+    t("This table is closed"),
+    mine ? t("You left, and with nobody else seated the table is closed.") : t("The host closed this table before the game started."),
     "closed",
   );
 }
@@ -182,7 +182,7 @@ async function startGame() {
   waitingRoom?.stop();
   el.waitingRoom.hidden = true;
   el.game.hidden = false;
-  el.board.replaceChildren(h("p", { class: "muted" }, "Loading the game…"));
+  el.board.replaceChildren(h("p", { class: "muted" }, t("Loading the game…")));
   renderer = await loadRenderer(table.ruleset);
   board = mountReplay({ tableId, inviteCode, ruleset: table.ruleset, renderer, redraw: draw, toast });
   moveBar = mountMoveBar({
@@ -206,7 +206,7 @@ async function startGame() {
     const initial = await api("GET", withInvite(`/api/games/${encodeURIComponent(tableId)}`, inviteCode));
     applyState({ type: "state", ...initial }, initial.log || []);
   } catch (error) {
-    toast(`Could not load the game: ${error.message}`, error.code);
+    toast(t("Could not load the game: {reason}", { reason: error.message }), error.code);
   }
   socket = new GameSocket({
     gameId: tableId,
@@ -246,8 +246,9 @@ function showSpectators(count) {
   const line = document.getElementById("spectators");
   if (!line) return;
   line.hidden = count === 0;
-  line.textContent = count ? `👁 ${count} watching` : "";
-  line.title = count ? `${count} ${count === 1 ? "person watches" : "people watch"} this table without a seat` : "";
+  const watching = tn("{n} watching", "{n} watching", count);
+  line.textContent = count ? `👁 ${watching}` : "";
+  line.title = count ? tn("{n} person watches this table without a seat", "{n} people watch this table without a seat", count, { n: count }) : "";
 }
 
 function receive(message) {
@@ -271,21 +272,25 @@ function receive(message) {
   }
 }
 
-const REFUSED = { move: "Your move was not played", undo: "Your move was not taken back" };
-
 /**
  * A refusal from the server in words a player reads (`message`: the error frame; `what`: "move",
  * "undo" or null when it answers none of ours): what did not happen, then the server's reason;
  * for a stale version, what to do next.
  */
 function refusalWords(message, what) {
-  const reason = message.message || "the server gave no reason";
-  if (!what) return reason.charAt(0).toUpperCase() + reason.slice(1);
+  const reason = message.message || t("the server gave no reason");
+  if (!what) return capitalised(reason);
+  const undo = what === "undo";
   if (message.code === "stale_version") {
-    return `${REFUSED[what]}: the game moved on before it arrived (another player, or another tab of yours, acted first). The board now shows the new position.`;
+    return undo
+      ? t("Your move was not taken back: the game moved on before it arrived (another player, or another tab of yours, acted first). The board now shows the new position.")
+      : t("Your move was not played: the game moved on before it arrived (another player, or another tab of yours, acted first). The board now shows the new position.");
   }
-  if (message.code === "not_your_turn") return `${REFUSED[what]}: it is not your turn (${reason}).`;
-  return `${REFUSED[what]}: ${reason.replace(/\.$/, "")}.`;
+  if (message.code === "not_your_turn") {
+    return undo ? t("Your move was not taken back: it is not your turn ({reason}).", { reason }) : t("Your move was not played: it is not your turn ({reason}).", { reason });
+  }
+  const short = reason.replace(/\.$/, "");
+  return undo ? t("Your move was not taken back: {reason}.", { reason: short }) : t("Your move was not played: {reason}.", { reason: short });
 }
 
 /** Draw a state; `fullLog` replaces the log (initial load), otherwise frame.log is appended. */
@@ -336,9 +341,9 @@ function noteUndo(next) {
   }
   const mine = pending && pending.what === "move" && next.version > pending.version;
   if (mine && next.version === pending.version + 1) {
-    undoGone = "your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back";
+    undoGone = t("your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back");
   } else if (frame.undo || mine) {
-    undoGone = "another player has acted since your last move";
+    undoGone = t("another player has acted since your last move");
   }
 }
 
@@ -362,13 +367,15 @@ function sendFrame(build, what) {
   const id = newMoveId();
   const sent = socket && socket.send(build(id));
   if (!sent) {
-    toast(`Not connected right now; your ${what} was not sent. Try again when the connection is back.`, "offline");
+    toast(what === "undo"
+      ? t("Not connected right now; your undo was not sent. Try again when the connection is back.")
+      : t("Not connected right now; your move was not sent. Try again when the connection is back."), "offline");
     return;
   }
   const timer = setTimeout(() => {
     if (!pending || pending.id !== id) return;
     settle();
-    toast("No answer from the server yet; showing the latest state again.", "timeout");
+    toast(t("No answer from the server yet; showing the latest state again."), "timeout");
     socket.hello();
     draw();
   }, MOVE_TIMEOUT_MS);
@@ -399,21 +406,29 @@ function connectionChanged(status, detail) {
     el.connection.hidden = true;
   } else if (status === "connecting") {
     el.connection.hidden = frame !== null;
-    replaceChildren(el.connection, "Connecting…");
+    replaceChildren(el.connection, t("Connecting…"));
   } else if (status === "reconnecting") {
     el.connection.hidden = false;
-    const retry = h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, "Retry now");
-    replaceChildren(el.connection, h("span", { id: "reconnecting" }, "Connection lost — reconnecting…"), " ", retry);
+    const retry = h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, t("Retry now"));
+    replaceChildren(el.connection, h("span", { id: "reconnecting" }, t("Connection lost — reconnecting…")), " ", retry);
   } else if (status === "closed") {
     el.connection.hidden = false;
     // Logged out (here or on another device): a reload asks as who we are now, and watches as a spectator.
     const again = detail === "logged out"
-      ? h("button", { type: "button", class: "link-button", onClick: () => window.location.reload() }, "Reload")
-      : h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, "Try again");
-    replaceChildren(el.connection, `Disconnected: ${detail}. `, again, " · ", h("a", { href: "/" }, "Back to lobby"));
+      ? h("button", { type: "button", class: "link-button", onClick: () => window.location.reload() }, t("Reload"))
+      : h("button", { type: "button", class: "link-button", onClick: () => socket.retry() }, t("Try again"));
+    const why = t("Disconnected: {reason}.", { reason: disconnectReason(detail) });
+    replaceChildren(el.connection, `${why} `, again, " · ", h("a", { href: "/" }, t("Back to lobby")));
   }
   el.connection.dataset.status = status;
   if ((before === "live") !== (status === "live") && frame) draw();
+}
+
+/** Why the socket closed, in words (connection.js says it in English: the server's close reason, or its code). */
+function disconnectReason(detail) {
+  if (detail === "logged out") return t("logged out");
+  const code = /^the server closed the connection \((\d+)\)$/.exec(String(detail));
+  return code ? t("the server closed the connection ({code})", { code: code[1] }) : t(String(detail));
 }
 
 // -- drawing ----------------------------------------------------------------------------------
@@ -424,7 +439,7 @@ function playerOf(seat) {
 
 function playerName(seat) {
   const player = playerOf(seat);
-  return player ? player.name : `Seat ${seat + 1}`;
+  return player ? player.name : t("Seat {n}", { n: seat + 1 });
 }
 
 function isSeated() {
@@ -451,8 +466,9 @@ function draw() {
   el.game.dataset.seat = isSeated() ? String(frame.seat) : "";
   document.body.dataset.myTurn = String(myTurn);
   document.body.dataset.pending = String(Boolean(pending));
-  document.title = `${myTurn ? "● Your turn — " : ""}${table.title || table.ruleset} — Caravanserai`;
-  alerts.update(myTurn, `${table.title || table.ruleset}: it is your move.`);
+  const title = table.title ? t(table.title) : table.ruleset;
+  document.title = `${myTurn ? `● ${t("Your turn")} — ` : ""}${title} — Caravanserai`;
+  alerts.update(myTurn, t("{game}: it is your move.", { game: title }));
 
   drawTurn(myTurn, toAct);
   drawAway(toAct);
@@ -496,7 +512,7 @@ function countdown(seat) {
   const player = playerOf(seat);
   const due = botDeadline(player);
   if (!due || frame.status !== "running") return null;
-  return h("span", { class: "countdown", "data-deadline": due, "data-countdown-seat": String(seat), title: "Time left for this move" }, "");
+  return h("span", { class: "countdown", "data-deadline": due, "data-countdown-seat": String(seat), title: t("Time left for this move") }, "");
 }
 
 function drawTurn(myTurn, toAct) {
@@ -504,31 +520,33 @@ function drawTurn(myTurn, toAct) {
   let kind = "waiting";
   let clock = null;
   if (frame.status === "abandoned") {
-    text = "This game was abandoned: everyone stayed away. A player who opens it plays on.";
+    text = t("This game was abandoned: everyone stayed away. A player who opens it plays on.");
     kind = "over";
   } else if (frame.status === "finished") {
     const winners = frame.result ? frame.result.ranks.map((rank, seat) => (rank === 1 ? playerName(seat) : null)).filter(Boolean) : [];
-    text = winners.length ? `Game over — ${winners.join(" and ")} ${winners.length > 1 ? "share the win" : "wins"}!` : "Game over.";
+    text = !winners.length
+      ? t("Game over.")
+      : winners.length > 1 ? t("Game over — {names} share the win!", { names: listOf(winners) }) : t("Game over — {name} wins!", { name: winners[0] });
     kind = "over";
   } else if (myTurn) {
-    text = pending ? "Sending your move…" : connection === "live" ? "Your turn" : "Your turn (waiting for the connection)";
+    text = pending ? t("Sending your move…") : connection === "live" ? t("Your turn") : t("Your turn (waiting for the connection)");
     kind = "yours";
     clock = countdown(frame.seat);
   } else if (toAct.length) {
     const takenOver = myTakeover();
-    const names = toAct.map((seat) => (seat === frame.seat && takenOver ? "the bot playing for you" : playerName(seat))).join(", ");
-    text = isSeated() ? `Waiting for ${names}` : `${names} to play`;
+    const names = toAct.map((seat) => (seat === frame.seat && takenOver ? t("the bot playing for you") : playerName(seat))).join(", ");
+    text = isSeated() ? t("Waiting for {names}", { names }) : t("{names} to play", { names });
     if (toAct.length === 1) clock = countdown(toAct[0]);
   } else {
-    text = "Waiting…";
+    text = t("Waiting…");
   }
   el.turn.className = `turn-banner turn-${kind}`;
   el.turn.dataset.kind = kind;
   replaceChildren(
     el.turn,
     h("span", { class: "turn-text" }, text),
-    clock ? h("span", { class: "turn-clock", title: "Time left for this move" }, clockIcon(), clock) : null,
-    isSeated() ? null : h("span", { class: "badge spectator-badge" }, "watching"),
+    clock ? h("span", { class: "turn-clock", title: t("Time left for this move") }, clockIcon(), clock) : null,
+    isSeated() ? null : h("span", { class: "badge spectator-badge" }, t("watching")),
   );
 }
 
@@ -558,14 +576,17 @@ function drawAway(toAct) {
     away.map((player) => {
       const due = botDeadline(player);
       const hand = mayHandOver(player.seat)
-        ? h("button", { type: "button", class: "small", "data-action": "hand-over", "data-seat": String(player.seat) }, `Let a bot play for ${player.name}`)
+        ? h("button", { type: "button", class: "small", "data-action": "hand-over", "data-seat": String(player.seat) }, t("Let a bot play for {name}", { name: player.name }))
         : null;
       if (hand) hand.addEventListener("click", () => handOver(player, hand));
       return h(
         "p",
         { class: "away-notice", "data-away-seat": String(player.seat) },
-        h("strong", {}, `${player.name} is away.`),
-        due ? [" A bot plays for them in ", h("span", { class: "countdown", "data-deadline": due, "data-away-countdown": String(player.seat) }, ""), "."] : " Nobody's clock runs out here.",
+        h("strong", {}, t("{name} is away.", { name: player.name })),
+        " ",
+        due
+          ? fill(t("A bot plays for them in {time}.", keep("time")), { time: h("span", { class: "countdown", "data-deadline": due, "data-away-countdown": String(player.seat) }, "") })
+          : t("Nobody's clock runs out here."),
         hand ? [" ", hand] : null,
       );
     }),
@@ -575,16 +596,16 @@ function drawAway(toAct) {
 
 async function handOver(player, button) {
   const sure = await confirmDialog({
-    title: `Let a bot play for ${player.name}?`,
-    text: `${player.name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.`,
-    confirmLabel: "Let a bot play",
-    cancelLabel: "Wait",
+    title: t("Let a bot play for {name}?", { name: player.name }),
+    text: t("{name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.", { name: player.name }),
+    confirmLabel: t("Let a bot play"),
+    cancelLabel: t("Wait"),
   });
   if (!sure) return;
   try {
-    await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(tableId)}/bots`, { seat: player.seat }), "Handing over…");
+    await whileBusy(button, () => api("POST", `/api/tables/${encodeURIComponent(tableId)}/bots`, { seat: player.seat }), t("Handing over…"));
   } catch (error) {
-    toast(`Could not hand the seat over: ${error.message}`, error.code);
+    toast(t("Could not hand the seat over: {reason}", { reason: error.message }), error.code);
   }
 }
 
@@ -597,14 +618,14 @@ function drawPlayers(toAct) {
       const acting = running && toAct.includes(player.seat);
       const isOnline = online ? online.includes(player.seat) : null;
       let presence;
-      if (player.bot) presence = h("span", { class: "presence presence-bot", role: "img", title: "A bot", "aria-label": "bot" }, "");
+      if (player.bot) presence = h("span", { class: "presence presence-bot", role: "img", title: t("A bot"), "aria-label": t("bot") }, "");
       else if (isOnline === null) presence = h("span", { class: "presence presence-unknown", "aria-hidden": "true" }, "");
       else {
         presence = h("span", {
           class: `presence ${isOnline ? "presence-online" : "presence-offline"}`,
           role: "img",
-          title: isOnline ? "Has the game open" : "Not here right now",
-          "aria-label": isOnline ? "online" : "offline",
+          title: isOnline ? t("Has the game open") : t("Not here right now"),
+          "aria-label": isOnline ? t("online") : t("offline"),
         }, "");
       }
       return h(
@@ -620,26 +641,26 @@ function drawPlayers(toAct) {
         h(
           "span",
           { class: "player-main" },
-          h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? " (you)" : ""),
-          ratingOfSeat(ratings, player.seat) ? h("span", { class: "player-rating muted", "data-rating-seat": String(player.seat), title: ratings.rated ? "Rating in this game" : "Rating in this game (this table is friendly: not rated)" }, ratingText(ratingOfSeat(ratings, player.seat))) : null,
-          acting ? h("span", { class: "badge badge-turn" }, "to play") : null,
-          player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, "away") : null,
-          player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, (running ? TAKEOVER_LABEL : TAKEOVER_LABEL_AFTER)[player.takeover] || "bot playing") : null,
+          h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? ` ${t("(you)")}` : ""),
+          ratingOfSeat(ratings, player.seat) ? h("span", { class: "player-rating muted", "data-rating-seat": String(player.seat), title: ratings.rated ? t("Rating in this game") : t("Rating in this game (this table is friendly: not rated)") }, ratingText(ratingOfSeat(ratings, player.seat))) : null,
+          acting ? h("span", { class: "badge badge-turn" }, t("to play")) : null,
+          player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, t("away")) : null,
+          player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, takeoverLabel(player.takeover, running)) : null,
         ),
         h(
           "span",
           { class: "player-side" },
           acting ? countdown(player.seat) : null,
-          result ? h("span", { class: "player-score" }, `${result.scores[player.seat]} pts · #${result.ranks[player.seat]}`) : null,
+          result ? h("span", { class: "player-score" }, t("{score} pts · #{rank}", { score: result.scores[player.seat], rank: result.ranks[player.seat] })) : null,
         ),
       );
     }),
   );
   el.youAre.textContent = isSeated()
-    ? `You play seat ${frame.seat + 1}.`
+    ? t("You play seat {n}.", { n: frame.seat + 1 })
     : account
-      ? "You are watching this game."
-      : "You are watching. Sign in (top right) to play at a table of your own.";
+      ? t("You are watching this game.")
+      : t("You are watching. Sign in (top right) to play at a table of your own.");
   tick();
 }
 
@@ -653,14 +674,14 @@ function drawSeatStatus(takenOver) {
   el.seatStatus.hidden = false;
   el.seatStatus.dataset.takeover = takenOver;
   if (takenOver === "resigned") {
-    replaceChildren(el.seatStatus, h("p", {}, "You resigned. A bot plays your seat to the end of the game."));
+    replaceChildren(el.seatStatus, h("p", {}, t("You resigned. A bot plays your seat to the end of the game.")));
     return;
   }
-  const why = takenOver === "timeout" ? "You ran out of time, so a bot is playing for you." : "You left the table, so a bot is playing for you.";
-  const back = h("button", { type: "button", class: "primary", id: "reclaim-seat", "data-action": "reclaim" }, "I'm back — take my seat");
+  const why = takenOver === "timeout" ? t("You ran out of time, so a bot is playing for you.") : t("You left the table, so a bot is playing for you.");
+  const back = h("button", { type: "button", class: "primary", id: "reclaim-seat", "data-action": "reclaim" }, t("I'm back — take my seat"));
   back.addEventListener("click", () => {
     // Saying hello again as the seated person takes the seat back from the bot.
-    if (!socket || !socket.hello()) toast("Not connected right now; try again when the connection is back.", "offline");
+    if (!socket || !socket.hello()) toast(t("Not connected right now; try again when the connection is back."), "offline");
   });
   replaceChildren(el.seatStatus, h("p", {}, why), back);
 }
@@ -678,40 +699,40 @@ function drawGameActions(takenOver) {
   el.gameActions.hidden = false;
   el.gameActions.dataset.drawn = "yes";
   const path = `/api/tables/${encodeURIComponent(tableId)}`;
-  const leave = h("button", { type: "button", "data-action": "leave-game", id: "leave-game" }, "Leave table");
-  const resign = h("button", { type: "button", class: "danger-outline", "data-action": "resign", id: "resign" }, "Resign");
+  const leave = h("button", { type: "button", "data-action": "leave-game", id: "leave-game" }, t("Leave table"));
+  const resign = h("button", { type: "button", class: "danger-outline", "data-action": "resign", id: "resign" }, t("Resign"));
   leave.addEventListener("click", async () => {
     const sure = await confirmDialog({
-      title: "Leave this game?",
-      text: "A bot will play for you until you come back. Open this table again (from “My games” in the lobby) to take your seat back.",
-      confirmLabel: "Leave table",
-      cancelLabel: "Stay",
+      title: t("Leave this game?"),
+      text: t("A bot will play for you until you come back. Open this table again (from “My games” in the lobby) to take your seat back."),
+      confirmLabel: t("Leave table"),
+      cancelLabel: t("Stay"),
     });
     if (!sure) return;
     leaving = true;
     if (socket) socket.stop(); // a reconnect would say hello and take the seat right back
     try {
-      await whileBusy(leave, () => api("POST", `${path}/leave`, {}), "Leaving…");
+      await whileBusy(leave, () => api("POST", `${path}/leave`, {}), t("Leaving…"));
       window.location.assign("/");
     } catch (error) {
       leaving = false;
-      toast(`Could not leave: ${error.message}`, error.code);
+      toast(t("Could not leave: {reason}", { reason: error.message }), error.code);
       if (socket) socket.start();
     }
   });
   resign.addEventListener("click", async () => {
     const sure = await confirmDialog({
-      title: "Resign this game?",
-      text: "This is final: a bot plays your seat to the end of the game, and you cannot take it back.",
-      confirmLabel: "Resign",
-      cancelLabel: "Keep playing",
+      title: t("Resign this game?"),
+      text: t("This is final: a bot plays your seat to the end of the game, and you cannot take it back."),
+      confirmLabel: t("Resign"),
+      cancelLabel: t("Keep playing"),
       danger: true,
     });
     if (!sure) return;
     try {
-      await whileBusy(resign, () => api("POST", `${path}/resign`, {}), "Resigning…");
+      await whileBusy(resign, () => api("POST", `${path}/resign`, {}), t("Resigning…"));
     } catch (error) {
-      toast(`Could not resign: ${error.message}`, error.code);
+      toast(t("Could not resign: {reason}", { reason: error.message }), error.code);
     }
   });
   replaceChildren(el.gameActions, leave, resign);
@@ -732,9 +753,10 @@ function tick() {
   }
 }
 
+/** A score category's name: the game's own words when its catalog has the key, else the key humanised. */
 function humanise(key) {
-  const text = String(key).replace(/_/g, " ");
-  return text.charAt(0).toUpperCase() + text.slice(1);
+  const text = capitalised(String(key).replace(/_/g, " "));
+  return t(text);
 }
 
 function drawResult() {
@@ -742,7 +764,7 @@ function drawResult() {
   el.result.hidden = !result;
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
-  el.resultReason.replaceChildren(result.reason || "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
+  el.resultReason.replaceChildren(result.reason ? t(result.reason) : "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
   // Who abandoned the game (a bot still played their seat at the end): ranked last among the people.
   const abandoned = new Set((result.abandoned || []).map((entry) => entry.seat));
   let abandonedList = document.getElementById("result-abandoned");
@@ -750,7 +772,7 @@ function drawResult() {
     abandonedList = h("ul", { id: "result-abandoned", class: "result-abandoned" });
     el.resultReason.after(abandonedList);
   }
-  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, entry.text)));
+  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, t(entry.text))));
   abandonedList.hidden = !abandoned.size;
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];
@@ -761,11 +783,11 @@ function drawResult() {
   const rows = categories.map((category) =>
     h("tr", {}, h("th", { scope: "row" }, humanise(category)), seats.map((seat) => h("td", {}, String(((result.breakdown || [])[seat] || {})[category] ?? 0)))),
   );
-  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
-  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, "Place"), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? "1st ★" : ordinal(result.ranks[seat]), abandoned.has(seat) ? " (abandoned)" : "")));
+  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("Total")), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
+  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, t("Place")), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? `${ordinal(1)} ★` : ordinal(result.ranks[seat]), abandoned.has(seat) ? ` ${t("(abandoned)")}` : "")));
   const rated = ratings && ratings.rated && ratings.seats.some((entry) => entry.change);
   const rating = rated
-    ? h("tr", { class: "rating" }, h("th", { scope: "row" }, "Rating"), seats.map((seat) => h("td", { "data-rating-change-seat": String(seat) }, ratingText(ratingOfSeat(ratings, seat)))))
+    ? h("tr", { class: "rating" }, h("th", { scope: "row" }, t("Rating")), seats.map((seat) => h("td", { "data-rating-change-seat": String(seat) }, ratingText(ratingOfSeat(ratings, seat)))))
     : null;
   replaceChildren(el.resultTable, h("thead", {}, head), h("tbody", {}, rows, total, rank, rating));
 }
@@ -775,21 +797,18 @@ function headline(result) {
   const winners = ranks.map((rank, seat) => (rank === 1 ? seat : null)).filter((seat) => seat !== null);
   if (isSeated() && ranks[frame.seat]) {
     const mine = ranks[frame.seat];
-    const place = `${ordinal(mine)} of ${ranks.length}`;
+    const place = t("{place} of {players}", { place: ordinal(mine), players: ranks.length });
     const takenOver = myTakeover();
-    if (takenOver === "resigned") return `You resigned; the bot that took your seat finished ${place}.`;
-    if (takenOver) return `A bot finished the game for you: ${place}.`;
-    if (mine === 1) return winners.length > 1 ? "You share the win!" : "You won!";
-    if (ranks.length === 1) return "You lost."; // a solo game: beaten by the game's own opponent (see the reason)
-    return `You finished ${place}.`;
+    if (takenOver === "resigned") return t("You resigned; the bot that took your seat finished {place}.", { place });
+    if (takenOver) return t("A bot finished the game for you: {place}.", { place });
+    if (mine === 1) return winners.length > 1 ? t("You share the win!") : t("You won!");
+    if (ranks.length === 1) return t("You lost."); // a solo game: beaten by the game's own opponent (see the reason)
+    return t("You finished {place}.", { place });
   }
-  if (!winners.length) return "The game is over.";
-  return `${winners.map(playerName).join(" and ")} ${winners.length > 1 ? "share the win" : "won"}.`;
-}
-
-function ordinal(n) {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th";
-  return `${n}${suffix}`;
+  if (!winners.length) return t("The game is over.");
+  return winners.length > 1
+    ? t("{names} share the win.", { names: listOf(winners.map(playerName)) })
+    : t("{name} won.", { name: playerName(winners[0]) });
 }
 
 function appendLog(entries) {
@@ -815,7 +834,7 @@ function appendLog(entries) {
 
 function toast(text, code) {
   if (leaving) return;
-  const close = h("button", { type: "button", class: "toast-close", "aria-label": "Dismiss" }, "×");
+  const close = h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss") }, "×");
   const item = h("div", { class: "toast", role: "alert", "data-code": code || "" }, h("span", { class: "toast-text" }, text), close);
   close.addEventListener("click", () => item.remove());
   el.toasts.append(item);

@@ -3,6 +3,8 @@
 // ("caravanserai-theme": "light" or "dark"; absent = follow the system). A classic script loaded
 // in <head>, so the colours are right before the first paint; the button is added once the
 // topbar exists. The stylesheet reads <html data-theme> (static/app.css, "colours").
+// Its words: a classic script cannot import i18n.js, so the page's module puts them, translated,
+// on <html data-theme-*> and says so with the "caravanserai:words" event (words.js, translatePage).
 
 (function theme() {
   const KEY = "caravanserai-theme";
@@ -30,8 +32,9 @@
     if (button) {
       const dark = current() === "dark";
       button.setAttribute("aria-pressed", String(dark));
-      button.title = dark ? "Dark colours (click for light)" : "Light colours (click for dark)";
-      button.setAttribute("aria-label", "Dark mode");
+      const words = root.dataset;
+      button.title = dark ? words.themeDarkTitle || "Dark colours (click for light)" : words.themeLightTitle || "Light colours (click for dark)";
+      button.setAttribute("aria-label", words.themeLabel || "Dark mode");
       button.textContent = dark ? "☾" : "☀";
     }
   }
@@ -62,6 +65,7 @@
 
   apply();
   if (system && system.addEventListener) system.addEventListener("change", apply);
+  document.addEventListener("caravanserai:words", apply);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", addButton);
   else addButton();
 })();

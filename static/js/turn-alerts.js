@@ -4,6 +4,7 @@
 // that turns notifications on.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SOUND_KEY = "caravanserai.turnSound";
 const NOTIFY_KEY = "caravanserai.turnNotify";
@@ -104,7 +105,7 @@ export function turnAlerts() {
   const note = h("small", { class: "hint", id: "alert-note", hidden: true });
   if (!notificationsSupported()) {
     notifyBox.disabled = true;
-    note.textContent = "Notifications need the server on https.";
+    note.textContent = t("Notifications need the server on https.");
     note.hidden = false;
   }
 
@@ -131,14 +132,14 @@ export function turnAlerts() {
     notifyBox.checked = notify;
     store(NOTIFY_KEY, notify);
     note.hidden = notify;
-    note.textContent = notify ? "" : "Notifications are blocked for this site in your browser's settings.";
+    note.textContent = notify ? "" : t("Notifications are blocked for this site in your browser's settings.");
   });
 
   const element = h(
     "div",
-    { class: "turn-alerts", role: "group", "aria-label": "Turn alerts" },
-    h("label", { class: "field-check", for: "alert-sound" }, soundBox, h("span", {}, "Sound when it is my turn")),
-    h("label", { class: "field-check", for: "alert-notify" }, notifyBox, h("span", {}, "Notify me when this tab is in the background")),
+    { class: "turn-alerts", role: "group", "aria-label": t("Turn alerts") },
+    h("label", { class: "field-check", for: "alert-sound" }, soundBox, h("span", {}, t("Sound when it is my turn"))),
+    h("label", { class: "field-check", for: "alert-notify" }, notifyBox, h("span", {}, t("Notify me when this tab is in the background"))),
     note,
   );
 
@@ -157,7 +158,7 @@ export function turnAlerts() {
     if (sound) chime();
     if (notify && document.hidden && notificationsSupported() && Notification.permission === "granted") {
       try {
-        notification = new Notification("Your turn", { body: what, tag: "caravanserai-turn", icon: TURN_ICON });
+        notification = new Notification(t("Your turn"), { body: what, tag: "caravanserai-turn", icon: TURN_ICON });
         notification.onclick = () => {
           window.focus();
           notification.close();

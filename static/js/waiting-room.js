@@ -9,6 +9,7 @@ import { copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteControl } from "./friends.js";
 import { inviteLink } from "./links.js";
 import { agreedText } from "./options-form.js";
+import { t, tn } from "./i18n.js";
 
 const POLL_MS = 2000;
 
@@ -44,10 +45,10 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
   });
   copy.addEventListener("click", async () => {
     const ok = await copyText(link.value);
-    copy.textContent = ok ? "Copied!" : "Select and copy";
+    copy.textContent = ok ? t("Copied!") : t("Select and copy");
     if (!ok) link.select();
     setTimeout(() => {
-      copy.textContent = "Copy";
+      copy.textContent = t("Copy");
     }, 1500);
   });
 
@@ -70,11 +71,11 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
       fresh = await api("GET", withInvite(path, inviteCode));
     } catch (error) {
       if (error.status === 404) {
-        onGone("No such table", "This table is gone.");
+        onGone(t("No such table"), t("This table is gone."));
         stop();
         return;
       }
-      showMessage(message, `Could not refresh the table: ${error.message}`);
+      showMessage(message, t("Could not refresh the table: {reason}", { reason: error.message }));
       messageSource = "refresh";
       return;
     }
@@ -96,12 +97,12 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     const free = table.seats.filter((seat) => seat.account_id === null && !seat.bot && !seat.held_for).length;
     const asked = table.seats.filter((seat) => seat.held_for).map((seat) => seat.held_for.name);
 
-    const facts = [table.seats.length === 1 ? "1 player (solo)" : `${table.seats.length} players`];
+    const facts = [table.seats.length === 1 ? t("1 player (solo)") : tn("{n} player", "{n} players", table.seats.length, { n: table.seats.length })];
     if (paceLabel(table.pace)) facts.push(paceLabel(table.pace));
-    facts.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || "no time limit");
-    if (table.private) facts.push("private");
+    facts.push(describeTimeControl(table.time_control && table.time_control.move_seconds) || t("no time limit"));
+    if (table.private) facts.push(t("private"));
     facts.push(agreedText(table));
-    info.textContent = `${table.title || table.ruleset} · ${facts.join(" · ")}`;
+    info.textContent = `${table.title ? t(table.title) : table.ruleset} · ${facts.join(" · ")}`;
 
     replaceChildren(
       seats,
@@ -110,10 +111,10 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
           "li",
           { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
           h("span", { class: "seat-number" }, String(seat.seat + 1)),
-          seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}`
-            : seat.held_for ? `${seat.held_for.name} · asked, not yet accepted` : seat.name || "free",
-          account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
-          table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
+          seat.bot ? `${seat.name || t("Bot")} · ${seat.bot_level === "random" ? t("random") : t("good")}`
+            : seat.held_for ? t("{name} · asked, not yet accepted", { name: seat.held_for.name }) : seat.name || t("free"),
+          account && seat.account_id === account.id ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
+          table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, ` · ${t("host")}`) : null,
           isCreator ? botControl(seat) : null,
         ),
       ),
@@ -122,36 +123,40 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     const actions = [];
     const join = () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {});
     if (!account) {
-      actions.push(h("p", { class: "muted" }, "Sign in above to take a seat, or wait here to watch once the game starts."));
+      actions.push(h("p", { class: "muted" }, t("Sign in above to take a seat, or wait here to watch once the game starts.")));
     } else if (heldForMe) {
-      actions.push(button("Accept and take my seat", "join", "primary", join));
-      actions.push(button("Decline", "decline", "", () => api("DELETE", `/api/invitations/${encodeURIComponent(heldForMe.held_for.invitation_id)}`)));
+      actions.push(button(t("Accept and take my seat"), "join", "primary", join));
+      actions.push(button(t("Decline"), "decline", "", () => api("DELETE", `/api/invitations/${encodeURIComponent(heldForMe.held_for.invitation_id)}`)));
     } else if (!mine && free > 0) {
-      actions.push(button("Take a seat", "join", "primary", join));
+      actions.push(button(t("Take a seat"), "join", "primary", join));
     }
     if (isCreator) {
-      const start = button("Start game", "start", "primary", () => api("POST", `${path}/start`, {}));
+      const start = button(t("Start game"), "start", "primary", () => api("POST", `${path}/start`, {}));
       start.disabled = missing > 0;
       actions.push(start);
       if (missing > 0 && table.rematch_of) {
         // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
-        actions.push(button("Start with bots in the empty seats", "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
+        actions.push(button(t("Start with bots in the empty seats"), "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
         if (table.seats.length - missing >= (table.min_players || 1)) {
-          actions.push(button("Start with fewer seats", "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
+          actions.push(button(t("Start with fewer seats"), "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
         }
       }
     }
     if (mine) {
-      actions.push(button("Leave", "leave", "", () => api("POST", `${path}/leave`, {})));
+      actions.push(button(t("Leave"), "leave", "", () => api("POST", `${path}/leave`, {})));
     }
-    const waitingFor = asked.length ? `Waiting for ${asked.join(", ")} to accept${missing > asked.length ? ` and ${missing - asked.length} more player${missing - asked.length === 1 ? "" : "s"}` : ""}.`
-      : `Waiting for ${missing} more player${missing === 1 ? "" : "s"}.`;
+    const others = missing - asked.length;
+    const waitingFor = !asked.length
+      ? tn("Waiting for {n} more player.", "Waiting for {n} more players.", missing, { n: missing })
+      : others > 0
+        ? tn("Waiting for {names} to accept and {n} more player.", "Waiting for {names} to accept and {n} more players.", others, { names: asked.join(", "), n: others })
+        : t("Waiting for {names} to accept.", { names: asked.join(", ") });
     const note =
       missing > 0
         ? waitingFor
         : isCreator
-          ? "Everyone is here: start when ready."
-          : "Everyone is here: waiting for the host to start.";
+          ? t("Everyone is here: start when ready.")
+          : t("Everyone is here: waiting for the host to start.");
     actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
     replaceChildren(actionsBox, actions);
     link.value = inviteLink(table.id, table.invite_code || inviteCode);
@@ -168,12 +173,12 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
   function botControl(seat) {
     const bots = `${path}/bots`;
     if (seat.bot) {
-      return button("Remove bot", `remove-bot-${seat.seat}`, "small", () => api("DELETE", `${bots}/${seat.seat}`));
+      return button(t("Remove bot"), `remove-bot-${seat.seat}`, "small", () => api("DELETE", `${bots}/${seat.seat}`));
     }
     if (seat.account_id !== null && seat.account_id !== account.id) return null;
-    const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-bot-level": String(seat.seat) },
-      h("option", { value: "default" }, "good bot"), h("option", { value: "random" }, "random bot"));
-    const label = seat.account_id === null ? "Add bot" : "Let a bot play for me";
+    const level = h("select", { "aria-label": t("Bot level for seat {n}", { n: seat.seat + 1 }), "data-bot-level": String(seat.seat) },
+      h("option", { value: "default" }, t("good bot")), h("option", { value: "random" }, t("random bot")));
+    const label = seat.account_id === null ? t("Add bot") : t("Let a bot play for me");
     const add = button(label, `add-bot-${seat.seat}`, "small", () => api("POST", bots, { seat: seat.seat, level: level.value }));
     return h("span", { class: "bot-control" }, level, add);
   }
@@ -186,10 +191,10 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
       busy = true;
       let fresh = table;
       try {
-        const answer = await whileBusy(element, request, `${label}…`);
+        const answer = await whileBusy(element, request, t("{action}…", { action: label }));
         if (answer && answer.seats) fresh = answer;
       } catch (error) {
-        showMessage(message, `${label} failed: ${error.message}`);
+        showMessage(message, t("{action} failed: {reason}", { action: label, reason: error.message }));
         messageSource = "action";
       } finally {
         busy = false;

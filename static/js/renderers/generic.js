@@ -5,6 +5,7 @@
 import { linkStylesheet } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
 import { genericWords, ghostMark } from "../move-preview.js";
+import { t } from "../i18n.js";
 
 await linkStylesheet(new URL("./generic.css", import.meta.url)); // its look: generic.css
 
@@ -44,7 +45,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
       moves.length
         ? h(
             "div",
-            { class: "move-controls generic-moves", role: "group", "aria-label": "Your legal moves" },
+            { class: "move-controls generic-moves", role: "group", "aria-label": t("Your legal moves") },
             moves.map((move) => {
               const button = h("button", { type: "button", "data-move": JSON.stringify(move) }, describe(move));
               button.disabled = disabled;
