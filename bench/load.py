@@ -313,6 +313,12 @@ class LoadRun:
     # -- setup ----------------------------------------------------------------------------------
 
     async def setup(self) -> None:
+        """The untimed setup: accounts, tables, seats and start (:meth:`setup_lobby`), then the sockets."""
+        await self.setup_lobby()
+        await self.open_sockets()
+
+    async def setup_lobby(self) -> None:
+        """Guest accounts, tables, joins and starts, at most ``--concurrency`` requests in flight."""
         limit = asyncio.Semaphore(self.args.concurrency)
         jar = http.cookiejar.CookieJar(policy=http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         async with httpx.AsyncClient(base_url=self.url, cookies=jar, trust_env=False, timeout=120.0,
@@ -354,6 +360,9 @@ class LoadRun:
                 await asyncio.gather(*(step(item) for item in items))
                 self.setup_times[phase] = round(time.perf_counter() - began, 3)
 
+    async def open_sockets(self, players: list[Player] | None = None) -> None:
+        """One socket per player and spectator (or per ``players``), its ``hello`` and initial ``state``."""
+        limit = asyncio.Semaphore(self.args.concurrency)
         hello = orjson.dumps({"type": "hello", "since": 0, "legal_form": self.args.legal_form}).decode()
 
         async def open_socket(player: Player) -> None:
@@ -378,7 +387,8 @@ class LoadRun:
                     player.game.first_mover = frame["to_act"][0]
 
         began = time.perf_counter()
-        await asyncio.gather(*(open_socket(player) for player in self.players + self.spectators))
+        await asyncio.gather(*(open_socket(player) for player in
+                               (self.players + self.spectators if players is None else players)))
         self.setup_times["sockets"] = round(time.perf_counter() - began, 3)
 
     # -- play -----------------------------------------------------------------------------------
