@@ -23,6 +23,12 @@ One run:
 3. Stop when all G x M moves are acknowledged or after ``--timeout`` (300 s: ``timed_out``).
    No reconnection; a dropped socket or an ``error`` frame is an error and ends that game.
 
+Other games (``--ruleset``, ``--seats``, ``--spectators``; ``bench/games.py`` runs them): every seat
+joins with its own account and socket, spectator sockets have no cookie and read every frame, and
+the move after each acknowledged one is made by :func:`next_mover` (the first seat to act; the
+opponent in ``bench-board``), which also acknowledges it; a game stops at its end or after M moves.
+``--engine-share`` then times the rules engine's own calls per move (``bench/engine_share.py``).
+
 Latency of a move: ``perf_counter`` just before the mover's ``send`` of the move frame (the
 frame is already encoded) to just after the opponent's ``orjson.loads`` of the resulting
 ``state``; both in this one process.  One exception, counted separately as ``rate_limited``:
