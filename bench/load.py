@@ -64,6 +64,7 @@ SESSION_COOKIE = "caravanserai_session"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 RATE_LIMIT_RETRY_S = 0.05
+SETUP_RETRIES = 5  # a setup request answered 503 (busy, nothing changed) is sent again up to this many times
 
 
 # -- moves --------------------------------------------------------------------------------------
@@ -315,6 +316,7 @@ class LoadRun:
         self.frame_bytes = {"to_act": [0, 0, 0], "other": [0, 0, 0], "spectator": [0, 0, 0]}  # [sum, count, max]
         self.games_ended = 0  # games that reached their end (a result) within M moves
         self.setup_times: dict[str, float] = {}
+        self.setup_retries = 0  # setup requests sent again after a 503 (not timed; reported)
 
     # -- setup ----------------------------------------------------------------------------------
 
@@ -333,8 +335,15 @@ class LoadRun:
 
             async def call(method: str, path: str, player: Player | None, body: Any = None) -> httpx.Response:
                 headers = {"Cookie": f"{SESSION_COOKIE}={player.cookie}"} if player and player.cookie else {}
-                async with limit:
-                    response = await http_client.request(method, path, json=body, headers=headers)
+                for attempt in range(SETUP_RETRIES + 1):
+                    async with limit:
+                        response = await http_client.request(method, path, json=body, headers=headers)
+                    # 503 "unavailable": no database connection to spare in time, and the request changed
+                    # nothing (docs/api.md), so the same request again is safe; seen on a loaded machine.
+                    if response.status_code != 503 or attempt == SETUP_RETRIES:
+                        break
+                    self.setup_retries += 1
+                    await asyncio.sleep(0.5 * (attempt + 1))
                 if response.status_code >= 400:
                     raise RuntimeError(f"{method} {path} -> {response.status_code}: {response.text[:300]}")
                 return response
@@ -570,6 +579,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await load.setup()
         result["setup_s"] = round(time.perf_counter() - began, 2)
         result["setup_phases_s"] = load.setup_times
+        result["setup_retries"] = load.setup_retries
         result["ruleset_listed_in_lobby"] = load.listed
         figures = await load.play(server, pg)
     finally:

@@ -104,7 +104,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 180.0) -> None:
         env = {**os.environ,
                "CARAVANSERAI_DATABASE_URL": self.database_url,
                "CARAVANSERAI_EXTRA_RULESETS": json.dumps(EXTRA_RULESETS),
