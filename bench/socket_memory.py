@@ -50,9 +50,10 @@ if _OUT and "app.cli" in sys.orig_argv:  # the serve process, not its migration 
     def _dump(signum, frame):
         info = _libc.mallinfo2()
         with open("/proc/self/status") as handle:
-            rss = next(int(line.split()[1]) for line in handle if line.startswith("VmRSS:"))
+            status = {line.split(":")[0]: line.split()[1] for line in handle if line.startswith(("VmRSS:", "VmHWM:"))}
         _count[0] += 1
-        figures = {"rss_kib": rss, "in_use": info.uordblks + info.hblkhd, "held": info.arena + info.hblkhd,
+        figures = {"rss_kib": int(status["VmRSS"]), "peak_rss_kib": int(status["VmHWM"]),
+                   "in_use": info.uordblks + info.hblkhd, "held": info.arena + info.hblkhd,
                    "mmapped": info.hblkhd, "free_held": info.fordblks}
         if os.environ.get("CARAVANSERAI_BENCH_TRACEMALLOC"):
             # traced from the first reading on (tracing the start-up too makes it minutes slower)
@@ -103,7 +104,7 @@ def top_sites(first: str, second: str, sockets: int, limit: int = 12) -> list[di
 
 async def measure(args: argparse.Namespace, server: Server, pg_db: str, out: str) -> dict:
     run_args = SimpleNamespace(
-        url=server.url, games=args.games, moves=args.moves, seed=1, concurrency=32, compression=args.compression,
+        url=server.url, games=args.games, moves=args.moves, seed=1, concurrency=args.concurrency, compression=args.compression,
         legal_form="grouped", ruleset="bench-board", seats=2, spectators=0, timeout=120.0, profile_out=None)
     run = load.LoadRun(run_args)
     pid = server.process.pid
@@ -120,7 +121,8 @@ async def measure(args: argparse.Namespace, server: Server, pg_db: str, out: str
     result = {"bench": "socket-memory", "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
               "games": args.games, "sockets": sockets, "compression_offered": args.compression,
               "server_env": dict(args.server_env), "readings": readings,
-              "kib_per_socket_open": growth(readings[0], readings[1], sockets)}
+              "kib_per_socket_open": growth(readings[0], readings[1], sockets),
+              "peak_rss_mib": round(readings[-1]["peak_rss_kib"] / 1024, 1)}
     if args.moves:
         result["moves_played"] = len(run.latencies)
         result["kib_per_socket_after_play"] = growth(readings[0], readings[2], sockets)
@@ -135,6 +137,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=20, help="moves per game after the sockets open (default 20)")
     parser.add_argument("--compression", choices=("deflate", "none"), default="deflate",
                         help="the client offers permessage-deflate like a browser (default) or not")
+    parser.add_argument("--concurrency", type=int, default=8,
+                        help="setup requests in flight (default 8: fewer pool time-outs on a loaded machine)")
     parser.add_argument("--tracemalloc", action="store_true", help="trace Python allocations (12 frames)")
     parser.add_argument("--server-env", action="append", default=[], type=lambda s: tuple(s.split("=", 1)),
                         metavar="KEY=VALUE", help="extra environment for the server (repeatable)")
