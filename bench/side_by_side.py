@@ -1,5 +1,5 @@
 #!/usr/bin/env python
-"""boardgame.io and Caravanserai side by side, interleaved in one run (issue 19).
+"""boardgame.io and Caravanserai side by side, interleaved in one run.
 
     cp -r <the boardgame.io anchor folder> /tmp/bgio     # server.js, client.js, setup.sh of the anchor
     python bench/side_by_side.py --bgio-dir /tmp/bgio [--games 10,100,500,2000] [--reps 2] [--moves 200]
