@@ -23,6 +23,12 @@ One run:
 3. Stop when all G x M moves are acknowledged or after ``--timeout`` (300 s: ``timed_out``).
    No reconnection; a dropped socket or an ``error`` frame is an error and ends that game.
 
+Other games (``--ruleset``, ``--seats``, ``--spectators``; ``bench/games.py`` runs them): every seat
+joins with its own account and socket, spectator sockets have no cookie and read every frame, and
+the move after each acknowledged one is made by :func:`next_mover` (the first seat to act; the
+opponent in ``bench-board``), which also acknowledges it; a game stops at its end or after M moves.
+``--engine-share`` then times the rules engine's own calls per move (``bench/engine_share.py``).
+
 Latency of a move: ``perf_counter`` just before the mover's ``send`` of the move frame (the
 frame is already encoded) to just after the opponent's ``orjson.loads`` of the resulting
 ``state``; both in this one process.  One exception, counted separately as ``rate_limited``:
@@ -58,6 +64,7 @@ SESSION_COOKIE = "caravanserai_session"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
 RATE_LIMIT_RETRY_S = 0.05
+SETUP_RETRIES = 5  # a setup request answered 503 (busy, nothing changed) is sent again up to this many times
 
 
 # -- moves --------------------------------------------------------------------------------------
@@ -244,8 +251,10 @@ def client_cpu() -> float:
 
 @dataclass(eq=False)
 class Player:
+    """One socket: a seated player (``seat`` >= 0, own guest account) or a spectator (``seat`` None, no cookie)."""
+
     index: int
-    seat: int
+    seat: int | None
     game: "Game"
     cookie: str = ""
     ws: ClientConnection | None = None
@@ -258,12 +267,26 @@ class Game:
     index: int
     table_id: int = 0
     players: list[Player] = field(default_factory=list)
+    spectators: list[Player] = field(default_factory=list)
     acked: int = 0
     sent_at: int = 0
     pending: tuple[Player, str, str] | None = None  # (mover, frame text, move id)
+    first_mover: int = 0  # the seat that makes the first move (the first seat to act at version 0)
     done: bool = False
+    ended: bool = False  # the game itself ended (a result), before M moves
     failed: bool = False
     rng: random.Random = field(default_factory=random.Random)
+
+
+def next_mover(to_act: list[int], mover: int, seats: int) -> int:
+    """The seat whose client acknowledges a move and makes the next one: the first seat to act
+    after it (``to_act`` is sorted), or, when nobody is to act (the game ended), the seat after the
+    mover.  For ``bench-board`` that is always the opponent (LOAD_SHAPE.md); in games where a seat
+    moves several times in a row (Through the Desert's two camels, Heroes' actions) it is the mover
+    itself, whose own copy of the state is then the acknowledgement; in a simultaneous step
+    (Nimalia's draft) the seats to act move one at a time, lowest first, one move in flight per game.
+    """
+    return to_act[0] if to_act else (mover + 1) % seats
 
 
 class LoadRun:
@@ -271,10 +294,16 @@ class LoadRun:
         self.args = args
         self.url = args.url.rstrip("/")
         self.ws_url = "ws" + self.url[len("http"):]
+        self.ruleset: str = args.ruleset
+        self.seats: int = args.seats
         self.games = [Game(index=i, rng=random.Random(args.seed * 1_000_003 + i)) for i in range(args.games)]
         for game in self.games:
-            game.players = [Player(index=2 * game.index + seat, seat=seat, game=game) for seat in (0, 1)]
+            game.players = [Player(index=self.seats * game.index + seat, seat=seat, game=game)
+                            for seat in range(self.seats)]
+            game.spectators = [Player(index=-1 - (args.spectators * game.index + k), seat=None, game=game)
+                               for k in range(args.spectators)]
         self.players = [player for game in self.games for player in game.players]
+        self.spectators = [spectator for game in self.games for spectator in game.spectators]
         self.latencies: list[int] = []  # ns
         self.errors: Counter[str] = Counter()
         self.rate_limited = 0
@@ -284,12 +313,20 @@ class LoadRun:
         self.t0 = 0
         self.last_ack = 0
         self.stopping = False
-        self.frame_bytes = {"to_act": [0, 0], "other": [0, 0]}  # [sum, count]
+        self.frame_bytes = {"to_act": [0, 0, 0], "other": [0, 0, 0], "spectator": [0, 0, 0]}  # [sum, count, max]
+        self.games_ended = 0  # games that reached their end (a result) within M moves
         self.setup_times: dict[str, float] = {}
+        self.setup_retries = 0  # setup requests sent again after a 503 (not timed; reported)
 
     # -- setup ----------------------------------------------------------------------------------
 
     async def setup(self) -> None:
+        """The untimed setup: accounts, tables, seats and start (:meth:`setup_lobby`), then the sockets."""
+        await self.setup_lobby()
+        await self.open_sockets()
+
+    async def setup_lobby(self) -> None:
+        """Guest accounts, tables, joins and starts, at most ``--concurrency`` requests in flight."""
         limit = asyncio.Semaphore(self.args.concurrency)
         jar = http.cookiejar.CookieJar(policy=http.cookiejar.DefaultCookiePolicy(allowed_domains=[]))
         async with httpx.AsyncClient(base_url=self.url, cookies=jar, trust_env=False, timeout=120.0,
@@ -298,14 +335,21 @@ class LoadRun:
 
             async def call(method: str, path: str, player: Player | None, body: Any = None) -> httpx.Response:
                 headers = {"Cookie": f"{SESSION_COOKIE}={player.cookie}"} if player and player.cookie else {}
-                async with limit:
-                    response = await http_client.request(method, path, json=body, headers=headers)
+                for attempt in range(SETUP_RETRIES + 1):
+                    async with limit:
+                        response = await http_client.request(method, path, json=body, headers=headers)
+                    # 503 "unavailable": no database connection to spare in time, and the request changed
+                    # nothing (docs/api.md), so the same request again is safe; seen on a loaded machine.
+                    if response.status_code != 503 or attempt == SETUP_RETRIES:
+                        break
+                    self.setup_retries += 1
+                    await asyncio.sleep(0.5 * (attempt + 1))
                 if response.status_code >= 400:
                     raise RuntimeError(f"{method} {path} -> {response.status_code}: {response.text[:300]}")
                 return response
 
             listed = [ruleset["name"] for ruleset in (await call("GET", "/api/rulesets", None)).json()]
-            self.listed = RULESET in listed
+            self.listed = self.ruleset in listed
 
             async def guest(player: Player) -> None:
                 response = await call("POST", "/api/auth/guest", None, {"name": f"bench{player.index}"})
@@ -315,11 +359,12 @@ class LoadRun:
 
             async def create(game: Game) -> None:
                 response = await call("POST", "/api/tables", game.players[0],
-                                      {"ruleset": RULESET, "seats": 2, "options": {}, "private": False})
+                                      {"ruleset": self.ruleset, "seats": self.seats, "options": {}, "private": False})
                 game.table_id = response.json()["id"]
 
             async def join(game: Game) -> None:
-                await call("POST", f"/api/tables/{game.table_id}/join", game.players[1], {"seat": 1})
+                for player in game.players[1:]:  # one after the other: each join changes the table
+                    await call("POST", f"/api/tables/{game.table_id}/join", player, {"seat": player.seat})
 
             async def start(game: Game) -> None:
                 await call("POST", f"/api/tables/{game.table_id}/start", game.players[0])
@@ -330,13 +375,16 @@ class LoadRun:
                 await asyncio.gather(*(step(item) for item in items))
                 self.setup_times[phase] = round(time.perf_counter() - began, 3)
 
+    async def open_sockets(self, players: list[Player] | None = None) -> None:
+        """One socket per player and spectator (or per ``players``), its ``hello`` and initial ``state``."""
+        limit = asyncio.Semaphore(self.args.concurrency)
         hello = orjson.dumps({"type": "hello", "since": 0, "legal_form": self.args.legal_form}).decode()
 
         async def open_socket(player: Player) -> None:
             async with limit:
                 player.ws = await connect(
                     f"{self.ws_url}/ws/games/{player.game.table_id}",
-                    additional_headers={"Cookie": f"{SESSION_COOKIE}={player.cookie}"},
+                    additional_headers={"Cookie": f"{SESSION_COOKIE}={player.cookie}"} if player.cookie else {},
                     compression="deflate" if self.args.compression == "deflate" else None,
                     proxy=None, open_timeout=120, ping_interval=None, close_timeout=5, max_size=2**22)
                 await player.ws.send(hello)
@@ -350,9 +398,12 @@ class LoadRun:
                     raise RuntimeError(f"unexpected initial state: seat {frame['seat']} version {frame['version']}")
                 player.version = 0
                 player.legal = frame["legal"]
+                if frame["to_act"]:
+                    player.game.first_mover = frame["to_act"][0]
 
         began = time.perf_counter()
-        await asyncio.gather(*(open_socket(player) for player in self.players))
+        await asyncio.gather(*(open_socket(player) for player in
+                               (self.players + self.spectators if players is None else players)))
         self.setup_times["sockets"] = round(time.perf_counter() - began, 3)
 
     # -- play -----------------------------------------------------------------------------------
@@ -386,6 +437,7 @@ class LoadRun:
         game = player.game
         moves = self.args.moves
         sizes = self.frame_bytes
+        seats = self.seats
         try:
             async for message in player.ws:
                 frame = orjson.loads(message)
@@ -396,20 +448,29 @@ class LoadRun:
                     if version <= player.version:
                         continue
                     player.version = version
-                    acting = player.seat in frame["to_act"]
-                    bucket = sizes["to_act" if acting else "other"]
+                    to_act = frame["to_act"]
+                    acting = player.seat in to_act
+                    bucket = sizes["to_act" if acting else "other" if player.seat is not None else "spectator"]
                     bucket[0] += len(message)
                     bucket[1] += 1
-                    if game.done or not acting:
-                        continue  # the mover's own copy: received and ignored
-                    player.legal = frame["legal"]
+                    if len(message) > bucket[2]:
+                        bucket[2] = len(message)
+                    pending = game.pending
+                    if acting:
+                        player.legal = frame["legal"]
+                    if (game.done or pending is None or player.seat is None
+                            or next_mover(to_act, pending[0].seat, seats) != player.seat):
+                        continue  # a copy for someone else to act on (e.g. the mover's own): received and ignored
                     if version != game.acked + 1:
                         self.unexpected += 1
                     self.latencies.append(now - game.sent_at)
                     self.last_ack = now
                     game.acked += 1
                     game.pending = None
-                    if game.acked >= moves:
+                    if not to_act:  # the game ended (its result is in this frame)
+                        game.ended = True
+                        self.games_ended += 1
+                    if game.acked >= moves or game.ended:
                         game.done = True
                         self._count_finished()
                     else:
@@ -432,7 +493,7 @@ class LoadRun:
             self.fail(game, "socket_closed")
 
     async def play(self, server: ServerProbe, pg: PostgresProbe | None) -> dict[str, Any]:
-        readers = [asyncio.create_task(self.reader(player)) for player in self.players]
+        readers = [asyncio.create_task(self.reader(player)) for player in self.players + self.spectators]
         server.mark()
         if pg:
             await pg.mark()
@@ -441,7 +502,7 @@ class LoadRun:
         machine0 = machine_busy_seconds()
         self.t0 = time.perf_counter_ns()
         for game in self.games:
-            await self.send_move(game.players[0])
+            await self.send_move(game.players[game.first_mover])
         timed_out = False
         try:
             await asyncio.wait_for(self.all_done.wait(), timeout=self.args.timeout)
@@ -461,7 +522,8 @@ class LoadRun:
         if profiler is not None:
             await self._stop_profiler(profiler)
         self.stopping = True
-        await asyncio.wait([asyncio.create_task(p.ws.close()) for p in self.players if p.ws], timeout=30)
+        await asyncio.wait([asyncio.create_task(p.ws.close()) for p in self.players + self.spectators if p.ws],
+                           timeout=30)
         for task in readers:
             task.cancel()
         await asyncio.gather(*readers, return_exceptions=True)
@@ -505,6 +567,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     result: dict[str, Any] = {
         "bench": "move-pipeline", "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
         "machine": args.machine or socket.gethostname(), "cpus": os.cpu_count(), "label": args.label,
+        "ruleset": args.ruleset, "seats": args.seats, "spectators_per_game": args.spectators,
         "games": args.games, "moves_per_game": args.moves, "compression": args.compression,
         "legal_form": args.legal_form, "server_idle_rss_mib": server.memory_mib("VmRSS"),
         "loadavg_1m_before": round(os.getloadavg()[0], 2),
@@ -516,6 +579,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await load.setup()
         result["setup_s"] = round(time.perf_counter() - began, 2)
         result["setup_phases_s"] = load.setup_times
+        result["setup_retries"] = load.setup_retries
         result["ruleset_listed_in_lobby"] = load.listed
         figures = await load.play(server, pg)
     finally:
@@ -544,14 +608,28 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "games_failed": sum(game.failed for game in load.games),
         "rate_limited": load.rate_limited,
         "out_of_order_states": load.unexpected,
+        "games_ended": load.games_ended,
         "state_frame_bytes": {name: round(total / count) if count else None
-                              for name, (total, count) in load.frame_bytes.items()},
+                              for name, (total, count, _) in load.frame_bytes.items()},
+        "state_frame_bytes_max": {name: biggest or None for name, (_, _, biggest) in load.frame_bytes.items()},
     })
     if result.get("machine_busy_cpu_s") is not None:
         ours = sum(result.get(key) or 0 for key in ("server_cpu_s", "client_cpu_s", "pg_backend_cpu_s"))
         result["other_cpu_s"] = round(result["machine_busy_cpu_s"] - ours, 2)
     if result.get("server_cpu_s") is not None and play_ns:
         result["server_cpu_per_move_ms"] = round(result["server_cpu_s"] / acked * 1000, 3) if acked else None
+    if result.get("pg_backend_cpu_s") is not None and acked:
+        result["pg_cpu_per_move_ms"] = round(result["pg_backend_cpu_s"] / acked * 1000, 3)
+    if args.engine_share and args.pg_db:
+        import engine_share
+
+        base, _, _ = args.pg_admin_url.rpartition("/")
+        share = await engine_share.measure(f"{base}/{args.pg_db}", args.ruleset, args.extra_rulesets,
+                                           spectators=args.spectators > 0)
+        result["engine_us_per_move"] = share
+        if share.get("moves") and result.get("server_cpu_per_move_ms") is not None:
+            # the platform's cost per move: what the server spent beyond the rules engine's own calls
+            result["platform_cpu_per_move_ms"] = round(result["server_cpu_per_move_ms"] - share["total_us"] / 1000, 3)
     return result
 
 
@@ -593,6 +671,10 @@ def add_run_arguments(parser: argparse.ArgumentParser, compression: str = "defla
                         help=f"offer permessage-deflate like a browser does, or not (default {compression})")
     parser.add_argument("--legal-form", choices=("grouped", "moves"), default="grouped",
                         help="how the state frames write legal, asked in the hello (docs/api.md; default grouped)")
+    parser.add_argument("--ruleset", default=RULESET, help=f"the game played (default {RULESET})")
+    parser.add_argument("--seats", type=int, default=2, help="players per game (default 2)")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="spectator sockets per game (no cookie; they read every frame; default 0)")
     parser.add_argument("--server-pid", type=int, help="root pid of the server (CPU, RSS from /proc)")
     parser.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     parser.add_argument("--pg-db", help="the server's Postgres database (enables the Postgres CPU figures)")
@@ -609,6 +691,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--profile-rate", type=int, default=100)
     parser.add_argument("--profile-gil", action="store_true", help="py-spy --gil: sample only the GIL holder")
     parser.add_argument("--markdown", action="store_true", help="also print a markdown table row on stderr")
+    parser.add_argument("--engine-share", action="store_true",
+                        help="after play, replay the run's games from its database in this process and time the "
+                             "ruleset's own calls per move (bench/engine_share.py; needs --pg-db)")
+    parser.add_argument("--extra-rulesets", default='["bench_board:BenchBoard"]', type=json.loads,
+                        help="JSON list of extra ruleset import paths for --engine-share (as the server's setting)")
     return parser.parse_args(argv)
 
 

@@ -39,6 +39,9 @@ def ensure_installed() -> None:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """One run: the Node client against ``args.url``; its JSON line plus the server and Postgres figures."""
+    if (args.ruleset, args.seats, args.spectators) != ("bench-board", 2, 0):
+        raise SystemExit("the Node client plays bench-board's two seats only, without spectators: "
+                         "use bench/load.py for other games")
     server = ServerProbe(args.server_pid)
     pg = PostgresProbe(args.pg_admin_url, args.pg_db) if args.pg_db else None
     result: dict[str, Any] = {

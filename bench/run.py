@@ -104,7 +104,7 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 60.0) -> None:
+    def start(self, timeout: float = 180.0) -> None:
         env = {**os.environ,
                "CARAVANSERAI_DATABASE_URL": self.database_url,
                "CARAVANSERAI_EXTRA_RULESETS": json.dumps(EXTRA_RULESETS),
@@ -196,6 +196,12 @@ def one_run(args: argparse.Namespace, backend: str, games: int, rep: int, scratc
                    "--label", backend]
         if args.machine:
             command += ["--machine", args.machine]
+        game_shape = getattr(args, "game_shape", None)  # bench/games.py: another game, spectators, the engine's share
+        if game_shape:
+            command += ["--ruleset", game_shape.ruleset, "--seats", str(game_shape.seats),
+                        "--spectators", str(game_shape.spectators)]
+            if pg_db and args.client == "python":
+                command.append("--engine-share")
         if pg_db:
             command += ["--pg-admin-url", args.pg_admin_url, "--pg-db", pg_db]
         if args.profile_dir and args.client == "python":

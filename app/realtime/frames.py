@@ -148,21 +148,36 @@ server_frame_adapter: TypeAdapter[ServerFrameModel] = TypeAdapter(ServerFrame)
 """Parses a server frame (tests, scripts): the union is closed, an unknown ``type`` is refused."""
 
 
+def exact(data: bytes) -> bytes:
+    """``data`` in a ``bytes`` object of its own length.
+
+    ``orjson.dumps`` returns its growing buffer as the ``bytes`` object and does not shrink it: a
+    7 KB ``state`` frame of the benchmark board held about 250 KiB of the heap (measured with
+    tracemalloc on orjson 3.13; ``sys.getsizeof`` shows only the text).  The hub keeps encoded
+    frames while sockets take them (one per seat and version, the greeting of each socket, the
+    outbox), so with 1,000 open sockets that was about 250 MiB of heap, about 260 KiB per socket
+    (``bench/socket_memory.py``); mostly never touched, but the freed holes fragment the heap and
+    the RSS grew with them during play.  One copy of the text (about 1 us for 9 KB) frees the
+    buffer at once.
+    """
+    return bytes(memoryview(data))
+
+
 def encode(frame: ServerFrameModel) -> bytes:
     """The JSON text of ``frame``, as docs/api.md gives it: its fields in order, nested models (a
-    player, a chat line, move models in ``legal``) in their wire form.
+    player, a chat line, move models in ``legal``) in their wire form (its own size: :func:`exact`).
 
     Raises ``TypeError`` for anything not in :data:`ServerFrame`.
     """
     if not isinstance(frame, _ServerFrame):
         raise TypeError(f"{type(frame).__name__} is not a server frame")
-    return orjson.dumps(frame.__dict__, default=move_json_default)
+    return exact(orjson.dumps(frame.__dict__, default=move_json_default))
 
 
 def encode_state(game: GameState, online: list[int]) -> bytes:
     """``encode(state(game, online))``, the same bytes, without building the frame model in between
-    (the hub writes one per seat and version)."""
-    return orjson.dumps({"type": "state", **game.__dict__, "online": online}, default=move_json_default)
+    (the hub writes one per seat and version, and keeps it while sockets take it: :func:`exact`)."""
+    return exact(orjson.dumps({"type": "state", **game.__dict__, "online": online}, default=move_json_default))
 
 
 def state(game: GameState, online: list[int]) -> StateFrame:
