@@ -20,10 +20,10 @@ def coins(amount: int) -> str:
 
 def _announce(state: NomadiState, seats: tuple[Seat, ...], public: str, exact: str, events: list[Event]) -> None:
     if state["options"]["hidden_coins"]:
-        events.append(Event(text=public))
-        events.append(Event(text=exact, seats=seats))
+        events.append(Event.trusted(public))
+        events.append(Event.trusted(exact, seats=seats))
     else:
-        events.append(Event(text=exact))
+        events.append(Event.trusted(exact))
 
 
 def pay_out(state: NomadiState, seat: Seat, amount: int, reason: str, events: list[Event]) -> None:
