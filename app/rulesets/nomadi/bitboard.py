@@ -151,20 +151,33 @@ class Position(LandingTable):
         runs: list[int] = []
         ends: list[int] = []
         for offset in g.steps:
-            runs += (every, S >> offset if offset > 0 else S << -offset)
-            ends += (0, S & (free >> offset if offset > 0 else free << -offset))
-            for k in range(2, 7):
-                here = runs[-1] & S
-                if not here:  # no row of k - 1 stones: none longer either
-                    runs += _ZEROS[k]
-                    ends += _ZEROS[k]
-                    break
-                if offset > 0:
+            if offset > 0:
+                here = S >> offset
+                runs += (every, here)
+                ends += (0, S & free >> offset)
+                for k in range(2, 7):
+                    here &= S
+                    if not here:  # no row of k - 1 stones: none longer either
+                        runs += _ZEROS[k]
+                        ends += _ZEROS[k]
+                        break
                     ends.append(here & free >> k * offset)
-                    runs.append(here >> offset)
-                else:
-                    ends.append(here & free << -k * offset)
-                    runs.append(here << -offset)
+                    here >>= offset
+                    runs.append(here)
+            else:
+                back = -offset
+                here = S << back
+                runs += (every, here)
+                ends += (0, S & free << back)
+                for k in range(2, 7):
+                    here &= S
+                    if not here:
+                        runs += _ZEROS[k]
+                        ends += _ZEROS[k]
+                        break
+                    ends.append(here & free << k * back)
+                    here <<= back
+                    runs.append(here)
         self.runs = runs
         """``runs[7 * d + k]``: the cells followed by ``k`` stones in a row in direction ``d``."""
         self.ends = ends
@@ -272,13 +285,19 @@ class Position(LandingTable):
             more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
             if origin in g.far_bits:
                 more &= g.far  # R-23
-            pieces = self.pieces_without(origin)
-            if pieces:  # R-24: the landing must touch every piece (each piece spread by one step)
+            apart = self.apart.get(origin)
+            if apart is not None and (origin != self.root or len(apart) > 1):
+                # R-24: the landing must touch every piece (each piece spread by one step): the
+                # subtrees that hang on this stone alone, and the rest but for the root
                 W = g.width
-                for piece in pieces:
+                rest = self.S ^ 1 << origin
+                for piece in apart:
+                    rest ^= piece
                     more &= piece << 1 | piece >> 1 | piece << W | piece >> W
+                if origin != self.root:
+                    more &= rest << 1 | rest >> 1 | rest << W | rest >> W
                 found = (more, more)
-            elif self.S & ~(1 << origin):
+            elif self.S ^ 1 << origin:
                 # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
                 # when it touches any stone; a side neighbour when it touches two (the stone and another).
                 touching, twice = self._touching()

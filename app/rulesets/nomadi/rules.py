@@ -441,16 +441,22 @@ def _check_roll(state: NomadiState, board: Board, seat: Seat, move: Roll) -> Non
 
 
 def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
-    """Spec R-13/R-14: six dice, rolled again for free until at least one can be used."""
-    position = caravan(state, board)  # asked only about the values needed: each costs a walk of every stone
-    if not any(position.can_use(value) for value in range(1, 7)):
-        _end_game(state, "no die value could move any stone (R-14)", events)
-        return
+    """Spec R-13/R-14: six dice, rolled again for free until at least one can be used.
+
+    Whether any value 1-6 can move a stone at all (R-14's stalemate, which ends the game before
+    any roll) is asked only when the first roll has no usable die: the values rolled are asked
+    first, each costing a walk of every stone, and those are the ones the turn needs anyway."""
+    position = caravan(state, board)
     rng = Rng(state["rng"])
+    first = True
     while True:
         dice = sorted(rng.randrange(6) + 1 for _ in range(DICE))
         if any(position.can_use(value) for value in set(dice)):
             break
+        if first and not any(position.can_use(value) for value in range(1, 7)):
+            _end_game(state, "no die value could move any stone (R-14)", events)  # nothing rolled (the PRNG is as it was)
+            return
+        first = False
         events.append(Event.trusted(f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
     state["rng"] = rng.state
     state["dice"], state["used"], state["history"], state["phase"] = dice, [False] * DICE, [], "move"
