@@ -35,7 +35,7 @@ import importlib
 import importlib.resources
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import orjson
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
@@ -94,10 +94,31 @@ class MalformedMove(Exception):
         self.message = message
 
 
+_set_attribute = object.__setattr__
+"""How ``BaseModel.model_construct`` sets a frozen model's attributes (:meth:`MoveModel.trusted`,
+:meth:`Event.trusted`)."""
+
+
 class MoveModel(BaseModel):
     """Base class of every move model: immutable, no unknown fields."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    @classmethod
+    def trusted(cls, **values: Any) -> Self:
+        """``cls(**values)`` without pydantic's validation, for a ruleset listing its legal moves
+        (hundreds per position in some games): the same move (equal, the same dump and text) in
+        about half the time of ``model_construct``.
+
+        ``values`` must give every field, in the order the model declares them, each already of
+        its field's type (a ``Literal`` ``type`` included); nothing checks it.  Anything read from
+        outside goes through ``model_validate``."""
+        move = cls.__new__(cls)
+        _set_attribute(move, "__dict__", values)
+        _set_attribute(move, "__pydantic_fields_set__", set(values))
+        _set_attribute(move, "__pydantic_extra__", None)
+        _set_attribute(move, "__pydantic_private__", None)
+        return move
 
 
 class NoOptions(BaseModel):
@@ -162,10 +183,6 @@ def amount(value: int, unit: str = "") -> dict[str, Any]:
 def words(text: str) -> dict[str, Any]:
     """An event argument of plain words (a reason, a list already written out)."""
     return {"kind": "words", "text": text}
-
-
-_set_attribute = object.__setattr__
-"""How ``BaseModel.model_construct`` sets a frozen model's attributes (:meth:`Event.trusted`)."""
 
 
 class Event(BaseModel):

@@ -97,8 +97,8 @@ class Nimalia(Ruleset[NimaliaState]):
                 for key, anchor in anchors:
                     move = made.get(base + key)
                     if move is None:
-                        move = made[base + key] = Place.model_construct(type="place", card=card_token(number),
-                                                                        rotation=rotation, at=anchor)
+                        move = made[base + key] = Place.trusted(type="place", card=card_token(number),
+                                                                rotation=rotation, at=anchor)
                     moves.append(move)
         return moves
 
@@ -164,8 +164,9 @@ CARDS_PER_PLAYER = HAND_SIZE * ROUNDS
 """Spec S4: 15 cards per player (30, 45 or 60 in all)."""
 
 
-PLACES_KEPT = 4096
-"""How many ``Place`` moves :meth:`Nimalia.legal_moves` keeps for reuse (about 2 MB)."""
+PLACES_KEPT = 8192
+"""How many ``Place`` moves :meth:`Nimalia.legal_moves` keeps for reuse (about 5 MB; every move
+of every card is about 19,000, and a game lists a few thousand of them)."""
 _PLACES: dict[int, Place] = {}
 """The ``Place`` moves :meth:`Nimalia.legal_moves` has listed: moves are frozen, so each is made
 once and reused (a listing has about 150, and making them was most of a random game's time).

@@ -536,7 +536,7 @@ def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
                 landings ^= low
                 move = made.get(base + landing)
                 if move is None:
-                    move = made[base + landing] = UseDie(die=value, stone=cell[origin], to=cell[landing])
+                    move = made[base + landing] = UseDie.trusted(type="move", die=value, stone=cell[origin], to=cell[landing])
                 moves.append(move)
     position.dice_moves[key] = moves
     return moves
