@@ -454,7 +454,8 @@ def position(state: NomadiState, board: Board) -> Position:
 
 KEPT = 16
 """Positions kept per board.  A move needs two (before and after), a bot's look at the next die
-moves a few more.  Kept positions outlive a few collections of the garbage collector's young
-generation and end up in the oldest one: the more are kept, the more often it is searched whole
-(64 cost about a tenth of a random game)."""
+moves (``evaluation.py``: 4 of them) a few more.  Kept positions outlive a few collections of the
+garbage collector's young generation and end up in the oldest one: the more are kept, the more
+often it is searched whole.  With Python's default thresholds (the benchmarks'), keeping 64 cost
+about a tenth of a random game; the server collects less often (``app/main.py``)."""
 _POSITIONS: dict[Board, dict[bytes, Position]] = {}
