@@ -507,10 +507,10 @@ def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
     bit = g.bit
     stones = state["stones"]
     returns = []  # (value, origin, landing) of a stone that may not go back, as bits
-    for stone, moved_value, origin, landing in state["history"]:
+    for stone, moved_value, came_from, went_to in state["history"]:
         here = stones[stone]["cell"]
-        if here and here[0] == landing[0] and here[1] == landing[1]:
-            returns.append((moved_value, bit[(landing[0], landing[1])], bit[(origin[0], origin[1])]))
+        if here and here[0] == went_to[0] and here[1] == went_to[1]:
+            returns.append((moved_value, bit[(went_to[0], went_to[1])], bit[(came_from[0], came_from[1])]))
     values = tuple(sorted({value for value, used in zip(state["dice"], state["used"]) if not used}))
     key = (values, tuple(returns))
     moves = position.dice_moves.get(key)
