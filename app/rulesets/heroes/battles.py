@@ -205,7 +205,7 @@ def tactic_options(state: HeroesState, battle: Battle, seat: Seat) -> list[Tacti
 @functools.lru_cache(maxsize=4096)
 def tactic_move(card: str, way: tuple[tuple[str, int], ...]) -> Tactic:
     """A (shared, immutable) Tactic value: ``card`` paid as ``way`` (``(field, amount)`` pairs);
-    cached because legal lists repeat the same payments (making them was a seventh of a game)."""
+    cached because legal lists repeat the same payments, like :func:`march.march_move`."""
     return Tactic(card=card, **dict(way))
 
 

@@ -165,11 +165,12 @@ CARDS_PER_PLAYER = HAND_SIZE * ROUNDS
 
 
 PLACES_KEPT = 8192
-"""How many ``Place`` moves :meth:`Nimalia.legal_moves` keeps for reuse (about 5 MB; every move
-of every card is about 19,000, and a game lists a few thousand of them)."""
+"""How many ``Place`` moves :meth:`Nimalia.legal_moves` keeps for reuse (a few MB: fewer than all
+the moves of every card, more than a game lists)."""
 _PLACES: dict[int, Place] = {}
 """The ``Place`` moves :meth:`Nimalia.legal_moves` has listed: moves are frozen, so each is made
-once and reused (a listing has about 150, and making them was most of a random game's time).
+once and reused (a listing has about 150, and making them was most of the time of a random game:
+``bench/results/2026-12-04-vm-rules-engines.md``).
 The key is the int ``((number * 4 + turn) * 32 + row + 16) * 32 + col + 16`` of the card number,
 the rotation's index in ``ROTATIONS`` and the anchor (a reserve fits in 6 x 6 around ``(0, 0)``,
 so ``row`` and ``col`` are within -6..6); emptied when it holds more than :data:`PLACES_KEPT`."""

@@ -341,7 +341,7 @@ def _legal_leaders(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> 
 @functools.lru_cache(maxsize=4096)
 def _leader_move(colour: Colour, at: tuple[int, int]) -> Leader:
     """A (shared, immutable) Leader move; cached because legal lists repeat the same moves (making
-    them was about a third of a random game)."""
+    them anew was much of a random game: ``bench/results/2026-12-04-vm-rules-engines.md``)."""
     return Leader(colour=colour, hex=at)
 
 
