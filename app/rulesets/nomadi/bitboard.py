@@ -7,16 +7,16 @@ A set of cells is one int; "the cells from which a step in direction ``d`` lands
 shifts and ANDs for all stones at once.
 
 * R-20, R-21: ``runs[7 * d + k]`` is the set of cells followed by ``k`` stones in a row in
-  direction ``d`` (:class:`Position`).  A die of ``v`` jumps straight from a movable stone ``o`` when ``o``
-  is in ``runs[7 * d + v - 1]`` and the cell ``v`` steps on is free; a 5 or 6 turns on the ``t``-th
-  stone (``1 <= t <= v - 1``) when that stone is followed by ``v - t - 1`` stones and a free cell
-  in a perpendicular direction.  Every path shape of ``board.paths`` is one such mask.
+  direction ``d`` (:class:`Position`).  A die of ``v`` jumps straight from a movable stone ``o``
+  when ``o`` is in ``runs[7 * d + v - 1]`` and the cell ``v`` steps on is free; a 5 or 6 turns
+  on the ``t``-th stone (``1 <= t <= v - 1``) when that stone is followed by ``v - t - 1`` stones
+  and a free cell in a perpendicular direction.  Every path shape of ``board.paths`` is one such mask.
 * R-19: a movable stone is not locked and not in ``runs[7 * d + 1]`` for all four directions.
 * R-22, R-23: per stone, a mask of forbidden landings (start cells, the near side).
 * R-24: the caravan minus the moving stone falls into pieces; a landing must touch every piece.
   One depth-first search of the caravan per position (Tarjan's cut vertices) gives the pieces:
-  the subtrees (as masks) of the search children that hang on the stone alone, and the rest.  A 2 to 6 ends next to the last stone it jumped, so with one
-  piece only a 1 needs checking.
+  the subtrees (as masks) of the search children that hang on the stone alone, and the rest.
+  A 2 to 6 ends next to the last stone it jumped, so with one piece only a 1 needs checking.
 
 A caravan that is not connected (never in the dice phase: placement builds it connected and
 R-24 keeps it so) is answered by ``movement.Caravan`` itself.  ``tests/rulesets/

@@ -454,7 +454,8 @@ def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list
         if any(position.can_use(value) for value in set(dice)):
             break
         if first and not any(position.can_use(value) for value in range(1, 7)):
-            _end_game(state, "no die value could move any stone (R-14)", events)  # nothing rolled (the PRNG is as it was)
+            # nothing is rolled: the PRNG stays as it was
+            _end_game(state, "no die value could move any stone (R-14)", events)
             return
         first = False
         events.append(Event.trusted(f"{{seat{seat}}} rolls {_dice_text(dice)}: no die can be used, so they roll again (R-14)"))
@@ -536,7 +537,8 @@ def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
                 landings ^= low
                 move = made.get(base + landing)
                 if move is None:
-                    move = made[base + landing] = UseDie.trusted(type="move", die=value, stone=cell[origin], to=cell[landing])
+                    move = made[base + landing] = UseDie.trusted(type="move", die=value, stone=cell[origin],
+                                                                 to=cell[landing])
                 moves.append(move)
     position.dice_moves[key] = moves
     return moves
