@@ -29,6 +29,7 @@ from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
 from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
 from app.rulesets.heroes.actions import MARCH_SLOTS, SLOT_OF, capital_slots, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_arg, region_name
+from app.rulesets.heroes.phrases import Phrase
 from app.rulesets.heroes.houses import describe_units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
@@ -277,7 +278,7 @@ def take_action(state: HeroesState, setting: Setting, seat: Seat, move: CapitalA
     last_move(state)["slots"].append([seat, slot])
     touch(state, getattr(move, "region", None))
     private: list[Event] = []
-    events.append(Event(text=f"{{seat{seat}}} {actions.perform(board, state, seat, move, private)}"))
+    events.append((Phrase(f"{{seat{seat}}} ") + actions.perform(board, state, seat, move, private)).event())
     events.extend(private)
     after_capital_action(state, board, seat, move, events)
     track_slot = actions.tax_slot(state, move.resource) if isinstance(move, Tax) else None
@@ -323,8 +324,8 @@ def follow(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction
     touch(state, getattr(move, "region", None))
     what = "a Serf" if move.worker == "serf" else "a captured Nomad"
     private: list[Event] = []
-    events.append(Event(text=f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: "
-                             f"{actions.perform(setting.board, state, seat, move, private)}"))
+    events.append((Phrase(f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: ")
+                   + actions.perform(setting.board, state, seat, move, private)).event())
     events.extend(private)
     after_capital_action(state, setting.board, seat, move, events)
     window = pending_step(state)

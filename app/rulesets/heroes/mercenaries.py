@@ -31,6 +31,7 @@ from __future__ import annotations
 from app.rulesets.base import Event, Seat
 from app.rulesets.heroes.board import region_name
 from app.rulesets.heroes.houses import HOUSE, describe_resources, plural
+from app.rulesets.heroes.phrases import Phrase, number, resources, said
 from app.rulesets.heroes.pieces import add_units, can_pay, pay, take_units
 from app.rulesets.heroes.state import HeroesState, MercenaryCard
 
@@ -66,14 +67,15 @@ def can_recruit(state: HeroesState, seat: Seat) -> bool:
     return can_pay(state, seat, HOUSE.recruit_cost("mercenary"))
 
 
-def recruit(state: HeroesState, seat: Seat) -> str:
+def recruit(state: HeroesState, seat: Seat) -> Phrase:
     """NM-2: pay, take the card, and put all 3 figures in the Courtyard; returns the log text."""
     cost = HOUSE.recruit_cost("mercenary")
     pay(state, seat, cost)
     figures = HOUSE.mercenary_figures
     state["mercenary"] = {"owner": seat, "alive": figures}
     add_units(state, state["players"][seat]["capital"], seat, {"mercenary": figures})
-    return f"recruits the Nomad Mercenary ({figures} Nomad figures in the Courtyard) for {describe_resources(cost)}"
+    return said("recruits the Nomad Mercenary ({figures} Nomad figures in the Courtyard) for {cost}", figures=number(figures),
+                cost=resources(cost))
 
 
 def figures(state: HeroesState, seat: Seat) -> dict[str, int]:

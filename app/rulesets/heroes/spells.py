@@ -39,6 +39,7 @@ from app.rulesets.base import Event, Rng, Seat, card
 from app.rulesets.heroes.board import Board, region_name
 from app.rulesets.heroes.catalogue import CATALOGUE, Spell
 from app.rulesets.heroes.houses import describe_resources
+from app.rulesets.heroes.phrases import Phrase, number, said
 from app.rulesets.heroes.moves import Cast, CombatSpell, DiscardSpell, Interrupt, Scribe
 from app.rulesets.heroes.pieces import (
     add_units, capital_owner, clockwise_from, destroy_units, gain, is_full, log_name, units_at,
@@ -83,12 +84,14 @@ def draw(state: HeroesState, count: int) -> list[str]:
     return drawn
 
 
-def names(cards: list[str]) -> str:
-    """``"Fireball and Counterspell"``: cards in a log line."""
-    words = [CATALOGUE.spell(c).name for c in cards]
-    if not words:
-        return "no spell"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def names(cards: list[str]) -> Phrase:
+    """``"Fireball and Counterspell"``: cards in a log line, as a phrase of one ``card`` argument
+    per spell (``"{spell0} and {spell1}"``); ``"no spell"`` for none."""
+    if not cards:
+        return Phrase("no spell")
+    args = {f"spell{index}": card(CATALOGUE.spell(c).name) for index, c in enumerate(cards)}
+    keys = ["{" + key + "}" for key in args]
+    return Phrase(keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1], args)
 
 
 def take_into_hand(state: HeroesState, seat: Seat, count: int, why: str, events: list[Event]) -> list[str]:
@@ -97,9 +100,9 @@ def take_into_hand(state: HeroesState, seat: Seat, count: int, why: str, events:
     drawn = draw(state, count)
     state["players"][seat]["spells"].extend(drawn)
     who = log_name(state, seat, start=True)
-    events.append(Event(text=f"{who} {why}: draws {len(drawn)} spell{'s' if len(drawn) != 1 else ''}"))
+    events.append(said(f"{who} {why}: draws {{count}} spell{'s' if len(drawn) != 1 else ''}", count=number(len(drawn))).event())
     if drawn:
-        events.append(Event(text=f"You draw {names(drawn)}", seats=(seat,)))
+        events.append(said("You draw {spells}", spells=names(drawn)).event(seats=(seat,)))
     return drawn
 
 
@@ -110,13 +113,13 @@ def over_limit(state: HeroesState, seat: Seat) -> int:
 
 # -- Research and Scribe --------------------------------------------------------------------------
 
-def research(state: HeroesState, seat: Seat, events: list[Event]) -> str:
+def research(state: HeroesState, seat: Seat, events: list[Event]) -> Phrase:
     """Spec 1.7 Research: draw 3 (the discard down to the limit is the caller's ``open_discard``)."""
     drawn = draw(state, CATALOGUE.spell_number("research_draw"))
     state["players"][seat]["spells"].extend(drawn)
     if drawn:
-        events.append(Event(text=f"You draw {names(drawn)}", seats=(seat,)))
-    return f"researches: draws {len(drawn)} spell{'s' if len(drawn) != 1 else ''}"
+        events.append(said("You draw {spells}", spells=names(drawn)).event(seats=(seat,)))
+    return said(f"researches: draws {{count}} spell{'s' if len(drawn) != 1 else ''}", count=number(len(drawn)))
 
 
 def can_research(state: HeroesState) -> bool:
@@ -133,12 +136,12 @@ def scribe_moves(state: HeroesState, seat: Seat, worker: str) -> list[Scribe]:
     return [Scribe(card=c, worker=worker) for c in cards]
 
 
-def scribe(state: HeroesState, seat: Seat, move: Scribe) -> str:
+def scribe(state: HeroesState, seat: Seat, move: Scribe) -> Phrase:
     """Move the card face up into a scribed slot, Ready."""
     player = state["players"][seat]
     player["spells"].remove(move.card)
     player["scribed"].append({"card": move.card, "status": "ready"})
-    return f"scribes {CATALOGUE.spell(move.card).name}"
+    return said("scribes {card}", card=card(CATALOGUE.spell(move.card).name))
 
 
 def discard_moves(state: HeroesState, seat: Seat) -> list[DiscardSpell]:
