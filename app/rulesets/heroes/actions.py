@@ -22,9 +22,9 @@ from __future__ import annotations
 
 from app.rulesets.base import MoveModel, Seat
 from app.rulesets.heroes import mercenaries
-from app.rulesets.heroes.board import Board
+from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
-from app.rulesets.heroes.phrases import Phrase, number, region, resources, said
+from app.rulesets.heroes.phrases import Phrase, number, resources, said
 from app.rulesets.heroes.catalogue import CATALOGUE
 from app.rulesets.heroes.moves import VESSELS, Build, CapitalAction, Recruit, Research, Scribe, Tax, Worker
 from app.rulesets.heroes.pieces import (
@@ -119,7 +119,7 @@ def recruit_full(state: HeroesState, seat: Seat, unit: str) -> Phrase:
         kind = unit.split("_")[0]
         place_new(state, seat, kind)
         name = CATALOGUE.faction(player["faction"])["vessels"][kind]["name"]
-        return said(f"launches the {name} ({kind} vessel) at {{region}} for {{cost}}", region=region(player["capital"]),
+        return said(f"launches the {name} ({kind} vessel) at {{region}} for {{cost}}", region=region_arg(player["capital"]),
                     cost=resources(cost))
     player["supply"]["hero"] -= 1
     player["heroes"].append(unit)
@@ -228,7 +228,7 @@ def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> Phrase:
     pay(state, seat, cost)
     player["supply"]["tower"] -= 1
     state["regions"][move.region]["tower"] = seat
-    return said("builds a Tower on {region} for {cost}", region=region(move.region), cost=resources(cost))
+    return said("builds a Tower on {region} for {cost}", region=region_arg(move.region), cost=resources(cost))
 
 
 # -- Tax ------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from app.rulesets.base import Event, Seat, amount
 
 from app.rulesets.heroes.board import region_arg
-from app.rulesets.heroes.houses import resources_phrase, units_phrase
+from app.rulesets.heroes.houses import NAMES, resources_phrase, units_phrase
 
 Args = dict[str, dict[str, Any]]
 
@@ -79,3 +79,17 @@ def resources(amounts: dict[str, int], name: str = "cost") -> Phrase:
 def seat_name(seat: Seat) -> str:
     """The placeholder of a seat's player: ``"{seat2}"``."""
     return f"{{seat{seat}}}"
+
+
+def count_of(count: int, kind: str) -> dict[str, Any]:
+    """``count_of(2, "serf")``: the argument ``"2 Serfs"`` (``houses.plural`` as an ``amount``)."""
+    singular, many = NAMES[kind]
+    return amount(count, singular if count == 1 else many)
+
+
+def regions(region_ids: list[str], name: str = "region", empty: str = "nowhere") -> Phrase:
+    """Regions listed with commas (``"{region0}, {region1}"``), ``empty`` for none."""
+    if not region_ids:
+        return Phrase(empty)
+    args = {f"{name}{index}": region_arg(region_id) for index, region_id in enumerate(region_ids)}
+    return Phrase(", ".join("{" + key + "}" for key in args), args)
