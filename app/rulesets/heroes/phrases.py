@@ -93,3 +93,11 @@ def regions(region_ids: list[str], name: str = "region", empty: str = "nowhere")
         return Phrase(empty)
     args = {f"{name}{index}": region_arg(region_id) for index, region_id in enumerate(region_ids)}
     return Phrase(", ".join("{" + key + "}" for key in args), args)
+
+
+def joined(parts: list[Phrase], last: str = " and ") -> Phrase:
+    """Phrases listed as English lists them: ``"a, b and c"`` (``last`` before the last one)."""
+    out = parts[0]
+    for index, part in enumerate(parts[1:], start=1):
+        out = out + (last if index == len(parts) - 1 else ", ") + part
+    return out
