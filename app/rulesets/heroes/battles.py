@@ -47,7 +47,7 @@ from app.rulesets.heroes import mercenaries, spells, vessels
 from app.rulesets.heroes.abilities import strength_bonuses
 from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, TacticCard
-from app.rulesets.heroes.phrases import Phrase, joined, number, said, units
+from app.rulesets.heroes.phrases import Phrase, chain, number, said, units
 from app.rulesets.heroes.march import ARMY_LIMIT, neighbours
 from app.rulesets.heroes.moves import Casualties, Conscript, Tactic
 from app.rulesets.heroes.nomads import release_all
@@ -465,7 +465,7 @@ def take_casualties(state: HeroesState, move: Casualties, events: list[Event]) -
         lost.append(units(move.units))
     survivors = units_at(state, region, seat)
     text = said(f"{log_name(state, seat, start=True)} takes {{damage}} damage: loses {{lost}}", damage=number(pending["damage"]),
-                lost=joined(lost, " and ") if lost else Phrase("nothing"))
+                lost=chain(lost, " and ") if lost else Phrase("nothing"))
     if size(survivors):
         if move.retreat is None:
             raise ValueError("survivors need a place to retreat to (casualty_options names one)")

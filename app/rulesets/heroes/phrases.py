@@ -95,9 +95,9 @@ def regions(region_ids: list[str], name: str = "region", empty: str = "nowhere")
     return Phrase(", ".join("{" + key + "}" for key in args), args)
 
 
-def joined(parts: list[Phrase], last: str = " and ") -> Phrase:
-    """Phrases listed as English lists them: ``"a, b and c"`` (``last`` before the last one)."""
+def chain(parts: list[Phrase], between: str = " and ") -> Phrase:
+    """Phrases one after the other with ``between`` each two (``"a and b and c"``)."""
     out = parts[0]
-    for index, part in enumerate(parts[1:], start=1):
-        out = out + (last if index == len(parts) - 1 else ", ") + part
+    for part in parts[1:]:
+        out = out + between + part
     return out
