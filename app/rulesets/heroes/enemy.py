@@ -319,7 +319,7 @@ def enemy_spell_effect(state: HeroesState, board: Board, record: dict[str, Any],
         targets = [r for r in candidates if spells.enemy_units_at(state, r, ENEMY) == PLAYER]
         target = pick_target(state, board, origin, targets)
         if target:
-            text += "; " + spells.kill_weakest(state, target, ENEMY)
+            text += Phrase("; ") + spells.kill_weakest(state, target, ENEMY)
             touched.append(target)
     elif kind == "destroy_tower":
         targets = [r for r in candidates if state["regions"][r]["tower"] == PLAYER]
