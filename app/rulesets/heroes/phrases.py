@@ -10,6 +10,7 @@ render is the same word for word as the old f-strings'.
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from app.rulesets.base import Event, Seat, amount
@@ -101,3 +102,17 @@ def chain(parts: list[Phrase], between: str = " and ") -> Phrase:
     for part in parts[1:]:
         out = out + between + part
     return out
+
+
+def flattened(event: Event) -> Event:
+    """``event`` with the words of its arguments written into its text (``{seatN}`` kept, no
+    arguments left): the form a state stores an event in (``solo.new_game``'s opening lines), the
+    same as before events had typed arguments, so a stored state does not change with them.
+    Such a line reaches players in English only (its values are no longer apart)."""
+    args = event.args
+
+    def fill(match: re.Match) -> str:
+        arg = args.get(match.group(1))
+        return match.group(0) if arg is None or arg.get("kind") == "player" else str(arg.get("text", ""))
+
+    return event.model_copy(update={"text": re.sub(r"\{(\w+)\}", fill, event.text), "args": {}})

@@ -48,7 +48,7 @@ from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
-from app.rulesets.heroes.phrases import number, said
+from app.rulesets.heroes.phrases import flattened, number, said
 from app.rulesets.heroes.moves import MoveNomad
 from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import (
@@ -95,7 +95,9 @@ def new_game(board: Board, options: Options, seed: int) -> HeroesState:
     state["rng"] = rng.state
     opening: list[Event] = []
     run(state, board, opening)
-    state["solo"]["opening"] = [event.model_dump(mode="json") for event in opening]  # logged with the first move (``flow.apply``)
+    # logged with the first move (``flow.apply``); stored with its values written in, as every game
+    # stored before the log lines had typed arguments holds them (the stored state stays the same)
+    state["solo"]["opening"] = [flattened(event).model_dump(mode="json") for event in opening]
     return state
 
 
