@@ -20,7 +20,7 @@ captured Nomad already on the slot).  Decisions where the spec is open:
 
 from __future__ import annotations
 
-from app.rulesets.base import MoveModel, Seat
+from app.rulesets.base import MoveModel, Seat, card
 from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
@@ -119,12 +119,12 @@ def recruit_full(state: HeroesState, seat: Seat, unit: str) -> Phrase:
         kind = unit.split("_")[0]
         place_new(state, seat, kind)
         name = CATALOGUE.faction(player["faction"])["vessels"][kind]["name"]
-        return said(f"launches the {name} ({kind} vessel) at {{region}} for {{cost}}", region=region_arg(player["capital"]),
+        return said(f"launches the {{vessel}} ({kind} vessel) at {{region}} for {{cost}}", vessel=card(name), region=region_arg(player["capital"]),
                     cost=resources(cost))
     player["supply"]["hero"] -= 1
     player["heroes"].append(unit)
     add_units(state, player["capital"], seat, {"hero": 1})
-    return said(f"recruits the {CATALOGUE.heroes[unit].name} for {{cost}}", cost=resources(cost))
+    return said("recruits the {hero} for {cost}", hero=card(CATALOGUE.heroes[unit].name), cost=resources(cost))
 
 
 def recruit_units(state: HeroesState) -> tuple[str, ...]:
@@ -209,7 +209,8 @@ def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> Phrase:
         pay(state, seat, cost)
         take_units(state, player["capital"], seat, {"serf": 1})
         player["buildings"].append(move.what)
-        return said(f"builds the {CATALOGUE.buildings[move.what][1]} for {{cost}}, locking a Serf on it", cost=resources(cost))
+        return said("builds the {building} for {cost}, locking a Serf on it", building=card(CATALOGUE.buildings[move.what][1]),
+                    cost=resources(cost))
     if move.what == "hall":
         pay(state, seat, HOUSE.hall_cost)
         take_units(state, player["capital"], seat, {"serf": 1})

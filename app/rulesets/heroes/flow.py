@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
+from app.rulesets.base import Event, IllegalMove, MoveModel, Seat, card
 from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
 from app.rulesets.heroes.actions import MARCH_SLOTS, SLOT_OF, capital_slots, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_arg, region_name
@@ -495,7 +495,7 @@ def finish_cast(state: HeroesState, setting: Setting, record: dict[str, Any], ev
     state["phase"] = "action"
     state["pending"] = None
     if cancelled:
-        events.append(Event(text=f"The {record['name']} is cancelled"))
+        events.append(said("The {spell} is cancelled", spell=card(record["name"])).event())
     elif record.get("enemy_hero"):
         touch(state, *enemy.enemy_spell_effect(state, setting.board, record, events))
     else:
