@@ -27,7 +27,7 @@ class Phrase(NamedTuple):
     text: str
     args: Args = {}
 
-    def __add__(self, other: object) -> Phrase:  # type: ignore[override]
+    def __add__(self, other: object) -> Phrase:
         """Two phrases (or a phrase and plain words) one after the other."""
         if isinstance(other, Phrase):
             return Phrase(self.text + other.text, {**self.args, **other.args})
