@@ -25,6 +25,11 @@ One thing changed on purpose: a tactic card that is void for its side is no long
 the legal moves.  The ``l`` hashes of the 97 plies in the tactics phase where that mattered were
 rewritten once, each only after checking that the recorded hash was that of the old list (the new
 list plus the unpaid void cards); states, views, events and results are unchanged.
+
+The ``e`` hashes were rewritten once more when the log lines became templates with typed arguments
+(``phrases.py``: ``"{seat0} collects {gained0} + {gained1}"`` rather than the numbers written in),
+only after checking that every ``s``, ``v`` and ``l`` hash and every result stayed the same and
+that every rendered log line of every golden game was the same, word for word, as before.
 """
 
 from __future__ import annotations

@@ -20,10 +20,11 @@ captured Nomad already on the slot).  Decisions where the spec is open:
 
 from __future__ import annotations
 
-from app.rulesets.base import MoveModel, Seat
+from app.rulesets.base import MoveModel, Seat, card
 from app.rulesets.heroes import mercenaries
-from app.rulesets.heroes.board import Board, region_name
-from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
+from app.rulesets.heroes.board import Board, region_arg
+from app.rulesets.heroes.houses import HOUSE, RESOURCES
+from app.rulesets.heroes.phrases import Phrase, number, resources, said
 from app.rulesets.heroes.catalogue import CATALOGUE
 from app.rulesets.heroes.moves import VESSELS, Build, CapitalAction, Recruit, Research, Scribe, Tax, Worker
 from app.rulesets.heroes.pieces import (
@@ -66,7 +67,7 @@ def can_recruit(state: HeroesState, seat: Seat, unit: str) -> bool:
     return can_pay(state, seat, HOUSE.recruit_cost(unit))
 
 
-def recruit(state: HeroesState, seat: Seat, move: Recruit) -> str:
+def recruit(state: HeroesState, seat: Seat, move: Recruit) -> Phrase:
     """Pay and put the new unit(s) in the Courtyard; returns the log text."""
     if move.unit == "mercenary":
         return mercenaries.recruit(state, seat)
@@ -79,7 +80,7 @@ def recruit(state: HeroesState, seat: Seat, move: Recruit) -> str:
         state["players"][seat]["supply"][kind] -= count
     add_units(state, state["players"][seat]["capital"], seat, pieces)
     what = {"serf": "a Serf", "serf_pair": "2 Serfs", "warrior": "a Warrior", "hero": "a Hero"}[move.unit]
-    return f"recruits {what} for {describe_resources(cost)}"
+    return said(f"recruits {what} for {{cost}}", cost=resources(cost))
 
 
 def full_cost(unit: str) -> dict[str, int]:
@@ -108,7 +109,7 @@ def can_recruit_full(state: HeroesState, seat: Seat, unit: str) -> bool:
     return building in player["buildings"] and can_pay(state, seat, full_cost(unit))
 
 
-def recruit_full(state: HeroesState, seat: Seat, unit: str) -> str:
+def recruit_full(state: HeroesState, seat: Seat, unit: str) -> Phrase:
     """Pay; a Hero goes to the Courtyard (its card in play), a vessel to its capital."""
     from app.rulesets.heroes.vessels import place_new
     cost = full_cost(unit)
@@ -118,11 +119,12 @@ def recruit_full(state: HeroesState, seat: Seat, unit: str) -> str:
         kind = unit.split("_")[0]
         place_new(state, seat, kind)
         name = CATALOGUE.faction(player["faction"])["vessels"][kind]["name"]
-        return f"launches the {name} ({kind} vessel) at {region_name(player['capital'])} for {describe_resources(cost)}"
+        return said(f"launches the {{vessel}} ({kind} vessel) at {{region}} for {{cost}}", vessel=card(name), region=region_arg(player["capital"]),
+                    cost=resources(cost))
     player["supply"]["hero"] -= 1
     player["heroes"].append(unit)
     add_units(state, player["capital"], seat, {"hero": 1})
-    return f"recruits the {CATALOGUE.heroes[unit].name} for {describe_resources(cost)}"
+    return said("recruits the {hero} for {cost}", hero=card(CATALOGUE.heroes[unit].name), cost=resources(cost))
 
 
 def recruit_units(state: HeroesState) -> tuple[str, ...]:
@@ -197,7 +199,7 @@ def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Bu
     return result
 
 
-def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> str:
+def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> Phrase:
     """Perform a legal Build; returns the log text."""
     player = state["players"][seat]
     if move.what in VESSELS:
@@ -207,27 +209,27 @@ def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> str:
         pay(state, seat, cost)
         take_units(state, player["capital"], seat, {"serf": 1})
         player["buildings"].append(move.what)
-        return (f"builds the {CATALOGUE.buildings[move.what][1]} for {describe_resources(cost)}, "
-                "locking a Serf on it")
+        return said("builds the {building} for {cost}, locking a Serf on it", building=card(CATALOGUE.buildings[move.what][1]),
+                    cost=resources(cost))
     if move.what == "hall":
         pay(state, seat, HOUSE.hall_cost)
         take_units(state, player["capital"], seat, {"serf": 1})
         player["hall"] = True
-        return f"builds the Hall for {describe_resources(HOUSE.hall_cost)}, locking a Serf on it"
+        return said("builds the Hall for {cost}, locking a Serf on it", cost=resources(HOUSE.hall_cost))
     if move.what == "capital":
         upgrade = HOUSE.upgrade_cost(player["cc_level"] + 1)
         if upgrade is None:
             raise ValueError("the Capital City is at its top level (can_upgrade says so)")
         pay(state, seat, upgrade)
         player["cc_level"] += 1
-        return f"raises the Capital City to level {player['cc_level']} for {describe_resources(upgrade)}"
+        return said("raises the Capital City to level {level} for {cost}", level=number(player["cc_level"]), cost=resources(upgrade))
     if move.region is None:
         raise ValueError("a Tower is built in a region (tower_sites names them)")
     cost = tower_cost(board, state, seat, move.region)
     pay(state, seat, cost)
     player["supply"]["tower"] -= 1
     state["regions"][move.region]["tower"] = seat
-    return f"builds a Tower on {region_name(move.region)} for {describe_resources(cost)}"
+    return said("builds a Tower on {region} for {cost}", region=region_arg(move.region), cost=resources(cost))
 
 
 # -- Tax ------------------------------------------------------------------------------------
@@ -237,12 +239,12 @@ def tax_slot(state: HeroesState, resource: str) -> str:
     return next(slot for slot, held in state["tax_track"].items() if held == resource)
 
 
-def tax(state: HeroesState, seat: Seat, move: Tax) -> str:
+def tax(state: HeroesState, seat: Seat, move: Tax) -> Phrase:
     """Gain the amount of the resource's slot (cap 10); the track does not rotate here."""
     slot = tax_slot(state, move.resource)
     gained = gain(state, seat, move.resource, int(slot))
-    capped = "" if gained == int(slot) else f" (capped at {HOUSE.resource_cap})"
-    return f"taxes {move.resource.capitalize()}: +{gained}{capped}"
+    text = said(f"taxes {move.resource.capitalize()}: +{{gained}}", gained=number(gained))
+    return text if gained == int(slot) else text + said(" (capped at {cap})", cap=number(HOUSE.resource_cap))
 
 
 def rotate_tax_track(state: HeroesState) -> None:
@@ -294,7 +296,7 @@ def follow_moves(state: HeroesState, board: Board, seat: Seat, slot: str) -> lis
     return result
 
 
-def perform(board: Board, state: HeroesState, seat: Seat, move: CapitalAction, events: list | None = None) -> str:
+def perform(board: Board, state: HeroesState, seat: Seat, move: CapitalAction, events: list | None = None) -> Phrase:
     """Do a Capital Action move; returns the log text (without the seat name); a Research's
     private lines (the cards drawn) go to ``events``."""
     from app.rulesets.heroes import spells

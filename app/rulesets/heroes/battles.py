@@ -43,10 +43,12 @@ import itertools
 import json
 import math
 from app.rulesets.base import Event, Seat
+from app.rulesets.base import card as card_arg
 from app.rulesets.heroes import mercenaries, spells, vessels
 from app.rulesets.heroes.abilities import strength_bonuses
-from app.rulesets.heroes.board import Board, region_name
-from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, TacticCard, describe_units
+from app.rulesets.heroes.board import Board, region_arg
+from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, TacticCard
+from app.rulesets.heroes.phrases import Phrase, chain, number, said, units
 from app.rulesets.heroes.march import ARMY_LIMIT, neighbours
 from app.rulesets.heroes.moves import Casualties, Conscript, Tactic
 from app.rulesets.heroes.nomads import release_all
@@ -123,8 +125,8 @@ def start(state: HeroesState, attacker: Seat, defender: Seat, region: str, capit
                       "cards": None}
     battle["strength"] = {side: natural(state, battle, side) for side in SIDES}
     what = "the capital of " if capital else ""
-    events.append(Event(text=f"{log_name(state, attacker, start=True)} attacks {what}{log_name(state, defender)} at "
-                             f"{region_name(region)} (+{HOUSE.vp('start_battle')} VP)"))
+    events.append(said(f"{log_name(state, attacker, start=True)} attacks {what}{log_name(state, defender)} at {{region}} (+{{vp}} VP)",
+                       region=region_arg(region), vp=number(HOUSE.vp("start_battle"))).event())
     state["phase"] = "tactics"
     chosen = {str(seat): not state["players"][seat]["tactics"] for seat in (attacker, defender)}
     pending: Pending = {"battle": battle, "chosen": chosen, "choices": {}}
@@ -265,29 +267,31 @@ def reveal(state: HeroesState, rivals: Rivals, events: list[Event]) -> None:
         mine, theirs = records[side], records[other]
         if not mine["void"] and theirs["card"] in HOUSE.tactics[mine["card"]].cancels:
             theirs["cancelled"] = not theirs["void"]
-    texts = []
+    texts: list[Phrase] = []
     for side, other in SIDE_PAIRS:
         record, seat = records[side], battle[side]
         card = HOUSE.tactics[record["card"]]
         name = log_name(state, seat)
+        key = f"{side}_card"  # one argument per side: both cards may have the same name
         if record["void"] or record["cancelled"]:
-            texts.append(f"{name} {card.name} ({'cancelled' if record['cancelled'] else 'void'})")
+            texts.append(said(f"{name} {{{key}}} ({'cancelled' if record['cancelled'] else 'void'})", **{key: card_arg(card.name)}))
             continue
         other_card = records[other]["card"] if not records[other]["void"] else ""
         record["bonus"] = record.get("drawn_strength", card.strength) + card.bonus_against.get(other_card, 0)
         record["vp"] = card.vp
         state["players"][seat]["score"] += card.vp
         if side not in moves:
-            texts.append(f"{name} {card.name} (+{record['bonus']} from its drawn card)")
+            texts.append(said(f"{name} {{{key}}} (+{{{side}_bonus}} from its drawn card)",
+                              **{key: card_arg(card.name), f"{side}_bonus": number(record["bonus"])}))
             continue
         move = moves[side]
         record["paid"] = move.resources
         record["sacrifice"] = move.sacrifice
         for resource, amount in move.resources.items():
             state["players"][seat]["resources"][resource] -= amount
-        texts.append(f"{name} {card.name} (+{record['bonus']})")
+        texts.append(said(f"{name} {{{key}}} (+{{{side}_bonus}})", **{key: card_arg(card.name), f"{side}_bonus": number(record["bonus"])}))
     battle["cards"] = records
-    events.append(Event(text="Both reveal: " + ", ".join(texts)))
+    events.append((Phrase("Both reveal: ") + texts[0] + ", " + texts[1]).event())
 
 
 # -- conscripts ------------------------------------------------------------------------------
@@ -323,7 +327,8 @@ def conscript(state: HeroesState, battle: Battle, seat: Seat, move: Conscript, e
     """Move the conscripted units into the battle region."""
     take_units(state, move.origin, seat, move.units)
     add_units(state, battle["region"], seat, move.units)
-    events.append(Event(text=f"{{seat{seat}}} conscripts {describe_units(move.units)} from {region_name(move.origin)} into the battle"))
+    events.append(said(f"{{seat{seat}}} conscripts {{units}} from {{region}} into the battle", units=units(move.units),
+                       region=region_arg(move.origin)).event())
 
 
 # -- result, damage, retreat -----------------------------------------------------------------
@@ -341,13 +346,14 @@ def resolve(state: HeroesState, rivals: Rivals, events: list[Event]) -> None:
     loser: Side = "defender" if winner == "attacker" else "attacker"
     battle["totals"] = totals
     battle["winner"] = battle[winner]
-    events.append(Event(text=f"{log_name(state, battle[winner], start=True)} wins {max(totals.values())} to {min(totals.values())}"
-                             + (" (a tie goes to the defender)" if totals["attacker"] == totals["defender"] else "")))
+    events.append((said(f"{log_name(state, battle[winner], start=True)} wins {{high}} to {{low}}", high=number(max(totals.values())),
+                        low=number(min(totals.values())))
+                   + (" (a tie goes to the defender)" if totals["attacker"] == totals["defender"] else "")).event())
     for side in SIDES:
         sacrifice = cards[side]["sacrifice"]
         if size(sacrifice):
             destroy_units(state, battle["region"], battle[side], sacrifice)
-            events.append(Event(text=f"{log_name(state, battle[side], start=True)} loses the sacrificed {describe_units(sacrifice)}"))
+            events.append(said(f"{log_name(state, battle[side], start=True)} loses the sacrificed {{units}}", units=units(sacrifice)).event())
             mercenaries.lose(state, sacrifice.get("mercenary", 0), events)  # A-M2: sacrificed is killed
     damage = 0 if winner == "attacker" and battle["capital"] else math.ceil(natural(state, battle, loser) / 2)
     battle["damage"] = damage
@@ -456,27 +462,27 @@ def take_casualties(state: HeroesState, move: Casualties, events: list[Event]) -
     pending = pending_step(state)
     battle, seat = pending["battle"], pending["seat"]
     region = battle["region"]
-    lost = []
+    lost: list[Phrase] = []
     tower_lost = state["regions"][region]["tower"] == seat and pending["damage"] > 0
     if tower_lost:
         state["regions"][region]["tower"] = None
         state["players"][seat]["supply"]["tower"] += 1
-        lost.append("its Tower")
+        lost.append(Phrase("its Tower"))
     if size(move.units):
         destroy_units(state, region, seat, move.units)
-        lost.append(describe_units(move.units))
+        lost.append(units(move.units))
     survivors = units_at(state, region, seat)
-    text = (f"{log_name(state, seat, start=True)} takes {pending['damage']} damage: "
-            f"loses {' and '.join(lost) or 'nothing'}")
+    text = said(f"{log_name(state, seat, start=True)} takes {{damage}} damage: loses {{lost}}", damage=number(pending["damage"]),
+                lost=chain(lost, " and ") if lost else Phrase("nothing"))
     if size(survivors):
         if move.retreat is None:
             raise ValueError("survivors need a place to retreat to (casualty_options names one)")
         take_units(state, region, seat, survivors)
         add_units(state, move.retreat, seat, survivors)
         verb = "retreats" if size(survivors) == 1 else "retreat"
-        text += f"; {describe_units(survivors)} {verb} to {region_name(move.retreat)}"
+        text += said(f"; {{survivors}} {verb} to {{retreat}}", survivors=units(survivors, "survivors"), retreat=region_arg(move.retreat))
         note_region(state, move.retreat)
-    events.append(Event(text=text))
+    events.append(text.event())
     left = pending["damage"] - (HOUSE.tower["strength"] if tower_lost else 0) - natural_strength(move.units)
     vessel_fate(state, seat, region, left, events)
     mercenaries.lose(state, move.mercenary, events)
@@ -513,7 +519,6 @@ def destroy_capital(state: HeroesState, rivals: Rivals, attacker: Seat, owner: S
     player["eliminated"] = True
     player["tokens"] = 0
     state["players"][attacker]["score"] += HOUSE.vp("destroy_capital")
-    events.append(Event(text=f"{log_name(state, attacker, start=True)} destroys the capital of "
-                             f"{log_name(state, owner)} (+{HOUSE.vp('destroy_capital')} VP): "
-                             f"{log_name(state, owner)} is eliminated"))
+    events.append(said(f"{log_name(state, attacker, start=True)} destroys the capital of {log_name(state, owner)} (+{{vp}} VP): "
+                       f"{log_name(state, owner)} is eliminated", vp=number(HOUSE.vp("destroy_capital"))).event())
     rivals.capital_destroyed(state, attacker, events)

@@ -16,7 +16,8 @@ from collections import defaultdict
 from app.rulesets.base import Event, Seat
 from app.rulesets.heroes.abilities import collect_bonus
 from app.rulesets.heroes.board import Board
-from app.rulesets.heroes.houses import HOUSE, RESOURCES, describe_resources
+from app.rulesets.heroes.houses import HOUSE, RESOURCES
+from app.rulesets.heroes.phrases import number, resources, said
 from app.rulesets.heroes.nomads import return_from_bar, yield_penalty
 from app.rulesets.heroes.spells import round_end as rotate_scribed
 from app.rulesets.heroes.pieces import add_units, clockwise_from, controller, log_name, units_at
@@ -61,7 +62,7 @@ def collect(state: HeroesState, board: Board, events: list[Event]) -> None:
             before = player["resources"][resource]
             player["resources"][resource] = min(HOUSE.resource_cap, before + amount)
             gained[resource] = player["resources"][resource] - before
-        events.append(Event(text=f"{log_name(state, seat, start=True)} collects {describe_resources(gained)}"))
+        events.append(said(f"{log_name(state, seat, start=True)} collects {{gained}}", gained=resources(gained, "gained")).event())
 
 
 def round_end(state: HeroesState, events: list[Event]) -> None:
@@ -74,8 +75,8 @@ def round_end(state: HeroesState, events: list[Event]) -> None:
         if serfs:
             add_units(state, player["capital"], seat, {"serf": serfs})
         if nomads:
-            events.append(Event(text=f"{nomads} Nomad{'s' if nomads != 1 else ''} of {log_name(state, seat)} "
-                                     "go back to the Nomad supply (NC-3)"))
+            events.append(said(f"{{count}} Nomad{'s' if nomads != 1 else ''} of {log_name(state, seat)} "
+                               "go back to the Nomad supply (NC-3)", count=number(nomads)).event())
         player["bar"] = {slot: ("disabled" if held == "disabled" else None) for slot, held in player["bar"].items()}
         player["tokens"] = HOUSE.start["action_tokens"]
     rotate_scribed(state)

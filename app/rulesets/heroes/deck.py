@@ -14,7 +14,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from app.rulesets.base import Rng
+from app.rulesets.base import Rng, amount, words
+from app.rulesets.heroes.phrases import Phrase
 from app.rulesets.heroes.state import HeroesState
 
 
@@ -51,12 +52,14 @@ ACTION_NAMES = {"research": "Research (its Hero's spell)", "recruit": "Recruit",
                 "track": "Build C.C. track", "attack": "Attack"}
 
 
-def describe(card_id: int, full: bool = False) -> str:
+def describe(card_id: int, full: bool = False) -> Phrase:
     """``"card 5 (Build (Tower, else C.C. track), arrow NE)"``: a card in a log line (``full``: the
-    full edition's action of a card that has one)."""
+    full edition's action of a card that has one), as the phrase ``"card {enemy_card} ({enemy_action},
+    arrow {enemy_arrow})"`` (its number, action and arrow are arguments, translated apart)."""
     card = cards()[card_id]
     action = action_of(card, full)
-    return f"card {card.id} ({ACTION_NAMES[action]}, arrow {card.arrow})"
+    return Phrase("card {enemy_card} ({enemy_action}, arrow {enemy_arrow})",
+                  {"enemy_card": amount(card.id), "enemy_action": words(ACTION_NAMES[action]), "enemy_arrow": words(card.arrow)})
 
 
 def action_of(card: EnemyCard, full: bool) -> str:

@@ -32,11 +32,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rulesets.base import Event
+from app.rulesets.base import Event, words
+from app.rulesets.base import card as card_arg
 from app.rulesets.heroes import actions, battles, compass, deck, spells
-from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.deck import EnemyCard, solo_data
-from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS, describe_resources, describe_units
+from app.rulesets.heroes.houses import HOUSE, RESOURCES, UNIT_KINDS
+from app.rulesets.heroes.phrases import Phrase, chain, count_of, number, resources, said, units
 from app.rulesets.heroes.march import ARMY_LIMIT, Terrain
 from app.rulesets.heroes.pieces import (
     ENEMY, add_units, board_nomads, can_pay, capital_owner, destroy_units, gain, is_full, natural_strength, occupants, pay,
@@ -48,9 +50,10 @@ PLAYER = 0
 """The one seat of a solo table."""
 
 
-def say(events: list[Event], slot: int, card_id: int, text: str) -> None:
+def say(events: list[Event], slot: int, card_id: int, text: Phrase) -> None:
     """A public log line of the Enemy: ``"Enemy, Hero 2, card 5 (Build ..., arrow NE): ..."``."""
-    events.append(Event(text=f"The Enemy (Hero {hero_index(slot) + 1}, {deck.describe(card_id)}) {text}"))
+    events.append((said("The Enemy (Hero {hero}, {card}) ", hero=number(hero_index(slot) + 1), card=deck.describe(card_id))
+                   + text).event())
 
 
 def capital(state: HeroesState) -> str:
@@ -98,8 +101,8 @@ def recruit(state: HeroesState, slot: int, card_id: int, events: list[Event]) ->
             if region == capital(state) or size(units_at(state, region, ENEMY)) >= ARMY_LIMIT:
                 region = capital(state)
             add_units(state, region, ENEMY, {unit: 1})
-            say(events, slot, card_id, f"recruits a {unit.capitalize()} for {describe_resources(cost)} "
-                                       f"into {region_name(region)} (Recruit: Warrior before Serf)")
+            say(events, slot, card_id, said(f"recruits a {unit.capitalize()} for {{cost}} into {{region}} (Recruit: Warrior before Serf)",
+                                            cost=resources(cost), region=region_arg(region)))
             return True
     return False
 
@@ -110,7 +113,7 @@ def tax(state: HeroesState, slot: int, card_id: int, events: list[Event]) -> boo
     gained = gain(state, ENEMY, resource, HOUSE.tax_values[0])
     if not gained:
         return False
-    say(events, slot, card_id, f"taxes {resource.capitalize()} from the top slot: +{gained} (Enemy Tax)")
+    say(events, slot, card_id, said(f"taxes {resource.capitalize()} from the top slot: +{{gained}} (Enemy Tax)", gained=number(gained)))
     return True
 
 
@@ -123,7 +126,8 @@ def tower(state: HeroesState, board: Board, slot: int, card_id: int, events: lis
     pay(state, ENEMY, cost)
     state["players"][ENEMY]["supply"]["tower"] -= 1
     state["regions"][region]["tower"] = ENEMY
-    say(events, slot, card_id, f"builds a Tower on {region_name(region)} for {describe_resources(cost)} (Build: Tower first)")
+    say(events, slot, card_id, said("builds a Tower on {region} for {cost} (Build: Tower first)", region=region_arg(region),
+                                    cost=resources(cost)))
     return True
 
 
@@ -144,8 +148,8 @@ def track(state: HeroesState, slot: int, card_id: int, events: list[Event]) -> b
     solo["track"] += 1
     enemy["score"] += rules["vp"]
     enemy["cc_level"] = level_of(solo["track"])
-    say(events, slot, card_id, f"builds its C.C. track to step {solo['track']} of {rules['steps']} for "
-                               f"{rules['cost']} {resource.capitalize()} (+{rules['vp']} VP)")
+    say(events, slot, card_id, said("builds its C.C. track to step {step} of {steps} for {paid} (+{vp} VP)", step=number(solo["track"]),
+                                    steps=number(rules["steps"]), paid=count_of(rules["cost"], resource), vp=number(rules["vp"])))
     if solo["track"] == rules["steps"] and state["end"] is None:
         state["end"] = {"objective": "track", "by": ENEMY, "round": state["round"], "last_round": state["round"] + 1}
         events.append(Event(text="The Enemy reaches the end of its C.C. track: this round and one more are played"))
@@ -184,8 +188,8 @@ def attack(state: HeroesState, board: Board, slot: int, card_id: int, events: li
         return False
     target = targets[0]
     tie = "; a tie, settled by the arrow, then clockwise" if len(targets) > 1 else ""
-    say(events, slot, card_id, f"attacks your weakest army within {solo_data()['attack_reach']} regions, at "
-                               f"{region_name(target)} (strength {weakest}{tie})")
+    say(events, slot, card_id, said(f"attacks your weakest army within {{reach}} regions, at {{region}} (strength {{strength}}{tie})",
+                                    reach=number(solo_data()["attack_reach"]), region=region_arg(target), strength=number(weakest)))
     enter(state, board, slot, target, solo_data()["attack_gain"], events)
     return True
 
@@ -214,12 +218,12 @@ def failed_move(state: HeroesState, board: Board, slot: int, card_id: int, why: 
     candidates = step_candidates(state, board, slot)
     target = compass.step(board, origin, candidates, card.arrow)
     if target is None:
-        say(events, slot, card_id, f"cannot {why}, and its Hero has nowhere to move: it stays on {region_name(origin)}")
+        say(events, slot, card_id, said(f"cannot {why}, and its Hero has nowhere to move: it stays on {{region}}", region=region_arg(origin)))
         return
     ahead = compass.in_direction(board, origin, candidates, card.arrow) == target
-    how = f"the arrow {card.arrow}" if ahead else f"the first way clockwise from {card.arrow}"
-    say(events, slot, card_id, f"cannot {why}, so its Hero's army moves from {region_name(origin)} to "
-                               f"{region_name(target)} ({how}; failed action)")
+    how = "the arrow {arrow}" if ahead else "the first way clockwise from {arrow}"
+    say(events, slot, card_id, said(f"cannot {why}, so its Hero's army moves from {{origin}} to {{destination}} ({how}; failed action)",
+                                    origin=region_arg(origin), destination=region_arg(target), arrow=words(card.arrow)))
     enter(state, board, slot, target, solo_data()["move_gain"], events)
 
 
@@ -242,8 +246,8 @@ def enter(state: HeroesState, board: Board, slot: int, target: str, amount: int,
         entry["nomad"] = False
         state["players"][ENEMY]["nomads"] += 1
         state["players"][ENEMY]["score"] += HOUSE.vp("start_battle")
-        events.append(Event(text=f"The Enemy's army of {describe_units(army)} battles the Nomad on "
-                                 f"{region_name(target)}, gains {HOUSE.vp('start_battle')} VP and captures it (NS-17)"))
+        events.append(said("The Enemy's army of {units} battles the Nomad on {region}, gains {vp} VP and captures it (NS-17)",
+                           units=units(army), region=region_arg(target), vp=number(HOUSE.vp("start_battle"))).event())
 
 
 def collect_gain(state: HeroesState, board: Board, events: list[Event]) -> None:
@@ -258,7 +262,8 @@ def collect_gain(state: HeroesState, board: Board, events: list[Event]) -> None:
         return
     gained = gain(state, ENEMY, resource, pending["amount"])
     if gained:
-        events.append(Event(text=f"The Enemy gains {gained} {resource.capitalize()} on entering {region_name(region)}"))
+        events.append(said("The Enemy gains {gained} on entering {region}", gained=count_of(gained, resource),
+                           region=region_arg(region)).event())
 
 
 # -- Research: the acting Hero's spell (full edition) -----------------------------------------
@@ -274,8 +279,8 @@ def research(state: HeroesState, slot: int, card_id: int, events: list[Event]) -
     if rival["resources"]["mana"] < entry["mana"]:
         return False
     rival["resources"]["mana"] -= entry["mana"]
-    events.append(Event(text=f"The Enemy (Hero {hero}, {deck.describe(card_id, True)}) casts {entry['name']} "
-                             f"for {entry['mana']} Mana (Research)"))
+    events.append(said("The Enemy (Hero {hero}, {card}) casts {spell} for {mana} (Research)", hero=number(hero),
+                       card=deck.describe(card_id, True), spell=card_arg(entry["name"]), mana=count_of(entry["mana"], "mana")).event())
     record = {"caster": ENEMY, "card": None, "target": None, "name": entry["name"], "vp": entry["vp"],
               "effect": entry["effect"], "reach": entry["reach"], "hero_region": hero_region(state, slot),
               "enemy_hero": hero, "then": "solo"}
@@ -308,13 +313,13 @@ def enemy_spell_effect(state: HeroesState, board: Board, record: dict[str, Any],
     distance = board.land_distances(origin)
     candidates = [region for region in state["regions"] if distance.get(region, 99) <= record["reach"]
                   and not board.is_capital_region(region)]
-    text = f"The Enemy's {record['name']} scores {record['vp']} VP"
+    text = said("The Enemy's {spell} scores {vp} VP", spell=card_arg(record["name"]), vp=number(record["vp"]))
     touched: list[str] = []
     if kind == "destroy_unit":
         targets = [r for r in candidates if spells.enemy_units_at(state, r, ENEMY) == PLAYER]
         target = pick_target(state, board, origin, targets)
         if target:
-            text += "; " + spells.kill_weakest(state, target, ENEMY)
+            text += Phrase("; ") + spells.kill_weakest(state, target, ENEMY)
             touched.append(target)
     elif kind == "destroy_tower":
         targets = [r for r in candidates if state["regions"][r]["tower"] == PLAYER]
@@ -322,9 +327,9 @@ def enemy_spell_effect(state: HeroesState, board: Board, record: dict[str, Any],
         if target:
             state["regions"][target]["tower"] = None
             state["players"][PLAYER]["supply"]["tower"] += 1
-            text += f"; the Tower of {{seat0}} on {region_name(target)} is destroyed"
+            text += said("; the Tower of {seat0} on {region} is destroyed", region=region_arg(target))
             touched.append(target)
-    events.append(Event(text=text))
+    events.append(text.event())
     return touched
 
 
@@ -365,8 +370,8 @@ def perform(state: HeroesState, board: Board, slot: int, card: EnemyCard, events
     elif card.action == "build":
         done = tower(state, board, slot, card.id, events)
         if not done:
-            events.append(Event(text=f"The Enemy cannot build a Tower on {region_name(hero_region(state, slot))} (it "
-                                     "needs its own Serf there, outside a capital, within its Tower limit, and the Ore)"))
+            events.append(said("The Enemy cannot build a Tower on {region} (it needs its own Serf there, outside a capital, within "
+                               "its Tower limit, and the Ore)", region=region_arg(hero_region(state, slot))).event())
             done = track(state, slot, card.id, events)
     elif card.action == "track":
         done = track(state, slot, card.id, events)
@@ -390,9 +395,9 @@ def battle_card(state: HeroesState, battle: Battle, side: Side, events: list[Eve
     card = deck.cards()[card_id]
     tactic = card.attack_tactic if side == "attacker" else card.defence_tactic
     battle["enemy_card"] = card_id
-    events.append(Event(text=f"The Enemy draws {deck.describe(card_id)} for the battle: it adds {card.strength} "
-                             f"strength and plays {HOUSE.tactics[tactic].name} for free (the tactic's own strength "
-                             "does not count, its effects on your card and its VP do)"))
+    events.append(said("The Enemy draws {card} for the battle: it adds {strength} strength and plays {tactic} for free (the "
+                       "tactic's own strength does not count, its effects on your card and its VP do)", card=deck.describe(card_id),
+                       strength=number(card.strength), tactic=card_arg(HOUSE.tactics[tactic].name)).event())
     return {"card": tactic, "void": False, "cancelled": False, "bonus": 0, "vp": 0, "drawn_strength": card.strength,
             "paid": {r: 0 for r in RESOURCES}, "sacrifice": {k: 0 for k in UNIT_KINDS}}
 
@@ -415,28 +420,29 @@ def take_enemy_losses(state: HeroesState, region: str, damage: int, events: list
     seat = ENEMY
     capital = state["players"][seat]["capital"]
     rest = damage
-    lost_words = []
+    lost_words: list[Phrase] = []
     if state["regions"][region]["tower"] == seat and damage > 0:
         state["regions"][region]["tower"] = None
         state["players"][seat]["supply"]["tower"] += 1
         rest -= HOUSE.tower["strength"]
-        lost_words.append("its Tower")
-    units = units_at(state, region, seat)
-    lost = enemy_losses(units, max(0, rest))
+        lost_words.append(Phrase("its Tower"))
+    present = units_at(state, region, seat)
+    lost = enemy_losses(present, max(0, rest))
     heroes = lost["hero"]
     killed = {**lost, "hero": 0}
     if size(killed):
         destroy_units(state, region, seat, killed)
-        lost_words.append(describe_units(killed))
+        lost_words.append(units(killed))
     if heroes:
-        lost_words.append(f"{describe_units({'hero': heroes})}, who reappears in its Courtyard at once")
+        lost_words.append(units({"hero": heroes}, "heroes") + ", who reappears in its Courtyard at once")
     survivors = units_at(state, region, seat)
-    text = f"The Enemy takes {damage} damage, weakest first: loses {' and '.join(lost_words) or 'nothing'}"
+    text = said("The Enemy takes {damage} damage, weakest first: loses {lost}", damage=number(damage),
+                lost=chain(lost_words, " and ") if lost_words else Phrase("nothing"))
     if size(survivors) and region != capital:
         take_units(state, region, seat, survivors)
         add_units(state, capital, seat, survivors)
         verb = "goes" if size(survivors) == 1 else "go"
-        text += f"; {describe_units(survivors)} {verb} back to its Courtyard"
+        text += said(f"; {{survivors}} {verb} back to its Courtyard", survivors=units(survivors, "survivors"))
         battles.note_region(state, capital)
     state["solo"]["heroes"] = [capital if where == region else where for where in state["solo"]["heroes"]]
-    events.append(Event(text=text))
+    events.append(text.event())

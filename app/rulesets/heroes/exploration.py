@@ -23,7 +23,7 @@ Decisions where the sources are silent (also in ``reference.md``, "Full edition"
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Rng, Seat, card
+from app.rulesets.base import Event, Rng, Seat, amount, card
 from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.catalogue import CATALOGUE
 
@@ -63,33 +63,38 @@ def explore(state: HeroesState, board: Board, seat: Seat, region: str, events: l
     player = state["players"][seat]
     who = log_name(state, seat, start=True)
     text = f"{who} reveals {{token}} on {{where}}"
+    args = {"token": card(entry["name"]), "where": region_arg(region)}
     kind = effect["kind"]
     if kind == "resource":
         resource = board.regions[region].resource if region in board.regions else None
         if resource:
-            text += f": +{gain(state, seat, resource, effect['amount'])} {resource.capitalize()}"
+            text += ": +{gained}"
+            args["gained"] = amount(gain(state, seat, resource, effect["amount"]), resource.capitalize())
         else:
             text += ": nothing to gather here"
     elif kind == "any_resource":
-        text += f": +{gain(state, seat, effect['resource'], effect['amount'])} {effect['resource'].capitalize()}"
+        text += ": +{gained}"
+        args["gained"] = amount(gain(state, seat, effect["resource"], effect["amount"]), effect["resource"].capitalize())
     elif kind == "vp":
         player["score"] += effect["amount"]
-        text += f": +{effect['amount']} VP"
+        text += ": +{vp} VP"
+        args["vp"] = amount(effect["amount"])
     elif kind == "spell":
         from app.rulesets.heroes.spells import draw, hand_limit
         drawn = draw(state, 1)
         if drawn and len(player["spells"]) < hand_limit(state, seat):
             player["spells"].extend(drawn)
             text += ": a spell joins the hand"
-            events.append(Event(text=f"You find {CATALOGUE.spell(drawn[0]).name}", seats=(seat,)))
+            events.append(Event(text="You find {spell}", args={"spell": card(CATALOGUE.spell(drawn[0]).name)}, seats=(seat,)))
         elif drawn:
             state["spell_discard"].extend(drawn)
-            text += f": the hand is full, {CATALOGUE.spell(drawn[0]).name} is discarded"
+            text += ": the hand is full, {spell} is discarded"
+            args["spell"] = card(CATALOGUE.spell(drawn[0]).name)
     elif kind == "lose_unit":
         text += ": " + lose_unit(state, seat, region) if army else ": no army is there to pay it"
     else:
         text += ": nothing"
-    events.append(Event(text=text, args={"token": card(entry["name"]), "where": region_arg(region)}))
+    events.append(Event(text=text, args=args))
 
 
 def lose_unit(state: HeroesState, seat: Seat, region: str) -> str:

@@ -25,11 +25,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Seat
+from app.rulesets.base import Event, IllegalMove, MoveModel, Seat, card
 from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
 from app.rulesets.heroes.actions import MARCH_SLOTS, SLOT_OF, capital_slots, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_arg, region_name
-from app.rulesets.heroes.houses import describe_units
+from app.rulesets.heroes.phrases import Phrase, said, units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
     Build, CapitalAction, Cast, Casualties, CombatSpell, Conscript, DiscardSpell, FireMercenary, Fly, Interrupt, March,
@@ -278,7 +278,7 @@ def take_action(state: HeroesState, setting: Setting, seat: Seat, move: CapitalA
     last_move(state)["slots"].append([seat, slot])
     touch(state, getattr(move, "region", None))
     private: list[Event] = []
-    events.append(Event(text=f"{{seat{seat}}} {actions.perform(board, state, seat, move, private)}"))
+    events.append((Phrase(f"{{seat{seat}}} ") + actions.perform(board, state, seat, move, private)).event())
     events.extend(private)
     after_capital_action(state, board, seat, move, events)
     track_slot = actions.tax_slot(state, move.resource) if isinstance(move, Tax) else None
@@ -324,8 +324,8 @@ def follow(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction
     touch(state, getattr(move, "region", None))
     what = "a Serf" if move.worker == "serf" else "a captured Nomad"
     private: list[Event] = []
-    events.append(Event(text=f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: "
-                             f"{actions.perform(setting.board, state, seat, move, private)}"))
+    events.append((Phrase(f"{{seat{seat}}} follows the {slot.capitalize()} with {what}: ")
+                   + actions.perform(setting.board, state, seat, move, private)).event())
     events.extend(private)
     after_capital_action(state, setting.board, seat, move, events)
     window = pending_step(state)
@@ -391,9 +391,9 @@ def do_march(state: HeroesState, setting: Setting, seat: Seat, move: March, end:
     take_units(state, move.origin, seat, move.units)
     add_units(state, move.destination, seat, move.units)
     touch(state, move.origin, move.destination)
-    events.append(Event(text=f"{{seat{seat}}} marches {describe_units(move.units)} from {{origin}} to {{destination}}"
-                             + ("" if move.worker == "token" else " (Muster)"),
-                        args={"origin": region_arg(move.origin), "destination": region_arg(move.destination)}))
+    events.append((said(f"{{seat{seat}}} marches {{units}} from {{origin}} to {{destination}}", units=units(move.units),
+                        origin=region_arg(move.origin), destination=region_arg(move.destination))
+                   + ("" if move.worker == "token" else " (Muster)")).event())
     arrive(state, setting, seat, move.destination, end, then, events)
 
 
@@ -468,10 +468,10 @@ def command(state: HeroesState, setting: Setting, seat: Seat, move: Sail | Fly |
     origin = vessels.carry(state, seat, move)
     touch(state, origin if origin in state["regions"] else None, move.destination if move.destination in state["regions"] else None)
     verb = "sails" if isinstance(move, Sail) else "flies"
-    cargo = f" with {describe_units(move.units)}" if any(move.units.values()) else ""
-    events.append(Event(text=f"{{seat{seat}}} {verb} from {{origin}} to {{destination}}{cargo}"
-                             + ("" if move.worker == "token" else " (Muster)"),
-                        args={"origin": region_arg(origin), "destination": region_arg(move.destination)}))
+    cargo = said(" with {units}", units=units(move.units)) if any(move.units.values()) else Phrase("")
+    events.append((said(f"{{seat{seat}}} {verb} from {{origin}} to {{destination}}", origin=region_arg(origin),
+                        destination=region_arg(move.destination)) + cargo
+                   + ("" if move.worker == "token" else " (Muster)")).event())
     if move.destination not in state["regions"]:  # at sea: a sea token, no battle
         exploration.explore(state, setting.board, seat, move.destination, events)
         after_march(state, setting, seat, then, events)
@@ -496,7 +496,7 @@ def finish_cast(state: HeroesState, setting: Setting, record: dict[str, Any], ev
     state["phase"] = "action"
     state["pending"] = None
     if cancelled:
-        events.append(Event(text=f"The {record['name']} is cancelled"))
+        events.append(said("The {spell} is cancelled", spell=card(record["name"])).event())
     elif record.get("enemy_hero"):
         touch(state, *enemy.enemy_spell_effect(state, setting.board, record, events))
     else:

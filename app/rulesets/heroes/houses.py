@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
+from app.rulesets.base import amount
+
 RESOURCES = ("ore", "mana", "food")
 """Spec 1.4: the three resources, in the order the log and the view list them."""
 UNIT_KINDS = ("serf", "warrior", "hero", "mercenary")
@@ -216,3 +218,29 @@ def describe_resources(amounts: dict[str, int]) -> str:
     """``{"mana": 4} -> "4 Mana"``; ``"nothing"`` if all zero."""
     parts = [plural(amounts[r], r) for r in RESOURCES if amounts.get(r, 0)]
     return " + ".join(parts) if parts else "nothing"
+
+
+def _listed(parts: list[tuple[int, str]], name: str, joiner: str) -> tuple[str, dict[str, dict[str, Any]]]:
+    """A list as a template fragment and its typed arguments: one ``amount`` per item, named
+    ``{name}0``, ``{name}1``.. (so a catalog holds one entry per list length, never one per count)."""
+    if not parts:
+        return "nothing", {}
+    args = {f"{name}{index}": amount(count, NAMES[kind][0 if count == 1 else 1]) for index, (count, kind) in enumerate(parts)}
+    keys = ["{" + key + "}" for key in args]
+    if joiner == " + ":
+        return " + ".join(keys), args
+    return (keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1]), args
+
+
+def units_phrase(counts: dict[str, int], name: str = "units") -> tuple[str, dict[str, dict[str, Any]]]:
+    """:func:`describe_units` as a translatable template fragment and its arguments:
+    ``{"serf": 2, "warrior": 1} -> ("{units0} and {units1}", {"units0": amount(1, "Warrior"), ..})``;
+    ``("nothing", {})`` if empty.  It renders to exactly the words of :func:`describe_units`."""
+    return _listed([(counts.get(kind, 0), kind) for kind in DESCRIBE_ORDER if counts.get(kind, 0)], name, " and ")
+
+
+def resources_phrase(amounts: dict[str, int], name: str = "cost") -> tuple[str, dict[str, dict[str, Any]]]:
+    """:func:`describe_resources` as a translatable template fragment and its arguments:
+    ``{"ore": 1, "food": 2} -> ("{cost0} + {cost1}", {"cost0": amount(1, "Ore"), ..})``;
+    ``("nothing", {})`` if all zero."""
+    return _listed([(amounts[r], r) for r in RESOURCES if amounts.get(r, 0)], name, " + ")

@@ -29,8 +29,8 @@ of the kind ``"mercenary"`` (NM-5).
 from __future__ import annotations
 
 from app.rulesets.base import Event, Seat
-from app.rulesets.heroes.board import region_name
-from app.rulesets.heroes.houses import HOUSE, describe_resources, plural
+from app.rulesets.heroes.houses import HOUSE
+from app.rulesets.heroes.phrases import Phrase, count_of, number, regions, resources, said
 from app.rulesets.heroes.pieces import add_units, can_pay, pay, take_units
 from app.rulesets.heroes.state import HeroesState, MercenaryCard
 
@@ -66,14 +66,15 @@ def can_recruit(state: HeroesState, seat: Seat) -> bool:
     return can_pay(state, seat, HOUSE.recruit_cost("mercenary"))
 
 
-def recruit(state: HeroesState, seat: Seat) -> str:
+def recruit(state: HeroesState, seat: Seat) -> Phrase:
     """NM-2: pay, take the card, and put all 3 figures in the Courtyard; returns the log text."""
     cost = HOUSE.recruit_cost("mercenary")
     pay(state, seat, cost)
     figures = HOUSE.mercenary_figures
     state["mercenary"] = {"owner": seat, "alive": figures}
     add_units(state, state["players"][seat]["capital"], seat, {"mercenary": figures})
-    return f"recruits the Nomad Mercenary ({figures} Nomad figures in the Courtyard) for {describe_resources(cost)}"
+    return said("recruits the Nomad Mercenary ({figures} Nomad figures in the Courtyard) for {cost}", figures=number(figures),
+                cost=resources(cost))
 
 
 def figures(state: HeroesState, seat: Seat) -> dict[str, int]:
@@ -96,9 +97,8 @@ def fire(state: HeroesState, seat: Seat, events: list[Event]) -> list[str]:
         take_units(state, region, seat, {"mercenary": count})
     alive = card(state)["alive"]
     state["mercenary"] = new_card()
-    where = ", ".join(region_name(region) for region in places) or "nowhere"
-    events.append(Event(text=f"{{seat{seat}}} fires the Nomad Mercenary: {plural(alive, 'mercenary')} "
-                             f"(from {where}) and the card go back to the supply (NM-8)"))
+    events.append(said(f"{{seat{seat}}} fires the Nomad Mercenary: {{figures}} (from {{where}}) and the card go back to the "
+                       "supply (NM-8)", figures=count_of(alive, "mercenary"), where=regions(list(places))).event())
     return list(places)
 
 
@@ -111,8 +111,8 @@ def lose(state: HeroesState, count: int, events: list[Event]) -> None:
     held["alive"] -= count
     seat = held["owner"]
     if held["alive"] > 0:
-        events.append(Event(text=f"{{seat{seat}}} keeps the Nomad Mercenary with "
-                                 f"{plural(held['alive'], 'mercenary')} left (NM-7)"))
+        events.append(said(f"{{seat{seat}}} keeps the Nomad Mercenary with {{figures}} left (NM-7)",
+                           figures=count_of(held["alive"], "mercenary")).event())
         return
     state["mercenary"] = new_card()
     events.append(Event(text=f"The last Nomad Mercenary of {{seat{seat}}} is dead: the card goes back "

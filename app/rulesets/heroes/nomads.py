@@ -20,8 +20,9 @@
 from __future__ import annotations
 
 from app.rulesets.base import Event, Seat
-from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import HOUSE
+from app.rulesets.heroes.phrases import number, said
 from app.rulesets.heroes.pieces import board_nomads, capital_owner
 from app.rulesets.heroes.state import HeroesState
 
@@ -64,7 +65,7 @@ def place(state: HeroesState, region: str, events: list[Event]) -> None:
     """Put a Nomad from the supply on ``region`` (legality checked by the caller)."""
     state["regions"][region]["nomad"] = True
     state["nomad_supply"] -= 1
-    events.append(Event(text=f"{{seat{state['first_player']}}} places a Nomad on {region_name(region)} (NW-1)"))
+    events.append(said(f"{{seat{state['first_player']}}} places a Nomad on {{region}} (NW-1)", region=region_arg(region)).event())
 
 
 def penalised(state: HeroesState, board: Board, region: str) -> bool:
@@ -93,8 +94,8 @@ def capture(state: HeroesState, seat: Seat, region: str, events: list[Event]) ->
     player = state["players"][seat]
     player["nomads"] += 1
     player["score"] += HOUSE.vp("start_battle")
-    events.append(Event(text=f"{{seat{seat}}} battles the Nomad on {region_name(region)} "
-                             f"(+{HOUSE.vp('start_battle')} VP) and captures it (NB-3, NB-5)"))
+    events.append(said(f"{{seat{seat}}} battles the Nomad on {{region}} (+{{vp}} VP) and captures it (NB-3, NB-5)",
+                       region=region_arg(region), vp=number(HOUSE.vp("start_battle"))).event())
 
 
 def return_from_bar(state: HeroesState, seat: Seat) -> int:

@@ -16,6 +16,7 @@ from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 from app.rulesets.heroes.options import Options
+from app.rulesets.heroes.phrases import number, said
 from app.rulesets.heroes.pieces import clockwise_from, is_full, turn_seat
 from app.rulesets.heroes.scoring import check_objectives, exterminate, final_result, game_over_after_round
 from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Player, Region, Side, TableOptions
@@ -140,7 +141,7 @@ def after_collection(state: HeroesState, board: Board, events: list[Event]) -> N
         finish(state, why, events)
         return
     state["round"] += 1
-    events.append(Event(text=f"Round {state['round']} begins"))
+    events.append(said("Round {round} begins", round=number(state["round"])).event())
     start_round(state, board, events)
 
 

@@ -56,6 +56,12 @@ class Heroes(Ruleset[HeroesState]):
     battle's tactic choice is secret, and its outcome is not to be tried out).  Passing, Research,
     Scribe (it changes the secret hand), Cast, discards, Interrupts, Combat spells, the tactic
     cards, Conscripts and casualties never can.
+
+    Languages: English only so far, though ``locales/fr.po`` holds every log template
+    (``phrases.py``).  Two kinds of text still carry values written in, so French is not declared:
+    the solo result's reason (``solo.result``: the two scores; a ``Result`` reason has no
+    arguments) and the solo opening lines, stored in the setup state with their values written in
+    (``phrases.flattened``) so that a stored state stays the same.
     """
 
     name = "heroes"

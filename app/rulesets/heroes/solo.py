@@ -41,13 +41,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score
+from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score, words
 from app.rulesets.heroes import actions, battles, compass, deck, edition, enemy, nomads, spells
 from app.rulesets.heroes.abilities import strength_bonuses
-from app.rulesets.heroes.board import Board, region_arg, region_name
+from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
+from app.rulesets.heroes.phrases import flattened, number, said
 from app.rulesets.heroes.moves import MoveNomad
 from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import (
@@ -94,7 +95,9 @@ def new_game(board: Board, options: Options, seed: int) -> HeroesState:
     state["rng"] = rng.state
     opening: list[Event] = []
     run(state, board, opening)
-    state["solo"]["opening"] = [event.model_dump(mode="json") for event in opening]  # logged with the first move (``flow.apply``)
+    # logged with the first move (``flow.apply``); stored with its values written in, as every game
+    # stored before the log lines had typed arguments holds them (the stored state stays the same)
+    state["solo"]["opening"] = [flattened(event).model_dump(mode="json") for event in opening]
     return state
 
 
@@ -126,8 +129,8 @@ def step_round(state: HeroesState, board: Board, events: list[Event]) -> bool:
         return False
     if state["round"] == 1 and nomads.is_empty(state, solo["free"]):
         nomads.place(state, solo["free"], [])
-        events.append(Event(text=f"The first Nomad goes on {region_name(solo['free'])}, the free continent's "
-                                 "Capital City region (NS-1)"))
+        events.append(said("The first Nomad goes on {region}, the free continent's Capital City region (NS-1)",
+                           region=region_arg(solo["free"])).event())
         return False
     if nomads.must_place(state, board):
         state["phase"] = "nomad"
@@ -143,8 +146,8 @@ def step_card(state: HeroesState, board: Board, events: list[Event]) -> bool:
     card_id = deck.draw(state)
     solo["slots"][slot - 1] = card_id
     solo["next"] = "resolve"
-    whose = "a 4th card, for Hero 3 (NS-14: it holds a captured Nomad)" if slot == 4 else f"for Hero {slot}"
-    events.append(Event(text=f"The Enemy draws {deck.describe(card_id, is_full(state))} {whose}"))
+    whose = "a 4th card, for Hero 3 (NS-14: it holds a captured Nomad)" if slot == 4 else "for Hero {hero}"
+    events.append(said(f"The Enemy draws {{card}} {whose}", card=deck.describe(card_id, is_full(state)), hero=number(slot)).event())
     if slot != 1 or not wandering(state):
         return False
     arrow = solo["arrow"] = deck.cards()[card_id].arrow
@@ -248,7 +251,7 @@ def step_close_round(state: HeroesState, board: Board, events: list[Event]) -> b
         finish(state, why, events)
         return True
     state["round"] += 1
-    events.append(Event(text=f"Round {state['round']} begins"))
+    events.append(said("Round {round} begins", round=number(state["round"])).event())
     solo["next"] = "round"
     return False
 
@@ -310,9 +313,9 @@ def move_nomad(state: HeroesState, board: Board, move: MoveNomad, events: list[E
     arrow = round_arrow(state)
     ahead = compass.in_direction(board, move.origin, nomad_targets(state, board, move.origin) + [move.destination],
                                  arrow) == move.destination
-    rule = f"NS-4: arrow {arrow}" if ahead else "NS-5: the first legal way clockwise"
-    events.append(Event(text=f"{{seat0}} moves the Nomad from {{origin}} to {{destination}} ({rule})",
-                        args={"origin": region_arg(move.origin), "destination": region_arg(move.destination)}))
+    rule = "NS-4: arrow {arrow}" if ahead else "NS-5: the first legal way clockwise"
+    events.append(said(f"{{seat0}} moves the Nomad from {{origin}} to {{destination}} ({rule})", origin=region_arg(move.origin),
+                       destination=region_arg(move.destination), **({"arrow": words(arrow)} if ahead else {})).event())
     holders = occupants(state, move.destination)
     if holders and nomad_battle(state, board, holders[0], move.destination, events):
         return
@@ -329,21 +332,22 @@ def nomad_battle(state: HeroesState, board: Board, seat: int, region: str, event
                                      board.regions[region].terrain)
     count = board_nomads(state)
     who = "{seat0}" if seat == PLAYER else "the Enemy"
-    events.append(Event(text=f"A Nomad battle on {region_name(region)}: nobody gains VP for starting it (NS-7); "
-                             f"{who} has strength {strength} against N = {count} (NS-8)"))
+    events.append(said(f"A Nomad battle on {{region}}: nobody gains VP for starting it (NS-7); {who} has strength {{strength}} "
+                       "against N = {count} (NS-8)", region=region_arg(region), strength=number(strength), count=number(count)).event())
     if strength > count:
         state["regions"][region]["nomad"] = False
         state["players"][seat]["nomads"] += 1
         state["players"][seat]["score"] += HOUSE.vp("start_battle")
         rule = "NS-10" if seat == PLAYER else "NS-11"
-        events.append(Event(text=f"{who[0].upper()}{who[1:]} wins, gains {HOUSE.vp('start_battle')} VP and captures the Nomad ({rule})"))
+        events.append(said(f"{who[0].upper()}{who[1:]} wins, gains {{vp}} VP and captures the Nomad ({rule})",
+                           vp=number(HOUSE.vp("start_battle"))).event())
         return False
     damage = math.ceil(natural / 2)
     if seat == ENEMY:
         events.append(Event(text="The Nomad wins and stays (NS-12)"))
         enemy.take_enemy_losses(state, region, damage, events)
         return False
-    events.append(Event(text=f"The Nomad wins and stays; {{seat0}} takes {damage} damage and retreats (NS-9)"))
+    events.append(said("The Nomad wins and stays; {seat0} takes {damage} damage and retreats (NS-9)", damage=number(damage)).event())
     fight: Battle = {"region": region, "attacker": PLAYER, "defender": PLAYER, "capital": False, "then": "solo",
                      "nomad": True, "cards": None}
     options = battles.casualty_options(state, fight, PLAYER, damage)

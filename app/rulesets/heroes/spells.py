@@ -36,9 +36,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.base import Event, Rng, Seat, card
-from app.rulesets.heroes.board import Board, region_name
+from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.catalogue import CATALOGUE, Spell
-from app.rulesets.heroes.houses import describe_resources
+from app.rulesets.heroes.phrases import Phrase, count_of, number, resources, said
 from app.rulesets.heroes.moves import Cast, CombatSpell, DiscardSpell, Interrupt, Scribe
 from app.rulesets.heroes.pieces import (
     add_units, capital_owner, clockwise_from, destroy_units, gain, is_full, log_name, units_at,
@@ -83,12 +83,14 @@ def draw(state: HeroesState, count: int) -> list[str]:
     return drawn
 
 
-def names(cards: list[str]) -> str:
-    """``"Fireball and Counterspell"``: cards in a log line."""
-    words = [CATALOGUE.spell(c).name for c in cards]
-    if not words:
-        return "no spell"
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+def names(cards: list[str]) -> Phrase:
+    """``"Fireball and Counterspell"``: cards in a log line, as a phrase of one ``card`` argument
+    per spell (``"{spell0} and {spell1}"``); ``"no spell"`` for none."""
+    if not cards:
+        return Phrase("no spell")
+    args = {f"spell{index}": card(CATALOGUE.spell(c).name) for index, c in enumerate(cards)}
+    keys = ["{" + key + "}" for key in args]
+    return Phrase(keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1], args)
 
 
 def take_into_hand(state: HeroesState, seat: Seat, count: int, why: str, events: list[Event]) -> list[str]:
@@ -97,9 +99,9 @@ def take_into_hand(state: HeroesState, seat: Seat, count: int, why: str, events:
     drawn = draw(state, count)
     state["players"][seat]["spells"].extend(drawn)
     who = log_name(state, seat, start=True)
-    events.append(Event(text=f"{who} {why}: draws {len(drawn)} spell{'s' if len(drawn) != 1 else ''}"))
+    events.append(said(f"{who} {why}: draws {{count}} spell{'s' if len(drawn) != 1 else ''}", count=number(len(drawn))).event())
     if drawn:
-        events.append(Event(text=f"You draw {names(drawn)}", seats=(seat,)))
+        events.append(said("You draw {spells}", spells=names(drawn)).event(seats=(seat,)))
     return drawn
 
 
@@ -110,13 +112,13 @@ def over_limit(state: HeroesState, seat: Seat) -> int:
 
 # -- Research and Scribe --------------------------------------------------------------------------
 
-def research(state: HeroesState, seat: Seat, events: list[Event]) -> str:
+def research(state: HeroesState, seat: Seat, events: list[Event]) -> Phrase:
     """Spec 1.7 Research: draw 3 (the discard down to the limit is the caller's ``open_discard``)."""
     drawn = draw(state, CATALOGUE.spell_number("research_draw"))
     state["players"][seat]["spells"].extend(drawn)
     if drawn:
-        events.append(Event(text=f"You draw {names(drawn)}", seats=(seat,)))
-    return f"researches: draws {len(drawn)} spell{'s' if len(drawn) != 1 else ''}"
+        events.append(said("You draw {spells}", spells=names(drawn)).event(seats=(seat,)))
+    return said(f"researches: draws {{count}} spell{'s' if len(drawn) != 1 else ''}", count=number(len(drawn)))
 
 
 def can_research(state: HeroesState) -> bool:
@@ -133,12 +135,12 @@ def scribe_moves(state: HeroesState, seat: Seat, worker: str) -> list[Scribe]:
     return [Scribe(card=c, worker=worker) for c in cards]
 
 
-def scribe(state: HeroesState, seat: Seat, move: Scribe) -> str:
+def scribe(state: HeroesState, seat: Seat, move: Scribe) -> Phrase:
     """Move the card face up into a scribed slot, Ready."""
     player = state["players"][seat]
     player["spells"].remove(move.card)
     player["scribed"].append({"card": move.card, "status": "ready"})
-    return f"scribes {CATALOGUE.spell(move.card).name}"
+    return said("scribes {card}", card=card(CATALOGUE.spell(move.card).name))
 
 
 def discard_moves(state: HeroesState, seat: Seat) -> list[DiscardSpell]:
@@ -284,8 +286,8 @@ def begin_cast(state: HeroesState, seat: Seat, move: Cast, events: list[Event]) 
     if move.target:
         from app.rulesets.heroes.board import region_arg
         args["target"] = region_arg(move.target)
-    events.append(Event(text=f"{log_name(state, seat, start=True)} casts the {source}{{spell}}{where} for {cost} Mana",
-                        args=args))
+    events.append(Event(text=f"{log_name(state, seat, start=True)} casts the {source}{{spell}}{where} for {{mana}}",
+                        args={**args, "mana": count_of(cost, "mana")}))
     return {"caster": seat, "card": move.card, "target": move.target, "name": spell.name, "vp": spell.vp,
             "effect": spell.effect}
 
@@ -321,8 +323,8 @@ def play_from_hand(state: HeroesState, seat: Seat, card_id: str) -> tuple[Spell,
 def interrupt(state: HeroesState, seat: Seat, move: Interrupt, events: list[Event]) -> None:
     """Pay and discard the Interrupt, score its VP: the spell being cast is cancelled."""
     spell, cost = play_from_hand(state, seat, move.card)
-    events.append(Event(text=f"{{seat{seat}}} interrupts with {{spell}} for {cost} Mana (+{spell.vp} VP): "
-                             "the spell has no effect", args={"spell": card(spell.name)}))
+    events.append(said(f"{{seat{seat}}} interrupts with {{spell}} for {{mana}} (+{{vp}} VP): the spell has no effect",
+                       spell=card(spell.name), mana=count_of(cost, "mana"), vp=number(spell.vp)).event())
 
 
 def resolve_cast(state: HeroesState, board: Board, record: dict[str, Any], events: list[Event]) -> list[str]:
@@ -334,46 +336,46 @@ def resolve_cast(state: HeroesState, board: Board, record: dict[str, Any], event
     who = log_name(state, seat, start=True)
     kind = effect["kind"]
     touched: list[str] = [target] if target else []
-    text = f"{record['name']}: {who} scores {record['vp']} VP"
+    text = said(f"{{spell}}: {who} scores {{vp}} VP", spell=card(record["name"]), vp=number(record["vp"]))
     if kind == "destroy_unit" and target:
-        text += "; " + kill_weakest(state, target, seat)
+        text += Phrase("; ") + kill_weakest(state, target, seat)
     elif kind == "destroy_tower" and target:
         owner = state["regions"][target]["tower"]
         if owner is not None and owner != seat and capital_owner(state, target) is None:
             state["regions"][target]["tower"] = None
             state["players"][owner]["supply"]["tower"] += 1
-            text += f"; the Tower of {log_name(state, owner)} on {region_name(target)} is destroyed"
+            text += said(f"; the Tower of {log_name(state, owner)} on {{region}} is destroyed", region=region_arg(target))
     elif kind == "gain":
         gained = {r: gain(state, seat, r, n) for r, n in effect["resources"].items()}
-        text += f" and gains {describe_resources(gained)}"
+        text += said(" and gains {gained}", gained=resources(gained, "gained"))
     elif kind == "recruit":
         units = {k: min(n, player["supply"][k]) for k, n in effect["units"].items()}
         for k, n in units.items():
             player["supply"][k] -= n
         add_units(state, player["capital"], seat, units)
         touched.append(player["capital"])
-        text += f"; {sum(units.values())} Serfs join the Courtyard"
+        text += said("; {count} Serfs join the Courtyard", count=number(sum(units.values())))
     elif kind == "remove_nomad" and target and state["regions"][target]["nomad"]:
         state["regions"][target]["nomad"] = False
         state["nomad_supply"] += 1
-        text += f"; the Nomad on {region_name(target)} goes back to the supply"
+        text += said("; the Nomad on {region} goes back to the supply", region=region_arg(target))
     elif kind == "capture_nomad" and state["nomad_supply"] > 0:
         state["nomad_supply"] -= 1
         player["nomads"] += 1
         text += "; a Nomad from the supply joins the Courtyard"
-    events.append(Event(text=text))
+    events.append(text.event())
     return touched
 
 
-def kill_weakest(state: HeroesState, region: str, caster: Seat) -> str:
+def kill_weakest(state: HeroesState, region: str, caster: Seat) -> Phrase:
     """Destroy the weakest enemy Serf, else Warrior, in ``region``; returns the words."""
     victim = enemy_units_at(state, region, caster)
     if victim is None:
-        return "nothing is there to destroy"
+        return Phrase("nothing is there to destroy")
     counts = units_at(state, region, victim)
     kind = next(k for k in KILLABLE if counts[k])
     destroy_units(state, region, victim, {kind: 1})
-    return f"a {kind.capitalize()} of {log_name(state, victim)} on {region_name(region)} is destroyed"
+    return said(f"a {kind.capitalize()} of {log_name(state, victim)} on {{victim_region}} is destroyed", victim_region=region_arg(region))
 
 
 # -- Combat spells ---------------------------------------------------------------------------------
@@ -419,22 +421,22 @@ def cast_combat(state: HeroesState, battle: Battle, seat: Seat, move: CombatSpel
     bonus = battle.setdefault("spell_bonus", {"attacker": 0, "defender": 0})
     battle.setdefault("spells", {})[side] = move.card
     effect = spell.effect
-    text = f"{{seat{seat}}} casts {{spell}} for {cost} Mana"
+    text = said(f"{{seat{seat}}} casts {{spell}} for {{mana}}", spell=card(spell.name), mana=count_of(cost, "mana"))
     if effect["kind"] == "strength":
         bonus[side] += effect["amount"]
-        text += f": +{effect['amount']} strength"
+        text += said(": +{strength} strength", strength=number(effect["amount"]))
     elif effect["kind"] == "weaken":
         bonus[other] -= effect["amount"]
-        text += f": -{effect['amount']} strength to {log_name(state, other_seat(battle, seat))}"
+        text += said(f": -{{strength}} strength to {log_name(state, other_seat(battle, seat))}", strength=number(effect["amount"]))
     elif effect["kind"] == "strength_per_nomad":
         amount = max(effect["min"], effect["amount"] * player["nomads"])
         bonus[side] += amount
-        text += f": +{amount} strength"
+        text += said(": +{strength} strength", strength=number(amount))
     elif effect["kind"] == "destroy_unit":
-        text += ": " + kill_weakest(state, battle["region"], seat)
+        text += Phrase(": ") + kill_weakest(state, battle["region"], seat)
     if spell.vp:
-        text += f" (+{spell.vp} VP)"
-    events.append(Event(text=text, args={"spell": card(spell.name)}))
+        text += said(" (+{vp} VP)", vp=number(spell.vp))
+    events.append(text.event())
 
 
 def spell_bonus(battle: Battle, side: str) -> int:
