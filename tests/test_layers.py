@@ -15,7 +15,7 @@ SERVICE_LAYERS = {"leader": 4, "notify": 4, "games": 3, "accounts": 2, "tables":
 """A subpackage of ``app/services`` may import one of a lower number only (or itself); ``leader``
 and ``notify`` are both on top and never import each other."""
 
-SERVICE_BASE = {"context", "errors"}
+SERVICE_BASE = {"context", "errors", "table_locks"}
 """Modules at the root of ``app/services`` that every subpackage may use."""
 
 

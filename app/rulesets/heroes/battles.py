@@ -38,6 +38,7 @@ play Charge.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import math
@@ -197,8 +198,15 @@ def tactic_options(state: HeroesState, battle: Battle, seat: Seat) -> list[Tacti
     for card_id in state["players"][seat]["tactics"]:
         card = HOUSE.tactics[card_id]
         if qualifies(state, battle, seat, card):
-            result.extend(Tactic(card=card_id, **way) for way in payments(state, battle, seat, card))
+            result.extend(tactic_move(card_id, tuple(way.items())) for way in payments(state, battle, seat, card))
     return result
+
+
+@functools.lru_cache(maxsize=4096)
+def tactic_move(card: str, way: tuple[tuple[str, int], ...]) -> Tactic:
+    """A (shared, immutable) Tactic value: ``card`` paid as ``way`` (``(field, amount)`` pairs);
+    cached because legal lists repeat the same payments, like :func:`march.march_move`."""
+    return Tactic(card=card, **dict(way))
 
 
 def is_void_choice(state: HeroesState, battle: Battle, seat: Seat, move: Tactic) -> bool:

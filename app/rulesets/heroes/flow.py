@@ -192,8 +192,9 @@ def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> 
         raise IllegalMove("the game is over")
     if seat not in to_act(state):
         raise IllegalMove("it is not your turn", code="not_your_turn")
+    fields = move.__dict__  # a move's fields (a missing one through ``getattr`` costs pydantic's ``__getattr__``)
     for name in REGION_FIELDS:
-        region = getattr(move, name, None)
+        region = fields.get(name)
         if region is not None and region not in state["regions"] and not (isinstance(move, Sail) and region in setting.board.seas):
             raise IllegalMove("there is no region {region} in this game", region=repr(region))
     events: list[Event] = []

@@ -31,9 +31,13 @@ def legal_anchors(grid: Grid) -> list[Position]:
     top, left, bottom, right = box
     anchors = []
     for row in range(top - 1, bottom + 1):
+        # P4 (``fits``): the reserve's box and the card's 2x2 together, without a walk of the grid per anchor
+        if max(bottom, row + 1) - min(top, row) >= RESERVE_LIMIT:
+            continue
         for col in range(left - 1, right + 1):
-            covered = footprint((row, col))
-            if any(p in grid for p in covered) and fits(grid, covered):
+            if max(right, col + 1) - min(left, col) >= RESERVE_LIMIT:
+                continue
+            if (row, col) in grid or (row, col + 1) in grid or (row + 1, col) in grid or (row + 1, col + 1) in grid:
                 anchors.append((row, col))
     return anchors
 

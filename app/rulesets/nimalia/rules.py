@@ -89,13 +89,19 @@ class Nimalia(Ruleset[NimaliaState]):
         """Every card of the hand, in every rotation, at every legal position (P1 - P4)."""
         if seat not in self.to_act(state):
             return []
-        anchors = legal_anchors(reserve_grid(state, seat))
-        return [
-            Place.model_construct(type="place", card=card_token(number), rotation=rotation, at=anchor)
-            for number in sorted(state["hands"][seat])
-            for rotation in ROTATIONS
-            for anchor in anchors
-        ]
+        anchors = [((row + 16) * 32 + col + 16, (row, col)) for row, col in legal_anchors(reserve_grid(state, seat))]
+        made = _PLACES if len(_PLACES) <= PLACES_KEPT else _forget_places()
+        moves: list[MoveModel] = []
+        for number in sorted(state["hands"][seat]):
+            for turn, rotation in enumerate(ROTATIONS):
+                base = (number * 4 + turn) * 1024
+                for key, anchor in anchors:
+                    move = made.get(base + key)
+                    if move is None:
+                        move = made[base + key] = Place.trusted(type="place", card=card_token(number),
+                                                                rotation=rotation, at=anchor)
+                    moves.append(move)
+        return moves
 
     def apply(self, state: NimaliaState, seat: Seat, move: MoveModel) -> tuple[NimaliaState, list[Event]]:
         """Choose and place a card for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
@@ -157,6 +163,24 @@ HAND_SIZE = 3
 """Spec D1: cards dealt to each player at the start of a round."""
 CARDS_PER_PLAYER = HAND_SIZE * ROUNDS
 """Spec S4: 15 cards per player (30, 45 or 60 in all)."""
+
+
+PLACES_KEPT = 8192
+"""How many ``Place`` moves :meth:`Nimalia.legal_moves` keeps for reuse (a few MB: fewer than all
+the moves of every card, more than a game lists)."""
+_PLACES: dict[int, Place] = {}
+"""The ``Place`` moves :meth:`Nimalia.legal_moves` has listed: moves are frozen, so each is made
+once and reused (a listing has about 150, and making them was most of the time of a random game:
+``bench/results/2026-12-04-vm-rules-engines.md``).
+The key is the int ``((number * 4 + turn) * 32 + row + 16) * 32 + col + 16`` of the card number,
+the rotation's index in ``ROTATIONS`` and the anchor (a reserve fits in 6 x 6 around ``(0, 0)``,
+so ``row`` and ``col`` are within -6..6); emptied when it holds more than :data:`PLACES_KEPT`."""
+
+
+def _forget_places() -> dict[int, Place]:
+    """Empty :data:`_PLACES` (it outgrew :data:`PLACES_KEPT`) and return it."""
+    _PLACES.clear()
+    return _PLACES
 
 
 def objective_combinations(goal_level: GoalLevel = "all") -> list[dict[str, int]]:

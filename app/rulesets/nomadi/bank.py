@@ -30,10 +30,10 @@ def _announce(state: NomadiState, seats: tuple[Seat, ...], public: str, exact: s
               events: list[Event]) -> None:
     exact_args = {**args, "coins": coins_arg(value)}
     if state["options"]["hidden_coins"]:
-        events.append(Event(text=public, args=args))
-        events.append(Event(text=exact, args=exact_args, seats=seats))
+        events.append(Event.trusted(public, args))
+        events.append(Event.trusted(exact, exact_args, seats=seats))
     else:
-        events.append(Event(text=exact, args=exact_args))
+        events.append(Event.trusted(exact, exact_args))
 
 
 def pay_out(state: NomadiState, seat: Seat, value: int, reason: str, events: list[Event], args: Args | None = None) -> None:

@@ -6,17 +6,17 @@ A set of cells is one int; "the cells from which a step in direction ``d`` lands
 ``M`` shifted by one step (:func:`_back`), so the rows of stones next to every stone are a few
 shifts and ANDs for all stones at once.
 
-* R-20, R-21: ``runs[d][k]`` is the set of cells followed by ``k`` stones in a row in direction
-  ``d`` (:class:`Position`).  A die of ``v`` jumps straight from a movable stone ``o`` when ``o``
-  is in ``runs[d][v - 1]`` and the cell ``v`` steps on is free; a 5 or 6 turns on the ``t``-th
-  stone (``1 <= t <= v - 1``) when that stone is followed by ``v - t - 1`` stones and a free cell
-  in a perpendicular direction.  Every path shape of ``board.paths`` is one such mask.
-* R-19: a movable stone is not locked and not in ``runs[d][1]`` for all four directions.
+* R-20, R-21: ``runs[7 * d + k]`` is the set of cells followed by ``k`` stones in a row in
+  direction ``d`` (:class:`Position`).  A die of ``v`` jumps straight from a movable stone ``o``
+  when ``o`` is in ``runs[7 * d + v - 1]`` and the cell ``v`` steps on is free; a 5 or 6 turns
+  on the ``t``-th stone (``1 <= t <= v - 1``) when that stone is followed by ``v - t - 1`` stones
+  and a free cell in a perpendicular direction.  Every path shape of ``board.paths`` is one such mask.
+* R-19: a movable stone is not locked and not in ``runs[7 * d + 1]`` for all four directions.
 * R-22, R-23: per stone, a mask of forbidden landings (start cells, the near side).
 * R-24: the caravan minus the moving stone falls into pieces; a landing must touch every piece.
-  One depth-first search of the caravan per position (Tarjan's cut vertices) gives the pieces
-  as runs of the search order.  A 2 to 6 ends next to the last stone it jumped, so with one
-  piece only a 1 needs checking.
+  One depth-first search of the caravan per position (Tarjan's cut vertices) gives the pieces:
+  the subtrees (as masks) of the search children that hang on the stone alone, and the rest.
+  A 2 to 6 ends next to the last stone it jumped, so with one piece only a 1 needs checking.
 
 A caravan that is not connected (never in the dice phase: placement builds it connected and
 R-24 keeps it so) is answered by ``movement.Caravan`` itself.  ``tests/rulesets/
@@ -26,7 +26,6 @@ test_nomadi_bitboard.py`` checks both generators agree on many random positions.
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
 from collections.abc import Mapping
 
 import orjson
@@ -101,11 +100,14 @@ def grid(board: Board) -> Grid:
 class Position(LandingTable):
     """The stones of one arrangement as bit masks; answers the move generator's questions
     (``moves``, ``can_use``, ``refusal``) like ``movement.Caravan`` and keeps its answers, so it
-    must not change once made (it is shared: :func:`position`)."""
+    must not change once made (it is shared: :func:`position`).
+
+    ``Position(board, stones)`` takes the stones as a :data:`StoneKey`; :func:`position` builds one
+    straight from a state's stones (:meth:`from_masks`), the key made from their JSON text only
+    when asked for (:attr:`key`)."""
 
     def __init__(self, board: Board, stones: StoneKey) -> None:
-        self.board, self.key = board, stones
-        g = self.grid = grid(board)
+        g = grid(board)
         W = g.width
         S = locked = departed = 0
         bits: set[int] = set()
@@ -118,45 +120,106 @@ class Position(LandingTable):
                 departed |= b
             if is_locked:
                 locked |= b
-        self.S, self.departed, self.bits = S, departed, bits
-        """The stones as one mask, those that left the start (R-27), and the stones' bits."""
+        self._key: StoneKey | None = stones
+        self._text: bytes | None = None
+        self._setup(board, g, S, departed, locked, bits)
+
+    @classmethod
+    def from_masks(cls, board: Board, text: bytes, S: int, departed: int, locked: int, bits: set[int]) -> Position:
+        """The position of the stones whose JSON text (a state's ``stones``) is ``text``, given as
+        masks (every stone, those departed, those locked) and the set of their bits."""
+        self = cls.__new__(cls)
+        self._key, self._text = None, text
+        self._setup(board, grid(board), S, departed, locked, bits)
+        return self
+
+    @property
+    def key(self) -> StoneKey:
+        """The stones as ``(row, col, departed, locked)``, in stone order."""
+        if self._key is None:
+            assert self._text is not None
+            self._key = tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
+                              for s in orjson.loads(self._text) if s["cell"])
+        return self._key
+
+    def _setup(self, board: Board, g: Grid, S: int, departed: int, locked: int, bits: set[int]) -> None:
+        self.board, self.grid = board, g
+        self.S, self.departed = S, departed
+        """The stones as one mask, and those that left the start (R-27)."""
         free = self.free = g.playable & ~S
-        runs: list[list[int]] = []
-        ends: list[list[int]] = []
         every = g.all
+        runs: list[int] = []
+        ends: list[int] = []
         for offset in g.steps:
-            line, end, here = [every], [0], every
-            for k in range(1, 7):
-                if not here:  # no row of k - 1 stones: none longer either
-                    line += [0] * (7 - k)
-                    end += [0] * (7 - k)
-                    break
-                here &= S
-                if offset > 0:
-                    end.append(here & free >> k * offset)
+            if offset > 0:
+                here = S >> offset
+                runs += (every, here)
+                ends += (0, S & free >> offset)
+                for k in range(2, 7):
+                    here &= S
+                    if not here:  # no row of k - 1 stones: none longer either
+                        runs += _ZEROS[k]
+                        ends += _ZEROS[k]
+                        break
+                    ends.append(here & free >> k * offset)
                     here >>= offset
-                else:
-                    end.append(here & free << -k * offset)
-                    here <<= -offset
-                line.append(here)
-            runs.append(line)
-            ends.append(end)
+                    runs.append(here)
+            else:
+                back = -offset
+                here = S << back
+                runs += (every, here)
+                ends += (0, S & free << back)
+                for k in range(2, 7):
+                    here &= S
+                    if not here:
+                        runs += _ZEROS[k]
+                        ends += _ZEROS[k]
+                        break
+                    ends.append(here & free << k * back)
+                    here <<= back
+                    runs.append(here)
         self.runs = runs
-        """``runs[d][k]``: the cells followed by ``k`` stones in a row in direction ``d``."""
+        """``runs[7 * d + k]``: the cells followed by ``k`` stones in a row in direction ``d``."""
         self.ends = ends
-        """``ends[d][k]``: the stones followed by ``k - 1`` stones in a row and then a free cell
-        in direction ``d`` (the straight jumps of a ``k``)."""
-        surrounded = runs[0][1] & runs[1][1] & runs[2][1] & runs[3][1]
-        self.movers = S & ~locked & ~surrounded
+        """``ends[7 * d + k]``: the stones followed by ``k - 1`` stones in a row and then a free
+        cell in direction ``d`` (the straight jumps of a ``k``)."""
+        self.movers = S & ~locked & ~(runs[1] & runs[8] & runs[15] & runs[22])
         """R-19: the stones not locked in the goal with a free side."""
         self._masks: dict[int, dict[int, int]] = {}
-        self._moves: dict[int, dict[Cell, list[Cell]]] = {}
+        self._moves: dict[int, dict[Cell, list[Cell]]] | None = None
         self._allowed_by_stone: dict[int, tuple[int, int]] = {}
         self._touch: tuple[int, int] | None = None
         self._reference: Caravan | None = None
-        self.pieces = _Pieces(self) if S else None
-        self.connected = self.pieces is None or self.pieces.connected
+        self.dice_moves: dict[tuple, list] = {}
+        """Room for the rules to keep the die moves they listed from this position (the rules'
+        own key: the dice unused and the returns R-18 forbids, ``rules._dice_moves``)."""
+        # R-24: one depth-first search (Tarjan's cut vertices), from the first stone in reading order
+        self.root = root = (S & -S).bit_length() - 1
+        apart: dict[int, list[int]] = {}
+        if S:
+            index: dict[int, int] = {}
+            _visit(root, -1, bits, g.sides, index, apart)
+            self.connected = len(index) == len(bits)
+        else:
+            self.connected = True
         """R-4: the stones form one N4 piece (the search reached them all)."""
+        self.apart = apart
+        """Stone bit -> the subtrees of its search children that hang on it alone (masks): the
+        stones below such a child reach no stone above the stone by a side step, so without the
+        stone they are a piece of their own."""
+
+    def pieces_without(self, cell: int) -> list[int]:
+        """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
+        given as ``[]`` (not needed: the rest of the caravan).  For a connected caravan."""
+        apart = self.apart.get(cell)
+        if apart is None:
+            return []
+        if cell == self.root:
+            return apart if len(apart) > 1 else []
+        rest = self.S & ~(1 << cell)
+        for piece in apart:
+            rest &= ~piece
+        return [*apart, rest]
 
     def reference(self) -> Caravan:
         """This arrangement as ``movement.Caravan`` (for the words of a refusal, and a caravan in
@@ -181,7 +244,7 @@ class Position(LandingTable):
             return found
         steps, ends = g.steps, self.ends
         for direction, offset in enumerate(steps):
-            origins = movers & ends[direction][value]
+            origins = movers & ends[7 * direction + value]
             jump = value * offset
             while origins:
                 low = origins & -origins
@@ -192,11 +255,11 @@ class Position(LandingTable):
             for first, seconds in enumerate(g.perpendicular):
                 step = steps[first]
                 for t in range(1, value):
-                    base = movers & runs[first][t]
+                    base = movers & runs[7 * first + t]
                     if not base:
                         break  # a longer row is a subset of this one
                     for second in seconds:
-                        corners = ends[second][value - t]
+                        corners = ends[7 * second + value - t]
                         if not corners:
                             continue
                         ahead = t * step
@@ -222,13 +285,19 @@ class Position(LandingTable):
             more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
             if origin in g.far_bits:
                 more &= g.far  # R-23
-            pieces = self.pieces.pieces_without(origin) if self.pieces is not None else None
-            if pieces:  # R-24: the landing must touch every piece (each piece spread by one step)
+            apart = self.apart.get(origin)
+            if apart is not None and (origin != self.root or len(apart) > 1):
+                # R-24: the landing must touch every piece (each piece spread by one step): the
+                # subtrees that hang on this stone alone, and the rest but for the root
                 W = g.width
-                for piece in pieces:
+                rest = self.S ^ 1 << origin
+                for piece in apart:
+                    rest ^= piece
                     more &= piece << 1 | piece >> 1 | piece << W | piece >> W
+                if origin != self.root:
+                    more &= rest << 1 | rest >> 1 | rest << W | rest >> W
                 found = (more, more)
-            elif self.S & ~(1 << origin):
+            elif self.S ^ 1 << origin:
                 # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
                 # when it touches any stone; a side neighbour when it touches two (the stone and another).
                 touching, twice = self._touching()
@@ -279,6 +348,8 @@ class Position(LandingTable):
     def _table(self, value: int) -> dict[Cell, list[Cell]]:
         """``movement.Caravan._table``: :meth:`landings` as cells, ``origin -> [landing, ...]``
         in reading order; worked out once per value."""
+        if self._moves is None:
+            self._moves = {}
         found = self._moves.get(value)
         if found is None:
             cell = self.grid.cell
@@ -321,85 +392,76 @@ class Position(LandingTable):
         return self.reference().refusal_template(origin, value, landing)
 
 
-class _Pieces:
-    """One depth-first search of a connected caravan (Tarjan's cut vertices): for each stone, the
-    pieces the rest falls into without it, as masks.  The subtree of a search child is a run of
-    the search order, so a piece is a difference of two prefix masks."""
+_ZEROS = {k: (0,) * (7 - k) for k in range(2, 7)}
+"""The rest of a row of ``runs`` or ``ends`` once no longer row exists."""
 
-    def __init__(self, position: Position) -> None:
-        sides, S = position.grid.sides, position.S
-        stones = position.bits
-        self.S = S
-        index: dict[int, int] = {}
-        low: dict[int, int] = {}
-        last: dict[int, int] = {}
-        split: dict[int, list[int]] = {}
-        self.root = root = min(stones)
-        index[root] = low[root] = 0
-        order = [root]
-        # the search without recursion: a stack of (stone, its parent, its neighbours still to try)
-        stack = [(root, -1, iter(sides[root]))]
-        while stack:
-            here, parent, ahead = stack[-1]
-            for there in ahead:
-                if there in stones:
-                    seen = index.get(there)
-                    if seen is None:  # a child: search it, then come back to ``ahead``
-                        index[there] = low[there] = len(order)
-                        order.append(there)
-                        stack.append((there, here, iter(sides[there])))
-                        break
-                    if seen < low[here] and there != parent:
-                        low[here] = seen
-            else:  # every neighbour tried: the subtree of ``here`` is done
-                stack.pop()
-                last[here] = len(order) - 1
-                if parent >= 0:
-                    below = low[here]
-                    if below >= index[parent]:
-                        split.setdefault(parent, []).append(here)
-                    elif below < low[parent]:
-                        low[parent] = below
-        self.last, self.split = last, split
-        self.connected = len(order) == len(stones)
-        self.index = index
-        prefix = [0]
-        for b in order:
-            prefix.append(prefix[-1] | 1 << b)
-        self.prefix = prefix
 
-    def pieces_without(self, cell: int) -> list[int]:
-        """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
-        given as ``[]`` (not needed: the rest of the caravan)."""
-        apart = self.split.get(cell, ())
-        if len(apart) + (cell != self.root) <= 1:
-            return []
-        prefix, index, last = self.prefix, self.index, self.last
-        pieces = [prefix[last[child] + 1] & ~prefix[index[child]] for child in apart]
-        if cell != self.root:
-            rest = self.S & ~(1 << cell)
-            for piece in pieces:
-                rest &= ~piece
-            pieces.append(rest)
-        return pieces
+def _visit(here: int, parent: int, stones: set[int], sides: dict[int, tuple[int, ...]], index: dict[int, int],
+           apart: dict[int, list[int]]) -> tuple[int, int]:
+    """The search of :meth:`Position._setup` from ``here`` (reached from ``parent``): numbers the stones
+    it reaches in ``index``, notes in ``apart`` the subtrees that hang on one stone alone, and
+    returns the lowest search number the subtree of ``here`` reaches by one side step and the
+    subtree as a mask.  (A module function, not a closure: a closure calling itself would be a
+    reference cycle left for the garbage collector on every position.)"""
+    mine = index[here] = len(index)
+    low, subtree = mine, 1 << here
+    for there in sides[here]:
+        if there in stones:
+            seen = index.get(there)
+            if seen is None:  # a search child
+                below, below_mask = _visit(there, here, stones, sides, index, apart)
+                subtree |= below_mask
+                if below >= mine:  # its subtree hangs on ``here`` alone
+                    if here in apart:
+                        apart[here].append(below_mask)
+                    else:
+                        apart[here] = [below_mask]
+                elif below < low:
+                    low = below
+            elif seen < low and there != parent:
+                low = seen
+    return low, subtree
 
 
 def position(state: NomadiState, board: Board) -> Position:
     """The stones of a game state as one shared, read-only :class:`Position`, looked up by the JSON
-    text of the stones (the last :data:`KEPT` arrangements per process are kept)."""
-    key = (board, orjson.dumps(state["stones"]))
-    found = _POSITIONS.get(key)
-    if found is None:
-        found = Position(board, tuple((s["cell"][0], s["cell"][1], s["departed"], s["locked"])
-                                      for s in state["stones"] if s["cell"]))
-        _POSITIONS[key] = found
-        if len(_POSITIONS) > KEPT:
+    text of the stones (the :data:`KEPT` arrangements used last are kept, per board)."""
+    stones = state["stones"]
+    text = orjson.dumps(stones)
+    kept = _POSITIONS.get(board)
+    if kept is None:
+        kept = _POSITIONS[board] = {}
+    found = kept.pop(text, None)
+    if found is not None:
+        kept[text] = found  # the most recently used last
+    else:
+        W = grid(board).width
+        S = locked = departed = 0
+        bits: set[int] = set()
+        for stone in stones:
+            cell = stone["cell"]
+            if cell:
+                at = cell[0] * W + cell[1]
+                bits.add(at)
+                b = 1 << at
+                S |= b
+                if stone["departed"]:
+                    departed |= b
+                if stone["locked"]:
+                    locked |= b
+        found = kept[text] = Position.from_masks(board, text, S, departed, locked, bits)
+        if len(kept) > KEPT:
             try:
-                _POSITIONS.popitem(last=False)  # the oldest
-            except KeyError:  # another thread got there first
+                del kept[next(iter(kept))]  # the oldest
+            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
                 pass
     return found
 
 
-KEPT = 64
-_POSITIONS: OrderedDict[tuple[Board, bytes], Position] = OrderedDict()
+KEPT = 16
+"""Positions kept per board.  A move needs two (before and after), a bot's look at the next die
+moves (``evaluation.py``: 4 of them) a few more.  Kept positions outlive a few collections of the
+garbage collector's young generation and end up in the oldest one: the more are kept, the more
+often it is searched whole (with Python's default thresholds, the benchmarks'; the server
+collects less often, ``app/main.py``).  Measured: ``bench/results/2026-12-04-vm-rules-engines.md``."""
+_POSITIONS: dict[Board, dict[bytes, Position]] = {}

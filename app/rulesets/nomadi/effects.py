@@ -75,19 +75,19 @@ def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin
         pay_out(state, mover, paid, where, events, {"cell": place_arg(landing)})
         if owner == mover:
             state["hands"][mover].append(card)
-            events.append(Event(text=f"{{seat{mover}}} takes the card from {{cell}} face down",
+            events.append(Event.trusted(f"{{seat{mover}}} takes the card from {{cell}} face down",
                                 args={"cell": place_arg(landing)}, rule="R-30a"))
             worth = f"{{seat{mover}}}: the card you took from {{cell}} is worth {{value}}"
-            events.append(Event(text=worth, args={"cell": place_arg(landing), "value": signed_arg(card["value"])},
+            events.append(Event.trusted(worth, args={"cell": place_arg(landing), "value": signed_arg(card["value"])},
                                 seats=(mover,)))
         else:
             state["offer"] = {
                 "stone": stone_id, "cell": list(landing), "card": card, "owner": owner, "claim": None, "price": 0,
             }
-            events.append(Event(text=f"{{seat{mover}}} inspects the card on {{cell}} for {{seat{owner}}}",
+            events.append(Event.trusted(f"{{seat{mover}}} inspects the card on {{cell}} for {{seat{owner}}}",
                                 args={"cell": place_arg(landing)}, rule="R-30b"))
             worth = f"{{seat{mover}}}: the card you inspected on {{cell}} is worth {{value}}"
-            events.append(Event(text=worth, args={"cell": place_arg(landing), "value": signed_arg(card["value"])},
+            events.append(Event.trusted(worth, args={"cell": place_arg(landing), "value": signed_arg(card["value"])},
                                 seats=(mover,)))
 
     # R-31 the goal: the stone is locked; rewards by order of arrival
@@ -97,7 +97,7 @@ def resolve(state: NomadiState, board: Board, mover: Seat, stone_id: int, origin
         arrival = state["arrivals"]
         reward = GOAL_REWARDS[arrival - 1]
         ordinal = {1: "first", 2: "second", 3: "third"}[arrival]  # one template each: a language words them its own way
-        events.append(Event(text=f"A stone of {{seat{owner}}} reaches the goal, the {ordinal} to arrive (R-31)"))
+        events.append(Event.trusted(f"A stone of {{seat{owner}}} reaches the goal, the {ordinal} to arrive (R-31)"))
         for seat, share in goal_shares(reward, mover, owner):
             pay_out(state, seat, share, f"the {ordinal} stone in the goal (R-31)", events)
 

@@ -22,6 +22,7 @@ from app.rulesets.nomadi.bank import coins_arg, pay_in, transfer
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key, place_arg, show, step
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
 from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve, signed_arg
+from app.rulesets.nomadi.bitboard import Position
 from app.rulesets.nomadi.bitboard import position as caravan
 from app.rulesets.nomadi.moves import (
     CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie,
@@ -378,7 +379,7 @@ def _check_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard) -
 def _lay_card(state: NomadiState, board: Board, seat: Seat, move: PlaceCard, events: list[Event]) -> None:
     card = state["card_pool"].pop(0)
     state["cards"][cell_key(move.cell)] = card
-    events.append(Event(text=f"{{seat{seat}}} lays a face-down card on {{cell}}", args={"cell": place_arg(move.cell)}))
+    events.append(Event.trusted(f"{{seat{seat}}} lays a face-down card on {{cell}}", args={"cell": place_arg(move.cell)}))
     state["current"] = _next_seat(state, seat)
     if not state["card_pool"]:
         state["phase"] = "placement"
@@ -417,7 +418,7 @@ def _check_placement(state: NomadiState, board: Board, seat: Seat, move: PlaceSt
 def _place_stone(state: NomadiState, board: Board, seat: Seat, move: PlaceStone, events: list[Event]) -> None:
     stone = next(s for s in state["stones"] if s["owner"] == seat and s["cell"] is None)
     stone["cell"] = list(move.cell)
-    events.append(Event(text=f"{{seat{seat}}} places a stone on {{cell}}", args={"cell": place_arg(move.cell)}))
+    events.append(Event.trusted(f"{{seat{seat}}} places a stone on {{cell}}", args={"cell": place_arg(move.cell)}))
     if any(s["cell"] is None for s in state["stones"]):
         state["current"] = _next_seat(state, seat)
     else:
@@ -441,21 +442,28 @@ def _check_roll(state: NomadiState, board: Board, seat: Seat, move: Roll) -> Non
 
 
 def _roll(state: NomadiState, board: Board, seat: Seat, move: Roll, events: list[Event]) -> None:
-    """Spec R-13/R-14: six dice, rolled again for free until at least one can be used."""
-    position = caravan(state, board)  # asked only about the values needed: each costs a walk of every stone
-    if not any(position.can_use(value) for value in range(1, 7)):
-        _end_game(state, "no die value could move any stone (R-14)", events)
-        return
+    """Spec R-13/R-14: six dice, rolled again for free until at least one can be used.
+
+    Whether any value 1-6 can move a stone at all (R-14's stalemate, which ends the game before
+    any roll) is asked only when the first roll has no usable die: the values rolled are asked
+    first, each costing a walk of every stone, and those are the ones the turn needs anyway."""
+    position = caravan(state, board)
     rng = Rng(state["rng"])
+    first = True
     while True:
         dice = sorted(rng.randrange(6) + 1 for _ in range(DICE))
         if any(position.can_use(value) for value in set(dice)):
             break
-        events.append(Event(text=f"{{seat{seat}}} rolls {DICE_TEXT}: no die can be used, so they roll again (R-14)",
-                            args=_dice_args(dice)))
+        if first and not any(position.can_use(value) for value in range(1, 7)):
+            # nothing is rolled: the PRNG stays as it was
+            _end_game(state, "no die value could move any stone (R-14)", events)
+            return
+        first = False
+        events.append(Event.trusted(f"{{seat{seat}}} rolls {DICE_TEXT}: no die can be used, so they roll again (R-14)",
+                                    _dice_args(dice)))
     state["rng"] = rng.state
     state["dice"], state["used"], state["history"], state["phase"] = dice, [False] * DICE, [], "move"
-    events.append(Event(text=f"{{seat{seat}}} rolls {DICE_TEXT}", args=_dice_args(dice)))
+    events.append(Event.trusted(f"{{seat{seat}}} rolls {DICE_TEXT}", _dice_args(dice)))
 
 
 DICE_TEXT = ", ".join(f"{{die{index}}}" for index in range(DICE))
@@ -488,39 +496,63 @@ def forbidden_returns(state: NomadiState, value: int) -> dict[Cell, set[Cell]]:
 
 
 DIE_MOVES_KEPT = 8192
-"""How many ``UseDie`` moves :func:`_legal_dice` keeps for reuse per board (a few MB)."""
+"""How many ``UseDie`` moves :func:`_dice_moves` keeps for reuse per board (a few MB)."""
 _DIE_MOVES: dict[Board, dict[int, UseDie]] = {}
 
 
-def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
-    """Spec R-15 .. R-24: every (die value, stone, landing), values ascending, stones and landings
-    in reading order (the position's bits ascending); R-18 takes out the returns it forbids.
+def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
+    """Spec R-15 .. R-24: every (die value, stone, landing) of the unused dice, values ascending,
+    stones and landings in reading order (the position's bits ascending); R-18 takes out the
+    returns it forbids.  Shared: not to be changed.
 
-    Each ``UseDie`` is made once and reused (moves are frozen), found by the int
-    ``(value * size + origin) * size + landing`` of the bits; the store is emptied when it holds
-    more than :data:`DIE_MOVES_KEPT`."""
-    position = caravan(state, board)
-    cell = position.grid.cell
-    size = position.grid.size
-    made = _DIE_MOVES.get(board)
+    The list is kept by the position (``Position.dice_moves``) under the unused values and the
+    returns R-18 forbids, so the rules ask once per state: after a die move (is a die still
+    usable?) and for the legal moves of the same state.  Each ``UseDie`` is made once and reused
+    (moves are frozen), found by the int ``(value * size + origin) * size + landing`` of the bits;
+    the store is emptied when it holds more than :data:`DIE_MOVES_KEPT`."""
+    g = position.grid
+    bit = g.bit
+    stones = state["stones"]
+    returns = []  # R-18: (value, origin, landing) of a stone that may not go back, as bits
+    for stone, moved_value, came_from, went_to in state["history"]:
+        here = stones[stone]["cell"]
+        if here and here[0] == went_to[0] and here[1] == went_to[1]:
+            returns.append((moved_value, bit[(went_to[0], went_to[1])], bit[(came_from[0], came_from[1])]))
+    values = tuple(sorted({value for value, used in zip(state["dice"], state["used"]) if not used}))
+    key = (values, tuple(returns))
+    moves = position.dice_moves.get(key)
+    if moves is not None:
+        return moves
+    cell, size = g.cell, g.size
+    made = _DIE_MOVES.get(position.board)
     if made is None or len(made) > DIE_MOVES_KEPT:
-        made = _DIE_MOVES[board] = {}
-    moves: list[MoveModel] = []
-    for value in sorted(set(unused_values(state))):
-        forbidden = forbidden_returns(state, value)  # R-18
+        made = _DIE_MOVES[position.board] = {}
+    moves = []
+    for value in values:
+        blocked: dict[int, int] = {}
+        for moved_value, at, back in returns:
+            if moved_value == value:
+                blocked[at] = blocked.get(at, 0) | 1 << back
         for origin, landings in position.landings(value).items():
-            blocked = forbidden.get(cell[origin]) if forbidden else None
+            if blocked:
+                landings &= ~blocked.get(origin, 0)
             base = (value * size + origin) * size
             while landings:
                 low = landings & -landings
                 landing = low.bit_length() - 1
                 landings ^= low
-                if blocked and cell[landing] in blocked:
-                    continue
                 move = made.get(base + landing)
                 if move is None:
-                    move = made[base + landing] = UseDie(die=value, stone=cell[origin], to=cell[landing])
+                    move = made[base + landing] = UseDie.trusted(type="move", die=value, stone=cell[origin],
+                                                                 to=cell[landing])
                 moves.append(move)
+    position.dice_moves[key] = moves
+    return moves
+
+
+def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+    """Spec R-15 .. R-24 (:func:`_dice_moves`), and the voluntary pass (R-42 house rule)."""
+    moves = list(_dice_moves(state, caravan(state, board)))
     if state["options"]["voluntary_pass"]:
         moves.append(EndTurn())
     return moves
@@ -537,7 +569,8 @@ def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> No
     if refusal:
         template, params = refusal
         raise IllegalMove(template, "illegal_move", **params)
-    if origin in forbidden_returns(state, move.die) and landing in forbidden_returns(state, move.die)[origin]:
+    forbidden = forbidden_returns(state, move.die)
+    if origin in forbidden and landing in forbidden[origin]:
         raise IllegalMove("R-18: this stone came from {landing} with a {die} this turn and may not go back with another {die}",
                           landing=show(landing), die=move.die)
 
@@ -552,7 +585,7 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
     stone["cell"] = list(landing)
     state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
     whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
-    events.append(Event(text=f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {{die}}",
+    events.append(Event.trusted(f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {{die}}",
                         args={"origin": place_arg(origin), "landing": place_arg(landing), "die": amount(move.die)}))
     resolve(state, board, seat, stone_id, origin, landing, events)
     if state["arrivals"] >= ENDING_ARRIVAL:
@@ -564,13 +597,14 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
 
 
 def _continue_turn(state: NomadiState, board: Board, seat: Seat, events: list[Event]) -> None:
-    """Spec R-16/R-17: the mover goes on while an unused die can be used; otherwise the turn ends."""
-    position = caravan(state, board)
-    unused = unused_values(state)
-    if any(position.can_use(value, forbidden_returns(state, value)) for value in set(unused)):
+    """Spec R-16/R-17: the mover goes on while an unused die can be used; otherwise the turn ends.
+
+    It lists every die move (:func:`_dice_moves`) rather than stopping at the first: the list is
+    kept, and the legal moves of the new state are that list."""
+    if _dice_moves(state, caravan(state, board)):
         state["phase"] = "move"
     else:
-        _end_turn(state, board, seat, len(unused), "no unused die can be used", events)
+        _end_turn(state, board, seat, state["used"].count(False), "no unused die can be used", events)
 
 
 # -- the card offer (R-30b, R-41b) ------------------------------------------------------------
@@ -601,7 +635,7 @@ def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: li
     price = ""
     if move.price:
         price, args["price"] = ", asking {price}", coins_arg(move.price)
-    events.append(Event(text=f"{{seat{seat}}} offers the card from {{cell}} to {{seat{offer['owner']}}} {claim}{price}",
+    events.append(Event.trusted(f"{{seat{seat}}} offers the card from {{cell}} to {{seat{offer['owner']}}} {claim}{price}",
                         args=args))
     state["phase"] = "answer"
 
@@ -627,9 +661,9 @@ def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: 
     card = offer["card"]
     state["hands"][seat].append(card)
     cell = {"cell": place_arg(offer["cell"])}
-    events.append(Event(text=f"{{seat{seat}}} accepts the card from {{cell}}", args=cell, rule="R-30b"))
+    events.append(Event.trusted(f"{{seat{seat}}} accepts the card from {{cell}}", args=cell, rule="R-30b"))
     worth = f"{{seat{seat}}}: the card you accepted from {{cell}} is worth {{value}}"
-    events.append(Event(text=worth, args={**cell, "value": signed_arg(card["value"])}, seats=(seat,)))
+    events.append(Event.trusted(worth, args={**cell, "value": signed_arg(card["value"])}, seats=(seat,)))
     if offer["price"]:
         transfer(state, seat, offered_by, offer["price"], "the asking price for the card from {cell} (R-41b)", events, cell)
     state["offer"] = None
@@ -639,7 +673,7 @@ def _accept(state: NomadiState, board: Board, seat: Seat, move: Accept, events: 
 def _decline(state: NomadiState, board: Board, seat: Seat, move: Decline, events: list[Event]) -> None:
     offer, offered_by = pending_offer(state), mover(state)
     state["hands"][offered_by].append(offer["card"])
-    events.append(Event(text=f"{{seat{seat}}} declines the card from {{cell}}; {{seat{offered_by}}} keeps it",
+    events.append(Event.trusted(f"{{seat{seat}}} declines the card from {{cell}}; {{seat{offered_by}}} keeps it",
                         args={"cell": place_arg(offer["cell"])}, rule="R-30b"))
     state["offer"] = None
     _continue_turn(state, board, offered_by, events)
@@ -697,7 +731,7 @@ def _end_turn(state: NomadiState, board: Board, seat: Seat, unused: int, why: st
     """Spec R-17: 1 coin per unused die to the bank; then the next seat, or the turn limit."""
     if unused:
         pay_in(state, seat, unused, "{dice} (R-17)", events, {"dice": amount(unused, "unused die" if unused == 1 else "unused dice")})
-    events.append(Event(text=f"{{seat{seat}}}'s turn ends: {why}"))
+    events.append(Event.trusted(f"{{seat{seat}}}'s turn ends: {why}"))
     if state["turn"] >= state["options"]["turn_limit"]:
         _end_game(state, TURN_LIMIT_REACHED, events, {"turns": amount(state["options"]["turn_limit"], "turns")})
     else:
@@ -723,7 +757,7 @@ def _end_game(state: NomadiState, reason: str, events: list[Event], args: dict[s
     result = final_result(state, end_reason)
     scores = ", ".join(f"{{seat{seat}}} {{score{seat}}}" for seat in range(len(result.scores)))
     score_args = {f"score{seat}": amount(score) for seat, score in enumerate(result.scores)}
-    events.append(Event(text=f"Game over: {reason}. Final scores: {scores}", args={**(args or {}), **score_args}))
+    events.append(Event.trusted(f"Game over: {reason}. Final scores: {scores}", {**(args or {}), **score_args}))
 
 
 def _phase_name(state: NomadiState) -> str:

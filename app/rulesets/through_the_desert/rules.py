@@ -337,7 +337,20 @@ def _leader_colours(state: ThroughTheDesertState, seat: Seat) -> list[Colour]:
 
 def _legal_leaders(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
     spaces = _leader_spaces(state, area)
-    return [Leader(colour=colour, hex=area.coords[key]) for colour in _leader_colours(state, seat) for key in spaces]
+    return [_leader_move(colour, area.coords[key]) for colour in _leader_colours(state, seat) for key in spaces]
+
+
+@functools.lru_cache(maxsize=4096)
+def _leader_move(colour: Colour, at: tuple[int, int]) -> Leader:
+    """A (shared, immutable) Leader move; cached because legal lists repeat the same moves (making
+    them anew was much of a random game: ``bench/results/2026-12-04-vm-rules-engines.md``)."""
+    return Leader(colour=colour, hex=at)
+
+
+@functools.lru_cache(maxsize=4096)
+def _camel_move(colour: Colour, at: tuple[int, int]) -> Camel:
+    """A (shared, immutable) Camel move, cached like :func:`_leader_move`."""
+    return Camel(colour=colour, hex=at)
 
 
 def _check_leader(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: Leader) -> None:
@@ -453,7 +466,7 @@ def _rival_adjacent(camels: Mapping[HexKey, PlacedCamel], area: PlayArea, key: H
 
 def _legal_camels(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
     return [
-        Camel(colour=colour, hex=area.coords[key])
+        _camel_move(colour, area.coords[key])
         for colour, keys in camel_targets(state, area, seat).items()
         for key in keys
     ]

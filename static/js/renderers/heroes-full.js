@@ -59,7 +59,8 @@ function spellInfo(view, card) {
 }
 
 function placeName(id) {
-  if (SEA_NAMES[id]) return t(`the ${SEA_NAMES[id]}`);
+  const sea = SEA_NAMES[id] ? `the ${SEA_NAMES[id]}` : null; // a catalog key: the game's catalog lists each sea
+  if (sea) return t(sea);
   const [continent, ...rest] = String(id || "").split("_");
   const names = { N: "North", E: "East", S: "South", W: "West" };
   const english = `${names[continent] || continent} ${rest.join(" ").replace(/\b\w/g, (c) => c.toUpperCase())}`;

@@ -98,9 +98,13 @@ function playerInSentence(frame, view, seat) {
 function regionName(id) {
   if (!id) return t("nowhere");
   const [head, ...rest] = String(id).split("_");
-  if (head === "sea") return t(`${rest.join("").split("").map((letter) => CONTINENTS[letter] || "Central").join("-")} sea`);
+  // The English name, as the log says it ("North Plains", "North-East sea"), is the catalog's key:
+  // the game's catalog lists every region's name (the names come from the map, not from this code)
   const tail = rest.join(" ");
-  return t(`${CONTINENTS[head] || head} ${tail.charAt(0).toUpperCase()}${tail.slice(1)}`); // "North Plains", as the log says it
+  const english = head === "sea"
+    ? `${rest.join("").split("").map((letter) => CONTINENTS[letter] || "Central").join("-")} sea`
+    : `${CONTINENTS[head] || head} ${tail.charAt(0).toUpperCase()}${tail.slice(1)}`;
+  return t(english);
 }
 
 const slotName = (slot) => t(SLOT_NAMES[slot] || slot);
