@@ -7,7 +7,9 @@ Both answer ``{"language", "plural_forms", "plural_categories", "messages"}``
 (:meth:`app.i18n.Messages.as_json`); English and a game that does not speak the language answer
 an empty ``messages`` (the client then shows the English msgids).  A game's catalog also holds
 each template's form "… — played by {by}" that the log gives an entry a bot made for a person
-(``app/services/games/bot_log.py``).  An unsupported language or an
+(``app/services/games/bot_log.py``), and each msgid written with a rule code (a result's reason,
+``"the turn limit was reached (A-30)"``) also in the form without it, as the wire sends it
+(``split_rule``: the platform moves a reason's code into ``rule``).  An unsupported language or an
 unknown game is a 404 ``not_found`` that says which.  Answers carry an ``ETag`` and
 ``Cache-Control: no-cache``: a browser keeps them and revalidates cheaply (304), and never mixes
 catalogs of two releases, as with ``/static`` (app/main.py).
@@ -22,6 +24,7 @@ import orjson
 from fastapi import APIRouter, Request, Response
 
 from app import i18n
+from app.rulesets.base import split_rule
 from app.rulesets.registry import UnknownRuleset
 from app.services.games.bot_log import PLAYED_BY
 from app.services.errors import AppError
@@ -64,7 +67,21 @@ async def game_catalog(lang: str, name: str, request: Request) -> Response:
         return _answer(request, i18n.Messages(language=language).as_json())
     body = i18n.ruleset_catalog(type(ruleset), language).as_json()
     body["messages"].update(_played_by(body["messages"], language))
+    body["messages"] = {**_without_rule_codes(body["messages"]), **body["messages"]}
     return _answer(request, body)
+
+
+def _without_rule_codes(messages: dict[str, Any]) -> dict[str, Any]:
+    """Each entry whose msgid carries a rule code, keyed and said without it: a result's reason
+    reaches the browser with its code moved to ``rule`` (``services/games/views.result_payload``),
+    so ``"the turn limit was reached (A-30)"`` is looked up as ``"the turn limit was reached"``, and
+    its translation must not show the code either."""
+    found: dict[str, Any] = {}
+    for msgid, text in messages.items():
+        words, rule = split_rule(msgid)
+        if rule is not None and isinstance(text, str):
+            found[words] = split_rule(text)[0]
+    return found
 
 
 def _played_by(messages: dict[str, Any], language: str) -> dict[str, str]:

@@ -753,10 +753,23 @@ function tick() {
   }
 }
 
-/** A score category's name: the game's own words when its catalog has the key, else the key humanised. */
+/**
+ * A score category's name: the game's own words when its catalog has the key as written (Nimalia's
+ * "zero floor") or humanised ("Zero floor"), capitalised; else the key humanised.
+ */
 function humanise(key) {
-  const text = capitalised(String(key).replace(/_/g, " "));
-  return t(text);
+  const words = String(key).replace(/_/g, " ");
+  const said = t(words);
+  return said !== words ? capitalised(said) : t(capitalised(words));
+}
+
+/** Why the game ended, in the reader's language: the game's template (`reason_template`, its
+ * `{seatN}` placeholders unfilled) translated, then filled with the players' names; else the
+ * server's English words. */
+function resultReason(result) {
+  if (!result.reason_template) return result.reason ? t(result.reason) : "";
+  const names = Object.fromEntries((frame.players || []).map((player) => [`seat${player.seat}`, playerName(player.seat)]));
+  return t(result.reason_template, names);
 }
 
 function drawResult() {
@@ -764,7 +777,7 @@ function drawResult() {
   el.result.hidden = !result;
   if (!result) return;
   el.resultHeadline.textContent = headline(result);
-  el.resultReason.replaceChildren(result.reason ? t(result.reason) : "", ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
+  el.resultReason.replaceChildren(resultReason(result), ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
   // Who abandoned the game (a bot still played their seat at the end): ranked last among the people.
   const abandoned = new Set((result.abandoned || []).map((entry) => entry.seat));
   let abandonedList = document.getElementById("result-abandoned");

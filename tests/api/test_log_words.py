@@ -103,6 +103,14 @@ def test_the_result_reason_names_no_rule_code():
     assert payload["abandoned"] == []
 
 
+def test_the_result_reason_keeps_its_template_for_a_client_that_translates_it():
+    result = Result(scores=[40, 52], ranks=[2, 1], reason="After 5 rounds {seat1} has the most points.")
+    payload = result_payload(result, (SeatInfo(0, 1, "Ana"), SeatInfo(1, 2, "Bo")))
+    assert payload["reason"] == "After 5 rounds Bo has the most points."
+    assert payload["reason_template"] == "After 5 rounds {seat1} has the most points."
+    assert payload["rule"] is None
+
+
 @pytest.fixture
 def any_client(database_url):
     """Both databases: on PostgreSQL a bot's move usually takes the one-statement path, which marks it too."""

@@ -67,3 +67,12 @@ def test_a_game_catalog_says_an_entry_a_bot_made_for_a_person(web):
     assert messages["The pink pile is empty: the game ends at once — played by {by}"] == (
         "La pile rose est vide\u00a0: la partie se termine aussitôt — joué par {by}")
     assert messages["{seat1} placed {camel} on {hex} — played by {by}"] == "{seat1} a posé {camel} en {hex} — joué par {by}"
+
+
+def test_a_game_catalog_says_a_reason_without_its_rule_code_as_the_result_sends_it(web):
+    """A result's reason reaches the browser with its rule code moved to ``rule``
+    (``views.result_payload``): the catalog holds the reason without the code, said without it."""
+    messages = web.get("/i18n/fr/games/nomadi.json").json()["messages"]
+    assert messages["the turn limit was reached (A-30)"] == "la limite de tours a été atteinte (A-30)"
+    assert messages["the turn limit was reached"] == "la limite de tours a été atteinte"
+    assert messages["the third stone reached the goal"] == "le troisième pion a atteint l'arrivée"

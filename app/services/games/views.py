@@ -93,7 +93,7 @@ class GameState(BaseModel):
     to_act: list[int] = Field(description="the seats to act now")
     undo: bool = Field(description="whether the viewer may take back their last move now")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
-    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, rule} once the game is over")
+    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, reason_template, rule, abandoned} once the game is over")
     players: list[PlayerOut]
 
 
@@ -120,7 +120,9 @@ def _players_of(seats: tuple[SeatInfo, ...]) -> tuple[PlayerOut, ...]:
 
 def result_payload(result: Result | None, seats: tuple[SeatInfo, ...]) -> dict[str, Any] | None:
     """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in and its rule
-    code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``), and
+    code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``),
+    ``reason_template``: the reason before the names fill it (``"After 5 rounds {seat1} has the most
+    points."``, a msgid of the game's catalog, which a client translates and then fills), and
     ``abandoned``: ``[{seat, takeover, from_version, text}]`` for each person who abandoned the game
     (``services/games/abandonment.py``; ``text`` like ``"Ben: abandoned (left), a bot played from move 31"``)."""
     if result is None:
@@ -129,6 +131,7 @@ def result_payload(result: Result | None, seats: tuple[SeatInfo, ...]) -> dict[s
     payload = result.model_dump(mode="json")
     reason, payload["rule"] = split_rule(payload["reason"])
     payload["reason"] = fill_names(reason, names)
+    payload["reason_template"] = reason  # the game's msgid: a client says it in its reader's language
     payload["abandoned"] = [{"seat": info.seat, "takeover": info.takeover, "from_version": info.abandoned_from,
                              "text": abandonment.described(info)}
                             for info in seats if info.abandoned_from is not None]
