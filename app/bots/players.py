@@ -177,15 +177,16 @@ class IsmctsBot:
     level = "strong"
 
     def __init__(self, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None,
-                 prior_worlds: int = 3, root_width: int = 8, widening: float = 1.5,
-                 exploration: float = 0.7, max_depth: int = 12) -> None:
+                 prior_worlds: int = 3, root_width: int = 8, inner_width: int = 5, expand_limit: int = 40,
+                 exploration: float = 0.5, max_depth: int = 12) -> None:
         if seconds is None and simulations is None:
             raise ValueError("a strong bot needs a time or a simulation budget")
         self.seconds = seconds
         self.simulations = simulations
         self.prior_worlds = prior_worlds
         self.root_width = root_width
-        self.widening = widening
+        self.inner_width = inner_width
+        self.expand_limit = expand_limit
         self.exploration = exploration
         self.max_depth = max_depth
         self.stats = SearchStats()
@@ -233,6 +234,8 @@ class IsmctsBot:
 
     def _simulate(self, ruleset: Ruleset, view: dict[str, Any], seat: Seat, rng: Rng, root: _Node,
                   candidates: list[tuple[str, MoveModel]], spread: _Spread) -> None:
+        """One simulation: a fresh world, down the tree by UCB1 among the children legal in it, one
+        node expanded (its moves scored one ply deep), the best of them backed up the path."""
         world = ruleset.determinize(view, seat, rng)
         if world is None:
             return
@@ -241,29 +244,20 @@ class IsmctsBot:
         node, state, depth = root, world, 0
         options: list[tuple[str, MoveModel]] = candidates
         actor = seat
+        value: float | None = None
         while True:
             if node is not root:
                 acting = ruleset.to_act(state)
                 if not acting or depth >= self.max_depth:
                     break
                 actor = min(acting)
-                options = [(move.model_dump_json(), move) for move in ruleset.legal_moves(state, actor)]
-                if not options:
+                legal = ruleset.legal_moves(state, actor)
+                if not legal:
                     break
-                allowed = max(1, math.ceil(self.widening * math.sqrt(node.visits + 1)))
-                if len(node.children) < allowed:
-                    fresh = [option for option in options if option[0] not in node.children]
-                    if fresh:
-                        key, move = rng.choice(fresh)
-                        try:
-                            state, _ = ruleset.apply(state, actor, move)
-                        except IllegalMove:
-                            return
-                        node = node.children[key] = _Node(actor=actor)
-                        node.available = 1.0
-                        path.append(node)
-                        depth += 1
-                        break
+                if not node.children:  # first visit: score this node's moves, keep the best few, stop
+                    value = self._expand(ruleset, node, state, actor, legal, seat, rng, spread)
+                    break
+                options = [(move.model_dump_json(), move) for move in legal]
             best, best_score, best_move = None, float("-inf"), None
             for key, move in options:
                 child = node.children.get(key)
@@ -274,21 +268,48 @@ class IsmctsBot:
                     math.log(child.available) / child.visits)
                 if score > best_score:
                     best, best_score, best_move = child, score, move
-            if best is None or best_move is None:
+            if best is None or best_move is None:  # none of the kept moves is legal in this world
                 break
             try:
                 state, _ = ruleset.apply(state, actor, best_move)
-            except IllegalMove:  # a sampled world where the root move is not possible
+            except IllegalMove:  # a sampled world where the move is not possible
                 return
             node = best
             path.append(node)
             depth += 1
-        value = ruleset.evaluate(state, seat)
-        spread.add(value)
+        if value is None:
+            value = ruleset.evaluate(state, seat)
+            spread.add(value)
         for visited in path:
             visited.visits += 1.0
             visited.total += value if visited.actor == seat else -value
         self.stats.max_depth = max(self.stats.max_depth, depth)
+
+    def _expand(self, ruleset: Ruleset, node: _Node, state: Any, actor: Seat, legal: list[MoveModel], seat: Seat,
+                rng: Rng, spread: _Spread) -> float:
+        """Give ``node`` (``actor`` to move in ``state``) its children: at most ``expand_limit`` of
+        ``legal`` (a random subset of more), each applied and scored once, the ``inner_width`` best
+        for ``actor`` kept with that score as their first visit.  Returns the searching seat's value
+        after ``actor``'s best move: what this simulation backs up."""
+        moves = list(legal)
+        if len(moves) > self.expand_limit:
+            rng.shuffle(moves)
+            moves = moves[: self.expand_limit]
+        scored: list[tuple[float, float, MoveModel]] = []
+        for move in moves:
+            try:
+                after, _ = ruleset.apply(state, actor, move)
+            except IllegalMove:
+                continue
+            value = ruleset.evaluate(after, seat)
+            spread.add(value)
+            scored.append((value if actor == seat else -value, value, move))
+        if not scored:
+            return ruleset.evaluate(state, seat)
+        scored.sort(key=lambda item: -item[0])
+        for mine, _, move in scored[: self.inner_width]:
+            node.children.setdefault(move.model_dump_json(), _Node(actor=actor, visits=1.0, total=mine, available=1.0))
+        return scored[0][1]
 
 
 class _Spread:

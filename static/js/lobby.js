@@ -3,6 +3,7 @@
 // public tables, join, start, watch.
 
 import { api } from "./api.js";
+import { botLevelWord } from "./bot-levels.js";
 import { describeTimeControl, formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
 import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { mountFriendsCard } from "./friends.js";
@@ -498,6 +499,7 @@ function seatChips(table) {
       let name = seat.name || "free";
       if (seat.takeover === "resigned") name = `${seat.name} (resigned)`;
       else if (seat.takeover) name = `${seat.name} (bot playing)`;
+      else if (seat.bot && botLevelWord(seat.bot_level)) name = `${seat.name} · ${botLevelWord(seat.bot_level)}`;
       else if (seat.away_since && !(account && seat.account_id === account.id)) name = `${seat.name} (away)`;
       const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
       const person = seat.account_id !== null && !seat.bot;

@@ -4,6 +4,7 @@
 // server's answer; table.js takes over once the table is no longer open.
 
 import { api, withInvite } from "./api.js";
+import { BOT_LEVELS, botLevelLine, botLevelWord } from "./bot-levels.js";
 import { describeTimeControl, paceLabel } from "./clock.js";
 import { copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteControl } from "./friends.js";
@@ -110,7 +111,7 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
           "li",
           { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
           h("span", { class: "seat-number" }, String(seat.seat + 1)),
-          seat.bot ? `${seat.name || "Bot"} · ${seat.bot_level === "random" ? "random" : "good"}`
+          seat.bot ? `${seat.name || "Bot"} · ${botLevelWord(seat.bot_level) || "medium"}`
             : seat.held_for ? `${seat.held_for.name} · asked, not yet accepted` : seat.name || "free",
           account && seat.account_id === account.id ? h("span", { class: "muted" }, " (you)") : null,
           table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, " · host") : null,
@@ -172,10 +173,15 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     }
     if (seat.account_id !== null && seat.account_id !== account.id) return null;
     const level = h("select", { "aria-label": `Bot level for seat ${seat.seat + 1}`, "data-bot-level": String(seat.seat) },
-      h("option", { value: "default" }, "good bot"), h("option", { value: "random" }, "random bot"));
+      BOT_LEVELS.map((entry) => h("option", { value: entry.value, title: entry.line }, entry.label)));
+    level.value = "medium";
+    const line = h("span", { class: "muted bot-level-line", "data-bot-level-line": String(seat.seat) }, botLevelLine(level.value));
+    level.addEventListener("change", () => {
+      line.textContent = botLevelLine(level.value);
+    });
     const label = seat.account_id === null ? "Add bot" : "Let a bot play for me";
     const add = button(label, `add-bot-${seat.seat}`, "small", () => api("POST", bots, { seat: seat.seat, level: level.value }));
-    return h("span", { class: "bot-control" }, level, add);
+    return h("span", { class: "bot-control" }, level, add, line);
   }
 
   function button(label, action, kind, request) {
