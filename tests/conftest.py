@@ -185,6 +185,7 @@ _SLOW = {
     "services/test_backup_secrets.py": "runs pg_dump and psql and watches every command line",
     "services/test_whole_games.py": "plays a whole game of every ruleset on both databases",
     "rulesets/test_heroes_conformance.py": "plays many whole Heroes games",
+    "services/test_bot_workers.py": "starts a worker process",
     "api/test_notify_whole_game.py": "plays a whole game told by push and mail",
     "api/test_log_words.py": "plays a whole game of every ruleset",
     "api/test_away.py": "waits out presence refreshes and away times",
