@@ -153,25 +153,31 @@ class IsmctsBot:
     2. *Simulations.*  Each draws a fresh world from the view (hidden cards, deck order and the
        PRNG, so dice and draws differ between simulations), then walks the tree from the root:
        at a node, the seat to act (the lowest one, as the server's driver moves simultaneous
-       seats) chooses among the moves legal *in this world*; the children not legal here are
-       skipped (ISMCTS's subset-armed bandit: a child's exploration term counts only the
-       simulations in which it was available).  A node grows a new child while it has fewer than
-       ``widening * visits ** 0.5`` of them (progressive widening, so an opponent's best reply
-       among dozens is found rather than a random one averaged), else it picks by UCB1.  The new
-       leaf (or a finished game) is scored with ``evaluate`` for the searching seat.
-    3. *Values.*  A node stores the value for its mover; another seat's move counts the searching
-       seat's value negated (the "paranoid" assumption: every other seat plays against it).  One
-       ``evaluate`` per simulation instead of one per seat; with two players it is the usual
-       zero-sum search.  Values are divided by the spread of the leaf values seen so far, so one
-       ``exploration`` constant serves coins, points and victory points alike.
-    4. *Choice.*  The root candidate most visited (ties: the higher mean).
+       seats) chooses by UCB1 among its children that are legal *in this world*; the others are
+       skipped and do not count (ISMCTS's subset-armed bandit: a child's exploration term counts
+       only the simulations in which it was available).
+    3. *Expansion.*  The first simulation to reach a node (with a game not over, fewer than
+       ``max_depth`` moves below the root) scores the moves of the seat to act there one ply deep
+       in its world (at most ``expand_limit`` of them, a random subset of more) and keeps the
+       ``inner_width`` best for that seat as children, each with its score as a first visit.  So
+       an opponent's node starts from its best replies, not from replies drawn at random, and a
+       few dozen simulations already search the best lines two or three moves deep.  The
+       simulation backs up the value after the best kept move.
+    4. *Values.*  A node stores the value for the seat whose move it is; another seat's move
+       counts the searching seat's ``evaluate`` negated (the "paranoid" assumption: every other
+       seat plays against it).  One ``evaluate`` per position instead of one per seat; with two
+       players it is the usual zero-sum search.  Values are divided by the spread of the leaf
+       values seen so far, so one ``exploration`` constant serves coins, points and victory
+       points alike.
+    5. *Choice.*  The root candidate most visited (ties: the higher mean).
 
     Budget: at most ``simulations`` simulations (``None``: no count limit) and at most
     ``seconds`` of wall-clock time for the whole decision, prior pass included (checked between
-    simulations, so a move takes about one simulation longer).  Limitations, by design of
-    single-observer ISMCTS: an opponent's node is searched as if the opponent saw the sampled
-    world (it does not model what they do not know), and a simultaneous step is searched as if
-    the lower seat's choice were seen by the higher one.
+    simulations, so a move takes about one simulation longer).  A simulation costs about
+    ``expand_limit`` applies and evaluations.  Limitations, by design of single-observer ISMCTS:
+    an opponent's node is searched as if the opponent saw the sampled world (it does not model
+    what they do not know), and a simultaneous step is searched as if the lower seat's choice
+    were seen by the higher one.
     """
 
     level = "strong"
