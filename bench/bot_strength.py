@@ -8,7 +8,8 @@ One command (from the repository root)::
     python bench/bot_strength.py --ruleset heroes --players 1 --level strong --games 200   # solo, against the Enemy
     python bench/bot_strength.py --ruleset nimalia --level medium --opponent random        # the old default-vs-random run
 
-Plays ``--games`` games of ``--players`` seats (default 2, or the ruleset's minimum).  Game ``i``
+Plays ``--games`` games of ``--players`` seats (default 2, or the ruleset's minimum; ``max``:
+its largest count).  Game ``i``
 uses setup seed ``--seed + i``; the ``--level`` bot sits at seat ``i % players`` (seats rotated:
 with 2 players it alternates first and second) and every other seat is an ``--opponent`` bot.
 Like the server's bot driver, a bot gets only ``view(state, seat)`` and its legal moves, and
@@ -216,7 +217,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--level", default="strong", help=f"the bot measured ({', '.join(BOT_LEVELS)})")
     parser.add_argument("--opponent", default="medium", help="the level of every other seat")
     parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--players", type=int, default=None, help="seats per game (default 2, or the ruleset's minimum)")
+    parser.add_argument("--players", default=None,
+                        help="seats per game, or max for the ruleset's largest count (default 2, or its minimum)")
     parser.add_argument("--seed", type=int, default=0, help="setup seed of the first game; game i uses seed + i")
     parser.add_argument("--options", default="{}", help="table options as JSON (default: the ruleset's defaults)")
     parser.add_argument("--simulations", type=int, default=300, help="the strong bot's simulations a move")
@@ -236,7 +238,14 @@ def main(argv: list[str] | None = None) -> int:
     for level in (args.level, args.opponent):
         if not known_level(level):
             parser.error(f"unknown level {level!r}; one of {', '.join(BOT_LEVELS)}")
-    n_players = args.players or max(2, ruleset.min_players)
+    if args.players == "max":
+        n_players = ruleset.max_players
+    elif args.players is None:
+        n_players = max(2, ruleset.min_players)
+    elif args.players.isdigit():
+        n_players = int(args.players)
+    else:
+        parser.error("--players takes a number or max")
     if not ruleset.min_players <= n_players <= ruleset.max_players:
         parser.error(f"{ruleset.name} takes {ruleset.min_players} to {ruleset.max_players} players")
     options = json.loads(args.options)

@@ -38,6 +38,10 @@ DEFAULT_MOVE_SECONDS = 1.0
 """The strong bot's time a move when the host sets nothing (``Settings.bot_move_seconds``)."""
 
 
+HEADROOM = 0.85
+"""Share of the strong bot's time budget after which it starts no further simulation."""
+
+
 class BotPlayer(Protocol):
     """Chooses one of ``legal`` for ``seat`` from ``view``; ``rng`` is the bot's own randomness."""
 
@@ -172,8 +176,9 @@ class IsmctsBot:
     5. *Choice.*  The root candidate most visited (ties: the higher mean).
 
     Budget: at most ``simulations`` simulations (``None``: no count limit) and at most
-    ``seconds`` of wall-clock time for the whole decision, prior pass included (checked between
-    simulations, so a move takes about one simulation longer).  A simulation costs about
+    ``seconds`` of wall-clock time for the whole decision, prior pass included: no simulation
+    starts after :data:`HEADROOM` of it, which leaves the last one (and the trip to and from a
+    worker process) time to end within ``seconds``.  A simulation costs about
     ``expand_limit`` applies and evaluations.  Limitations, by design of single-observer ISMCTS:
     an opponent's node is searched as if the opponent saw the sampled world (it does not model
     what they do not know), and a simultaneous step is searched as if the lower seat's choice
@@ -199,7 +204,7 @@ class IsmctsBot:
 
     def choose(self, ruleset, view, legal, seat, rng):
         started = time.monotonic()
-        deadline = started + self.seconds if self.seconds is not None else None
+        deadline = started + HEADROOM * self.seconds if self.seconds is not None else None
         self.stats = SearchStats()
         if len(legal) == 1:
             return legal[0]
