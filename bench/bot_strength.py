@@ -226,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="the strong bot's time a move instead of --simulations (load-dependent)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (time per move is per process)")
     parser.add_argument("--max-moves", type=int, default=20_000, help="give a game up after this many moves")
-    parser.add_argument("--json", action="store_true", help="also print one JSON line per game, then a summary line")
+    parser.add_argument("--json", action="store_true",
+                        help="also print one JSON line per game as it ends, then a summary line")
     args = parser.parse_args(argv)
 
     registry = Registry.discover()
@@ -257,22 +258,25 @@ def main(argv: list[str] | None = None) -> int:
              simulations, args.seconds) for index in range(args.games)]
     started = time.perf_counter()
     records: list[GameRecord] = []
+
+    def done(record: GameRecord) -> None:
+        records.append(record)
+        _progress(len(records), args.games)
+        if args.json:  # as each game ends, so a run stopped early still tells what it played
+            line = asdict(record)
+            for bulky in ("move_wall", "move_cpu", "simulations"):
+                line.pop(bulky)
+            print(json.dumps(line), flush=True)
+
     if args.jobs > 1:
         with multiprocessing.Pool(args.jobs) as pool:
             for record in pool.imap_unordered(_play, jobs):
-                records.append(record)
-                _progress(len(records), args.games)
+                done(record)
     else:
         for job in jobs:
-            records.append(_play(job))
-            _progress(len(records), args.games)
+            done(_play(job))
     records.sort(key=lambda r: r.index)
     if args.json:
-        for r in records:
-            line = asdict(r)
-            for bulky in ("move_wall", "move_cpu", "simulations"):
-                line.pop(bulky)
-            print(json.dumps(line))
         print(json.dumps({"summary": True, "ruleset": ruleset.name, "players": n_players, "level": args.level,
                           "opponent": args.opponent, "budget": budget, **summary(records, n_players)}))
     print(report(ruleset.name, n_players, args.level, args.opponent, records, time.perf_counter() - started, args.jobs,

@@ -94,11 +94,12 @@ class SearchBot:
     ``max_candidates``, sampled uniformly when there are more) is applied on every sample and
     scored with ``ruleset.evaluate``; the best average wins, ties broken at random.  With
     probability ``blunder`` the bot plays a uniformly random legal move instead (a forgiving
-    level).  Stops looking at further candidates once ``budget_seconds`` have passed.
+    level).  Stops looking at further candidates once ``budget_seconds`` have passed (``None``:
+    looks at them all, as benchmarks do so that a loaded machine does not weaken the bot).
     """
 
     def __init__(self, level: str = "medium", samples: int = 3, max_candidates: int = 200,
-                 budget_seconds: float = 1.0, blunder: float = 0.0) -> None:
+                 budget_seconds: float | None = 1.0, blunder: float = 0.0) -> None:
         self.level = level
         self.samples = samples
         self.max_candidates = max_candidates
@@ -117,7 +118,8 @@ class SearchBot:
         if len(candidates) > self.max_candidates:
             rng.shuffle(candidates)
             candidates = candidates[: self.max_candidates]
-        scored = one_ply(ruleset, worlds, seat, candidates, time.monotonic() + self.budget_seconds)
+        deadline = None if self.budget_seconds is None else time.monotonic() + self.budget_seconds
+        scored = one_ply(ruleset, worlds, seat, candidates, deadline)
         best_value = max(value for value, _ in scored)
         return rng.choice([candidates[index] for value, index in scored if value == best_value])
 
@@ -355,16 +357,17 @@ def known_level(level: str) -> bool:
 def make_bot(level: str, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None) -> BotPlayer:
     """The bot of ``level`` (an old name plays as its :data:`LEVEL_ALIASES` level).
 
-    ``seconds``: the strong bot's time budget a move (the host setting); ``simulations``: a fixed
-    simulation count instead, for load-independent benchmarks and reproducible tests (with both,
-    the first reached ends the search).  Raises ``KeyError`` for an unknown level."""
+    ``seconds``: the time budget a move (the host setting): the strong bot searches that long, the
+    others stop looking at more moves after it (``None``: no time limit, for load-independent
+    benchmarks and reproducible tests); ``simulations``: the strong bot's fixed simulation count
+    (with both, the first reached ends its search).  Raises ``KeyError`` for an unknown level."""
     level = canonical_level(level)
     if level == "random":
         return RandomBot()
     if level == "easy":
-        return SearchBot("easy", samples=1, max_candidates=8, blunder=0.25)
+        return SearchBot("easy", samples=1, max_candidates=8, budget_seconds=seconds, blunder=0.25)
     if level == "medium":
-        return SearchBot("medium", samples=3, max_candidates=200)
+        return SearchBot("medium", samples=3, max_candidates=200, budget_seconds=seconds)
     if level == "strong":
         return IsmctsBot(seconds=seconds, simulations=simulations)
     raise KeyError(level)
