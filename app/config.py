@@ -112,6 +112,12 @@ class Settings(BaseSettings):
         default=False, description="compress WebSocket frames (permessage-deflate) when the browser offers it: about "
                                    "5x less traffic for about a third more server CPU per move")
     bot_delay_seconds: float = Field(default=0.6, ge=0, description="pause before each bot move, so people can follow")
+    bot_move_seconds: float = Field(default=1.0, gt=0, le=60, description="the strong bot's thinking time a move "
+                                    "(wall clock; it searches until then, so a bigger value plays better and costs "
+                                    "that much CPU a move)")
+    bot_processes: int = Field(default=1, ge=0, le=64, description="worker processes, on the leader only, that compute "
+                               "bot moves so a search never holds up the event loop; 0: a thread of the leader "
+                               "process instead (it slows the leader's sockets while a bot thinks)")
     # "Your turn" notices (app/services/notify/notifier.py)
     public_url: str = Field(default="", description="the site's address as people reach it (https://games.example.org), "
                             "for the links in e-mails; default http://HOST:PORT")

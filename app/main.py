@@ -99,7 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # One process drives bots and clocks; a new leader first resumes every bot owed a move.
         leadership = app.state.leadership = Leadership(None if settings.is_sqlite else settings.async_database_url,
                                                        settings.leader_retry_seconds)
-        bots = app.state.bots = BotDriver(ctx, settings.bot_delay_seconds, leadership)
+        bots = app.state.bots = BotDriver(ctx, settings.bot_delay_seconds, leadership, settings.bot_move_seconds,
+                                             settings.bot_processes, settings.extra_rulesets)
         leadership.on_gain(bots.resume)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
         presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)

@@ -139,6 +139,8 @@ def database_url(request) -> str:
 def make_settings(database_url: str, **overrides) -> Settings:
     """Settings for a test app: the given database, a fixed key, the toy rulesets loaded."""
     overrides.setdefault("bot_delay_seconds", 0.0)
+    overrides.setdefault("bot_processes", 0)  # bots think in a thread: no worker process started per test app
+    overrides.setdefault("bot_move_seconds", 0.2)  # a strong bot in a test thinks briefly
     for rule in ("rate_limit_auth", "rate_limit_tables", "rate_limit_replays"):
         overrides.setdefault(rule, "100000/minute")
     overrides.setdefault("rate_limit_moves", "100000/second")
@@ -183,6 +185,7 @@ _SLOW = {
     "services/test_backup_secrets.py": "runs pg_dump and psql and watches every command line",
     "services/test_whole_games.py": "plays a whole game of every ruleset on both databases",
     "rulesets/test_heroes_conformance.py": "plays many whole Heroes games",
+    "services/test_bot_workers.py": "starts a worker process",
     "api/test_notify_whole_game.py": "plays a whole game told by push and mail",
     "api/test_log_words.py": "plays a whole game of every ruleset",
     "api/test_away.py": "waits out presence refreshes and away times",

@@ -37,7 +37,8 @@ class TableIn(BaseModel):
 class BotIn(BaseModel):
     model_config = ConfigDict(strict=True)  # "2", true or 2.0 for a number is a bad_request, not a quiet conversion
     seat: int
-    level: str = Field(default="default", max_length=16)
+    level: str = Field(default="medium", max_length=16, description="easy, medium or strong (random: any legal "
+                       "move, for tests; default, an old name, is medium)")
 
 
 class StartIn(BaseModel):
@@ -139,8 +140,8 @@ async def rematch(table_id: TableId, account: CurrentAccount, ctx: Ctx, db: Sess
 
 @router.post("/{table_id}/bots", response_model=TableOut, responses=errors(400, 401, 403, 404, 409))
 async def add_bot(table_id: TableId, body: BotIn, account: CurrentAccount, ctx: Ctx, db: Session) -> dict:
-    """Seat a bot (``level``: ``default`` or ``random``) at an empty seat of an open table (creator
-    only); in a running game, let the default bot play the seat of a person who is away (the host,
+    """Seat a bot (``level``: ``easy``, ``medium``, ``strong``, or ``random``) at an empty seat of an
+    open table (creator only); in a running game, let the medium bot play the seat of a person who is away (the host,
     or another player when the host is away; ``app/services/attendance/takeover.py``)."""
     info = await lobby.seat_bot(ctx, db, account, table_id, body.seat, body.level)
     return info.to_dict(ctx.registry, account.id)

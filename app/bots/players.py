@@ -1,19 +1,45 @@
-"""The bot levels: ``random`` (a uniform legal move) and ``default`` (a search over determinized views).
+"""The bot levels: ``easy``, ``medium`` and ``strong`` for people, ``random`` for tests.
 
-``default`` needs the ruleset's optional ``determinize`` hook (app/rulesets/base.py): it builds
-several states consistent with the seat's view, scores every candidate move on each with
-``apply`` + ``evaluate`` (one ply, averaged over the samples), and plays the best within a time
-budget.  A ruleset without the hook gets the random policy at this level too.
+Every searching level starts from what its seat sees: the ruleset's optional ``determinize``
+hook (app/rulesets/base.py) builds full states consistent with the seat's view, hidden parts
+sampled, and the bot plays its candidate moves on those, never on the real state (which it is
+never given).  A ruleset without the hook gets the random policy at every level.
+
+* ``easy`` (:class:`SearchBot` with one sampled world, at most 8 candidate moves looked at,
+  and one move in four uniformly random): fast and forgiving, it misses good moves and makes
+  plain mistakes a beginner can punish.
+* ``medium`` (:class:`SearchBot` as the server's only searching bot used to be): every
+  candidate move (at most 200) applied on three sampled worlds and scored with the ruleset's
+  ``evaluate``; the best average wins.  It is also the bot that takes a seat over from an
+  absent person.  Tables stored with the old level name ``default`` play this level
+  (:data:`LEVEL_ALIASES`), move for move as before.
+* ``strong`` (:class:`IsmctsBot`): information-set Monte Carlo tree search (Cowling, Powley
+  and Whitehouse 2012, "single observer" form) over a fresh sampled world per simulation,
+  with ``evaluate`` at the leaves instead of random play-outs, within a time budget (the host
+  setting ``bot_move_seconds``) or a fixed number of simulations (benchmarks, tests).
 """
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from app.rulesets.base import IllegalMove, MoveModel, Rng, Ruleset, Seat
 
-DEFAULT_LEVEL = "default"
+LEVELS: tuple[str, ...] = ("easy", "medium", "strong")
+"""The levels people choose from, weakest first."""
+LEVEL_ALIASES: dict[str, str] = {"default": "medium"}
+"""Old level names still found in stored seats: ``default`` was the one searching bot, now ``medium``."""
+DEFAULT_LEVEL = "medium"
+"""The level of a bot that takes a seat over from its person, and of a bot seated without a level."""
+DEFAULT_MOVE_SECONDS = 1.0
+"""The strong bot's time a move when the host sets nothing (``Settings.bot_move_seconds``)."""
+
+
+HEADROOM = 0.85
+"""Share of the strong bot's time budget after which it starts no further simulation."""
 
 
 class BotPlayer(Protocol):
@@ -26,7 +52,7 @@ class BotPlayer(Protocol):
 
 
 class RandomBot:
-    """A uniformly random legal move."""
+    """A uniformly random legal move (for tests and as the floor of the benchmarks)."""
 
     level = "random"
 
@@ -34,54 +60,318 @@ class RandomBot:
         return rng.choice(legal)
 
 
+def _worlds(ruleset: Ruleset, view: dict[str, Any], seat: Seat, rng: Rng, count: int) -> list[Any]:
+    """``count`` states behind ``view`` (fewer if the ruleset cannot build some; none without the hook)."""
+    return [world for world in (ruleset.determinize(view, seat, rng) for _ in range(count)) if world]
+
+
+def one_ply(ruleset: Ruleset, worlds: list[Any], seat: Seat, candidates: list[MoveModel],
+            deadline: float | None = None) -> list[tuple[float, int]]:
+    """``(mean evaluate after the move over worlds, index into candidates)`` per candidate looked at.
+
+    A move ``apply`` refuses in a sampled world counts 0 there (``determinize`` promises that
+    none is refused; the level played as ``default`` always counted so, and still does).  Stops
+    after the candidate during which the monotonic clock passes ``deadline``."""
+    scored = []
+    for index, move in enumerate(candidates):
+        total = 0.0
+        for world in worlds:
+            try:
+                after, _ = ruleset.apply(world, seat, move)
+            except IllegalMove:  # a sampled world where this move is not possible
+                continue
+            total += ruleset.evaluate(after, seat)
+        scored.append((total / len(worlds), index))
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return scored
+
+
 class SearchBot:
-    """One-ply search over determinized views within ``budget_seconds`` per move.
+    """One-ply search over determinized views: the ``easy`` and ``medium`` levels.
 
     ``samples`` states are drawn with ``ruleset.determinize``; each candidate move (at most
     ``max_candidates``, sampled uniformly when there are more) is applied on every sample and
-    scored with ``ruleset.evaluate``; the best average wins, ties broken at random.
+    scored with ``ruleset.evaluate``; the best average wins, ties broken at random.  With
+    probability ``blunder`` the bot plays a uniformly random legal move instead (a forgiving
+    level).  Stops looking at further candidates once ``budget_seconds`` have passed (``None``:
+    looks at them all, as benchmarks do so that a loaded machine does not weaken the bot).
     """
 
-    level = "default"
-
-    def __init__(self, samples: int = 3, max_candidates: int = 200, budget_seconds: float = 1.0) -> None:
+    def __init__(self, level: str = "medium", samples: int = 3, max_candidates: int = 200,
+                 budget_seconds: float | None = 1.0, blunder: float = 0.0) -> None:
+        self.level = level
         self.samples = samples
         self.max_candidates = max_candidates
         self.budget_seconds = budget_seconds
+        self.blunder = blunder
 
     def choose(self, ruleset, view, legal, seat, rng):
         if len(legal) == 1:
             return legal[0]
-        worlds = [world for world in (ruleset.determinize(view, seat, rng) for _ in range(self.samples)) if world]
+        if self.blunder and rng.randrange(1_000_000) < self.blunder * 1_000_000:
+            return rng.choice(legal)
+        worlds = _worlds(ruleset, view, seat, rng, self.samples)
         if not worlds:
             return rng.choice(legal)
         candidates = list(legal)
         if len(candidates) > self.max_candidates:
             rng.shuffle(candidates)
             candidates = candidates[: self.max_candidates]
-        deadline = time.monotonic() + self.budget_seconds
-        best_value, best = float("-inf"), []
-        for move in candidates:
-            total = 0.0
-            for world in worlds:
-                try:
-                    after, _ = ruleset.apply(world, seat, move)
-                except IllegalMove:  # a sampled world where this move is not possible
-                    continue
-                total += ruleset.evaluate(after, seat)
-            value = total / len(worlds)
-            if value > best_value:
-                best_value, best = value, [move]
-            elif value == best_value:
-                best.append(move)
-            if time.monotonic() > deadline:
+        deadline = None if self.budget_seconds is None else time.monotonic() + self.budget_seconds
+        scored = one_ply(ruleset, worlds, seat, candidates, deadline)
+        best_value = max(value for value, _ in scored)
+        return rng.choice([candidates[index] for value, index in scored if value == best_value])
+
+
+@dataclass(eq=False)
+class _Node:
+    """One move in the tree: who made it, how often a simulation went through it (``visits``), the
+    sum of the values it brought back for its mover (``total``), and how often it was legal when
+    its parent chose (``available``: ISMCTS's count for the exploration term)."""
+
+    actor: Seat
+    visits: float = 0.0
+    total: float = 0.0
+    available: float = 0.0
+    children: dict[str, _Node] = field(default_factory=dict)
+
+
+@dataclass
+class SearchStats:
+    """What the last :meth:`IsmctsBot.choose` did, for benchmarks and profiles."""
+
+    simulations: int = 0
+    candidates: int = 0
+    max_depth: int = 0
+    seconds: float = 0.0
+
+
+class IsmctsBot:
+    """The ``strong`` level: information-set Monte Carlo tree search with ``evaluate`` at the leaves.
+
+    One decision:
+
+    1. *Root candidates.*  ``prior_worlds`` states are drawn with ``determinize`` and every legal
+       move is scored one ply deep on them (as ``medium`` does); the ``root_width`` best stay
+       candidates, each starting with that score as one visit.  Wide games (a hundred placements)
+       would otherwise spread the simulations too thin to tell the good moves apart.
+    2. *Simulations.*  Each draws a fresh world from the view (hidden cards, deck order and the
+       PRNG, so dice and draws differ between simulations), then walks the tree from the root:
+       at a node, the seat to act (the lowest one, as the server's driver moves simultaneous
+       seats) chooses by UCB1 among its children that are legal *in this world*; the others are
+       skipped and do not count (ISMCTS's subset-armed bandit: a child's exploration term counts
+       only the simulations in which it was available).
+    3. *Expansion.*  The first simulation to reach a node (with a game not over, fewer than
+       ``max_depth`` moves below the root) scores the moves of the seat to act there one ply deep
+       in its world (at most ``expand_limit`` of them, a random subset of more) and keeps the
+       ``inner_width`` best for that seat as children, each with its score as a first visit.  So
+       an opponent's node starts from its best replies, not from replies drawn at random, and a
+       few dozen simulations already search the best lines two or three moves deep.  The
+       simulation backs up the value after the best kept move.
+    4. *Values.*  A node stores the value for the seat whose move it is; another seat's move
+       counts the searching seat's ``evaluate`` negated (the "paranoid" assumption: every other
+       seat plays against it).  One ``evaluate`` per position instead of one per seat; with two
+       players it is the usual zero-sum search.  Values are divided by the spread of the leaf
+       values seen so far, so one ``exploration`` constant serves coins, points and victory
+       points alike.
+    5. *Choice.*  The root candidate most visited (ties: the higher mean).
+
+    Budget: at most ``simulations`` simulations (``None``: no count limit) and at most
+    ``seconds`` of wall-clock time for the whole decision, prior pass included: no simulation
+    starts after :data:`HEADROOM` of it, which leaves the last one (and the trip to and from a
+    worker process) time to end within ``seconds``.  A simulation costs about
+    ``expand_limit`` applies and evaluations.  Limitations, by design of single-observer ISMCTS:
+    an opponent's node is searched as if the opponent saw the sampled world (it does not model
+    what they do not know), and a simultaneous step is searched as if the lower seat's choice
+    were seen by the higher one.
+    """
+
+    level = "strong"
+
+    def __init__(self, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None,
+                 prior_worlds: int = 3, root_width: int = 8, inner_width: int = 5, expand_limit: int = 40,
+                 exploration: float = 0.5, max_depth: int = 12) -> None:
+        if seconds is None and simulations is None:
+            raise ValueError("a strong bot needs a time or a simulation budget")
+        self.seconds = seconds
+        self.simulations = simulations
+        self.prior_worlds = prior_worlds
+        self.root_width = root_width
+        self.inner_width = inner_width
+        self.expand_limit = expand_limit
+        self.exploration = exploration
+        self.max_depth = max_depth
+        self.stats = SearchStats()
+
+    def choose(self, ruleset, view, legal, seat, rng):
+        started = time.monotonic()
+        deadline = started + HEADROOM * self.seconds if self.seconds is not None else None
+        self.stats = SearchStats()
+        if len(legal) == 1:
+            return legal[0]
+        worlds = _worlds(ruleset, view, seat, rng, self.prior_worlds)
+        if not worlds:
+            return rng.choice(legal)
+        order = list(range(len(legal)))
+        rng.shuffle(order)  # ties, and a prior pass cut short, favour no move by its place in the list
+        shuffled = [legal[index] for index in order]
+        scored = one_ply(ruleset, worlds, seat, shuffled, deadline)
+        scored.sort(key=lambda pair: -pair[0])  # stable: equal scores keep the shuffled order
+        kept = [(value, shuffled[index]) for value, index in scored[: self.root_width]]
+        if not kept:
+            return rng.choice(legal)
+        if len(kept) == 1:
+            return kept[0][1]
+        root = _Node(actor=-1)
+        candidates: list[tuple[str, MoveModel]] = []
+        spread = _Spread()
+        for value, move in kept:
+            key = move.model_dump_json()
+            root.children[key] = _Node(actor=seat, visits=1.0, total=value, available=1.0)
+            candidates.append((key, move))
+            spread.add(value)
+        self.stats.candidates = len(candidates)
+        while self.simulations is None or self.stats.simulations < self.simulations:
+            if deadline is not None and time.monotonic() > deadline:
                 break
-        return rng.choice(best)
+            self._simulate(ruleset, view, seat, rng, root, candidates, spread)
+            self.stats.simulations += 1
+        self.stats.seconds = time.monotonic() - started
+
+        def rank(pair: tuple[str, MoveModel]) -> tuple[float, float]:
+            node = root.children[pair[0]]
+            return node.visits, node.total / node.visits
+
+        return max(candidates, key=rank)[1]
+
+    def _simulate(self, ruleset: Ruleset, view: dict[str, Any], seat: Seat, rng: Rng, root: _Node,
+                  candidates: list[tuple[str, MoveModel]], spread: _Spread) -> None:
+        """One simulation: a fresh world, down the tree by UCB1 among the children legal in it, one
+        node expanded (its moves scored one ply deep), the best of them backed up the path."""
+        world = ruleset.determinize(view, seat, rng)
+        if world is None:
+            return
+        scale = spread.scale()
+        path: list[_Node] = []
+        node, state, depth = root, world, 0
+        options: list[tuple[str, MoveModel]] = candidates
+        actor = seat
+        value: float | None = None
+        while True:
+            if node is not root:
+                acting = ruleset.to_act(state)
+                if not acting or depth >= self.max_depth:
+                    break
+                actor = min(acting)
+                legal = ruleset.legal_moves(state, actor)
+                if not legal:
+                    break
+                if not node.children:  # first visit: score this node's moves, keep the best few, stop
+                    value = self._expand(ruleset, node, state, actor, legal, seat, rng, spread)
+                    break
+                options = [(move.model_dump_json(), move) for move in legal]
+            best, best_score, best_move = None, float("-inf"), None
+            for key, move in options:
+                child = node.children.get(key)
+                if child is None:
+                    continue
+                child.available += 1.0
+                score = child.total / (child.visits * scale) + self.exploration * math.sqrt(
+                    math.log(child.available) / child.visits)
+                if score > best_score:
+                    best, best_score, best_move = child, score, move
+            if best is None or best_move is None:  # none of the kept moves is legal in this world
+                break
+            try:
+                state, _ = ruleset.apply(state, actor, best_move)
+            except IllegalMove:  # a sampled world where the move is not possible
+                return
+            node = best
+            path.append(node)
+            depth += 1
+        if value is None:
+            value = ruleset.evaluate(state, seat)
+            spread.add(value)
+        for visited in path:
+            visited.visits += 1.0
+            visited.total += value if visited.actor == seat else -value
+        self.stats.max_depth = max(self.stats.max_depth, depth)
+
+    def _expand(self, ruleset: Ruleset, node: _Node, state: Any, actor: Seat, legal: list[MoveModel], seat: Seat,
+                rng: Rng, spread: _Spread) -> float:
+        """Give ``node`` (``actor`` to move in ``state``) its children: at most ``expand_limit`` of
+        ``legal`` (a random subset of more), each applied and scored once, the ``inner_width`` best
+        for ``actor`` kept with that score as their first visit.  Returns the searching seat's value
+        after ``actor``'s best move: what this simulation backs up."""
+        moves = list(legal)
+        if len(moves) > self.expand_limit:
+            rng.shuffle(moves)
+            moves = moves[: self.expand_limit]
+        scored: list[tuple[float, float, MoveModel]] = []
+        for move in moves:
+            try:
+                after, _ = ruleset.apply(state, actor, move)
+            except IllegalMove:
+                continue
+            value = ruleset.evaluate(after, seat)
+            spread.add(value)
+            scored.append((value if actor == seat else -value, value, move))
+        if not scored:
+            return ruleset.evaluate(state, seat)
+        scored.sort(key=lambda item: -item[0])
+        for mine, _, move in scored[: self.inner_width]:
+            node.children.setdefault(move.model_dump_json(), _Node(actor=actor, visits=1.0, total=mine, available=1.0))
+        return scored[0][1]
 
 
-BOT_LEVELS: dict[str, type] = {"random": RandomBot, "default": SearchBot}
+class _Spread:
+    """Running standard deviation of leaf values (Welford), the search's unit of value."""
+
+    def __init__(self) -> None:
+        self.count, self.mean, self.m2 = 0, 0.0, 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self.m2 += delta * (value - self.mean)
+
+    def scale(self) -> float:
+        """The spread so far (1.0 before two values differ)."""
+        if self.count < 2 or self.m2 <= 0:
+            return 1.0
+        return math.sqrt(self.m2 / (self.count - 1))
 
 
-def make_bot(level: str) -> BotPlayer:
-    """The bot of ``level``; raises ``KeyError`` for an unknown level."""
-    return BOT_LEVELS[level]()
+def canonical_level(level: str) -> str:
+    """``level`` with an old name (:data:`LEVEL_ALIASES`) replaced by the level it plays now."""
+    return LEVEL_ALIASES.get(level, level)
+
+
+def known_level(level: str) -> bool:
+    """Whether :func:`make_bot` accepts ``level`` (the levels, ``random``, and the old names)."""
+    return canonical_level(level) in LEVELS or level == "random"
+
+
+def make_bot(level: str, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None) -> BotPlayer:
+    """The bot of ``level`` (an old name plays as its :data:`LEVEL_ALIASES` level).
+
+    ``seconds``: the time budget a move (the host setting): the strong bot searches that long, the
+    others stop looking at more moves after it (``None``: no time limit, for load-independent
+    benchmarks and reproducible tests); ``simulations``: the strong bot's fixed simulation count
+    (with both, the first reached ends its search).  Raises ``KeyError`` for an unknown level."""
+    level = canonical_level(level)
+    if level == "random":
+        return RandomBot()
+    if level == "easy":
+        return SearchBot("easy", samples=1, max_candidates=8, budget_seconds=seconds, blunder=0.25)
+    if level == "medium":
+        return SearchBot("medium", samples=3, max_candidates=200, budget_seconds=seconds)
+    if level == "strong":
+        return IsmctsBot(seconds=seconds, simulations=simulations)
+    raise KeyError(level)
+
+
+BOT_LEVELS: tuple[str, ...] = ("random", *LEVELS)
+"""Every level a seat may be given through the API (old names are accepted too: :func:`known_level`)."""

@@ -3,6 +3,7 @@
 // public tables, join, start, watch.
 
 import { api } from "./api.js";
+import { botLevelWord } from "./bot-levels.js";
 import { describeTimeControl, formatRemaining, paceChoices, paceLabel, remainingMs, shortTimeControl, timeAgo } from "./clock.js";
 import { clockIcon, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { mountFriendsCard } from "./friends.js";
@@ -543,6 +544,7 @@ function seatChips(table) {
       let name = seat.name || t("free");
       if (seat.takeover === "resigned") name = t("{name} (resigned)", { name: seat.name });
       else if (seat.takeover) name = t("{name} (bot playing)", { name: seat.name });
+      else if (seat.bot && botLevelWord(seat.bot_level)) name = `${seat.name} · ${botLevelWord(seat.bot_level)}`;
       else if (seat.away_since && !(account && seat.account_id === account.id)) name = t("{name} (away)", { name: seat.name });
       const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
       const person = seat.account_id !== null && !seat.bot;

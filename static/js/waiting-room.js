@@ -4,6 +4,7 @@
 // server's answer; table.js takes over once the table is no longer open.
 
 import { api, withInvite } from "./api.js";
+import { BOT_LEVELS, botLevelLine, botLevelWord } from "./bot-levels.js";
 import { describeTimeControl, paceLabel } from "./clock.js";
 import { copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteControl } from "./friends.js";
@@ -111,7 +112,7 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
           "li",
           { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
           h("span", { class: "seat-number" }, String(seat.seat + 1)),
-          seat.bot ? `${seat.name || t("Bot")} · ${seat.bot_level === "random" ? t("random") : t("good")}`
+          seat.bot ? `${seat.name || t("Bot")} · ${botLevelWord(seat.bot_level) || botLevelWord("medium")}`
             : seat.held_for ? t("{name} · asked, not yet accepted", { name: seat.held_for.name }) : seat.name || t("free"),
           account && seat.account_id === account.id ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
           table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, ` · ${t("host")}`) : null,
@@ -177,10 +178,15 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     }
     if (seat.account_id !== null && seat.account_id !== account.id) return null;
     const level = h("select", { "aria-label": t("Bot level for seat {n}", { n: seat.seat + 1 }), "data-bot-level": String(seat.seat) },
-      h("option", { value: "default" }, t("good bot")), h("option", { value: "random" }, t("random bot")));
+      BOT_LEVELS.map((entry) => h("option", { value: entry.value, title: entry.line() }, entry.label())));
+    level.value = "medium";
+    const line = h("span", { class: "muted bot-level-line", "data-bot-level-line": String(seat.seat) }, botLevelLine(level.value));
+    level.addEventListener("change", () => {
+      line.textContent = botLevelLine(level.value);
+    });
     const label = seat.account_id === null ? t("Add bot") : t("Let a bot play for me");
     const add = button(label, `add-bot-${seat.seat}`, "small", () => api("POST", bots, { seat: seat.seat, level: level.value }));
-    return h("span", { class: "bot-control" }, level, add);
+    return h("span", { class: "bot-control" }, level, add, line);
   }
 
   function button(label, action, kind, request) {

@@ -33,3 +33,34 @@ def test_host_plays_against_a_bot(live_server, chromium):
         # The bot (seat 2 in the players list) answers by itself: the version moves past ours.
         expect(page.locator("#game")).not_to_have_attribute("data-version", str(before + 1), timeout=15_000)
     expect(page.locator(".player[data-seat='1']")).to_contain_text("(bot)")
+
+
+def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
+    """The bot-seat menu names the levels in words with a line each; every level, seated from it,
+    plays its moves through the server (the strong one in the leader's worker process)."""
+    page = sign_in(chromium, live_server, "Levente")
+    created = page.request.post(f"{live_server}/api/tables",
+                                data={"ruleset": "through-the-desert", "seats": 4, "options": {}, "private": False})
+    table_id = str(created.json()["id"])
+    page.goto(f"{live_server}/tables/{table_id}")
+    menu = page.locator('[data-bot-level="1"]')
+    labels = menu.locator("option").evaluate_all("options => options.map(option => [option.value, option.textContent])")
+    assert labels[:3] == [["easy", "Easy bot"], ["medium", "Medium bot"], ["strong", "Strong bot"]]
+    expect(page.locator('[data-bot-level-line="1"]')).to_contain_text("fair opponent")  # medium is preselected
+    for seat, level, words in ((1, "easy", "learning"), (2, "medium", "fair opponent"), (3, "strong", "several moves ahead")):
+        page.select_option(f'[data-bot-level="{seat}"]', level)
+        expect(page.locator(f'[data-bot-level-line="{seat}"]')).to_contain_text(words)
+        page.click(f'[data-action="add-bot-{seat}"]')
+        expect(page.locator(f'[data-seat="{seat}"]')).to_contain_text(f"(bot) · {level}")
+    seats = page.request.get(f"{live_server}/api/tables/{table_id}").json()["seats"]
+    assert [seat["bot_level"] for seat in seats] == [None, "easy", "medium", "strong"]
+    page.click('[data-action="start"]')
+    expect(page.locator("#game")).to_have_attribute("data-version", "0")
+    rng = random.Random(5)
+    for _ in range(2):
+        expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=60_000)
+        play_one_move(page, live_server, table_id, rng)
+    # After our second move, the three bots have each answered our first one.
+    log = page.request.get(f"{live_server}/api/games/{table_id}/log").json()
+    movers = {entry["text"].split(" (bot)")[0] for entry in log if "(bot)" in entry["text"]}
+    assert len(movers) == 3, movers

@@ -6,7 +6,10 @@ import time
 
 import pytest
 
+from sqlalchemy import update
+
 from app.bots import BOT_LEVELS, make_bot
+from app.db.models import Seat
 from app.rulesets.base import Rng
 from app.rulesets.registry import Registry
 from tests.conftest import TOY_RULESETS
@@ -86,9 +89,42 @@ def test_search_bot_prefers_winning_move():
     ruleset = Determinized()
     state = {"total": 8, "turn": 0, "words": ["a", "b"], "winner": None, "rng": 0}
     legal = ruleset.legal_moves(state, 0)
-    chosen = {make_bot("default").choose(ruleset, ruleset.view(state, 0), legal, 0, Rng(seed)).amount for seed in range(10)}
-    assert chosen == {2, 3}  # 8 + 2 or 8 + 3 reaches 10; adding 1 never wins at once
-    assert set(BOT_LEVELS) == {"random", "default"}
+    for level in ("default", "medium", "strong"):
+        chosen = {make_bot(level, seconds=None, simulations=20).choose(ruleset, ruleset.view(state, 0), legal, 0,
+                                                                       Rng(seed)).amount for seed in range(10)}
+        assert chosen == {2, 3}, level  # 8 + 2 or 8 + 3 reaches 10; adding 1 never wins at once
+    assert BOT_LEVELS == ("random", "easy", "medium", "strong")
+
+
+def test_the_old_level_name_is_stored_as_medium_and_a_seat_stored_with_it_still_plays(client):
+    """Tables seated before the levels had names say ``default``: the API takes the name and
+    stores ``medium``; a seat row that still says ``default`` loads and its bot plays."""
+    ana = Player(client, "Ana")
+    table_id = bot_table(ana, "toy-race", 2, {1: "default"})
+    assert client.get(f"/api/tables/{table_id}").json()["seats"][1]["bot_level"] == "medium"
+    ctx = client.app.state.ctx
+
+    async def store_old_name():
+        async with ctx.sessions() as session:
+            await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == 1).values(bot_level="default"))
+            await session.commit()
+
+    client.portal.call(store_old_name)
+    assert client.get(f"/api/tables/{table_id}").json()["seats"][1]["bot_level"] == "default"
+    assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    state = wait_for(client, table_id, lambda s: s["version"] >= 2)
+    assert state["to_act"] == [0]  # the bot moved
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "strong"])
+def test_each_level_can_be_seated_and_answers(client, level):
+    ana = Player(client, "Ana")
+    table_id = bot_table(ana, "toy-race", 2, {1: level})
+    assert client.get(f"/api/tables/{table_id}").json()["seats"][1]["bot_level"] == level
+    assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+    assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+    assert wait_for(client, table_id, lambda s: s["version"] >= 2)["to_act"] == [0]
 
 
 CAPITAL_ACTIONS = ("tax", "recruit", "build", "research", "scribe")

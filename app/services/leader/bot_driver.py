@@ -13,12 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 from sqlalchemy import or_, select
 
-from app.bots import make_bot
+from app.bots import DEFAULT_MOVE_SECONDS, make_bot
+from app.bots.workers import BotPool
 from app.db.models import Seat, Table
-from app.rulesets.base import Rng
+from app.rulesets.base import MoveModel, Rng, Ruleset
+from app.rulesets.registry import Registry
 from app.services.games import pipeline as games
 from app.services.context import Context
 from app.services.errors import AppError
@@ -34,13 +38,24 @@ class BotDriver:
 
     ``delay_seconds`` is a pause before each bot move, so people can follow what bots do.
     ``leadership``: bots move only while it says this process leads (None: always, as in a
-    process of its own).
+    process of its own).  ``move_seconds``: the strong bot's time a move.  ``processes``: how many
+    worker processes compute bot moves (:class:`app.bots.workers.BotPool`, started on the first
+    bot move, so on the leader only); 0 computes them in a thread of this process instead, which
+    holds its event loop back while a search runs (tests, tiny hosts).  ``extra_rulesets``: the
+    ``module:Class`` paths the workers load besides the entry points, as the server does.
     """
 
-    def __init__(self, ctx: Context, delay_seconds: float = 0.0, leadership: Leadership | None = None) -> None:
+    def __init__(self, ctx: Context, delay_seconds: float = 0.0, leadership: Leadership | None = None,
+                 move_seconds: float = DEFAULT_MOVE_SECONDS, processes: int = 0,
+                 extra_rulesets: list[str] | None = None) -> None:
         self._ctx = ctx
         self._delay = delay_seconds
         self._leadership = leadership
+        self._move_seconds = move_seconds
+        self._pool = BotPool(processes, extra_rulesets) if processes > 0 else None
+        self._extra_rulesets = list(extra_rulesets or [])
+        self._registry_of_workers: Registry | None = None
+        self._worker_classes: dict[str, type | None] = {}
         self._tasks: dict[int, asyncio.Task] = {}
         self._dirty: set[int] = set()
         self._stopping = False
@@ -89,6 +104,8 @@ class BotDriver:
         self._stopping = True
         self._stopped.set()
         await wind_down(list(self._tasks.values()))
+        if self._pool is not None:
+            self._pool.shutdown()
 
     async def _drive(self, game_id: int) -> None:
         try:
@@ -129,12 +146,11 @@ class BotDriver:
         view = ruleset.view(snapshot.state, seat)
         legal = ruleset.legal_moves(snapshot.state, seat)
         self._ctx.metrics.bot_moves_computed.inc()
-        rng = Rng(game_id * 1_000_003 + snapshot.version * 31 + seat)
-        bot = make_bot(level)
-        move = await asyncio.to_thread(bot.choose, ruleset, view, legal, seat, rng)
+        seed = game_id * 1_000_003 + snapshot.version * 31 + seat
+        move = await self._choose(ruleset, level, view, legal, seat, seed)
         try:
             move_id = games.bot_move_id(snapshot.version, seat)
-            await games.submit_bot_move(self._ctx, game_id, seat, move_id, snapshot.version, ruleset.dump_move(move))
+            await games.submit_bot_move(self._ctx, game_id, seat, move_id, snapshot.version, move)
         except AppError as exc:
             if exc.code == "not_seated":  # its person took the seat back while the bot was thinking: no fault
                 log.info("bot at seat %s of game %s no longer plays it (its person is back): move dropped",
@@ -145,3 +161,32 @@ class BotDriver:
                 log.error("bot at seat %s of game %s was refused: %s", seat, game_id, exc.message)
                 return False
         return True
+
+    async def _choose(self, ruleset: Ruleset, level: str, view: dict[str, Any], legal: list[MoveModel], seat: int,
+                      seed: int) -> dict[str, Any]:
+        """The bot's move in JSON form: in a worker process when there is a pool and it knows the
+        ruleset's class as this process does, else in a thread (a pool that broke: this move)."""
+        if self._pool is not None and self._same_ruleset_in_workers(ruleset):
+            try:
+                return await self._pool.choose(ruleset.name, level, view, [ruleset.dump_move(m) for m in legal], seat,
+                                               seed, self._move_seconds)
+            except BrokenProcessPool:
+                log.error("a bot worker process died; this move is computed in the server process")
+        bot = make_bot(level, seconds=self._move_seconds)
+        move = await asyncio.to_thread(bot.choose, ruleset, view, legal, seat, Rng(seed))
+        return ruleset.dump_move(move)
+
+    def _same_ruleset_in_workers(self, ruleset: Ruleset) -> bool:
+        """Whether a worker's registry (entry points and ``extra_rulesets``) has this ruleset's class
+        under its name; a ruleset registered some other way (a test's) is played in a thread."""
+        if ruleset.name not in self._worker_classes:
+            try:
+                self._worker_classes[ruleset.name] = type(self._worker_registry().get(ruleset.name))
+            except KeyError:
+                self._worker_classes[ruleset.name] = None
+        return self._worker_classes[ruleset.name] is type(ruleset)
+
+    def _worker_registry(self) -> Registry:
+        if self._registry_of_workers is None:
+            self._registry_of_workers = Registry.discover(self._extra_rulesets)
+        return self._registry_of_workers

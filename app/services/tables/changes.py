@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
-from app.bots import BOT_LEVELS, DEFAULT_LEVEL
+from app.bots import BOT_LEVELS, DEFAULT_LEVEL, canonical_level, known_level
 from app.db.models import Account, Invitation, Seat, Table, iso_utc, utcnow
 from app.db.results import rowcount
 from app.services.tables.seating import SeatInfo, bot_name
@@ -438,8 +438,10 @@ async def set_bot(session: AsyncSession, account: Account, held: TableHold, seat
         raise AppError("conflict", "this table has already started")
     if not 0 <= seat < info.table.seat_count:
         raise AppError("bad_request", "this table has seats 0 to {seat_count}", seat_count=info.table.seat_count - 1)
-    if level is not None and level not in BOT_LEVELS:
-        raise AppError("bad_request", "bot level must be one of {levels}", levels=', '.join(sorted(BOT_LEVELS)))
+    if level is not None and not known_level(level):
+        raise AppError("bad_request", "bot level must be one of {levels}", levels=', '.join(BOT_LEVELS))
+    if level is not None:
+        level = canonical_level(level)  # an old name ("default") is stored as the level it plays
     holder = info.seats[seat].account_id
     if holder is not None and not (holder == account.id and level is not None):
         raise AppError("table_full", "seat {seat} is taken by {name}", seat=seat, name=info.seats[seat].name)

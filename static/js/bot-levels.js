@@ -1,0 +1,36 @@
+// The bot levels in words: what the host picks from (waiting-room.js) and what seat chips say
+// (lobby.js). The server's names are app/bots/players.py's LEVELS; "default" is the old name
+// of medium, still found on tables seated before the levels had names. The words are read when
+// drawn (the catalog of the reader's language is loaded by then), never when this module loads.
+
+import { t } from "./i18n.js";
+
+/** @type {{ value: string, label: () => string, word: () => string, line: () => string }[]} */
+export const BOT_LEVELS = [
+  { value: "easy", label: () => t("Easy bot"), word: () => t("easy"),
+    line: () => t("Looks one move ahead on a quick glance and now and then plays carelessly: good for learning.") },
+  { value: "medium", label: () => t("Medium bot"), word: () => t("medium"),
+    line: () => t("Weighs every move one step ahead: a fair opponent.") },
+  { value: "strong", label: () => t("Strong bot"), word: () => t("strong"),
+    line: () => t("Searches several moves ahead over what it cannot see, about a second a move.") },
+  { value: "random", label: () => t("Random bot"), word: () => t("random"),
+    line: () => t("Plays any legal move (for trying things out).") },
+];
+
+/** @param {string | null | undefined} level */
+function find(level) {
+  return BOT_LEVELS.find((entry) => entry.value === (level === "default" ? "medium" : level));
+}
+
+/** The level's word for a seat chip ("strong", in the reader's language), or "" for none; unknown names as they are. */
+export function botLevelWord(level) {
+  if (!level) return "";
+  const known = find(level);
+  return known ? known.word() : String(level);
+}
+
+/** The one-line description of `level`, or "". */
+export function botLevelLine(level) {
+  const known = find(level);
+  return known ? known.line() : "";
+}

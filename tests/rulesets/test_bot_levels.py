@@ -1,0 +1,83 @@
+"""The bot levels against the real games: a bot's choice depends on nothing its seat cannot see.
+
+For every game, a position is played out at random; a second state is then built behind the
+acting seat's view (``determinize``: the same view, other hidden cards, deck order and PRNG), and
+each searching level must choose the same move in both, given the same randomness.  The bots get
+only the view and the legal moves, so this holds by construction as long as the legal moves
+themselves reveal nothing; the test pins that down for every game and keeps it so.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.bots import make_bot
+from app.bots.players import IsmctsBot
+from app.rulesets.base import Rng
+from app.rulesets.registry import Registry
+
+REGISTRY = Registry.discover()
+GAMES = ["through-the-desert", "nimalia", "nomadi", "heroes"]
+
+
+def position_with_a_choice(name: str, players: int, seed: int, plies: int):
+    """A state reached by ``plies`` random moves from setup ``seed``, then on to the first one
+    where the acting seat has at least two legal moves; with that seat."""
+    ruleset = REGISTRY.get(name)
+    state = ruleset.setup(players, ruleset.parse_options({}), seed)
+    rng = Rng(seed)
+    for ply in range(plies + 500):
+        seat = min(ruleset.to_act(state))
+        legal = ruleset.legal_moves(state, seat)
+        if ply >= plies and len(legal) > 1:
+            return ruleset, state, seat
+        state, _ = ruleset.apply(state, seat, rng.choice(legal))
+    raise AssertionError("no position with a choice")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_strong_bot_chooses_the_same_move_in_two_states_the_seat_cannot_tell_apart(name):
+    ruleset, real, seat = position_with_a_choice(name, 2, seed=11, plies=9)
+    view = ruleset.view(real, seat)
+    other = ruleset.determinize(view, seat, Rng(424242))
+    assert other is not None and other != real  # another world: at least its hidden parts differ
+    assert ruleset.view(other, seat) == view
+    legal_real = [ruleset.dump_move(move) for move in ruleset.legal_moves(real, seat)]
+    legal_other = [ruleset.dump_move(move) for move in ruleset.legal_moves(other, seat)]
+    assert legal_real == legal_other
+    for level in ("easy", "medium", "strong"):
+        chosen = []
+        for state in (real, other):
+            bot = make_bot(level, seconds=None, simulations=6)
+            move = bot.choose(ruleset, ruleset.view(state, seat), ruleset.legal_moves(state, seat), seat, Rng(5))
+            chosen.append(ruleset.dump_move(move))
+        assert chosen[0] == chosen[1], level
+        assert chosen[0] in legal_real
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_strong_bot_spends_exactly_its_simulations_and_plays_a_legal_move(name):
+    ruleset, state, seat = position_with_a_choice(name, 2, seed=3, plies=4)
+    bot = make_bot("strong", seconds=None, simulations=7)
+    assert isinstance(bot, IsmctsBot)
+    legal = ruleset.legal_moves(state, seat)
+    move = bot.choose(ruleset, ruleset.view(state, seat), legal, seat, Rng(1))
+    assert move in legal
+    assert bot.stats.candidates >= 1
+    assert bot.stats.simulations == (7 if bot.stats.candidates > 1 else 0)
+
+
+def test_the_strong_bot_stops_at_its_time_budget():
+    ruleset, state, seat = position_with_a_choice("through-the-desert", 2, seed=3, plies=4)
+    bot = make_bot("strong", seconds=0.05)
+    bot.choose(ruleset, ruleset.view(state, seat), ruleset.legal_moves(state, seat), seat, Rng(1))
+    # one simulation past the deadline at most; a through-the-desert simulation takes well under 0.5 s
+    assert bot.stats.seconds < 0.05 + 0.5
+
+
+def test_levels_and_old_names():
+    assert make_bot("default").level == "medium"  # tables stored before the levels had names
+    assert [make_bot(level).level for level in ("random", "easy", "medium", "strong")] == [
+        "random", "easy", "medium", "strong"]
+    with pytest.raises(KeyError):
+        make_bot("genius")
