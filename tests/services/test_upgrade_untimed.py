@@ -101,7 +101,11 @@ def test_a_running_untimed_game_stays_untimed_and_unplayed_by_bots_after_the_upg
         assert client.get("/api/games/1").json()["version"] == 0  # nobody played Ana's move
 
         # Bo hands the seat of Ana (the host, away) to a bot: only then does a bot play it.
-        client.portal.call(takeover.hand_away_seat, ctx, 1, 2, 0)
+        async def hand_over() -> None:
+            async with ctx.hold_table(1) as held:
+                await takeover.hand_away_seat(ctx, held, 2, 0)
+
+        client.portal.call(hand_over)
         game = poll(lambda: client.get("/api/games/1").json(), lambda game: game["version"] >= 1)
         assert game["players"][0]["takeover"] == "away" and game["to_act"] == [1]
 
