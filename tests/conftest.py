@@ -177,6 +177,12 @@ def pytest_configure(config):
 # server processes or several apps on one database (tests/reliability, tests/hosting).
 _FOLDER_MARKERS = {"e2e": ("e2e",), "reliability": ("slow",), "hosting": ("slow",)}
 
+# The REST and socket tests run on both databases (``database_url``); in the fast subset only on
+# SQLite: their PostgreSQL twin runs the same requests through the same services, and what is
+# PostgreSQL's own (the one-statement move commit, row locks, checkpoints, notifications between
+# processes) has its tests in tests/services and tests/reliability, which keep it.
+_TWIN_ON_POSTGRES = ("api", "i18n")
+
 # Files and tests elsewhere that are slow by what they do, so the fast subset stays under
 # 3 minutes on a quiet 2-core machine; the whole suite (and CI) runs them all.
 _SLOW = {
@@ -210,8 +216,8 @@ _SLOW = {
 
 
 def pytest_collection_modifyitems(config, items):
-    """Mark each test by its folder, so a new file there needs no marker of its own, the files and
-    tests of ``_SLOW`` as ``slow``, and any test elsewhere that starts a server process
+    """Mark each test by its folder, so a new file there needs no marker of its own, the PostgreSQL
+    twins of the API tests (``_TWIN_ON_POSTGRES``), the files and tests of ``_SLOW`` as ``slow``, and any test elsewhere that starts a server process
     (``tests.support.server.ServerProcess``) as ``slow`` too:
     ``pytest -m "not e2e and not slow"`` is then the fast subset."""
     tests_root = Path(__file__).resolve().parent
@@ -219,6 +225,8 @@ def pytest_collection_modifyitems(config, items):
         parts = item.path.resolve().relative_to(tests_root).parts
         for marker in _FOLDER_MARKERS.get(parts[0], ()) if len(parts) > 1 else ():
             item.add_marker(marker)
+        if parts[0] in _TWIN_ON_POSTGRES and item.get_closest_marker("postgres") is not None:
+            item.add_marker("slow")
         path = "/".join(parts)
         if path in _SLOW or f"{path}::{getattr(item, 'originalname', item.name)}" in _SLOW:
             item.add_marker("slow")
