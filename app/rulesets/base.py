@@ -546,14 +546,7 @@ class Ruleset(ABC, Generic[StateT]):
         English).  The numbered reference is never translated: the code follows its English."""
         if not language.isalpha():
             return None
-        spec = importlib.import_module(cls.__module__).__spec__
-        package = spec.parent if spec is not None else ""
-        if not package:
-            return None
-        try:
-            return importlib.resources.files(package).joinpath(f"rules.{language}.md").read_text(encoding="utf-8")
-        except (FileNotFoundError, NotADirectoryError):
-            return None
+        return cls._package_text(f"rules.{language}.md")
 
     @classmethod
     def locale_file(cls, language: str) -> str | None:
@@ -567,12 +560,18 @@ class Ruleset(ABC, Generic[StateT]):
         """
         if not language.isalpha():  # a language tag, never a path
             return None
+        return cls._package_text(LOCALES_DIR, f"{language}.po")
+
+    @classmethod
+    def _package_text(cls, *parts: str) -> str | None:
+        """The text of the file ``parts`` inside the package of the module that defines the class
+        (package data, read through ``importlib.resources``), or ``None`` when there is none."""
         spec = importlib.import_module(cls.__module__).__spec__
         package = spec.parent if spec is not None else ""
         if not package:
             return None
         try:
-            return importlib.resources.files(package).joinpath(LOCALES_DIR, f"{language}.po").read_text(encoding="utf-8")
+            return importlib.resources.files(package).joinpath(*parts).read_text(encoding="utf-8")
         except (FileNotFoundError, NotADirectoryError):
             return None
 

@@ -106,21 +106,24 @@ def _playouts(ruleset: Ruleset, state: Any, unseen: set[str], rare: tuple[str, .
                     if best_key is None or key < best_key:
                         best, best_key = moves, key
                     break
-            seat = rng.choice(acting)
-            move = rng.choice(ruleset.legal_moves(position, seat))
-            moves.append((seat, move))
-            position, _ = ruleset.apply(position, seat, move)
+            position = _random_move(ruleset, position, acting, rng, moves)
     return best
 
 
 def _random_moves(ruleset: Ruleset, state: Any, rng: random.Random, count: int) -> list[tuple[int, MoveModel]]:
-    moves = []
+    moves: list[tuple[int, MoveModel]] = []
     for _ in range(count):
         acting = sorted(ruleset.to_act(state))
         if not acting or ruleset.result(state) is not None:
             break
-        seat = rng.choice(acting)
-        move = rng.choice(ruleset.legal_moves(state, seat))
-        moves.append((seat, move))
-        state, _ = ruleset.apply(state, seat, move)
+        state = _random_move(ruleset, state, acting, rng, moves)
     return moves
+
+
+def _random_move(ruleset: Ruleset, state: Any, acting: list[int], rng: random.Random,
+                 moves: list[tuple[int, MoveModel]]) -> Any:
+    """A random legal move of a random seat of ``acting``, added to ``moves``; the state after it."""
+    seat = rng.choice(acting)
+    move = rng.choice(ruleset.legal_moves(state, seat))
+    moves.append((seat, move))
+    return ruleset.apply(state, seat, move)[0]
