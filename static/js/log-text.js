@@ -44,7 +44,9 @@ function argumentText(arg) {
   const text = String(arg.text ?? "");
   if (arg.kind === "player" || arg.kind === "place") return text;
   if (arg.kind === "amount" && typeof arg.value === "number") {
-    return arg.unit ? `${formatNumber(arg.value)} ${t(String(arg.unit))}` : formatNumber(arg.value);
+    // a value written with its sign ("+2", a card as printed) keeps it
+    const number = text.startsWith("+") ? `+${formatNumber(arg.value)}` : formatNumber(arg.value);
+    return arg.unit ? `${number} ${t(String(arg.unit))}` : number;
   }
   return text ? t(text) : text;
 }

@@ -44,6 +44,7 @@ def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
     table_id = str(created.json()["id"])
     page.goto(f"{live_server}/tables/{table_id}")
     menu = page.locator('[data-bot-level="1"]')
+    expect(menu.locator("option")).to_have_count(4)  # the waiting room is drawn once the catalogs are in
     labels = menu.locator("option").evaluate_all("options => options.map(option => [option.value, option.textContent])")
     assert labels[:3] == [["easy", "Easy bot"], ["medium", "Medium bot"], ["strong", "Strong bot"]]
     expect(page.locator('[data-bot-level-line="1"]')).to_contain_text("fair opponent")  # medium is preselected

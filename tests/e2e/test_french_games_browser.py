@@ -40,6 +40,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from app.rulesets.registry import Registry
+from tests.e2e.conftest import running_server
 from tests.e2e.pages import api, finish_by_rest, server_game, sign_in, wait_for_version
 
 pytestmark = pytest.mark.e2e
@@ -58,6 +59,14 @@ MAX_REST_MOVES = 1000
 SHORT_OPTIONS = {"nomadi": {"turn_limit": "10"}, "heroes": {"round_limit": "4"}}
 PLACEHOLDER = re.compile(r"\{\w*\}")
 WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+
+
+@pytest.fixture(scope="module")
+def live_server(tmp_path_factory):
+    """A server of this module's own: the shared one's lobby lists other tests' tables, among them
+    games that do not speak French yet (their English is expected there, and not what this scans)."""
+    with running_server(tmp_path_factory.mktemp("french-server")) as base_url:
+        yield base_url
 
 
 def catalog_pairs(po_text: str) -> list[tuple[list[str], list[str]]]:

@@ -270,7 +270,7 @@ def test_in_process_hub_locks_and_cache_return_to_baseline(sqlite_database):
             time.sleep(0.02)
         assert not hub._sockets and not hub._payloads, "closed sockets or their payloads still held by the hub"
         gc.collect()
-        assert len(ctx._locks) <= 1, f"{len(ctx._locks)} per-game locks still alive after every game ended"
+        assert len(ctx.locks._locks) <= 1, f"{len(ctx.locks._locks)} per-game locks still alive after every game ended"
         report("in-process lifecycle", games=count, sockets_opened=3 * count)
 
 

@@ -3,12 +3,12 @@ form, is one of the legal moves, and is the move the same bot makes in this proc
 
 from __future__ import annotations
 
-import asyncio
 
 from app.bots import make_bot
 from app.bots.workers import BotPool
 from app.rulesets.base import Rng
 from app.rulesets.registry import Registry
+from tests.conftest import run_coroutine
 
 
 def test_a_worker_process_makes_the_move_the_bot_makes_here():
@@ -23,7 +23,7 @@ def test_a_worker_process_makes_the_move_the_bot_makes_here():
         return await pool.choose(ruleset.name, "medium", view, [ruleset.dump_move(m) for m in legal], seat, 99, 1.0)
 
     try:
-        there = asyncio.run(ask())
+        there = run_coroutine(ask)
     finally:
         pool.shutdown()
     assert there == here

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from app.services.table_locks import TableHold, TableLocks
+from tests.conftest import run_coroutine
 
 SERVICES = Path(__file__).resolve().parents[2] / "app" / "services"
 SEATING_COLUMNS = {"account_id", "bot_level", "takeover", "seat", "status", "creator_id", "seat_count"}
@@ -81,7 +82,7 @@ def test_a_hold_is_good_only_inside_its_lock():
         with pytest.raises(RuntimeError, match="table 7 is changed outside its lock"):
             held.check()
 
-    asyncio.run(scenario())
+    run_coroutine(scenario)
 
 
 def test_holders_of_one_table_queue_and_other_tables_do_not_wait():
@@ -107,7 +108,7 @@ def test_holders_of_one_table_queue_and_other_tables_do_not_wait():
         await asyncio.gather(first(), second())
         return order
 
-    assert asyncio.run(scenario()) == ["first in", "other table", "first out", "second in"]
+    assert run_coroutine(scenario) == ["first in", "other table", "first out", "second in"]
 
 
 @pytest.mark.parametrize("writer", [
