@@ -140,10 +140,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     machine = args.machine or socket.gethostname()
-    name = f"{datetime.date.today().isoformat()}-{machine}-games" + (f"-{args.tag}" if args.tag else "")
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    jsonl, markdown = out / f"{name}.jsonl", out / f"{name}.md"
+    jsonl, markdown = caravanserai_run.result_files(args.out_dir, machine, "games", args.tag)
     scratch = Path(tempfile.mkdtemp(prefix="caravanserai-games-"))
     results: list[dict] = []
     rulesets = [ruleset for ruleset in SHAPES if ruleset in args.rulesets.split(",")]

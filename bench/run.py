@@ -251,6 +251,15 @@ def one_run(args: argparse.Namespace, backend: str, games: int, rep: int, scratc
     return result
 
 
+def result_files(out_dir: str, machine: str | None, kind: str, tag: str | None) -> tuple[Path, Path]:
+    """``(<date>-<machine>-<kind>[-<tag>].jsonl, .md)`` in ``out_dir`` (made if missing): where a
+    benchmark writes its results (``machine``: the host's name when not given)."""
+    name = f"{datetime.date.today().isoformat()}-{machine or socket.gethostname()}-{kind}" + (f"-{tag}" if tag else "")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    return out / f"{name}.jsonl", out / f"{name}.md"
+
+
 def write_markdown(jsonl: Path, markdown: Path) -> None:
     results = [json.loads(line) for line in jsonl.read_text().splitlines() if line.strip()]
     machine = results[0].get("machine", "?") if results else "?"

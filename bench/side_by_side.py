@@ -199,10 +199,7 @@ def main(argv: list[str] | None = None) -> None:
 
     node_load.ensure_installed()
     machine = args.machine or socket.gethostname()
-    name = f"{datetime.date.today().isoformat()}-{machine}-side-by-side" + (f"-{args.tag}" if args.tag else "")
-    out = Path(args.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    jsonl, markdown = out / f"{name}.jsonl", out / f"{name}.md"
+    jsonl, markdown = caravanserai_run.result_files(args.out_dir, machine, "side-by-side", args.tag)
     scratch = Path(tempfile.mkdtemp(prefix="caravanserai-side-by-side-"))
     results: list[dict] = []
     for games in [int(value) for value in args.games.split(",")]:
