@@ -38,7 +38,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, TypeAdapter, ValidationError, model_serializer, model_validator
 
 Seat = int
 State = dict[str, Any]
@@ -307,7 +307,14 @@ class Result(BaseModel):
     tie-break may separate equal scores); a solo seat may be placed behind a rival that is no
     seat (Heroes' Enemy: ``[2]``); ``breakdown[seat]`` maps a scoring category to points that
     add up to the score;
-    ``reason`` says in words why the game ended (``{seat0}``.. are filled in like event texts).
+    ``reason`` says in words why the game ended, a template like an event's text: ``{seat0}``..
+    are filled in with the players' names, and any other ``{name}`` by ``reason_args[name]``, a
+    typed argument as an event's (:func:`amount`, :func:`words`, ...), so the template is one
+    msgid of the game's catalog whatever the values (``"the round limit ({limit}) was reached"``,
+    ``{"limit": amount(12)}``) and a client says the values in its reader's language.
+
+    ``reason_args`` is left out of the dump when empty, so a result without arguments dumps (and
+    goes on the wire) exactly as before the field existed.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -316,6 +323,19 @@ class Result(BaseModel):
     ranks: list[int]
     breakdown: list[dict[str, int]] = []
     reason: str = ""
+    reason_args: dict[str, dict[str, Any]] = {}
+
+    @model_serializer(mode="wrap")
+    def _arguments_only_when_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        dumped = handler(self)
+        if not self.reason_args:
+            dumped.pop("reason_args", None)
+        return dumped
+
+    def reason_words(self, names: tuple[str, ...]) -> str:
+        """The reason in English words: its template filled with ``names`` and ``reason_args``
+        (:meth:`Event.render`), without its rule code (:func:`split_rule`)."""
+        return Event.trusted(self.reason, self.reason_args).render(names) if self.reason else ""
 
 
 class Variant(BaseModel):

@@ -617,18 +617,27 @@ def event_texts(events: Iterable[Event]) -> set[str]:
     found: set[str] = set()
     for event in events:
         found.add(event.text)
-        for arg in event.args.values():
-            kind = arg.get("kind")
-            text = arg.get("text")
-            if kind in TRANSLATED_ARGS and isinstance(text, str) and any(char.isalpha() for char in text):
-                found.add(text)  # a text of digits and signs ("1, 3") is the same in every language
-            elif kind == "amount" and isinstance(arg.get("unit"), str) and arg["unit"]:
-                found.add(arg["unit"])
+        found |= argument_texts(event.args)
+    return found
+
+
+def argument_texts(args: dict[str, dict[str, Any]]) -> set[str]:
+    """The msgids of typed arguments (an event's, a result's reason's): each translatable text and
+    each amount's unit."""
+    found: set[str] = set()
+    for arg in args.values():
+        kind = arg.get("kind")
+        text = arg.get("text")
+        if kind in TRANSLATED_ARGS and isinstance(text, str) and any(char.isalpha() for char in text):
+            found.add(text)  # a text of digits and signs ("1, 3") is the same in every language
+        elif kind == "amount" and isinstance(arg.get("unit"), str) and arg["unit"]:
+            found.add(arg["unit"])
     return found
 
 
 def shown_texts(ruleset: Ruleset, games: Iterable[PlayedGame]) -> set[str]:
-    """Every msgid that ``games`` showed (:func:`event_texts`, the results' reasons) and the
+    """Every msgid that ``games`` showed (:func:`event_texts`, the results' reasons and their
+    arguments' texts) and the
     options form's words (:func:`option_texts`)."""
     found = option_texts(ruleset)
     for game in games:
@@ -637,6 +646,7 @@ def shown_texts(ruleset: Ruleset, games: Iterable[PlayedGame]) -> set[str]:
             result = ruleset.result(game.final)
             if result is not None and result.reason:
                 found.add(result.reason)
+                found |= argument_texts(result.reason_args)
     return found
 
 

@@ -39,8 +39,9 @@ function argument(arg) {
 }
 
 /** An argument's words: a player's name and a place's label as they are; an amount's number in the
- * reader's way with its unit translated; a card's, piece's or words' text translated. */
-function argumentText(arg) {
+ * reader's way with its unit translated; a card's, piece's or words' text translated. The table
+ * says a result's `reason_args` with it too. */
+export function argumentText(arg) {
   const text = String(arg.text ?? "");
   if (arg.kind === "player" || arg.kind === "place") return text;
   if (arg.kind === "amount" && typeof arg.value === "number") {

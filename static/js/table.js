@@ -10,7 +10,7 @@ import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./
 import { GameSocket } from "./connection.js";
 import { clockIcon, confirmDialog, h, replaceChildren, whileBusy } from "./dom.js";
 import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
-import { logContent, ruleLink } from "./log-text.js";
+import { argumentText, logContent, ruleLink } from "./log-text.js";
 import { previewOf } from "./move-preview.js";
 import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
@@ -764,12 +764,14 @@ function humanise(key) {
 }
 
 /** Why the game ended, in the reader's language: the game's template (`reason_template`, its
- * `{seatN}` placeholders unfilled) translated, then filled with the players' names; else the
- * server's English words. */
+ * `{seatN}` placeholders unfilled) translated, then filled with the players' names and its typed
+ * arguments (`reason_args`, said as a log entry's: a number in the reader's form, a text
+ * translated); else the server's English words. */
 function resultReason(result) {
   if (!result.reason_template) return result.reason ? t(result.reason) : "";
+  const args = Object.fromEntries(Object.entries(result.reason_args || {}).map(([name, arg]) => [name, argumentText(arg)]));
   const names = Object.fromEntries((frame.players || []).map((player) => [`seat${player.seat}`, playerName(player.seat)]));
-  return t(result.reason_template, names);
+  return t(result.reason_template, { ...args, ...names });
 }
 
 function drawResult() {

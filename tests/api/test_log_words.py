@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from app.main import create_app
 from app.services.tables.seating import SeatInfo
 from app.services.games.views import log_entries, result_payload
-from app.rulesets.base import Result
+from app.rulesets.base import Result, amount
 from tests.conftest import make_settings
 from tests.support.players import Player, hello, started_table
 from tests.support.polling import poll
@@ -109,6 +109,19 @@ def test_the_result_reason_keeps_its_template_for_a_client_that_translates_it():
     assert payload["reason"] == "After 5 rounds Bo has the most points."
     assert payload["reason_template"] == "After 5 rounds {seat1} has the most points."
     assert payload["rule"] is None
+    assert payload["reason_args"] == {}
+
+
+def test_a_reason_with_arguments_sends_them_apart_and_its_words_filled():
+    result = Result(scores=[30], ranks=[2], reason="{seat0} loses to the Enemy, {mine} VP to {theirs}: the round limit "
+                    "({limit}) was reached", reason_args={"mine": amount(30), "theirs": amount(41), "limit": amount(12)})
+    payload = result_payload(result, (SeatInfo(0, 1, "Ana"),))
+    assert payload["reason"] == "Ana loses to the Enemy, 30 VP to 41: the round limit (12) was reached"
+    assert payload["reason_template"] == result.reason
+    assert payload["reason_args"]["limit"] == {"kind": "amount", "value": 12, "unit": "", "text": "12"}
+    # a result without arguments dumps as it did before they existed (stored hashes, old clients)
+    assert "reason_args" not in Result(scores=[1], ranks=[1], reason="x").model_dump()
+    assert result.reason_words(("Ana",)) == payload["reason"]
 
 
 @pytest.fixture

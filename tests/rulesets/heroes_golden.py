@@ -30,6 +30,11 @@ The ``e`` hashes were rewritten once more when the log lines became templates wi
 (``phrases.py``: ``"{seat0} collects {gained0} + {gained1}"`` rather than the numbers written in),
 only after checking that every ``s``, ``v`` and ``l`` hash and every result stayed the same and
 that every rendered log line of every golden game was the same, word for word, as before.
+
+A result's reason became a template with typed arguments too (``Result.reason_args``: the solo
+scores ``{mine}`` and ``{theirs}``, the round limit's ``{limit}``).  The result hash is taken of
+the reason with its arguments written back in (:func:`reason_as_recorded`), so the hashes recorded
+before still hold: they prove the English reason is the same word for word.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -93,9 +99,22 @@ def ply_hashes(rules: Heroes, state: dict[str, Any], events: list[Event]) -> dic
 
 
 def result_hash(rules: Heroes, state: dict[str, Any]) -> str:
-    """The hash of the game's result (``None`` while it runs)."""
+    """The hash of the game's result (``None`` while it runs), its reason's arguments written into
+    its words (:func:`reason_as_recorded`)."""
     result = rules.result(state)
-    return digest(result.model_dump() if result is not None else None)
+    return digest(reason_as_recorded(result.model_dump()) if result is not None else None)
+
+
+def reason_as_recorded(dumped: dict[str, Any]) -> dict[str, Any]:
+    """A result's dump as it was recorded before a reason had arguments: each ``{name}`` of
+    ``reason_args`` written into ``reason`` as its words (``{seatN}`` kept) and no ``reason_args``
+    key (the module docstring)."""
+    args = dumped.get("reason_args") or {}
+    if not args:
+        return dumped
+    reason = re.sub(r"\{(\w+)\}", lambda match: str(args[match.group(1)]["text"]) if match.group(1) in args else match.group(0),
+                    dumped["reason"])
+    return {**{key: value for key, value in dumped.items() if key != "reason_args"}, "reason": reason}
 
 
 def record(rules: Heroes, n_players: int, options: dict[str, Any], seed: int) -> dict[str, Any]:

@@ -26,9 +26,7 @@ GAMES: list[tuple[type[Ruleset], tuple[str, ...]]] = [
     (Nomadi, ("nomadi.js",)),
     (Heroes, ("heroes.js", "heroes-full.js")),
 ]
-"""Each game and its renderers.  Heroes ships a catalog of its names, options and renderer
-strings but does not declare French yet: most of its log lines still write values into their
-templates, so the kit's check runs on the games that declare it."""
+"""Each game and its renderers."""
 CALL = re.compile(r"""\bt\(\s*("(?:[^"\\]|\\.)*")|\btn\(\s*("(?:[^"\\]|\\.)*")""")
 """A ``t("...")`` or ``tn("...", ...)`` call with a literal msgid (a plural entry is keyed by its singular)."""
 
@@ -88,7 +86,7 @@ def test_every_renderer_string_has_a_french_entry(ruleset_class, renderers):
                          ids=["nimalia", "nomadi", "heroes"])
 def test_every_refusal_is_a_template_with_a_french_entry(ruleset_class, package):
     templates = refusal_templates(Path(package.__file__).parent)
-    catalog = i18n.parse_po(ruleset_class.locale_file("fr") or "", "fr")  # Heroes ships one before declaring French
+    catalog = i18n.parse_po(ruleset_class.locale_file("fr") or "", "fr")
     assert None not in templates and len(templates) > 5
     assert [template for template in templates if template not in catalog] == []
 

@@ -8,7 +8,8 @@ from app import i18n
 from app.rulesets.base import Event, amount, card
 from app.rulesets.heroes import Heroes
 from app.rulesets.heroes.houses import describe_resources, describe_units
-from app.rulesets.heroes.phrases import flattened, resources, said, units
+from app.rulesets.heroes import phrases, solo
+from app.rulesets.heroes.phrases import flattened, resources, said, units, unflattened
 
 
 def test_a_unit_list_is_one_amount_per_kind_strongest_first():
@@ -45,3 +46,41 @@ def test_a_flattened_event_keeps_players_and_writes_the_rest_in():
     flat = flattened(event)
     assert flat.text == "{seat0} scribes Fireball for 3 Mana" and flat.args == {}
     assert flat.render(("Ann",)) == event.render(("Ann",)) == "Ann scribes Fireball for 3 Mana"
+
+
+def test_an_unflattened_event_is_the_typed_event_again():
+    event = said("The Enemy gains {gained} on entering {region}", gained=amount(1, "Food"),
+                 region=phrases.region("E_plains")).event()
+    flat = flattened(event)
+    assert flat.text == "The Enemy gains 1 Food on entering East Plains"
+    assert unflattened(flat, solo.OPENING_TEMPLATES, {"East Plains": "E_plains"}) == event
+    # a line of no known template, or whose region is unknown, stays as stored
+    assert unflattened(flat, solo.OPENING_TEMPLATES, {}) == flat
+    other = Event(text="The Enemy waits")
+    assert unflattened(other, solo.OPENING_TEMPLATES, {}) == other
+
+
+def test_the_solo_opening_lines_are_logged_typed_with_their_english_words(monkeypatch):
+    """Every line the solo setup stores filled in (``solo.new_game``) is logged by the first move as
+    the typed event it was made from: the same template, arguments, rule and readers."""
+    made: list[Event] = []
+    monkeypatch.setattr(solo, "flattened", lambda event: made.append(event) or flattened(event))
+    rules = Heroes()
+    checked = 0
+    for edition in ("core", "full"):
+        for nomads in ("wandering", "mercenary", "none"):
+            for seed in range(40):
+                made.clear()
+                state = rules.setup(1, rules.parse_options({"edition": edition, "nomads": nomads}), seed)
+                stored = state["solo"]["opening"]
+                assert [solo.opening_line(line, state["regions"]) for line in stored] == made
+                checked += len(made)
+    assert checked > 400
+
+
+def test_a_solo_result_in_french():
+    """The Enemy wins 30 VP to 41 at the round limit 12: the template and its numbers, from locales/fr.po."""
+    catalog = i18n.ruleset_catalog(Heroes, "fr")
+    template = "{seat0} loses to the Enemy, {mine} VP to {theirs}: the round limit ({limit}) was reached"
+    sentence = i18n.translate("fr", template, catalog, seat0="Ana", mine="30", theirs="41", limit="12")
+    assert sentence == "Ana perd contre l'Ennemi, 30 PV à 41\u00a0: la limite de manches (12) a été atteinte"

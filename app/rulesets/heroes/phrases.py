@@ -10,10 +10,12 @@ render is the same word for word as the old f-strings'.
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from app.rulesets.base import Event, Seat, amount
+from app.rulesets.base import Event, Seat, amount, card, words
 
 from app.rulesets.heroes.board import region_arg
 from app.rulesets.heroes.houses import NAMES, resources_phrase, units_phrase
@@ -108,7 +110,7 @@ def flattened(event: Event) -> Event:
     """``event`` with the words of its arguments written into its text (``{seatN}`` kept, no
     arguments left): the form a state stores an event in (``solo.new_game``'s opening lines), the
     same as before events had typed arguments, so a stored state does not change with them.
-    Such a line reaches players in English only (its values are no longer apart)."""
+    :func:`unflattened` reads the template and arguments back for a known set of templates."""
     args = event.args
 
     def fill(match: re.Match) -> str:
@@ -116,3 +118,65 @@ def flattened(event: Event) -> Event:
         return match.group(0) if arg is None or arg.get("kind") == "player" else str(arg.get("text", ""))
 
     return event.model_copy(update={"text": re.sub(r"\{(\w+)\}", fill, event.text), "args": {}})
+
+
+PLACE_ARGS = frozenset({"region", "origin", "destination"})
+"""The placeholders that :func:`unflattened` reads back as regions (``region_arg``)."""
+CARD_ARGS = frozenset({"spell"})
+"""The placeholders it reads back as cards."""
+WORD_ARGS = frozenset({"enemy_action", "enemy_arrow", "arrow"})
+"""The placeholders it reads back as words; any other is a number, with its unit if it has one
+(``"2 Food"``: ``amount(2, "Food")``)."""
+
+
+def unflattened(stored: Event, templates: Iterable[str], places: Mapping[str, str]) -> Event:
+    """The typed event that :func:`flattened` made ``stored`` from, when ``stored`` is one of
+    ``templates`` with its arguments written in; else ``stored`` as it is.
+
+    The inverse for a known set of templates (``solo.OPENING_TEMPLATES``): each template is read as
+    a pattern whose placeholders are the words of its arguments; the first template whose pattern
+    matches the whole text, and whose every argument reads back (``places`` maps a region's name to
+    its id; :data:`PLACE_ARGS`, :data:`CARD_ARGS`, :data:`WORD_ARGS`, else a number), gives the event,
+    with the stored rule and readers.  Its English render is the stored text, word for word."""
+    for template in templates:
+        match = _pattern(template).fullmatch(stored.text)
+        if match is None:
+            continue
+        args = {name: _argument_back(name, text, places) for name, text in match.groupdict().items()}
+        if all(arg is not None for arg in args.values()):
+            return Event(text=template, args=args, rule=stored.rule, seats=stored.seats)
+    return stored
+
+
+@functools.lru_cache(maxsize=64)
+def _pattern(template: str) -> re.Pattern[str]:
+    """``template`` as a pattern: its words as they are, ``{seatN}`` too, every other placeholder a
+    named group of at least one character (the same name again must read the same)."""
+    parts: list[str] = []
+    named: set[str] = set()
+    at = 0
+    for match in re.finditer(r"\{(\w+)\}", template):
+        parts.append(re.escape(template[at:match.start()]))
+        name = match.group(1)
+        if re.fullmatch(r"seat\d+", name):
+            parts.append(re.escape(match.group(0)))
+        elif name in named:
+            parts.append(f"(?P={name})")
+        else:
+            parts.append(f"(?P<{name}>.+?)")
+            named.add(name)
+        at = match.end()
+    parts.append(re.escape(template[at:]))
+    return re.compile("".join(parts), re.S)
+
+
+def _argument_back(name: str, text: str, places: Mapping[str, str]) -> dict[str, Any] | None:
+    """The typed argument of placeholder ``name`` whose words are ``text`` (``None``: they cannot be)."""
+    if name in PLACE_ARGS:
+        return region_arg(places[text]) if text in places else None
+    if name in CARD_ARGS:
+        return card(text)
+    if name in WORD_ARGS:
+        return words(text)
+    counted = re.fullmatch(r"(-?\d+)(?: (\D.*))?", text)
+    return amount(int(counted.group(1)), counted.group(2) or "") if counted else None

@@ -57,11 +57,13 @@ class Heroes(Ruleset[HeroesState]):
     Scribe (it changes the secret hand), Cast, discards, Interrupts, Combat spells, the tactic
     cards, Conscripts and casualties never can.
 
-    Languages: English only so far, though ``locales/fr.po`` holds every log template
-    (``phrases.py``).  Two kinds of text still carry values written in, so French is not declared:
-    the solo result's reason (``solo.result``: the two scores; a ``Result`` reason has no
-    arguments) and the solo opening lines, stored in the setup state with their values written in
-    (``phrases.flattened``) so that a stored state stays the same.
+    Languages: English and French (``locales/fr.po``: every log template, argument text, reason,
+    refusal, the options form and the renderer's words; docs/i18n.md).  The result's reason is a
+    template whose numbers are typed arguments (``Result.reason_args``: the solo scores, the round
+    limit).  Decision: the solo opening lines stay stored in the setup state with their values
+    written in (``phrases.flattened``), so stored states and the golden setup hashes stay the same;
+    the first move logs them as templates with typed arguments again (``solo.opening_line``,
+    ``phrases.unflattened``), the English words unchanged.
     """
 
     name = "heroes"
@@ -72,6 +74,7 @@ class Heroes(Ruleset[HeroesState]):
                "or solo against the Enemy. House edition: the printed cards' values are not public; ours are balanced "
                "by bots.")
     minutes = (60, 120)
+    languages = ("en", "fr")  # locales/fr.po (docs/i18n.md)
     live_move_seconds = 300  # many phases: an action, its followers, battles in secret
     simultaneous = True
     hidden_information = True

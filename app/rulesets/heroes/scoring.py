@@ -17,7 +17,9 @@
 
 from __future__ import annotations
 
-from app.rulesets.base import Event, Result, Seat, rank_by_score
+from typing import Any
+
+from app.rulesets.base import Event, Result, Seat, amount, rank_by_score
 from app.rulesets.heroes.catalogue import CATALOGUE
 from app.rulesets.heroes.exploration import explore_met
 from app.rulesets.heroes.houses import HOUSE
@@ -111,6 +113,14 @@ REASONS = {
     "eXplore": "{who} met eXplore (every land exploration token revealed)",
 }
 """Why the game ended, by the objective met (``who``: the log name of the seat that met it)."""
+ROUND_LIMIT = "the round limit ({limit}) was reached"
+"""Why a game ended by the table's round limit: a template of the result's reason, ``{limit}`` its
+argument (:func:`round_limit_args`), so one catalog entry says it for every limit."""
+
+
+def round_limit_args(state: HeroesState) -> dict[str, dict[str, Any]]:
+    """The argument of :data:`ROUND_LIMIT`: the table's round limit, a number."""
+    return {"limit": amount(state["options"]["round_limit"])}
 
 
 def finished_by(state: HeroesState) -> str | None:
@@ -125,10 +135,11 @@ def final_result(state: HeroesState) -> Result:
     scores = [sum(part.values()) for part in parts]
     end = state["end"]
     finished = finished_by(state)
+    args: dict[str, dict[str, Any]] = {}
     if end is not None and finished in REASONS:
         reason = REASONS[finished].format(who=log_name(state, end["by"])) + "; the round and one more were played"
     elif finished == "last_standing":
         reason = "only one player is left"
     else:
-        reason = f"the round limit ({state['options']['round_limit']}) was reached"
-    return Result(scores=scores, ranks=rank_by_score(scores), breakdown=parts, reason=reason)
+        reason, args = ROUND_LIMIT, round_limit_args(state)
+    return Result(scores=scores, ranks=rank_by_score(scores), breakdown=parts, reason=reason, reason_args=args)

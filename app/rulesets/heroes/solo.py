@@ -39,23 +39,26 @@ NS-16: there are no Nomad spells (no spells in Tier 1 at all).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score, words
 from app.rulesets.heroes import actions, battles, compass, deck, edition, enemy, nomads, spells
 from app.rulesets.heroes.abilities import strength_bonuses
-from app.rulesets.heroes.board import Board, region_arg
+from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.collection import collect, round_end
 from app.rulesets.heroes.deck import solo_data
 from app.rulesets.heroes.houses import HOUSE
-from app.rulesets.heroes.phrases import flattened, number, said
+from app.rulesets.heroes.phrases import flattened, number, said, unflattened
 from app.rulesets.heroes.moves import MoveNomad
 from app.rulesets.heroes.options import Options
 from app.rulesets.heroes.pieces import (
     ENEMY, board_nomads, capital_owner, is_full, log_name, natural_strength, occupants, units_at,
 )
 from app.rulesets.heroes.rounds import finish, new_player, new_state
-from app.rulesets.heroes.scoring import REASONS, breakdown, check_objectives, finished_by, game_over_after_round
+from app.rulesets.heroes.scoring import (
+    REASONS, ROUND_LIMIT, breakdown, check_objectives, finished_by, game_over_after_round, round_limit_args,
+)
 from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Side
 
 PLAYER = 0
@@ -96,9 +99,52 @@ def new_game(board: Board, options: Options, seed: int) -> HeroesState:
     opening: list[Event] = []
     run(state, board, opening)
     # logged with the first move (``flow.apply``); stored with its values written in, as every game
-    # stored before the log lines had typed arguments holds them (the stored state stays the same)
+    # stored before the log lines had typed arguments holds them (the stored state stays the same);
+    # the first move logs them as templates with typed arguments again (``opening_line``)
     state["solo"]["opening"] = [flattened(event).model_dump(mode="json") for event in opening]
     return state
+
+
+OPENING_TEMPLATES = (
+    "The first Nomad goes on {region}, the free continent's Capital City region",
+    "The Enemy draws card {enemy_card} ({enemy_action}, arrow {enemy_arrow}) for Hero {hero}",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) recruits a Warrior for {cost0} "
+    "into {region} (Recruit: Warrior before Serf)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) taxes Ore from the top slot: "
+    "+{gained} (Enemy Tax)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) taxes Mana from the top slot: "
+    "+{gained} (Enemy Tax)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) taxes Food from the top slot: "
+    "+{gained} (Enemy Tax)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) casts {spell} for {mana} (Research)",
+    "The Enemy's {spell} scores {vp} VP",
+    "The Enemy cannot build a Tower on {region} (it needs its own Serf there, outside a capital, within its Tower "
+    "limit, and the Ore)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) builds its C.C. track to step "
+    "{step} of {steps} for {paid} (+{vp} VP)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) cannot attack (no army of yours "
+    "within 2 regions is weak enough: its strength must be at most the Enemy army's), so its Hero's army moves from "
+    "{origin} to {destination} (the arrow {arrow}; failed action)",
+    "The Enemy (Hero {hero}, card {enemy_card} ({enemy_action}, arrow {enemy_arrow})) cannot attack (no army of yours "
+    "within 2 regions is weak enough: its strength must be at most the Enemy army's), so its Hero's army moves from "
+    "{origin} to {destination} (the first way clockwise from {arrow}; failed action)",
+    "The Enemy gains {gained} on entering {region}",
+)
+"""The templates of the lines round 1 can log before the player's first decision (the Enemy's
+first card played from its capital), which ``new_game`` stores with their values written in."""
+
+
+def opening_line(stored: str | dict[str, Any], regions: Iterable[str]) -> Event:
+    """A stored opening line (``new_game``; a plain text in older states) as the log entry it
+    stands for: one of :data:`OPENING_TEMPLATES` with its typed arguments (``phrases.unflattened``,
+    ``regions`` the game's region ids), so it is said in the reader's language like any other
+    line; a line of no known template as stored (English).
+
+    Decision: the setup state keeps the filled lines (its stored form and the golden setup hashes
+    stay the same, and games stored before read the same way); the templates and arguments are
+    read back from them when the first move logs them, the English words unchanged."""
+    event = Event(text=stored) if isinstance(stored, str) else Event.model_validate(stored)
+    return unflattened(event, OPENING_TEMPLATES, {region_name(region): region for region in regions})
 
 
 # -- the round ---------------------------------------------------------------------------------------
@@ -373,11 +419,14 @@ def enemy_breakdown(state: HeroesState) -> dict[str, int]:
 
 def result(state: HeroesState) -> Result:
     """The solo result: the player's score and breakdown (spec 1.11), its place against the
-    Enemy (1: won or tied, 2: lost), the Enemy's score in ``reason``."""
+    Enemy (1: won or tied, 2: lost), the Enemy's score in ``reason``.  The reason is a template
+    whose numbers are its arguments (``{mine}``, ``{theirs}``, the round limit's ``{limit}``), so
+    the catalog holds one entry per verdict and ending, whatever the scores."""
     parts = breakdown(state, PLAYER)
     mine, theirs = sum(parts.values()), sum(enemy_breakdown(state).values())
     place = rank_by_score([mine, theirs])[0]
     end, finished = state["end"], finished_by(state)
+    args = {"mine": number(mine), "theirs": number(theirs)}
     if finished == "last_standing":
         why = ("the Enemy destroyed the capital of {seat0}" if state["players"][PLAYER]["eliminated"]
                else "{seat0} destroyed the Enemy's capital")
@@ -386,10 +435,11 @@ def result(state: HeroesState) -> Result:
     elif end is not None and finished in REASONS:  # eXpand or eXploit (a destroyed capital ends the game at once)
         why = REASONS[finished].format(who=log_name(state, end["by"])) + "; the round and one more were played"
     else:
-        why = f"the round limit ({state['options']['round_limit']}) was reached"
+        why = ROUND_LIMIT
+        args.update(round_limit_args(state))
     verdict = {1: "beats" if mine > theirs else "ties with", 2: "loses to"}[place]
-    reason = f"{{seat0}} {verdict} the Enemy, {mine} VP to {theirs}: {why}"
-    return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason)
+    reason = f"{{seat0}} {verdict} the Enemy, {{mine}} VP to {{theirs}}: {why}"
+    return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason, reason_args=args)
 
 
 # -- the Enemy as the player's rival -----------------------------------------------------------------
@@ -401,8 +451,7 @@ class Enemy:
     def opening(self, state: HeroesState, events: list[Event]) -> None:
         """Round 1's first Enemy steps ran at setup (``new_game``): they are logged with the first move."""
         if state["solo"].get("opening"):
-            events.extend(Event(text=stored) if isinstance(stored, str) else Event.model_validate(stored)
-                          for stored in state["solo"].pop("opening"))
+            events.extend(opening_line(stored, state["regions"]) for stored in state["solo"].pop("opening"))
 
     def nomad_placed(self, state: HeroesState, board: Board, events: list[Event]) -> None:
         """NS-2/NS-3 done: the Enemy draws its first card of the round (:func:`run`)."""

@@ -93,7 +93,7 @@ class GameState(BaseModel):
     to_act: list[int] = Field(description="the seats to act now")
     undo: bool = Field(description="whether the viewer may take back their last move now")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
-    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, reason_template, rule, abandoned} once the game is over")
+    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, reason_template, reason_args, rule, abandoned} once the game is over")
     players: list[PlayerOut]
 
 
@@ -122,7 +122,9 @@ def result_payload(result: Result | None, seats: tuple[SeatInfo, ...]) -> dict[s
     """The wire form of a ``Result``, ``{seatN}`` placeholders in its reason filled in and its rule
     code moved from the words to ``rule`` (``"the last pink camel was taken"``, ``"G-1"``),
     ``reason_template``: the reason before the names fill it (``"After 5 rounds {seat1} has the most
-    points."``, a msgid of the game's catalog, which a client translates and then fills), and
+    points."``, a msgid of the game's catalog, which a client translates and then fills),
+    ``reason_args``: the typed arguments of its other placeholders (``Result.reason_args``, ``{}``
+    for none; a client says them as it says a log entry's arguments), and
     ``abandoned``: ``[{seat, takeover, from_version, text}]`` for each person who abandoned the game
     (``services/games/abandonment.py``; ``text`` like ``"Ben: abandoned (left), a bot played from move 31"``)."""
     if result is None:
@@ -130,8 +132,9 @@ def result_payload(result: Result | None, seats: tuple[SeatInfo, ...]) -> dict[s
     names = tuple(seat.name or "" for seat in seats)
     payload = result.model_dump(mode="json")
     reason, payload["rule"] = split_rule(payload["reason"])
-    payload["reason"] = fill_names(reason, names)
+    payload["reason"] = Event(text=reason, args=result.reason_args).render(names) if result.reason_args else fill_names(reason, names)
     payload["reason_template"] = reason  # the game's msgid: a client says it in its reader's language
+    payload["reason_args"] = result.reason_args  # its typed arguments, said in the reader's language too
     payload["abandoned"] = [{"seat": info.seat, "takeover": info.takeover, "from_version": info.abandoned_from,
                              "text": abandonment.described(info)}
                             for info in seats if info.abandoned_from is not None]
