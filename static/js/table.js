@@ -18,7 +18,7 @@ import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
 import { turnAlerts } from "./turn-alerts.js";
 import { mountWaitingRoom } from "./waiting-room.js";
-import { loadGameCatalog, t, tn } from "./i18n.js";
+import { formatNumber, loadGameCatalog, t, tn } from "./i18n.js";
 import { capitalised, fill, keep, listOf, ordinal, translatePage } from "./words.js";
 
 const MOVE_TIMEOUT_MS = 15000;
@@ -774,6 +774,17 @@ function resultReason(result) {
   return t(result.reason_template, { ...args, ...names });
 }
 
+/** Who abandoned the game, in the reader's language, from the entry's seat, takeover and version
+ * (the server's `text` is the same line in English: "Ben: abandoned (left), a bot played from move 31"). */
+function abandonedText(entry) {
+  const params = { name: playerName(entry.seat), move: formatNumber(entry.from_version) };
+  if (entry.takeover === "resigned") return t("{name}: abandoned (resigned), a bot played from move {move}", params);
+  if (entry.takeover === "left") return t("{name}: abandoned (left), a bot played from move {move}", params);
+  if (entry.takeover === "timeout") return t("{name}: abandoned (ran out of time), a bot played from move {move}", params);
+  if (entry.takeover === "away") return t("{name}: abandoned (was away), a bot played from move {move}", params);
+  return t("{name}: abandoned, a bot played from move {move}", params);
+}
+
 function drawResult() {
   const result = frame.result;
   el.result.hidden = !result;
@@ -787,7 +798,7 @@ function drawResult() {
     abandonedList = h("ul", { id: "result-abandoned", class: "result-abandoned" });
     el.resultReason.after(abandonedList);
   }
-  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, t(entry.text))));
+  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, abandonedText(entry))));
   abandonedList.hidden = !abandoned.size;
   const seats = result.scores.map((_, seat) => seat);
   const categories = [];

@@ -52,7 +52,9 @@ def _made_by_server():
 
 
 def described(info: SeatInfo) -> str:
-    """``"Ben: abandoned (left), a bot played from move 31"`` for a seat with ``abandoned_from``."""
+    """``"Ben: abandoned (left), a bot played from move 31"`` for a seat with ``abandoned_from``: the
+    English line for the API's readers; the table page says it in its reader's language from the
+    entry's ``seat``, ``takeover`` and ``from_version`` (``static/js/table.js``, one msgid per takeover)."""
     reason = REASONS.get(info.takeover or "")
     return (f"{info.name or 'A player'}: abandoned{f' ({reason})' if reason else ''}, "
             f"a bot played from move {info.abandoned_from}")
