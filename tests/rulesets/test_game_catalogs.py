@@ -110,7 +110,7 @@ def test_a_log_line_of_nimalia_in_french():
     assert sentence == "Ben a posé la carte 17, tournée de 90°, en recouvrant 2 cases"
 
 
-@pytest.mark.parametrize("ruleset_class", [Nimalia, Nomadi], ids=lambda game: game.name)
+@pytest.mark.parametrize("ruleset_class", [Nimalia, Nomadi, Heroes], ids=lambda game: game.name)
 def test_the_players_rules_page_in_french_has_the_english_sections_and_the_options_labels(client, ruleset_class):
     """``rules.fr.md``: the same sections as the players' part of ``reference.md``, each option and
     choice under the words the lobby shows in French (the catalog's), the numbered rules English."""
