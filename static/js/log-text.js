@@ -1,7 +1,7 @@
 // One log entry in words (docs/api.md, "Log entries"): the client writes the sentence from the
 // entry's template and typed arguments, in the reader's language (the template and the argument
-// texts are msgids of the game's catalog, loaded by the table page; player names and place labels
-// stay as they are), and never shows an internal code. A rule reference becomes a small link to the game's rules page whose tooltip
+// texts are msgids of the game's catalog, loaded by the table page; player names stay as they are,
+// and place labels too unless the catalog names the place), and never shows an internal code. A rule reference becomes a small link to the game's rules page whose tooltip
 // names the rule. An entry without a template (an old client's server, say) shows its `text`.
 
 import { h } from "./dom.js";
@@ -38,12 +38,14 @@ function argument(arg) {
   return h("span", attributes, argumentText(arg));
 }
 
-/** An argument's words: a player's name and a place's label as they are; an amount's number in the
- * reader's way with its unit translated; a card's, piece's or words' text translated. The table
- * says a result's `reason_args` with it too. */
+/** An argument's words: a player's name as it is; a place's label as the game's catalog says it
+ * where it has an entry (Heroes' region names: "Plaines du Nord"), else as it is (a board's
+ * coordinates, "F7"); an amount's number in the reader's way with its unit translated; a card's,
+ * piece's or words' text translated. The table says a result's `reason_args` with it too. */
 export function argumentText(arg) {
   const text = String(arg.text ?? "");
-  if (arg.kind === "player" || arg.kind === "place") return text;
+  if (arg.kind === "player") return text;
+  if (arg.kind === "place") return text ? t(text) : text;
   if (arg.kind === "amount" && typeof arg.value === "number") {
     // a value written with its sign ("+2", a card as printed) keeps it
     const number = text.startsWith("+") ? `+${formatNumber(arg.value)}` : formatNumber(arg.value);

@@ -204,15 +204,16 @@ export function fullBoard(frame, view, seat) {
     ? h("ul", { class: "hx-hand", "aria-label": t("Your spell hand") }, player.spells.map((card) => {
       const info = spellInfo(view, card);
       const kind = String(card || "").replace(/-\d+$/, "");
-      return h("li", { class: `hx-spell spell-${((view.spell_cards || {})[kind] || {}).kind || ""}`, "data-spell": card, title: info.text }, h("strong", {}, info.name), ` ${t("{kind}, {mana} Mana, {vp} VP", info)}`);
+      return h("li", { class: `hx-spell spell-${((view.spell_cards || {})[kind] || {}).kind || ""}`, "data-spell": card, title: info.text }, h("strong", {}, info.name), " ", t("{kind}, {mana} Mana, {vp} VP", info));
     }))
     : h("span", { "data-hand-size": String(player.hand_size ?? 0) }, t("{count} in hand", { count: player.hand_size ?? 0 }));
   const vessels = Object.entries(player.vessels || {}).filter(([, vessel]) => vessel).map(([kind, vessel]) => t("{vessel} on {place}", { vessel: (faction.vessels || {})[kind] ? t(faction.vessels[kind].name) : kind, place: placeName(vessel.at) }));
   const none = t("none");
+  const ability = faction.ability ? t("{ability}: {text}", { ability: t(faction.ability.name), text: t(faction.ability.text) }) : "";
   return h(
     "div",
     { class: "hx-full-board", "data-faction": player.faction },
-    h("p", { class: "hx-faction" }, h("strong", {}, faction.name ? t(faction.name) : player.faction), faction.ability ? ` · ${t(faction.ability.name)}: ${t(faction.ability.text)}` : ""),
+    h("p", { class: "hx-faction" }, h("strong", {}, faction.name ? t(faction.name) : player.faction), ability ? ` · ${ability}` : ""),
     h("dl", { class: "hx-stats" },
       h("dt", {}, t("Buildings")), h("dd", { "data-buildings": (player.buildings || []).join(",") }, (player.buildings || []).map((id) => buildingName(view, id)).join(", ") || none),
       h("dt", {}, t("Heroes")), h("dd", { "data-heroes": (player.heroes || []).join(",") }, (player.heroes || []).map((id) => heroName(view, id)).join(", ") || none),
