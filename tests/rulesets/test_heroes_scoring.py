@@ -65,7 +65,8 @@ def test_round_limit_ends_the_game_after_that_round_even_with_a_trigger_pending(
     assert state["end"]["last_round"] == 5
     state = idle(state)
     assert state["phase"] == "over" and state["end"]["finished"] == "round_limit"
-    assert "round limit (4)" in RULES.result(state).reason
+    assert RULES.result(state).reason == "the round limit ({limit}) was reached"
+    assert RULES.result(state).reason_words(("Ana", "Bo")) == "the round limit (4) was reached"
 
 
 def test_a_game_without_objectives_runs_to_the_round_limit():

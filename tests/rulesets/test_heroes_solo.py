@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rulesets.base import IllegalMove
+from app.rulesets.base import IllegalMove, amount
 from app.rulesets.heroes import compass
 from app.rulesets.heroes.enemy import enemy_losses, take_enemy_losses
 from app.rulesets.heroes.deck import draw
@@ -488,7 +488,8 @@ def test_a_destroyed_capital_ends_the_solo_game_at_once():
     outcome = RULES.result(state)
     # the Enemy: 1 (battle) + 3 (Charge) + 5 (capital) + 2 regions (E_capital, N_capital)
     assert outcome.scores == [0] and outcome.ranks == [2]
-    assert outcome.reason == "{seat0} loses to the Enemy, 0 VP to 11: the Enemy destroyed the capital of {seat0}"
+    assert outcome.reason == "{seat0} loses to the Enemy, {mine} VP to {theirs}: the Enemy destroyed the capital of {seat0}"
+    assert outcome.reason_words(("Ana",)) == "Ana loses to the Enemy, 0 VP to 11: the Enemy destroyed the capital of Ana"
 
 
 def test_the_result_compares_your_score_with_the_enemys():
@@ -500,7 +501,8 @@ def test_the_result_compares_your_score_with_the_enemys():
     outcome = result(state)
     # yours: 20 + 1 region (N_capital); the Enemy: 12 + 1 region (E_capital), no Hero VP
     assert outcome.scores == [21] and outcome.ranks == [1]
-    assert outcome.reason.startswith("{seat0} beats the Enemy, 21 VP to 13: the Enemy reached the end of its C.C. track")
+    assert outcome.reason_words(("Ana",)).startswith("Ana beats the Enemy, 21 VP to 13: the Enemy reached the end of its C.C. track")
+    assert outcome.reason_args == {"mine": amount(21), "theirs": amount(13)}  # one template whatever the scores
 
 
 def test_recruit_can_be_followed():
