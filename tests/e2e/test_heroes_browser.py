@@ -551,5 +551,10 @@ def test_solo_against_the_enemy_with_wandering_nomads_finished_by_clicks(live_se
         expect(page.locator("#result-table [data-score-seat]")).to_have_count(1)
         expect(page.locator("#board .hx")).to_have_attribute("data-phase", "over")
         assert_no_codes(page, "Heroes solo, the end")
+    # the reason is a template with its scores as arguments: the page fills them in, in each reader's language
+    expect(ana.locator("#result-reason")).to_have_text(final["result"]["reason"])
+    ana.locator("#language-chooser").select_option("fr")
+    expect(ana.locator("html")).to_have_attribute("lang", "fr")
+    expect(ana.locator("#result-reason")).to_contain_text(f"l'Ennemi, {final['result']['scores'][0]} PV à ")
     for page in (ana, watcher):
         page.context.close()
