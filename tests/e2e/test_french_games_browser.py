@@ -22,7 +22,8 @@ sentence or a two-word label left in English is what a French reader would notic
 
 The scan runs at four moments: the lobby, the waiting room, the game with a move held in the
 move bar and a log, and the result screen. The rulesets come from the registry (those whose
-``languages`` include "fr"), so a game joins this test as soon as it declares French.
+``languages`` include "fr"), so a game joins this test as soon as it declares French. A last test
+checks the result's line for a player who abandoned the game, said in French from its parts.
 """
 
 from __future__ import annotations
@@ -254,3 +255,35 @@ def test_a_french_game_from_the_lobby_to_the_result_shows_no_english(live_server
     scan(host, "the result screen")
 
     assert seen == {}, f"{ruleset}: English phrases on a French page: {seen}"
+
+
+def test_the_result_says_who_abandoned_in_the_readers_language(live_server, chromium):
+    """Bruno resigns at once; a bot plays his seat to the end while Amélie plays hers through REST.
+    The result screen says that he abandoned, why and from which move in French (the server's
+    ``text`` of the entry stays English for the API's readers)."""
+    base = live_server
+    rng = random.Random(7)
+    host = sign_in(chromium, base, HOST, locale="fr-FR")
+    api(host, base, "POST", "/api/account/settings", {"language": "fr"})
+    guest = sign_in(chromium, base, GUEST, locale="fr-FR")
+    table_id = api(host, base, "POST", "/api/tables", {"ruleset": "nomadi", "seats": 2, "options": {"turn_limit": 10}})["id"]
+    api(guest, base, "POST", f"/api/tables/{table_id}/join", {})
+    api(host, base, "POST", f"/api/tables/{table_id}/start", {})
+    api(guest, base, "POST", f"/api/tables/{table_id}/resign", {})
+    host.goto(f"{base}/tables/{table_id}")
+    for _ in range(MAX_REST_MOVES):
+        game = server_game(host, base, table_id)
+        if game["status"] == "finished":
+            break
+        if game["legal"]:
+            answer = host.request.post(f"{base}/api/games/{table_id}/moves", data={
+                "id": str(uuid.uuid4()), "version": game["version"], "move": rng.choice(game["legal"])})
+            assert answer.ok, answer.text()
+        else:  # the bot's turn
+            host.wait_for_timeout(50)
+    abandoned = server_game(host, base, table_id)["result"]["abandoned"]
+    assert [(entry["seat"], entry["takeover"]) for entry in abandoned] == [(1, "resigned")]
+    assert abandoned[0]["text"] == f"{GUEST}: abandoned (resigned), a bot played from move {abandoned[0]['from_version']}"
+    expect(host.locator("#result")).to_be_visible()
+    expect(host.locator('#result-abandoned [data-abandoned-seat="1"]')).to_have_text(
+        f"{GUEST}\u00a0: abandon (forfait), un bot a joué à partir du coup {abandoned[0]['from_version']}")
