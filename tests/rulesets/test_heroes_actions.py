@@ -292,7 +292,7 @@ def test_moves_out_of_turn_or_out_of_phase_are_refused_with_clear_codes():
     assert refused.value.code == "not_your_turn"
     with pytest.raises(IllegalMove) as refused:
         RULES.apply(state, A, Skip())
-    assert "not possible in the action phase" in refused.value.message
+    assert refused.value.message == "a Skip move is not possible in the Action selection phase"  # the board's words
     with pytest.raises(IllegalMove):
         RULES.apply(state, A, Tax(resource="ore", worker="serf"))  # own turn: the Action Token
     assert RULES.legal_moves(state, B) == []

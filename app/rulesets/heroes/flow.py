@@ -182,6 +182,21 @@ def followed_slot(state: HeroesState) -> str:
 
 REGION_FIELDS = ("region", "origin", "destination", "retreat", "target")
 """The move fields that name a region (checked against the regions in play: solo has no South)."""
+SLOT_WORDS = {"recruit": "Recruit", "build": "Build", "research": "Research", "tax": "Tax", "march_1": "March 1",
+              "march_2": "March 2", "sail": "Sail", "fly": "Fly", "cast": "Cast"}
+"""The Action Bar's slots as the board names them: a refusal names a slot in these words, msgids of
+the game's catalog, so a reader is told it in their language (``AppError.message_in``)."""
+PHASE_WORDS = {"nomad": "Placing a Nomad", "nomad_move": "Moving a Nomad (the Enemy's first card)",
+               "action": "Action selection", "follow": "Following a Capital Action", "muster": "Mustering a second March",
+               "tactics": "Battle: choosing tactic cards", "conscripts": "Battle: bringing in conscripts",
+               "casualties": "Battle: the loser takes casualties", "discard": "Discarding down to the spell hand limit",
+               "interrupt": "A spell is being cast: interrupt it?", "combat_spell": "Battle: Combat spells (defender first)"}
+"""The phases as the board names them (the renderer's words, msgids of the catalog), for refusals."""
+
+
+def kind_words(kind: str) -> str:
+    """A move's type as the board names it: ``"place_nomad" -> "Place nomad"`` (a msgid of the catalog)."""
+    return kind.replace("_", " ").capitalize()
 
 
 def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> list[Event]:
@@ -202,7 +217,8 @@ def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> 
     kind = getattr(move, "type", None)
     handler = HANDLERS.get((phase, str(kind)))
     if handler is None:
-        raise IllegalMove("a {kind} move is not possible in the {phase} phase", kind=str(kind), phase=phase)
+        raise IllegalMove("a {kind} move is not possible in the {phase} phase", kind=kind_words(str(kind)),
+                          phase=PHASE_WORDS.get(phase, phase))
     last: Last = {"seat": seat, "type": str(kind), "regions": [], "slots": [], "battle": None}
     if not isinstance(move, Tactic):  # a tactic card stays secret until the reveal
         last["move"] = dict(move.__dict__)
@@ -270,8 +286,8 @@ def take_action(state: HeroesState, setting: Setting, seat: Seat, move: CapitalA
     slot = SLOT_OF[move.type]
     board = setting.board
     player = state["players"][seat]
-    require(player["bar"][slot] is not None or slot in capital_slots(state), "spec 2.2: the {slot} slot is closed", slot=slot)
-    require(player["bar"][slot] is None, "spec 1.6: your {slot} slot is already filled this round", slot=slot)
+    require(player["bar"][slot] is not None or slot in capital_slots(state), "spec 2.2: the {slot} slot is closed", slot=SLOT_WORDS.get(slot, slot))
+    require(player["bar"][slot] is None, "spec 1.6: your {slot} slot is already filled this round", slot=SLOT_WORDS.get(slot, slot))
     require(move in actions.capital_actions(board, state, seat, slot, "token"), "spec 1.7: {move} is not possible now", move=str(move))
     player["bar"][slot] = "token"
     player["tokens"] -= 1
@@ -318,7 +334,7 @@ def close_follow(state: HeroesState, setting: Setting, slot: str, events: list[E
 def follow(state: HeroesState, setting: Setting, seat: Seat, move: CapitalAction, events: list[Event]) -> None:
     """Spec 1.7 Follow / NC-1: a Serf or captured Nomad on the matching slot, then the action."""
     slot = followed_slot(state)
-    require(SLOT_OF[move.type] == slot, "spec 1.7: only the {slot} action can be followed now", slot=slot)
+    require(SLOT_OF[move.type] == slot, "spec 1.7: only the {slot} action can be followed now", slot=SLOT_WORDS.get(slot, slot))
     require(move in follow_moves(state, setting.board, seat, slot), "spec 1.7 Follow: {move} is not possible now", move=str(move))
     place_worker(state, seat, slot, move.worker)
     touch(state, getattr(move, "region", None))
