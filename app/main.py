@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = app.state.bots = BotDriver(ctx, settings.bot_delay_seconds, leadership, settings.bot_move_seconds,
                                              settings.bot_processes, settings.extra_rulesets)
         leadership.on_gain(bots.resume)
+        leadership.on_loss(bots.release_workers)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
         presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)
         # Turn notices: sent by the leader only, never to a seat open on any process.
