@@ -29,7 +29,8 @@ from app.api.security_headers import SecurityHeaders
 from app.api.schemas import without_validation_errors
 from app.api.traffic_metrics import TrafficMetrics
 from app.config import Settings
-from app.db.engine import database_busy as _database_busy, database_failure as _database_failure, make_engine, make_session_factory
+from app.db.engine import (DATABASE_ERRORS, database_busy as _database_busy, database_failure as _database_failure, make_engine,
+                           make_session_factory)
 from app.db.migrate import database_revision
 from app.db.move_writer import PostgresMoveWriter
 from app.db.rate_limits import DatabaseStorage, rate_limit_storage
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = app.state.bots = BotDriver(ctx, settings.bot_delay_seconds, leadership, settings.bot_move_seconds,
                                              settings.bot_processes, settings.extra_rulesets)
         leadership.on_gain(bots.resume)
+        leadership.on_loss(bots.release_workers)
         watcher = DeadlineWatcher(ctx, settings.clock_tick_seconds, leadership)
         presence = app.state.presence = Presence(ctx, app.state.hub.greeted_seats)
         # Turn notices: sent by the leader only, never to a seat open on any process.
@@ -231,6 +233,13 @@ def _add_error_handlers(app: FastAPI, settings: Settings) -> None:
         log.exception("unexpected error", exc_info=exc)
         return _error("internal_error", i18n.translate(
             i18n.connection_language(request), "something went wrong on the server; the request changed nothing"), 500)
+
+    # The database's own errors get handlers of their own classes: Starlette answers those in its
+    # exception middleware and goes on, while a handler of ``Exception`` answers and then re-raises
+    # (uvicorn then logs "Exception in ASGI application" for every 503 of a busy pool under load).
+    # Anything else is a bug of ours: answered 500 and re-raised, so its traceback is logged.
+    for database_error in DATABASE_ERRORS:
+        app.add_exception_handler(database_error, unexpected_error)
 
     app.add_middleware(BodyLimit, max_bytes=settings.max_payload_bytes)
 

@@ -54,7 +54,7 @@ def one(args: argparse.Namespace, ruleset: str, games: int, rep: int, scratch: P
     options = SimpleNamespace(
         moves=args.moves, timeout=args.timeout, compression=args.compression, legal_form="grouped", client="python",
         workers=1, server_env=list(args.server_env), pg_admin_url=args.pg_admin_url, machine=args.machine,
-        quiet_wait=args.quiet_wait, quiet_threshold=0.25, profile_dir=None, profile_format="raw", profile_gil=False,
+        quiet_wait=args.quiet_wait, quiet_threshold=0.25, profile_dir=args.profile_dir, profile_format="raw", profile_gil=False,
         keep_db=False, keep_logs=False, out_dir=args.out_dir,
         game_shape=SimpleNamespace(ruleset=ruleset, seats=SHAPES[ruleset], spectators=args.spectators))
     result = caravanserai_run.one_run(options, "postgres", games, rep, scratch)
@@ -127,6 +127,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="before each run wait up to this many s for the machine to calm down (default 0)")
     parser.add_argument("--pg-admin-url", default=os.environ.get("BENCH_PG_ADMIN_URL",
                                                                   "postgresql://postgres@127.0.0.1:5432/postgres"))
+    parser.add_argument("--profile-dir", help="attach py-spy to the server during play (run.py's --profile-dir); "
+                        "profiles go here, and such runs are marked profiled")
     parser.add_argument("--out-dir", default=str(BENCH / "results"))
     parser.add_argument("--machine", help="machine name for the file names (default: hostname)")
     parser.add_argument("--tag", help="suffix for the result file names")

@@ -74,6 +74,11 @@ class BotPool:
             self.shutdown()
             raise
 
+    @property
+    def running(self) -> bool:
+        """Whether worker processes are started (they are on the first move, until :meth:`shutdown`)."""
+        return self._executor is not None
+
     def shutdown(self) -> None:
         """Stop the workers (a decision under way is abandoned); the next call starts new ones."""
         executor, self._executor = self._executor, None

@@ -52,14 +52,19 @@ def database_busy(exc: BaseException | None) -> bool:
     return False
 
 
+# The errors of the database or of the way to it that :func:`database_failure` names (what a request
+# handler may raise when the database is busy or broken; ``app.main`` answers them 503 or 500).
+DATABASE_ERRORS: tuple[type[Exception], ...] = (sqlalchemy.exc.SQLAlchemyError, asyncpg.PostgresError,
+                                                asyncpg.InterfaceError)
+
+
 def database_failure(exc: BaseException | None) -> str | None:
     """``busy`` (see :func:`database_busy`), ``failed`` for any other error of the database or of
     the way to it (anywhere in ``exc``'s causes), else None (the ``database_errors`` metric's kinds)."""
     if database_busy(exc):
         return "busy"
     while exc is not None:
-        if isinstance(exc, (sqlalchemy.exc.SQLAlchemyError, asyncpg.PostgresError, asyncpg.InterfaceError,
-                            ConnectionError)):
+        if isinstance(exc, (*DATABASE_ERRORS, ConnectionError)):
             return "failed"
         exc = exc.__cause__ or getattr(exc, "orig", None)
     return None

@@ -10,8 +10,11 @@ Conventions shared by every ruleset:
 * A *state* is a JSON-compatible value (dicts with string keys, lists, ints, strs, bools,
   None).  It is stored as the game's snapshot and must round-trip through JSON exactly.
   All randomness lives in the state as the integer state of an :class:`Rng`.  Each game types
-  its state's layout as ``TypedDict``s in its ``state.py`` and declares it as the class's type
-  parameter (``class Nimalia(Ruleset[NimaliaState])``); the platform sees ``Ruleset[Any]``.
+  its state's layout as ``TypedDict``s in its ``state.py`` and declares it as the class's first
+  type parameter, its ``Options`` model and the union of its move models as the other two
+  (``class Nimalia(Ruleset[NimaliaState, NimaliaOptions, AnyMove])``), so mypy checks that
+  ``setup``, ``legal_moves``, ``apply`` and the hooks take and give the game's own types and a
+  game need not re-check them; the platform sees ``Ruleset[Any]`` (any state, options and move).
   Why ``TypedDict`` rather than dataclasses or pydantic models: the state is a JSON document
   that is stored, cached, replayed and sent on every move, so a typed description of that very
   document gives mypy every key and type (``tests/test_typing.py``) at no cost on the
@@ -35,7 +38,9 @@ import importlib
 import importlib.resources
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any, ClassVar, Generic, Self, TypeVar
+from typing import Any, ClassVar, Generic, Self, cast
+
+from typing_extensions import TypeVar
 
 import orjson
 from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, TypeAdapter, ValidationError, model_serializer, model_validator
@@ -45,6 +50,13 @@ State = dict[str, Any]
 """Any game's state as the platform sees it (a JSON object)."""
 StateT = TypeVar("StateT", bound=Mapping[str, Any])
 """The type of one game's state: its ``TypedDict`` (``state.py``)."""
+# The two below have defaults (PEP 696, from typing_extensions on Python 3.11): the platform's
+# ``Ruleset[Any]`` still reads "any game".
+OptionsT = TypeVar("OptionsT", bound="BaseModel", default="BaseModel")
+"""The type of one game's table options: its ``Options`` model."""
+MoveT = TypeVar("MoveT", bound="MoveModel", default="MoveModel")
+"""The type of one game's moves: the union of its move models (its ``Move`` without the
+discriminator's ``Annotated``)."""
 REFERENCE_FILE = "reference.md"
 LOCALES_DIR = "locales"
 """The folder beside a ruleset's module that holds its catalogs, ``locales/<lang>.po`` (docs/i18n.md)."""
@@ -402,7 +414,7 @@ class Rng:
         return items[self.randrange(len(items))]
 
 
-class Ruleset(ABC, Generic[StateT]):
+class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
     """The contract every game implements (docs/architecture.md, "The ruleset contract").
 
     Class attributes state what the game is (like OpenSpiel's game facts):
@@ -444,7 +456,7 @@ class Ruleset(ABC, Generic[StateT]):
     # -- the contract -------------------------------------------------------------------------
 
     @abstractmethod
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> StateT:
+    def setup(self, n_players: int, options: OptionsT, seed: int) -> StateT:
         """The starting position; every random choice comes from ``seed``."""
 
     @abstractmethod
@@ -452,11 +464,11 @@ class Ruleset(ABC, Generic[StateT]):
         """The seats that must act now; empty once the game is over."""
 
     @abstractmethod
-    def legal_moves(self, state: StateT, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: StateT, seat: Seat) -> list[MoveT]:
         """Every legal move of ``seat`` now (empty if the seat is not to act)."""
 
     @abstractmethod
-    def apply(self, state: StateT, seat: Seat, move: MoveModel) -> tuple[StateT, list[Event]]:
+    def apply(self, state: StateT, seat: Seat, move: MoveT) -> tuple[StateT, list[Event]]:
         """The next state and its log events; raises :class:`IllegalMove`. Never mutates ``state``."""
 
     @abstractmethod
@@ -477,7 +489,7 @@ class Ruleset(ABC, Generic[StateT]):
 
     # -- taking a move back (app/services/games/undo.py) ---------------------------------------------
 
-    def is_reversible(self, before: StateT, seat: Seat, move: MoveModel, after: StateT) -> bool:
+    def is_reversible(self, before: StateT, seat: Seat, move: MoveT, after: StateT) -> bool:
         """Whether ``seat`` may take ``move`` back, ``before`` -> ``after`` being what it did.
 
         A move may be taken back only if it revealed nothing: no die rolled, no card drawn or
@@ -527,7 +539,7 @@ class Ruleset(ABC, Generic[StateT]):
 
     # -- optional hook for time control (app/services/leader/clock.py) ------------------------------
 
-    def timeout_move(self, state: StateT, seat: Seat) -> MoveModel | None:
+    def timeout_move(self, state: StateT, seat: Seat) -> MoveT | None:
         """The move ``seat`` makes when its time runs out, where the game's rules fix one.
 
         Default ``None``: the default bot takes the seat over (Board Game Arena's zombie mode).
@@ -597,24 +609,25 @@ class Ruleset(ABC, Generic[StateT]):
 
     # -- helpers shared by all rulesets -------------------------------------------------------
 
-    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+    def parse_options(self, raw: dict[str, Any] | None) -> OptionsT:
         """Validate table options; raises ``pydantic.ValidationError``."""
-        return self.Options.model_validate(raw or {})
+        return cast(OptionsT, self.Options.model_validate(raw or {}))
 
-    def parse_move(self, raw: Any) -> MoveModel:
+    def parse_move(self, raw: Any) -> MoveT:
         """Parse a move from the wire; raises :class:`MalformedMove` with pydantic's reason."""
         try:
-            return move_adapter(type(self)).validate_python(raw)
+            move: MoveT = move_adapter(type(self)).validate_python(raw)
+            return move
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(part) for part in first.get("loc", ())) or "move"
             raise MalformedMove(f"malformed move: {where}: {first.get('msg')}") from None
 
-    def dump_move(self, move: MoveModel) -> dict[str, Any]:
+    def dump_move(self, move: MoveT) -> dict[str, Any]:
         """The JSON form of a move, as sent on the wire and stored in the move log."""
         return move.model_dump(mode="json")
 
-    def check_and_apply(self, state: StateT, seat: Seat, move: MoveModel) -> tuple[StateT, list[Event]]:
+    def check_and_apply(self, state: StateT, seat: Seat, move: MoveT) -> tuple[StateT, list[Event]]:
         """``apply`` behind the turn check: raises ``IllegalMove(code="not_your_turn")`` first."""
         if seat not in self.to_act(state):
             raise IllegalMove("it is not your turn", code="not_your_turn")

@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { t } from "./i18n.js";
+import { languageChooser } from "./language-chooser.js";
 
 function field(id, label, input, hint) {
   input.id = id;
@@ -117,7 +118,21 @@ function deleteForm(account) {
   return element;
 }
 
+/**
+ * The account's language, chosen here too: on a phone the header has no room for its chooser, and
+ * this is the setting the person's other browsers, e-mails and notices follow. A choice saves
+ * and loads the page again in it (language-chooser.js).
+ */
+function languageSection() {
+  const select = languageChooser("account-language");
+  select.removeAttribute("aria-label"); // named by its visible label here (its title stays in both languages)
+  return h("div", { class: "account-form", id: "account-language-form" }, h("h3", {}, t("Language")),
+    field("account-language", t("Language of the site"), select,
+      t("Also the language of your e-mails and notices. Auto follows your browser.")));
+}
+
 /** Draw the account panel for the signed-in `account` into `container`. */
 export function mountAccount(container, account) {
-  replaceChildren(container, account.guest ? keepForm(account) : [renameForm(account), passwordForm()], deleteForm(account));
+  replaceChildren(container, account.guest ? keepForm(account) : [renameForm(account), passwordForm()], languageSection(),
+    deleteForm(account));
 }

@@ -44,10 +44,14 @@ export async function chooseLanguage(language) {
   location.reload();
 }
 
-/** The chooser: a <select> of Auto and each language. @returns {HTMLSelectElement} */
-export function languageChooser() {
+/**
+ * The chooser: a <select> of Auto and each language.
+ * @param {string} [id] its element id (the header's is "language-chooser")
+ * @returns {HTMLSelectElement}
+ */
+export function languageChooser(id = "language-chooser") {
   const select = document.createElement("select");
-  select.id = "language-chooser";
+  select.id = id;
   select.className = "language-chooser";
   select.setAttribute("aria-label", "Language · Langue");
   select.title = "Language · Langue";

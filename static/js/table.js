@@ -16,23 +16,16 @@ import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
+import { countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, isSeated as isSeatedIn, myTakeover as takeoverOfMine,
+  playerName as playerNameIn } from "./table-players.js";
 import { turnAlerts } from "./turn-alerts.js";
 import { mountWaitingRoom } from "./waiting-room.js";
 import { formatNumber, loadGameCatalog, t, tn } from "./i18n.js";
-import { capitalised, fill, keep, listOf, ordinal, translatePage } from "./words.js";
+import { capitalised, listOf, ordinal, translatePage } from "./words.js";
 
 const MOVE_TIMEOUT_MS = 15000;
 const MAX_TOASTS = 4;
 const TICK_MS = 500;
-
-/** The badge of a seat a bot plays: why, while the game runs (`running`) or once it is over. */
-function takeoverLabel(takeover, running) {
-  if (takeover === "resigned") return t("resigned");
-  const labels = running
-    ? { timeout: t("bot playing (out of time)"), left: t("bot playing (left)"), away: t("bot playing (away)") }
-    : { timeout: t("bot took over (out of time)"), left: t("bot took over (left)"), away: t("bot took over (away)") };
-  return labels[takeover] || t("bot playing");
-}
 
 const rawId = decodeURIComponent(window.location.pathname.replace(/^\/tables\//, "").split("/")[0] || "");
 const tableId = /^[1-9]\d{0,9}$/.test(rawId) ? rawId : null;
@@ -256,7 +249,7 @@ function receive(message) {
     applyState(message, null);
   } else if (message.type === "presence") {
     online = Array.isArray(message.online) ? message.online : online;
-    if (frame) drawPlayers(frame.to_act || []);
+    if (frame) drawPlayers();
     showSpectators(Number(message.spectators) || 0);
   } else if (message.type === "ack") {
     if (pending && message.id === pending.id && frame && message.version <= frame.version) settle();
@@ -433,24 +426,32 @@ function disconnectReason(detail) {
 
 // -- drawing ----------------------------------------------------------------------------------
 
-function playerOf(seat) {
-  return (frame.players || []).find((candidate) => candidate.seat === seat) || null;
-}
-
 function playerName(seat) {
-  const player = playerOf(seat);
-  return player ? player.name : t("Seat {n}", { n: seat + 1 });
+  return playerNameIn(frame, seat);
 }
 
 function isSeated() {
-  return frame.seat !== null && frame.seat !== undefined;
+  return isSeatedIn(frame);
 }
 
-/** Why a bot plays my seat right now ("timeout", "left", "resigned"), or null. */
+/** Why a bot plays my seat right now ("timeout", "left", "resigned", "away"), or null. */
 function myTakeover() {
-  if (!isSeated()) return null;
-  const me = playerOf(frame.seat);
-  return (me && me.takeover) || null;
+  return takeoverOfMine(frame);
+}
+
+/** What the players' panel draws from (table-players.js). */
+function moment() {
+  return { frame, table, account, online, ratings };
+}
+
+function drawPlayers() {
+  drawPlayerList(el.players, el.youAre, moment());
+  tick();
+}
+
+function drawAway() {
+  drawAwayNotices(el.away, moment(), handOver);
+  tick();
 }
 
 function draw() {
@@ -471,8 +472,8 @@ function draw() {
   alerts.update(myTurn, t("{game}: it is your move.", { game: title }));
 
   drawTurn(myTurn, toAct);
-  drawAway(toAct);
-  drawPlayers(toAct);
+  drawAway();
+  drawPlayers();
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
   drawResult();
@@ -493,26 +494,13 @@ function refreshRatings() {
     .then((loaded) => {
       ratings = loaded;
       if (frame) {
-        drawPlayers(frame.to_act || []);
+        drawPlayers();
         drawResult();
       }
     })
     .catch(() => {
       ratingsFor = null; // asked again at the next frame
     });
-}
-
-/** When a bot takes ``seat`` over by itself: its move's deadline, or (untimed live tables) its away deadline. */
-function botDeadline(player) {
-  if (!player || player.takeover || player.bot) return null;
-  return player.deadline || null; // only a clock agreed at the table hands a seat to a bot by itself
-}
-
-function countdown(seat) {
-  const player = playerOf(seat);
-  const due = botDeadline(player);
-  if (!due || frame.status !== "running") return null;
-  return h("span", { class: "countdown", "data-deadline": due, "data-countdown-seat": String(seat), title: t("Time left for this move") }, "");
 }
 
 function drawTurn(myTurn, toAct) {
@@ -531,12 +519,12 @@ function drawTurn(myTurn, toAct) {
   } else if (myTurn) {
     text = pending ? t("Sending your move…") : connection === "live" ? t("Your turn") : t("Your turn (waiting for the connection)");
     kind = "yours";
-    clock = countdown(frame.seat);
+    clock = countdown(frame, frame.seat);
   } else if (toAct.length) {
     const takenOver = myTakeover();
     const names = toAct.map((seat) => (seat === frame.seat && takenOver ? t("the bot playing for you") : playerName(seat))).join(", ");
     text = isSeated() ? t("Waiting for {names}", { names }) : t("{names} to play", { names });
-    if (toAct.length === 1) clock = countdown(toAct[0]);
+    if (toAct.length === 1) clock = countdown(frame, toAct[0]);
   } else {
     text = t("Waiting…");
   }
@@ -548,50 +536,6 @@ function drawTurn(myTurn, toAct) {
     clock ? h("span", { class: "turn-clock", title: t("Time left for this move") }, clockIcon(), clock) : null,
     isSeated() ? null : h("span", { class: "badge spectator-badge" }, t("watching")),
   );
-}
-
-/** Whether the viewer may hand ``seat`` (its person away) to a bot: the host, or any other player
- * when the host is the one away (or no longer plays their own seat). The server decides again. */
-function mayHandOver(seat) {
-  if (!account || !isSeated() || seat === frame.seat || myTakeover()) return false;
-  if (table.creator_id === account.id) return true;
-  const hostSeat = (table.seats || []).find((candidate) => candidate.account_id === table.creator_id);
-  const host = hostSeat ? playerOf(hostSeat.seat) : null;
-  return !host || Boolean(host.takeover || host.away_since);
-}
-
-/** "Ana is away" for each away person who is to act: when the bot steps in by itself, and (for those
- * allowed) a button that hands the seat to the bot now. */
-function drawAway(toAct) {
-  const away = frame.status === "running" ? toAct.map(playerOf).filter((player) => player && !player.bot && !player.takeover && player.away_since) : [];
-  el.away.hidden = !away.length;
-  if (!away.length) {
-    el.away.replaceChildren();
-    return;
-  }
-  const busy = el.away.querySelector("button[aria-busy='true']");
-  if (busy) return; // a hand-over is under way: keep its button
-  replaceChildren(
-    el.away,
-    away.map((player) => {
-      const due = botDeadline(player);
-      const hand = mayHandOver(player.seat)
-        ? h("button", { type: "button", class: "small", "data-action": "hand-over", "data-seat": String(player.seat) }, t("Let a bot play for {name}", { name: player.name }))
-        : null;
-      if (hand) hand.addEventListener("click", () => handOver(player, hand));
-      return h(
-        "p",
-        { class: "away-notice", "data-away-seat": String(player.seat) },
-        h("strong", {}, t("{name} is away.", { name: player.name })),
-        " ",
-        due
-          ? fill(t("A bot plays for them in {time}.", keep("time")), { time: h("span", { class: "countdown", "data-deadline": due, "data-away-countdown": String(player.seat) }, "") })
-          : t("Nobody's clock runs out here."),
-        hand ? [" ", hand] : null,
-      );
-    }),
-  );
-  tick();
 }
 
 async function handOver(player, button) {
@@ -607,61 +551,6 @@ async function handOver(player, button) {
   } catch (error) {
     toast(t("Could not hand the seat over: {reason}", { reason: error.message }), error.code);
   }
-}
-
-function drawPlayers(toAct) {
-  const result = frame.result;
-  const running = frame.status === "running";
-  replaceChildren(
-    el.players,
-    (frame.players || []).map((player) => {
-      const acting = running && toAct.includes(player.seat);
-      const isOnline = online ? online.includes(player.seat) : null;
-      let presence;
-      if (player.bot) presence = h("span", { class: "presence presence-bot", role: "img", title: t("A bot"), "aria-label": t("bot") }, "");
-      else if (isOnline === null) presence = h("span", { class: "presence presence-unknown", "aria-hidden": "true" }, "");
-      else {
-        presence = h("span", {
-          class: `presence ${isOnline ? "presence-online" : "presence-offline"}`,
-          role: "img",
-          title: isOnline ? t("Has the game open") : t("Not here right now"),
-          "aria-label": isOnline ? t("online") : t("offline"),
-        }, "");
-      }
-      return h(
-        "li",
-        {
-          class: `player${acting ? " to-act" : ""}${player.takeover ? " taken-over" : ""}`,
-          "data-seat": String(player.seat),
-          "data-online": isOnline === null || player.bot ? "" : String(isOnline),
-          "data-takeover": player.takeover || "",
-        },
-        presence,
-        h("span", { class: "seat-number" }, String(player.seat + 1)),
-        h(
-          "span",
-          { class: "player-main" },
-          h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? ` ${t("(you)")}` : ""),
-          ratingOfSeat(ratings, player.seat) ? h("span", { class: "player-rating muted", "data-rating-seat": String(player.seat), title: ratings.rated ? t("Rating in this game") : t("Rating in this game (this table is friendly: not rated)") }, ratingText(ratingOfSeat(ratings, player.seat))) : null,
-          acting ? h("span", { class: "badge badge-turn" }, t("to play")) : null,
-          player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, t("away")) : null,
-          player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, takeoverLabel(player.takeover, running)) : null,
-        ),
-        h(
-          "span",
-          { class: "player-side" },
-          acting ? countdown(player.seat) : null,
-          result ? h("span", { class: "player-score" }, t("{score} pts · #{rank}", { score: result.scores[player.seat], rank: result.ranks[player.seat] })) : null,
-        ),
-      );
-    }),
-  );
-  el.youAre.textContent = isSeated()
-    ? t("You play seat {n}.", { n: frame.seat + 1 })
-    : account
-      ? t("You are watching this game.")
-      : t("You are watching. Sign in (top right) to play at a table of your own.");
-  tick();
 }
 
 function drawSeatStatus(takenOver) {

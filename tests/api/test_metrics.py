@@ -91,7 +91,10 @@ def test_a_socket_the_hub_closes_on_logout_counts_as_closed_by_the_server(client
 
 
 def test_database_errors_and_503s_are_counted(sqlite_database):
-    with TestClient(create_app(make_settings(sqlite_database)), raise_server_exceptions=False) as client:
+    """Also: a database error is answered and goes no further (the test client raises what escapes
+    the application, as uvicorn logs it: "Exception in ASGI application", once for each 503 of a
+    busy pool under load before)."""
+    with TestClient(create_app(make_settings(sqlite_database))) as client:
         ctx = client.app.state.ctx
         real_sessions = ctx.sessions
 

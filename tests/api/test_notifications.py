@@ -61,8 +61,11 @@ class Clock:
 def notify_settings(database_url, mailbox=None, **overrides):
     mail = {"smtp_host": "127.0.0.1", "smtp_port": mailbox.port, "smtp_from": SENDER, "smtp_tls": "none"} if mailbox else {}
     # A send limit far above any test's duration: a test asserting "still under way" never races it.
+    # A short presence refresh: a closed tab stops counting as "at the table" a few refreshes after
+    # it closed (15 s with the default refresh of 5 s).
     overrides = {"public_url": "http://testserver", "push_allow_private_endpoints": True, "notify_check_seconds": 3600,
-                 "notify_digest_minutes": 60, "notify_send_timeout_seconds": 300, **mail, **overrides}
+                 "notify_digest_minutes": 60, "notify_send_timeout_seconds": 300, "presence_refresh_seconds": 0.2,
+                 **mail, **overrides}
     return make_settings(database_url, **overrides)
 
 

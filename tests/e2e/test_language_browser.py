@@ -41,3 +41,20 @@ def test_the_chooser_switches_the_page_and_the_account_which_another_browser_fol
     elsewhere.goto(f"{live_server}/")
     expect(elsewhere.locator("html")).to_have_attribute("lang", "fr")
     assert {cookie["name"]: cookie["value"] for cookie in other.cookies()}["caravanserai_lang"] == "fr"
+
+
+def test_on_a_phone_the_account_panel_chooses_the_language(live_server, chromium):
+    """A phone's header has no room for the chooser (hidden at 480 px and less); the person's own
+    profile page offers the same choice in its Account panel, which saves the account's setting."""
+    page = sign_in(chromium, live_server, "Nadia", width=390, height=844, locale="en-US")
+    expect(page.locator("#language-chooser")).to_be_hidden()
+    me = api(page, live_server, "GET", "/api/auth/me")
+    page.goto(f"{live_server}/players/{me['id']}")
+    chooser = page.get_by_label("Language of the site")
+    expect(chooser).to_be_visible()
+    expect(chooser).to_have_value("auto")
+    chooser.select_option("fr")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")  # the page loaded again in French
+    expect(page.locator("#account-title")).to_have_text("Compte")
+    expect(page.get_by_label("Langue du site")).to_have_value("fr")
+    assert api(page, live_server, "GET", "/api/auth/me")["language"] == "fr"

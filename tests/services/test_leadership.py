@@ -4,6 +4,7 @@ the holder stops or its connection dies; SQLite's single process always leads.""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import asyncpg
 import pytest
@@ -93,3 +94,57 @@ def test_one_leader_at_a_time_and_another_takes_over_when_it_stops_or_dies(postg
 
     told = run_coroutine(scenario)
     assert told[:2] == ["first gains", "second gains"]
+
+
+@pytest.mark.postgres
+@pytest.mark.slow
+def test_a_process_that_stops_leading_stops_its_bot_workers(postgres_database):
+    """Only the leader drives bots, so only it needs the worker processes that compute their
+    moves: a process that loses the leadership stops its own (their memory is freed, and a search
+    under way is no more its business)."""
+    from fastapi.testclient import TestClient
+
+    from app.main import create_app
+    from tests.conftest import make_settings
+    from tests.support.players import Player
+
+    settings = make_settings(postgres_database, bot_processes=1, leader_retry_seconds=0.05)
+    with TestClient(create_app(settings)) as client:
+        app_leadership = client.app.state.leadership
+        assert run_coroutine_in(client, until(lambda: app_leadership.is_leader))
+        ana = Player(client, "Ana")
+        table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+        assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 1, "level": "medium"}).status_code == 200
+        assert ana.post(f"/api/tables/{table_id}/start").status_code == 200
+        assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
+        for _ in range(750):  # the bot's answer (up to 15 s: a worker process starts first)
+            if ana.get(f"/api/games/{table_id}").json()["version"] >= 2:
+                break
+            time.sleep(0.02)
+        assert ana.get(f"/api/games/{table_id}").json()["version"] >= 2
+        pool = client.app.state.bots._pool
+        assert pool is not None and pool.running  # the bot's move was computed in a worker
+
+        rival = Leadership(postgres_database, 0.05)
+        client.portal.call(rival.start)
+        try:
+            async def hand_over() -> bool:
+                for _ in range(50):  # the app may win the lock back: end its connection again
+                    await end_lock_connections(postgres_database)
+                    if await until(lambda: rival.is_leader, 1.0):
+                        return True
+                return False
+
+            assert client.portal.call(hand_over)
+            assert run_coroutine_in(client, until(lambda: not app_leadership.is_leader))
+            assert not pool.running
+        finally:
+            client.portal.call(rival.stop)
+
+
+def run_coroutine_in(client, coroutine):
+    """Await ``coroutine`` on the test app's event loop (where the app's tasks run)."""
+    async def run():
+        return await coroutine
+
+    return client.portal.call(run)

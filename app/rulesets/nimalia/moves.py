@@ -38,4 +38,7 @@ class Place(MoveModel):
         return f"card {self.number} turned {self.rotation}° at {list(self.at)}"
 
 
-Move = Annotated[Place, Field(discriminator="type")]
+AnyMove = Place
+"""The union of the game's move models (``Move`` is it with pydantic's discriminator): the
+ruleset's move type parameter (``Ruleset[State, Options, AnyMove]``)."""
+Move = Annotated[AnyMove, Field(discriminator="type")]

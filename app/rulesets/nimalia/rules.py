@@ -10,14 +10,12 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-from pydantic import BaseModel
-
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, amount, card, copy_state, words
+from app.rulesets.base import Event, IllegalMove, Result, Rng, Ruleset, Seat, amount, card, copy_state, words
 from app.rulesets.nimalia.cards import ROTATIONS, card_token, deck
 from app.rulesets.nimalia import evaluation, information
-from app.rulesets.nimalia.moves import Move, Place
+from app.rulesets.nimalia.moves import AnyMove, Move, Place
 from app.rulesets.nimalia.objectives import COLOURS, OBJECTIVES
-from app.rulesets.nimalia.options import FIRST_GAME_SET, LEVELS, GoalLevel, Options
+from app.rulesets.nimalia.options import FIRST_GAME_SET, LEVELS, GoalLevel, Options as NimaliaOptions
 from app.rulesets.nimalia.placement import check_placement, legal_anchors, reserve_grid
 from app.rulesets.nimalia.reserve import as_position, footprint
 from app.rulesets.nimalia.scoring import PASSING, ROUNDS, game_result, score_round
@@ -25,7 +23,7 @@ from app.rulesets.nimalia.state import NimaliaState, Placement
 from app.rulesets.nimalia.view import build_view
 
 
-class Nimalia(Ruleset[NimaliaState]):
+class Nimalia(Ruleset[NimaliaState, NimaliaOptions, AnyMove]):
     """Nimalia for 2-4 players: a simultaneous draft of animal cards over 5 rounds.
 
     Moves: one kind, ``{"type": "place", "card": "nimalia-card-17", "rotation": 90, "at": [row, col]}``
@@ -72,12 +70,12 @@ class Nimalia(Ruleset[NimaliaState]):
     languages = ("en", "fr")  # locales/fr.po
     simultaneous = True
     hidden_information = True
-    Options = Options
+    Options = NimaliaOptions
     Move = Move
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> NimaliaState:
+    def setup(self, n_players: int, options: NimaliaOptions, seed: int) -> NimaliaState:
         """Spec S1 - S4, D1: objectives, shuffled deck, first hands; raises ``ValueError`` for 1 or 5+ players."""
-        return new_game(n_players, Options.model_validate(options.model_dump()), seed)
+        return new_game(n_players, NimaliaOptions.model_validate(options.model_dump()), seed)
 
     def to_act(self, state: NimaliaState) -> set[Seat]:
         """Spec D2: every seat that has not chosen its card this step; nobody once the game is over."""
@@ -85,13 +83,13 @@ class Nimalia(Ruleset[NimaliaState]):
             return set()
         return {seat for seat, pick in enumerate(state["picks"]) if pick is None}
 
-    def legal_moves(self, state: NimaliaState, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: NimaliaState, seat: Seat) -> list[AnyMove]:
         """Every card of the hand, in every rotation, at every legal position (P1 - P4)."""
         if seat not in self.to_act(state):
             return []
         anchors = [((row + 16) * 32 + col + 16, (row, col)) for row, col in legal_anchors(reserve_grid(state, seat))]
         made = _PLACES if len(_PLACES) <= PLACES_KEPT else _forget_places()
-        moves: list[MoveModel] = []
+        moves: list[AnyMove] = []
         for number in sorted(state["hands"][seat]):
             for turn, rotation in enumerate(ROTATIONS):
                 base = (number * 4 + turn) * 1024
@@ -103,7 +101,7 @@ class Nimalia(Ruleset[NimaliaState]):
                     moves.append(move)
         return moves
 
-    def apply(self, state: NimaliaState, seat: Seat, move: MoveModel) -> tuple[NimaliaState, list[Event]]:
+    def apply(self, state: NimaliaState, seat: Seat, move: AnyMove) -> tuple[NimaliaState, list[Event]]:
         """Choose and place a card for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
         if state["over"]:
             raise IllegalMove("D6: the game is over after round 5")
@@ -131,7 +129,7 @@ class Nimalia(Ruleset[NimaliaState]):
         """Spec E1 - E4 once round 5 is scored, else ``None``."""
         return game_result(state)
 
-    def is_reversible(self, before: NimaliaState, seat: Seat, move: MoveModel, after: NimaliaState) -> bool:
+    def is_reversible(self, before: NimaliaState, seat: Seat, move: AnyMove, after: NimaliaState) -> bool:
         """A choice still waiting face down (D2): the step did not close, so nothing was revealed
         or passed; the chooser learnt nothing (the card came from their own hand)."""
         return not after["over"] and after["picks"][seat] is not None
@@ -197,7 +195,7 @@ def objective_combinations(goal_level: GoalLevel = "all") -> list[dict[str, int]
     return combinations
 
 
-def new_game(n_players: int, options: Options, seed: int) -> NimaliaState:
+def new_game(n_players: int, options: NimaliaOptions, seed: int) -> NimaliaState:
     """Spec S1 - S4 and D1: draw the objectives, shuffle the deck, deal the first hands."""
     if not Nimalia.min_players <= n_players <= Nimalia.max_players:
         raise ValueError(f"Nimalia takes 2 to 4 players, not {n_players}")

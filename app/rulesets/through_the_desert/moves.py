@@ -70,4 +70,7 @@ class Camel(MoveModel):
         return f"{self.colour} camel on {_at(self.hex)}"
 
 
-Move = Annotated[Palm | ReturnLeader | Leader | Camel, Field(discriminator="type")]
+AnyMove = Palm | ReturnLeader | Leader | Camel
+"""The union of the game's move models (``Move`` is it with pydantic's discriminator): the
+ruleset's move type parameter (``Ruleset[State, Options, AnyMove]``)."""
+Move = Annotated[AnyMove, Field(discriminator="type")]

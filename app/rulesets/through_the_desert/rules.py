@@ -13,15 +13,13 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from pydantic import BaseModel
-
-from app.rulesets.base import (Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount, copy_state,
+from app.rulesets.base import (Event, IllegalMove, Result, Rng, Ruleset, Seat, Variant, amount, copy_state,
                                piece, place, split_rule, words)
 from app.rulesets.through_the_desert.board import Board, PlayArea, hex_key, parse_key, show
 from app.rulesets.through_the_desert import evaluation, information
 from app.rulesets.through_the_desert.enclosure import new_enclosures
-from app.rulesets.through_the_desert.moves import COLOURS, Camel, Colour, Leader, Move, Palm, ReturnLeader
-from app.rulesets.through_the_desert.options import PILE_SIZES, Options, table_options
+from app.rulesets.through_the_desert.moves import AnyMove, COLOURS, Camel, Colour, Leader, Move, Palm, ReturnLeader
+from app.rulesets.through_the_desert.options import PILE_SIZES, table_options, Options as DesertOptions
 from app.rulesets.through_the_desert.scoring import OASIS_POINTS, area_value, final_result
 from app.rulesets.through_the_desert.state import (
     WELL_IDS,
@@ -36,7 +34,7 @@ from app.rulesets.through_the_desert.state import (
 from app.rulesets.through_the_desert.view import build_view, well_token
 
 
-class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
+class ThroughTheDesert(Ruleset[ThroughTheDesertState, DesertOptions, AnyMove]):
     """Through the Desert for 2-5 players on our own board "ttd-own-board-v1" (Spec §2.3).
 
     ``ThroughTheDesert(board)`` plays on another :class:`Board` (tests use Spec §5's radius-3
@@ -81,7 +79,7 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     minutes = (45, 60)
     live_move_seconds = 120  # two camels a turn, with caravans to plan
     hidden_information = True
-    Options = Options
+    Options = DesertOptions
     Move = Move
     variants = (
         Variant(options={"end_trigger": "immediate", "piles": "zman", "hide_well_values": False,
@@ -92,22 +90,22 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> ThroughTheDesertState:
+    def setup(self, n_players: int, options: DesertOptions, seed: int) -> ThroughTheDesertState:
         """Spec S-1 .. S-7: the starting position; raises ``ValueError`` for 1 or 6+ players."""
-        return new_game(self.board, n_players, Options.model_validate(options.model_dump()), seed)
+        return new_game(self.board, n_players, DesertOptions.model_validate(options.model_dump()), seed)
 
     def to_act(self, state: ThroughTheDesertState) -> set[Seat]:
         """The seat whose turn it is; nobody once the game is over."""
         return set() if state["current"] is None else {state["current"]}
 
-    def legal_moves(self, state: ThroughTheDesertState, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: ThroughTheDesertState, seat: Seat) -> list[AnyMove]:
         """Every legal move of ``seat`` in the current phase (empty when it is not their turn)."""
         if seat != state["current"]:
             return []
         return LEGAL_MOVES[state["phase"]](state, self.area(state), seat)
 
     def apply(
-        self, state: ThroughTheDesertState, seat: Seat, move: MoveModel
+        self, state: ThroughTheDesertState, seat: Seat, move: AnyMove
     ) -> tuple[ThroughTheDesertState, list[Event]]:
         """Play ``move`` for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
         area = self.area(state)
@@ -131,7 +129,7 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState]):
             return None
         return final_result(state, state["end_reason"] or "")
 
-    def is_reversible(self, before: ThroughTheDesertState, seat: Seat, move: MoveModel,
+    def is_reversible(self, before: ThroughTheDesertState, seat: Seat, move: AnyMove,
                       after: ThroughTheDesertState) -> bool:
         """Every move but the one that ends the game (its result is final): no chance after setup,
         and a taken well's value was face up on the board (W-2 hides it from the others only
@@ -174,7 +172,7 @@ PALM_TREES = 5
 """Spec §1.1: palm trees in the box."""
 
 
-def new_game(board: Board, n_players: int, options: Options, seed: int) -> ThroughTheDesertState:
+def new_game(board: Board, n_players: int, options: DesertOptions, seed: int) -> ThroughTheDesertState:
     """Spec S-1 .. S-7: deal the wells, plant the palm trees, return leaders, pick the start player."""
     if not ThroughTheDesert.min_players <= n_players <= ThroughTheDesert.max_players:
         raise ValueError(f"Through the Desert takes 2 to 5 players, not {n_players}")
@@ -233,7 +231,7 @@ def _palm_trees_wanted(area: PlayArea) -> int:
 # -- palm trees (S-5, option "choose") --------------------------------------------------------
 
 
-def _legal_palms(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_palms(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[AnyMove]:
     return [Palm(hex=area.coords[key]) for key in area.palm_spaces if key not in state["oases"]]
 
 
@@ -275,7 +273,7 @@ def _after_palm(state: ThroughTheDesertState, area: PlayArea, events: list[Event
 # -- returned leaders (S-3, 5 players, option "choose") ---------------------------------------
 
 
-def _legal_returns(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_returns(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[AnyMove]:
     return [ReturnLeader(colour=colour) for colour in COLOURS if colour not in state["returned"]]
 
 
@@ -335,7 +333,7 @@ def _leader_colours(state: ThroughTheDesertState, seat: Seat) -> list[Colour]:
     return fresh or list(hand)
 
 
-def _legal_leaders(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_leaders(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[AnyMove]:
     spaces = _leader_spaces(state, area)
     return [_leader_move(colour, area.coords[key]) for colour in _leader_colours(state, seat) for key in spaces]
 
@@ -464,7 +462,7 @@ def _rival_adjacent(camels: Mapping[HexKey, PlacedCamel], area: PlayArea, key: H
     return False
 
 
-def _legal_camels(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[MoveModel]:
+def _legal_camels(state: ThroughTheDesertState, area: PlayArea, seat: Seat) -> list[AnyMove]:
     return [
         _camel_move(colour, area.coords[key])
         for colour, keys in camel_targets(state, area, seat).items()
@@ -642,7 +640,7 @@ PHASE_NAMES: dict[Phase, str] = {
     "over": "finished game",
 }
 
-LEGAL_MOVES: dict[Phase, Callable[[ThroughTheDesertState, PlayArea, Seat], list[MoveModel]]] = {
+LEGAL_MOVES: dict[Phase, Callable[[ThroughTheDesertState, PlayArea, Seat], list[AnyMove]]] = {
     "palms": _legal_palms,
     "return_leaders": _legal_returns,
     "leaders": _legal_leaders,
@@ -652,7 +650,7 @@ LEGAL_MOVES: dict[Phase, Callable[[ThroughTheDesertState, PlayArea, Seat], list[
 
 
 
-def _check_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: MoveModel) -> None:
+def _check_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: AnyMove) -> None:
     """The rule check of ``move``'s kind; raises :class:`IllegalMove` (also for a foreign move)."""
     if isinstance(move, Palm):
         _check_palm(state, area, seat, move)
@@ -666,7 +664,7 @@ def _check_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: 
         raise IllegalMove("{move} is not a Through the Desert move", move=repr(move))
 
 
-def _perform_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: MoveModel, events: list[Event]) -> None:
+def _perform_move(state: ThroughTheDesertState, area: PlayArea, seat: Seat, move: AnyMove, events: list[Event]) -> None:
     """Play ``move``, checked by :func:`_check_move`, on ``state`` (a copy ``apply`` made)."""
     if isinstance(move, Palm):
         _place_palm(state, area, seat, move, events)

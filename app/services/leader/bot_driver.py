@@ -99,6 +99,13 @@ class BotDriver:
     def _leading(self) -> bool:
         return self._leadership is None or self._leadership.is_leader
 
+    def release_workers(self) -> None:
+        """On losing the leadership: stop the worker processes (another process drives the bots
+        now; their memory and any search under way are this process's no more).  They start
+        again with this process's next bot move, should it lead again."""
+        if self._pool is not None:
+            self._pool.shutdown()
+
     async def stop(self) -> None:
         """Shutdown: no new bot moves; a move under way finishes (``app.tasks.wind_down``)."""
         self._stopping = True
