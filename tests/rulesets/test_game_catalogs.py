@@ -18,6 +18,7 @@ from app.rulesets.base import Event, IllegalMove, Ruleset, amount
 from app.rulesets.heroes.rules import Heroes
 from app.rulesets.nimalia.rules import Nimalia
 from app.rulesets.nomadi.rules import Nomadi
+from app.rulesets.testing import check_catalogs
 from app.services.errors import AppError
 
 RENDERERS = Path(__file__).resolve().parents[2] / "static" / "js" / "renderers"
@@ -125,3 +126,11 @@ def test_the_players_rules_page_in_french_has_the_english_sections_and_the_optio
     text = " ".join("".join(outline(french.text).text).split())
     missing = [label for label in option_labels(name) if i18n.translate("fr", label, catalog) not in text]
     assert missing == []
+
+
+@pytest.mark.slow
+def test_heroes_french_covers_the_lines_of_many_whole_random_games():
+    """The kit's check plays one game per case; Heroes composes its lines from many parts (seats,
+    workers, list lengths, the solo Enemy), so twenty whole games per case look further."""
+    texts = check_catalogs(Heroes(), seeds=range(1, 21), cap=None)
+    assert len(texts) > 700
