@@ -20,13 +20,13 @@ captured Nomad already on the slot).  Decisions where the spec is open:
 
 from __future__ import annotations
 
-from app.rulesets.base import MoveModel, Seat, card
+from app.rulesets.base import Seat, card
 from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 from app.rulesets.heroes.phrases import Phrase, number, resources, said
 from app.rulesets.heroes.catalogue import CATALOGUE
-from app.rulesets.heroes.moves import VESSELS, Build, CapitalAction, Recruit, Research, Scribe, Tax, Worker
+from app.rulesets.heroes.moves import AnyMove, VESSELS, Build, CapitalAction, Recruit, Research, Scribe, Tax, Worker
 from app.rulesets.heroes.pieces import (
     add_units, can_pay, courtyard, gain, is_full, pay, take_units, towers_of, units_at,
 )
@@ -281,12 +281,12 @@ def workers(state: HeroesState, seat: Seat) -> list[Worker]:
     return result
 
 
-def follow_moves(state: HeroesState, board: Board, seat: Seat, slot: str) -> list[MoveModel]:
+def follow_moves(state: HeroesState, board: Board, seat: Seat, slot: str) -> list[AnyMove]:
     """The seat's legal Follows of ``slot`` (the worker leaves the Courtyard first, so the Hall
     then needs a second Courtyard Serf)."""
     if state["players"][seat]["bar"][slot] is not None:
         return []
-    result: list[MoveModel] = []
+    result: list[AnyMove] = []
     for worker in workers(state, seat):
         for move in capital_actions(board, state, seat, slot, worker):
             if (worker == "serf" and isinstance(move, Build) and (move.what == "hall" or move.what in CATALOGUE.buildings)

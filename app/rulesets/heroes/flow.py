@@ -25,13 +25,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Seat, card
+from app.rulesets.base import Event, IllegalMove, Seat, card
 from app.rulesets.heroes import abilities, actions, battles, enemy, exploration, mercenaries, nomads, solo, spells, vessels
 from app.rulesets.heroes.actions import MARCH_SLOTS, SLOT_OF, capital_slots, follow_moves, workers
 from app.rulesets.heroes.board import Board, region_arg, region_name
 from app.rulesets.heroes.phrases import Phrase, said, units
 from app.rulesets.heroes.march import can_march, march_end, marches
 from app.rulesets.heroes.moves import (
+    AnyMove,
     Build, CapitalAction, Cast, Casualties, CombatSpell, Conscript, DiscardSpell, FireMercenary, Fly, Interrupt, March,
     MoveNomad, Pass, PlaceNomad, Sail, Scribe, Skip, Tactic, Tax,
 )
@@ -70,10 +71,10 @@ def open_march_slot(state: HeroesState, seat: Seat) -> str | None:
     return next((slot for slot in MARCH_SLOTS if bar[slot] is None), None)
 
 
-def action_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
+def action_moves(state: HeroesState, board: Board, seat: Seat) -> list[AnyMove]:
     """Spec 1.6: one Action Token on an open slot; ``pass`` only if nothing is legal."""
     bar = state["players"][seat]["bar"]
-    result: list[MoveModel] = []
+    result: list[AnyMove] = []
     for capital_slot in capital_slots(state):
         if bar[capital_slot] is None:
             result.extend(actions.capital_actions(board, state, seat, capital_slot, "token"))
@@ -89,10 +90,10 @@ COMMAND_SLOTS = {"sail": "sea", "fly": "air"}
 """The full edition's vessel Command slots and the vessel each moves (Cast is the third)."""
 
 
-def command_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[MoveModel]:
+def command_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[AnyMove]:
     """The full edition's Sail, Fly and Cast moves of the seat's open slots, paid by ``worker``."""
     bar = state["players"][seat]["bar"]
-    result: list[MoveModel] = []
+    result: list[AnyMove] = []
     for slot, kind in COMMAND_SLOTS.items():
         if bar[slot] is None:
             result.extend(vessels.moves(state, board, seat, kind, worker))
@@ -101,10 +102,10 @@ def command_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> 
     return result
 
 
-def muster_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
+def muster_moves(state: HeroesState, board: Board, seat: Seat) -> list[AnyMove]:
     """Spec 1.7 Muster: a March into the other open March slot, paid by a Serf or Nomad."""
     slot = open_march_slot(state, seat)
-    result: list[MoveModel] = []
+    result: list[AnyMove] = []
     for worker in workers(state, seat):
         if slot is not None:
             result.extend(marches(state, board, seat, slot, worker))
@@ -113,7 +114,7 @@ def muster_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel
     return result
 
 
-def mustered_commands(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[MoveModel]:
+def mustered_commands(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[AnyMove]:
     """Sail, Fly and Cast as a Muster: the Serf leaves the Courtyard first (a Cast it pays is
     the same as with a token)."""
     if worker != "serf":
@@ -134,7 +135,7 @@ def can_muster(state: HeroesState, board: Board, seat: Seat) -> bool:
     return is_full(state) and any(mustered_commands(state, board, seat, worker) for worker in workers(state, seat))
 
 
-def legal_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]:
+def legal_moves(state: HeroesState, board: Board, seat: Seat) -> list[AnyMove]:
     """Every legal move of ``seat`` now (empty when it is not to act)."""
     if seat not in to_act(state):
         return []
@@ -165,7 +166,7 @@ def legal_moves(state: HeroesState, board: Board, seat: Seat) -> list[MoveModel]
     return []
 
 
-def fire_moves(state: HeroesState, seat: Seat) -> list[MoveModel]:
+def fire_moves(state: HeroesState, seat: Seat) -> list[AnyMove]:
     """NM-8: the holder of the Nomad Mercenary may fire it (in the phases ``legal_moves`` asks)."""
     return [FireMercenary()] if mercenaries.can_fire(state, seat) else []
 
@@ -199,7 +200,7 @@ def kind_words(kind: str) -> str:
     return kind.replace("_", " ").capitalize()
 
 
-def apply(state: HeroesState, setting: Setting, seat: Seat, move: MoveModel) -> list[Event]:
+def apply(state: HeroesState, setting: Setting, seat: Seat, move: AnyMove) -> list[Event]:
     """Play ``move`` on ``state`` in place (the caller copies) in ``setting`` (the map in play and
     the player's rivals); raises :class:`IllegalMove`."""
     phase = state["phase"]

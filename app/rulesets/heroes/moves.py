@@ -382,8 +382,9 @@ def sea_or_region(where: str) -> str:
 CapitalAction = Recruit | Build | Tax | Research | Scribe
 """The moves of the followable Capital Action slots (spec 1.7); ``type`` names the slot."""
 
-Move = Annotated[
-    PlaceNomad | Recruit | Build | Tax | March | Pass | Skip | Tactic | Conscript | Casualties | FireMercenary
-    | MoveNomad | Research | Scribe | DiscardSpell | Cast | Interrupt | CombatSpell | Sail | Fly,
-    Field(discriminator="type"),
-]
+AnyMove = (
+    PlaceNomad | Recruit | Build | Tax | March | Pass | Skip | Tactic | Conscript | Casualties | FireMercenary | MoveNomad | Research | Scribe | DiscardSpell | Cast | Interrupt | CombatSpell | Sail | Fly
+)
+"""The union of the game's move models (``Move`` is it with pydantic's discriminator): the
+ruleset's move type parameter (``Ruleset[State, Options, AnyMove]``)."""
+Move = Annotated[AnyMove, Field(discriminator="type")]

@@ -15,14 +15,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel
-
-from app.rulesets.base import Event, MoveModel, Result, Rng, Ruleset, Seat, Variant, copy_state
+from app.rulesets.base import Event, Result, Rng, Ruleset, Seat, Variant, copy_state
 from app.rulesets.heroes import evaluation, flow, information, rounds, solo
 from app.rulesets.heroes.battles import choice_secret
 from app.rulesets.heroes.board import Board
-from app.rulesets.heroes.moves import Move
-from app.rulesets.heroes.options import LEGACY_KEYS, Options
+from app.rulesets.heroes.moves import AnyMove, Move
+from app.rulesets.heroes.options import LEGACY_KEYS, Options as HeroesOptions
 from app.rulesets.heroes.pieces import is_solo
 from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.state import HeroesState
@@ -33,7 +31,7 @@ REVERSIBLE_MOVES = frozenset({"recruit", "build", "tax", "place_nomad", "move_no
 """The move types ``Heroes.is_reversible`` may allow (when they drew and revealed nothing)."""
 
 
-class Heroes(Ruleset[HeroesState]):
+class Heroes(Ruleset[HeroesState, HeroesOptions, AnyMove]):
     """Heroes of Land, Air & Sea (Tier 1 core + Wandering or Mercenary Nomads) for 2-4 players on
     "four-isles-v1", or solo: 1 player against the Enemy on three of its continents (spec 1.12,
     2.6, NS-1..NS-18; ``solo.py``).
@@ -78,7 +76,7 @@ class Heroes(Ruleset[HeroesState]):
     live_move_seconds = 300  # many phases: an action, its followers, battles in secret
     simultaneous = True
     hidden_information = True
-    Options = Options
+    Options = HeroesOptions
     Move = Move
     variants = (
         Variant(options={"edition": "core"}, players=(1, 2, 3, 4)),  # the reduced game of stored tables
@@ -100,18 +98,18 @@ class Heroes(Ruleset[HeroesState]):
         that tells a solo game from a table's."""
         return self.solo_setting if is_solo(state) else self.table_setting
 
-    def parse_options(self, raw: dict[str, Any] | None) -> BaseModel:
+    def parse_options(self, raw: dict[str, Any] | None) -> HeroesOptions:
         """Validate table options; options stored before ``edition`` existed (exactly the three
         older keys, as the platform stores a table's options) are a core game, so stored games
         replay as they were played (``options.LEGACY_KEYS``).  Raises ``pydantic.ValidationError``."""
         if raw and "edition" not in raw and set(raw) == LEGACY_KEYS:
             raw = {**raw, "edition": "core"}
-        return Options.model_validate(raw or {})
+        return HeroesOptions.model_validate(raw or {})
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> HeroesState:
+    def setup(self, n_players: int, options: HeroesOptions, seed: int) -> HeroesState:
         """Spec 1.5 and 2.4; round 1 starts with the Nomad placement (NW-1) when Nomads wander.
         One player: the solo game against the Enemy (spec 1.12, ``solo.new_game``)."""
-        options = Options.model_validate(options.model_dump())
+        options = HeroesOptions.model_validate(options.model_dump())
         if n_players == 1:
             return solo.new_game(self.solo_board, options, seed)
         return rounds.new_game(self.board, n_players, options, seed)
@@ -121,11 +119,11 @@ class Heroes(Ruleset[HeroesState]):
         (never the solo Enemy: the server plays it inside ``apply``)."""
         return flow.to_act(state)
 
-    def legal_moves(self, state: HeroesState, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: HeroesState, seat: Seat) -> list[AnyMove]:
         """Every legal move of ``seat`` (empty when it is not to act)."""
         return flow.legal_moves(state, self.setting(state).board, seat)
 
-    def apply(self, state: HeroesState, seat: Seat, move: MoveModel) -> tuple[HeroesState, list[Event]]:
+    def apply(self, state: HeroesState, seat: Seat, move: AnyMove) -> tuple[HeroesState, list[Event]]:
         """Play ``move``; raises :class:`IllegalMove` naming the broken rule. Never mutates ``state``."""
         state = copy_state(state)
         return state, flow.apply(state, self.setting(state), seat, move)
@@ -140,7 +138,7 @@ class Heroes(Ruleset[HeroesState]):
             return None
         return self.setting(state).rivals.result(state)
 
-    def is_reversible(self, before: HeroesState, seat: Seat, move: MoveModel, after: HeroesState) -> bool:
+    def is_reversible(self, before: HeroesState, seat: Seat, move: AnyMove, after: HeroesState) -> bool:
         """An action that drew nothing, changed no secret and opened no battle (the class docstring)."""
         pending = after["pending"]
         return (getattr(move, "type", None) in REVERSIBLE_MOVES and after["phase"] != "over"
