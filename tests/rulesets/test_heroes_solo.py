@@ -505,6 +505,20 @@ def test_the_result_compares_your_score_with_the_enemys():
     assert outcome.reason_args == {"mine": amount(21), "theirs": amount(13)}  # one template whatever the scores
 
 
+def test_equal_vp_with_the_enemy_is_no_win():
+    """The rulebook's solo win is more VP than the Enemy: at 13 to 13 the player is placed behind
+    it (so no table, banner or profile calls it a win), and the reason says it was a tie."""
+    state = solo_position(nomads="none")
+    state["phase"] = "over"
+    state["end"] = {"objective": "track", "by": ENEMY, "round": 6, "last_round": 7, "finished": "track"}
+    state["players"][A]["score"] = 12
+    enemy(state)["score"] = 12
+    outcome = result(state)
+    # yours: 12 + 1 region (N_capital); the Enemy: 12 + 1 region (E_capital)
+    assert outcome.scores == [13] and outcome.ranks == [2]
+    assert outcome.reason_words(("Ana",)).startswith("Ana ties with the Enemy, 13 VP to 13")
+
+
 def test_recruit_can_be_followed():
     state = solo_position(deck=[2, 3, 4, 5, 6, 7, 8])
     put(state, "N_capital", A, serf=2)

@@ -30,7 +30,8 @@ followed.  A followed Tax rotates the track after the player.
 
 Solo end: an X-objective of either side or step 6 of the Enemy's track sets the end (that round
 and one more); a destroyed capital ends the game at once; the round limit stays our safeguard.
-The player wins with more VP than the Enemy (a tie is a shared place).  The Enemy's VP: its
+The player wins with more VP than the Enemy; [D] equal VP is no win (the rulebook's words: a win
+is more VP than the Enemy), the player is placed behind it, and the reason says it was a tie.  The Enemy's VP: its
 running score (battles, tactics, track steps, Nomads) plus the end categories without Heroes
 (spec 1.12: Enemy Heroes score no VP) and [D] without C.C. level VP (its track steps scored).
 NS-16: there are no Nomad spells (no spells in Tier 1 at all).
@@ -42,7 +43,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, rank_by_score, words
+from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, words
 from app.rulesets.heroes import actions, battles, compass, deck, edition, enemy, nomads, spells
 from app.rulesets.heroes.abilities import strength_bonuses
 from app.rulesets.heroes.board import Board, region_arg, region_name
@@ -419,12 +420,12 @@ def enemy_breakdown(state: HeroesState) -> dict[str, int]:
 
 def result(state: HeroesState) -> Result:
     """The solo result: the player's score and breakdown (spec 1.11), its place against the
-    Enemy (1: won or tied, 2: lost), the Enemy's score in ``reason``.  The reason is a template
+    Enemy (1: more VP than the Enemy, a win; 2: equal or fewer VP, no win), the Enemy's score in ``reason``.  The reason is a template
     whose numbers are its arguments (``{mine}``, ``{theirs}``, the round limit's ``{limit}``), so
     the catalog holds one entry per verdict and ending, whatever the scores."""
     parts = breakdown(state, PLAYER)
     mine, theirs = sum(parts.values()), sum(enemy_breakdown(state).values())
-    place = rank_by_score([mine, theirs])[0]
+    place = 1 if mine > theirs else 2  # a tie is no win: placed behind the Enemy
     end, finished = state["end"], finished_by(state)
     args = {"mine": number(mine), "theirs": number(theirs)}
     if finished == "last_standing":
@@ -437,7 +438,7 @@ def result(state: HeroesState) -> Result:
     else:
         why = ROUND_LIMIT
         args.update(round_limit_args(state))
-    verdict = {1: "beats" if mine > theirs else "ties with", 2: "loses to"}[place]
+    verdict = "beats" if mine > theirs else "ties with" if mine == theirs else "loses to"
     reason = f"{{seat0}} {verdict} the Enemy, {{mine}} VP to {{theirs}}: {why}"
     return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason, reason_args=args)
 
