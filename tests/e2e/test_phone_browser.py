@@ -163,3 +163,19 @@ def test_a_game_fits_a_phone_and_plays_by_touch(live_server, chromium, ruleset):
     mover.goto(f"{base}/")  # the lobby with this table among "My games", its Play and Copy link
     expect(mover.locator(f'#mine [data-my-table-id="{table_id}"]')).to_be_visible()
     assert small_tap_targets(mover) == [], f"lobby with a {ruleset} table"
+
+
+def test_the_french_pages_fit_a_phone(live_server, chromium):
+    """French words are longer than English ones ("Se déconnecter", "Toutes les règles"): the
+    lobby, a rules page and a table's page of a French phone have no horizontal scrolling."""
+    base = live_server
+    ana = sign_in(chromium, base, "Amélie", width=375, height=812, touch=True, is_mobile=True,
+                  device_scale_factor=SCALE, locale="fr-FR")
+    expect(ana.locator("html")).to_have_attribute("lang", "fr")
+    assert_no_horizontal_scrolling(ana, "French lobby")
+    ana.goto(f"{base}/rules/heroes")
+    assert_no_horizontal_scrolling(ana, "French rules page")
+    created = ana.request.post(f"{base}/api/tables", data={"ruleset": "heroes", "seats": 2, "options": {}})
+    ana.goto(f"{base}/tables/{created.json()['id']}")
+    expect(ana.locator("#waiting-room")).to_be_visible()
+    assert_no_horizontal_scrolling(ana, "French waiting room")

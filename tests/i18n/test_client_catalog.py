@@ -60,6 +60,16 @@ def test_every_client_string_has_french(client, used):
     assert not missing, "no French in app/i18n/locales/fr/client.po for:\n" + "\n".join(missing)
 
 
+def test_no_game_catalog_says_a_platform_string_otherwise(client):
+    # A game's catalog is looked up before the client's on its tables (static/js/i18n.js), so an
+    # entry of the same msgid would change the platform's words there: Heroes' "free" (of cost,
+    # "gratuit") once made every free seat of a Heroes table "gratuit" instead of "libre".
+    clashes = sorted(f"{key!r}: {client.singular[key]!r} here, {game.singular[key]!r} in a game's catalog"
+                     for game in game_catalogs() for key in game.singular
+                     if key in client.singular and game.singular[key] != client.singular[key])
+    assert not clashes, "give the game's entry the platform's words or another msgid:\n" + "\n".join(clashes)
+
+
 def literal_calls(path) -> set[str]:
     """The literal first arguments of t( and tn( in ``path`` as a plain reading finds them (comments aside)."""
     code = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if not line.lstrip().startswith(("//", "*", "/*")))

@@ -126,7 +126,7 @@ function amountWords(count, resource) {
 
 function costWords(cost) {
   const parts = RESOURCES.filter((resource) => (cost || {})[resource]).map((resource) => amountWords(cost[resource], resource));
-  return parts.length ? parts.join(" + ") : t("free");
+  return parts.length ? parts.join(" + ") : t("no cost");
 }
 
 function workerWords(worker) {
