@@ -32,7 +32,7 @@ import orjson
 
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell
 from app.rulesets.nomadi.movement import Caravan, LandingTable, StoneAt
-from app.rulesets.nomadi.state import NomadiState
+from app.rulesets.nomadi.state import NomadiState, Stone
 
 StoneKey = tuple[tuple[int, int, bool, bool], ...]
 """The stones on the board as ``(row, col, departed, locked)``, in stone order."""
@@ -144,8 +144,9 @@ class Position(LandingTable):
 
     def _setup(self, board: Board, g: Grid, S: int, departed: int, locked: int, bits: set[int]) -> None:
         self.board, self.grid = board, g
-        self.S, self.departed = S, departed
-        """The stones as one mask, and those that left the start (R-27)."""
+        self.S, self.departed, self.locked, self.bits = S, departed, locked, bits
+        """The stones as one mask, those that left the start (R-27), those locked in the goal
+        (R-19a), and the set of the stones' bits."""
         free = self.free = g.playable & ~S
         every = g.all
         runs: list[int] = []
@@ -376,6 +377,13 @@ class Position(LandingTable):
             blocked[bit[origin]] = mask
         return any(mask & ~blocked.get(origin, 0) for origin, mask in masks.items())
 
+    def allows(self, origin: Cell, value: int, landing: Cell) -> bool:
+        """Whether ``origin -> landing`` with ``value`` keeps R-19 .. R-24 (:meth:`refusal` is ``None``)."""
+        bit = self.grid.bit
+        start, end = bit.get(origin), bit.get(landing)
+        return (value in _VALUES and start is not None and end is not None
+                and bool(self.landings(value).get(start, 0) >> end & 1))
+
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..
         R-24 (the message names the rule), or ``None``."""
@@ -392,6 +400,8 @@ class Position(LandingTable):
         return self.reference().refusal_template(origin, value, landing)
 
 
+_VALUES = range(1, 7)
+"""The values of a die."""
 _ZEROS = {k: (0,) * (7 - k) for k in range(2, 7)}
 """The rest of a row of ``runs`` or ``ends`` once no longer row exists."""
 
@@ -455,6 +465,37 @@ def position(state: NomadiState, board: Board) -> Position:
                 del kept[next(iter(kept))]  # the oldest
             except (KeyError, RuntimeError, StopIteration):  # another thread got there first
                 pass
+    return found
+
+
+def moved(before: Position, stones: list[Stone], origin: Cell, landing: Cell, stone: Stone) -> Position:
+    """:func:`position` of ``stones`` (a state's), which are the stones of ``before`` but for
+    ``stone``, moved from ``origin`` to ``landing`` (where it may have departed or been locked):
+    the masks are those of ``before`` with the one stone changed instead of being read from
+    every stone."""
+    board = before.board
+    text = orjson.dumps(stones)
+    kept = _POSITIONS.get(board)
+    if kept is None:
+        kept = _POSITIONS[board] = {}
+    found = kept.pop(text, None)
+    if found is not None:
+        kept[text] = found  # the most recently used last
+        return found
+    W = before.grid.width
+    gone, at = origin[0] * W + origin[1], landing[0] * W + landing[1]
+    was, now = 1 << gone, 1 << at
+    departed = before.departed & ~was | (now if stone["departed"] else 0)
+    locked = before.locked & ~was | (now if stone["locked"] else 0)
+    bits = set(before.bits)
+    bits.discard(gone)
+    bits.add(at)
+    found = kept[text] = Position.from_masks(board, text, before.S & ~was | now, departed, locked, bits)
+    if len(kept) > KEPT:
+        try:
+            del kept[next(iter(kept))]  # the oldest
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            pass
     return found
 
 
