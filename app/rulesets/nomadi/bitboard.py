@@ -154,29 +154,33 @@ class Position(LandingTable):
         for offset in g.steps:
             if offset > 0:
                 here = S >> offset
+                after = free >> offset  # the cells followed by a free cell at k steps
                 runs += (every, here)
-                ends += (0, S & free >> offset)
+                ends += (0, S & after)
                 for k in range(2, 7):
                     here &= S
                     if not here:  # no row of k - 1 stones: none longer either
                         runs += _ZEROS[k]
                         ends += _ZEROS[k]
                         break
-                    ends.append(here & free >> k * offset)
+                    after >>= offset
+                    ends.append(here & after)
                     here >>= offset
                     runs.append(here)
             else:
                 back = -offset
                 here = S << back
+                after = free << back
                 runs += (every, here)
-                ends += (0, S & free << back)
+                ends += (0, S & after)
                 for k in range(2, 7):
                     here &= S
                     if not here:
                         runs += _ZEROS[k]
                         ends += _ZEROS[k]
                         break
-                    ends.append(here & free << k * back)
+                    after <<= back
+                    ends.append(here & after)
                     here <<= back
                     runs.append(here)
         self.runs = runs
@@ -196,18 +200,19 @@ class Position(LandingTable):
         own key: the dice unused and the returns R-18 forbids, ``rules._dice_moves``)."""
         # R-24: one depth-first search (Tarjan's cut vertices), from the first stone in reading order
         self.root = root = (S & -S).bit_length() - 1
-        apart: dict[int, list[int]] = {}
+        apart: dict[int, list[tuple[int, int]]] = {}
         if S:
             index: dict[int, int] = {}
-            _visit(root, -1, bits, g.sides, index, apart)
+            _visit(root, -1, bits, g.sides, g.side_mask, index, apart)
             self.connected = len(index) == len(bits)
         else:
             self.connected = True
         """R-4: the stones form one N4 piece (the search reached them all)."""
         self.apart = apart
-        """Stone bit -> the subtrees of its search children that hang on it alone (masks): the
-        stones below such a child reach no stone above the stone by a side step, so without the
-        stone they are a piece of their own."""
+        """Stone bit -> the subtrees of its search children that hang on it alone, each as
+        ``(mask, cells next to it)`` (the playable N4 neighbours of its stones): the stones below
+        such a child reach no stone above the stone by a side step, so without the stone they
+        are a piece of their own."""
 
     def pieces_without(self, cell: int) -> list[int]:
         """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
@@ -215,12 +220,13 @@ class Position(LandingTable):
         apart = self.apart.get(cell)
         if apart is None:
             return []
+        pieces = [piece for piece, _ in apart]
         if cell == self.root:
-            return apart if len(apart) > 1 else []
+            return pieces if len(pieces) > 1 else []
         rest = self.S & ~(1 << cell)
-        for piece in apart:
+        for piece in pieces:
             rest &= ~piece
-        return [*apart, rest]
+        return [*pieces, rest]
 
     def reference(self) -> Caravan:
         """This arrangement as ``movement.Caravan`` (for the words of a refusal, and a caravan in
@@ -275,38 +281,36 @@ class Position(LandingTable):
 
     # -- R-24 ---------------------------------------------------------------------------
 
-    def _allowed(self, origin: int, one: bool) -> int:
-        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (a mask), among those
-        a die can reach: ``one`` for a 1 (the eight cells around), else a 2 to 6 (which ends next
-        to a jumped stone, so it keeps a caravan whose rest is one piece whole); worked out once
-        per stone."""
-        found = self._allowed_by_stone.get(origin)
-        if found is None:
-            g = self.grid
-            more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
-            if origin in g.far_bits:
-                more &= g.far  # R-23
-            apart = self.apart.get(origin)
-            if apart is not None and (origin != self.root or len(apart) > 1):
-                # R-24: the landing must touch every piece (each piece spread by one step): the
-                # subtrees that hang on this stone alone, and the rest but for the root
+    def _allowed(self, origin: int) -> tuple[int, int]:
+        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (masks, right on the
+        playable cells), among those a die can reach: ``[0]`` for a 2 to 6 (which ends next to a
+        jumped stone, so it keeps a caravan whose rest is one piece whole), ``[1]`` for a 1 (the
+        eight cells around); worked out once per stone."""
+        g = self.grid
+        more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
+        if origin in g.far_bits:
+            more &= g.far  # R-23
+        apart = self.apart.get(origin)
+        if apart is not None and (origin != self.root or len(apart) > 1):
+            # R-24: the landing must touch every piece: the subtrees that hang on this stone
+            # alone (the cells next to each come with it), and the rest but for the root
+            rest = self.S ^ 1 << origin
+            for piece, near in apart:
+                rest ^= piece
+                more &= near
+            if origin != self.root:
                 W = g.width
-                rest = self.S ^ 1 << origin
-                for piece in apart:
-                    rest ^= piece
-                    more &= piece << 1 | piece >> 1 | piece << W | piece >> W
-                if origin != self.root:
-                    more &= rest << 1 | rest >> 1 | rest << W | rest >> W
-                found = (more, more)
-            elif self.S ^ 1 << origin:
-                # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
-                # when it touches any stone; a side neighbour when it touches two (the stone and another).
-                touching, twice = self._touching()
-                found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
-            else:
-                found = (more, more)  # the only stone
-            self._allowed_by_stone[origin] = found
-        return found[one]
+                more &= rest << 1 | rest >> 1 | rest << W | rest >> W
+            found = (more, more)
+        elif self.S ^ 1 << origin:
+            # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
+            # when it touches any stone; a side neighbour when it touches two (the stone and another).
+            touching, twice = self._touching()
+            found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
+        else:
+            found = (more, more)  # the only stone
+        self._allowed_by_stone[origin] = found
+        return found
 
     def _touching(self) -> tuple[int, int]:
         """The cells next to (N4) at least one stone, and those next to at least two."""
@@ -332,15 +336,23 @@ class Position(LandingTable):
                     for cell in cells:
                         mask |= 1 << bit[cell]
                     found[bit[stone]] = mask
+            elif value == 1:  # R-20: the eight cells around (``_reach``'s first case, with R-22 .. R-24)
+                kept, allowed, around, free = self._allowed_by_stone, self._allowed, self.grid.around, self.free
+                movers = self.movers
+                while movers:
+                    low = movers & -movers
+                    origin = low.bit_length() - 1
+                    movers ^= low
+                    mask = around[origin] & free
+                    if mask:
+                        mask &= (kept.get(origin) or allowed(origin))[1]
+                        if mask:
+                            found[origin] = mask
             else:
-                kept, one = self._allowed_by_stone, value == 1
+                kept, allowed = self._allowed_by_stone, self._allowed
                 reach = self._reach(value)
                 for origin in sorted(reach):
-                    allowed = kept.get(origin)
-                    if allowed is None:
-                        self._allowed(origin, one)
-                        allowed = kept[origin]
-                    mask = reach[origin] & allowed[one]
+                    mask = reach[origin] & (kept.get(origin) or allowed(origin))[0]
                     if mask:
                         found[origin] = mask
             self._masks[value] = found
@@ -406,31 +418,33 @@ _ZEROS = {k: (0,) * (7 - k) for k in range(2, 7)}
 """The rest of a row of ``runs`` or ``ends`` once no longer row exists."""
 
 
-def _visit(here: int, parent: int, stones: set[int], sides: dict[int, tuple[int, ...]], index: dict[int, int],
-           apart: dict[int, list[int]]) -> tuple[int, int]:
+def _visit(here: int, parent: int, stones: set[int], sides: dict[int, tuple[int, ...]], side_mask: dict[int, int],
+           index: dict[int, int], apart: dict[int, list[tuple[int, int]]]) -> tuple[int, int, int]:
     """The search of :meth:`Position._setup` from ``here`` (reached from ``parent``): numbers the stones
     it reaches in ``index``, notes in ``apart`` the subtrees that hang on one stone alone, and
-    returns the lowest search number the subtree of ``here`` reaches by one side step and the
-    subtree as a mask.  (A module function, not a closure: a closure calling itself would be a
+    returns the lowest search number the subtree of ``here`` reaches by one side step, the
+    subtree as a mask and the playable cells next to it (``side_mask``: a stone's N4
+    neighbours).  (A module function, not a closure: a closure calling itself would be a
     reference cycle left for the garbage collector on every position.)"""
     mine = index[here] = len(index)
-    low, subtree = mine, 1 << here
+    low, subtree, near = mine, 1 << here, side_mask[here]
     for there in sides[here]:
         if there in stones:
             seen = index.get(there)
             if seen is None:  # a search child
-                below, below_mask = _visit(there, here, stones, sides, index, apart)
+                below, below_mask, below_near = _visit(there, here, stones, sides, side_mask, index, apart)
                 subtree |= below_mask
+                near |= below_near
                 if below >= mine:  # its subtree hangs on ``here`` alone
                     if here in apart:
-                        apart[here].append(below_mask)
+                        apart[here].append((below_mask, below_near))
                     else:
-                        apart[here] = [below_mask]
+                        apart[here] = [(below_mask, below_near)]
                 elif below < low:
                     low = below
             elif seen < low and there != parent:
                 low = seen
-    return low, subtree
+    return low, subtree, near
 
 
 def position(state: NomadiState, board: Board) -> Position:
