@@ -78,6 +78,17 @@ class Grid:
         self.all = (1 << self.size) - 1
         self.perpendicular = ((1, 3), (0, 2), (1, 3), (0, 2))
         """R-20: the directions a 5 or a 6 may turn to after each direction of ``ORTHOGONAL``."""
+        self.turns = {value: tuple(
+            tuple((7 * first + t, t * self.steps[first],
+                   tuple((7 * second + value - t, (value - t) * self.steps[second]) for second in seconds))
+                  for t in range(1, value))
+            for first, seconds in enumerate(self.perpendicular)) for value in (5, 6)}
+        """R-20, the paths of a 5 or a 6 that turn, per first direction and per number ``t`` of
+        stones before the turn: ``(row, ahead, ((corner, jump), ...))``, where ``runs[row]`` holds
+        the origins followed by ``t`` stones, ``ahead`` is the bit offset of the turning stone
+        from the origin, ``ends[corner]`` holds the turning stones followed by the rest of the row
+        and a free cell in each direction it may turn to, and ``jump`` is the bit offset of the
+        landing from the turning stone (:meth:`Position._reach`)."""
 
     def mask(self, cells) -> int:
         found = 0
@@ -259,24 +270,20 @@ class Position(LandingTable):
                 origins ^= low
                 found[origin] = found.get(origin, 0) | 1 << (origin + jump)
         if value >= 5:
-            for first, seconds in enumerate(g.perpendicular):
-                step = steps[first]
-                for t in range(1, value):
-                    base = movers & runs[7 * first + t]
+            for rows in g.turns[value]:
+                for row, ahead, corners_after in rows:
+                    base = movers & runs[row]
                     if not base:
                         break  # a longer row is a subset of this one
-                    for second in seconds:
-                        corners = ends[7 * second + value - t]
-                        if not corners:
-                            continue
-                        ahead = t * step
-                        origins = base & (corners >> ahead if ahead > 0 else corners << -ahead)
-                        jump = ahead + (value - t) * steps[second]
-                        while origins:
-                            low = origins & -origins
-                            origin = low.bit_length() - 1
-                            origins ^= low
-                            found[origin] = found.get(origin, 0) | 1 << (origin + jump)
+                    at = base << ahead if ahead > 0 else base >> -ahead  # the turning stones
+                    for corner, jump in corners_after:
+                        turns = at & ends[corner]
+                        while turns:
+                            low = turns & -turns
+                            turn = low.bit_length() - 1
+                            turns ^= low
+                            origin = turn - ahead
+                            found[origin] = found.get(origin, 0) | 1 << (turn + jump)
         return found
 
     # -- R-24 ---------------------------------------------------------------------------
