@@ -73,6 +73,9 @@ class Grid:
         self.side_mask = {self.bit[cell]: self.mask(cells) for cell, cells in board.neighbours.items()}
         """Bit of a playable cell -> its playable N4 neighbours."""
         self.sides = {self.bit[cell]: tuple(self.bit[n] for n in cells) for cell, cells in board.neighbours.items()}
+        self.adjacent = {here: (sides, self.side_mask[here]) for here, sides in self.sides.items()}
+        """Bit of a playable cell -> its playable N4 neighbours, as bits and as a mask (the search
+        of :func:`_visit`)."""
         self.size = board.height * W
         """How many bits a mask of this board may use."""
         self.all = (1 << self.size) - 1
@@ -214,7 +217,7 @@ class Position(LandingTable):
         apart: dict[int, list[tuple[int, int]]] = {}
         if S:
             index: dict[int, int] = {}
-            _visit(root, -1, bits, g.sides, g.side_mask, index, apart)
+            _visit(root, -1, bits, g.adjacent, index, apart)
             self.connected = len(index) == len(bits)
         else:
             self.connected = True
@@ -425,21 +428,22 @@ _ZEROS = {k: (0,) * (7 - k) for k in range(2, 7)}
 """The rest of a row of ``runs`` or ``ends`` once no longer row exists."""
 
 
-def _visit(here: int, parent: int, stones: set[int], sides: dict[int, tuple[int, ...]], side_mask: dict[int, int],
+def _visit(here: int, parent: int, stones: set[int], adjacent: dict[int, tuple[tuple[int, ...], int]],
            index: dict[int, int], apart: dict[int, list[tuple[int, int]]]) -> tuple[int, int, int]:
     """The search of :meth:`Position._setup` from ``here`` (reached from ``parent``): numbers the stones
     it reaches in ``index``, notes in ``apart`` the subtrees that hang on one stone alone, and
     returns the lowest search number the subtree of ``here`` reaches by one side step, the
-    subtree as a mask and the playable cells next to it (``side_mask``: a stone's N4
-    neighbours).  (A module function, not a closure: a closure calling itself would be a
-    reference cycle left for the garbage collector on every position.)"""
+    subtree as a mask and the playable cells next to it (``adjacent``: a cell's N4 neighbours
+    as bits and as a mask, ``Grid.adjacent``).  (A module function, not a closure: a closure
+    calling itself would be a reference cycle left for the garbage collector on every position.)"""
     mine = index[here] = len(index)
-    low, subtree, near = mine, 1 << here, side_mask[here]
-    for there in sides[here]:
+    sides, near = adjacent[here]
+    low, subtree = mine, 1 << here
+    for there in sides:
         if there in stones:
             seen = index.get(there)
             if seen is None:  # a search child
-                below, below_mask, below_near = _visit(there, here, stones, sides, side_mask, index, apart)
+                below, below_mask, below_near = _visit(there, here, stones, adjacent, index, apart)
                 subtree |= below_mask
                 near |= below_near
                 if below >= mine:  # its subtree hangs on ``here`` alone
