@@ -139,6 +139,24 @@ class MoveModel(BaseModel):
         _set_attribute(move, "__pydantic_private__", None)
         return move
 
+    @classmethod
+    def shared(cls, **values: Any) -> Self:
+        """``cls(**values)``, validated the first time and then the same (frozen) value again: for
+        a ruleset whose legal lists repeat the same moves (a Heroes Tax or Recruit at every turn).
+        The values must be hashable (strings, numbers, ``None``); :data:`SHARED_MOVES` are kept,
+        the least recently used dropped first.  Raises ``pydantic.ValidationError`` like
+        ``cls(**values)``."""
+        return _shared_move(cls, tuple(values.items()))
+
+
+SHARED_MOVES = 4096
+"""How many moves :meth:`MoveModel.shared` keeps (all rulesets together)."""
+
+
+@functools.lru_cache(maxsize=SHARED_MOVES)
+def _shared_move(cls: type[MoveModel], values: tuple[tuple[str, Any], ...]) -> MoveModel:
+    return cls(**dict(values))
+
 
 class NoOptions(BaseModel):
     """Options model for a ruleset that has no table options."""

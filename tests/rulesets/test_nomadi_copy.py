@@ -1,11 +1,13 @@
-"""``rules.copy_game``: the copy ``apply`` changes shares only what no move changes in place."""
+"""``rules.copy_game`` (and a die move's ``_copy_for_die``): the copy ``apply`` changes shares only what
+no move changes in place."""
 
 from __future__ import annotations
 
 import orjson
 
 from app.rulesets.base import copy_state
-from app.rulesets.nomadi.bitboard import position
+from app.rulesets.nomadi.bitboard import _POSITIONS, moved, position
+from app.rulesets.nomadi.moves import UseDie
 from app.rulesets.nomadi.rules import Nomadi, copy_game
 from app.rulesets.testing import _text, play_random_game
 
@@ -61,3 +63,40 @@ def test_one_shared_position_per_arrangement_of_stones():
     stone = next(s for s in moved["stones"] if s["cell"])
     stone["cell"] = [stone["cell"][0] - 1, stone["cell"][1]]
     assert position(moved, rules.board) is not position(state, rules.board)
+
+
+def test_a_die_move_shares_only_the_stones_it_does_not_move():
+    """``rules._copy_for_die``: the moved stone is a new dict, the other stones are the input's."""
+    rules = Nomadi()
+    game = play_random_game(rules, 2, 7, check=False, cap=120)
+    state = rules.setup(2, rules.parse_options({}), 7)
+    die_moves = 0
+    for seat, move in game.moves:
+        new, _ = rules.apply(state, seat, move)
+        if isinstance(move, UseDie):
+            die_moves += 1
+            moved_id = next(i for i, s in enumerate(state["stones"]) if s["cell"] == list(move.stone))
+            assert new["stones"][moved_id] is not state["stones"][moved_id]
+            assert new["stones"][moved_id]["cell"] == list(move.to)
+            assert all(new["stones"][i] is stone for i, stone in enumerate(state["stones"]) if i != moved_id)
+        state = new
+    assert die_moves > 50
+
+
+def test_the_position_after_a_die_move_is_the_position_of_its_stones():
+    """``bitboard.moved`` (made from the position before, one stone changed) has the masks that
+    ``bitboard.position`` reads from every stone of the new state."""
+    rules = Nomadi()
+    game = play_random_game(rules, 3, 8, check=False, cap=150)
+    state = rules.setup(3, rules.parse_options({}), 8)
+    for seat, move in game.moves:
+        new, _ = rules.apply(state, seat, move)
+        if isinstance(move, UseDie) and new["phase"] == "move":
+            stone = next(s for s in new["stones"] if s["cell"] == list(move.to))
+            made = moved(position(state, rules.board), new["stones"], move.stone, move.to, stone)
+            _POSITIONS.clear()
+            fresh = position(new, rules.board)
+            assert made is not fresh
+            assert (made.S, made.departed, made.locked, made.bits) == (fresh.S, fresh.departed, fresh.locked, fresh.bits)
+            assert all(made.landings(value) == fresh.landings(value) for value in range(1, 7))
+        state = new

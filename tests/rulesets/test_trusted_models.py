@@ -1,12 +1,15 @@
 """``Event.trusted`` and ``MoveModel.trusted``: the rules' hot paths build events and listed moves
-without pydantic's validation, and must get exactly what validation would have given."""
+without pydantic's validation, and must get exactly what validation would have given; and
+``MoveModel.shared``, which validates a move once and hands it out again."""
 
 from __future__ import annotations
 
 import orjson
 import pytest
+from pydantic import ValidationError
 
 from app.rulesets.base import Event
+from app.rulesets.heroes.moves import Build, Tax
 from app.rulesets.nimalia.moves import Place
 from app.rulesets.nimalia.rules import Nimalia
 from app.rulesets.nomadi.moves import UseDie
@@ -60,3 +63,15 @@ def test_nimalia_lists_each_move_once_made():
     assert first == again and first is not again
     assert all(a is b for a, b in zip(first, again))
     assert all(move == Place.model_validate(move.model_dump()) for move in first)
+
+
+def test_a_shared_move_is_the_validated_move_made_once():
+    """``MoveModel.shared``: validated like ``cls(**values)`` the first time, then the same value."""
+    first = Build.shared(what="tower", region="N1", worker="serf")
+    assert first == Build(what="tower", region="N1", worker="serf")
+    assert first.model_fields_set == {"what", "region", "worker"}
+    assert Build.shared(what="tower", region="N1", worker="serf") is first
+    assert Build.shared(what="hall", worker="token").model_fields_set == {"what", "worker"}
+    assert Tax.shared(resource="ore") is not Tax.shared(resource="food")
+    with pytest.raises(ValidationError):
+        Tax.shared(resource="gold")

@@ -188,14 +188,14 @@ def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Bu
     """Every legal Build for ``seat`` (the worker already off the Courtyard)."""
     result: list[Build] = []
     if is_full(state):
-        result.extend(Build(what=building, worker=worker) for building in CATALOGUE.buildings
+        result.extend(Build.shared(what=building, worker=worker) for building in CATALOGUE.buildings
                       if can_build_building(state, seat, building))
-        result.extend(Build(what=vessel, worker=worker) for vessel in VESSELS if can_recruit_full(state, seat, vessel))
+        result.extend(Build.shared(what=vessel, worker=worker) for vessel in VESSELS if can_recruit_full(state, seat, vessel))
     elif can_build_hall(state, seat):
-        result.append(Build(what="hall", worker=worker))
+        result.append(Build.shared(what="hall", worker=worker))
     if can_upgrade(state, seat):
-        result.append(Build(what="capital", worker=worker))
-    result.extend(Build(what="tower", region=region, worker=worker) for region in tower_sites(board, state, seat))
+        result.append(Build.shared(what="capital", worker=worker))
+    result.extend(Build.shared(what="tower", region=region, worker=worker) for region in tower_sites(board, state, seat))
     return result
 
 
@@ -261,14 +261,14 @@ def capital_actions(board: Board, state: HeroesState, seat: Seat, slot: str, wor
     """Every legal action of ``slot`` for ``seat`` paid by ``worker`` (the worker has already
     left the Courtyard when it is a Serf)."""
     if slot == "recruit":
-        return [Recruit(unit=unit, worker=worker) for unit in recruit_units(state) if can_recruit(state, seat, unit)]
+        return [Recruit.shared(unit=unit, worker=worker) for unit in recruit_units(state) if can_recruit(state, seat, unit)]
     if slot == "build":
         return [*builds(board, state, seat, worker)]
     if slot == "research":
         from app.rulesets.heroes import spells
         found: list[CapitalAction] = [Research(worker=worker)] if spells.can_research(state) else []
         return [*found, *spells.scribe_moves(state, seat, worker)]
-    return [Tax(resource=resource, worker=worker) for resource in RESOURCES]
+    return [Tax.shared(resource=resource, worker=worker) for resource in RESOURCES]
 
 
 def workers(state: HeroesState, seat: Seat) -> list[Worker]:

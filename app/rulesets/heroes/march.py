@@ -69,7 +69,8 @@ class Terrain:
         for region, entry in state["regions"].items():
             if entry["nomad"]:
                 self.nomads.add(region)
-            if (entry["tower"] is not None and entry["tower"] != seat) or any(o != mine for o in entry["units"]):
+            units = entry["units"]  # another seat's units there: a key but ``mine`` (without a generator per region)
+            if (entry["tower"] is not None and entry["tower"] != seat) or len(units) > 1 or (units and mine not in units):
                 self.hostile.add(region)
         for other, player in enumerate(state["players"]):  # full edition: another seat's vessel on land
             if other != seat:
@@ -122,11 +123,19 @@ def march_move(slot: str, origin: str, destination: str, serf: int, warrior: int
 
 def armies(counts: dict[str, int]) -> list[dict[str, int]]:
     """Every army of 1-5 units that can be formed from ``counts`` (every kind of ``UNIT_KINDS``)."""
+    return [dict(army) for army, _, _, _ in _armies(tuple(min(counts[kind], ARMY_LIMIT) for kind in UNIT_KINDS))]
+
+
+@functools.lru_cache(maxsize=1024)
+def _armies(limits: tuple[int, ...]) -> tuple[tuple[dict[str, int], int, int, int], ...]:
+    """:func:`armies` of at most ``limits`` units of each kind, each with its speed, natural
+    strength and size; made once per ``limits`` and shared (not to be changed)."""
     result = []
-    for combination in itertools.product(*(range(min(counts[kind], ARMY_LIMIT) + 1) for kind in UNIT_KINDS)):
+    for combination in itertools.product(*(range(limit + 1) for limit in limits)):
         if 1 <= sum(combination) <= ARMY_LIMIT:
-            result.append(dict(zip(UNIT_KINDS, combination)))
-    return result
+            army = dict(zip(UNIT_KINDS, combination))
+            result.append((army, speed(army), natural_strength(army), size(army)))
+    return tuple(result)
 
 
 def fits(state: HeroesState, board: Board, seat: Seat, destination: str, army: dict[str, int]) -> bool:
@@ -156,15 +165,13 @@ def iter_marches(state: HeroesState, board: Board, seat: Seat, slot: str, worker
             continue
         by_reach: dict[int, list[tuple[str, str, int]]] = {}
         full = is_full(state)
-        for army in armies(present):
-            reach = speed(army) + (speed_bonus(state, seat, army) if full else 0)
+        for army, army_speed, strength, count in _armies(tuple(min(present[kind], ARMY_LIMIT) for kind in UNIT_KINDS)):
+            reach = army_speed + (speed_bonus(state, seat, army) if full else 0)
             if reach not in by_reach:
                 by_reach[reach] = [
                     (destination, end, 0 if board.is_capital_region(destination) else size(units_at(state, destination, seat)))
                     for destination, end in sorted(terrain.reachable(origin, reach).items())
                 ]
-            strength = natural_strength(army)
-            count = size(army)
             for destination, end, there in by_reach[reach]:
                 if end == "nomad" and not (enters_nomad(state, seat, destination, strength, army["hero"] > 0) if full
                                            else strength > n_nomads):

@@ -132,7 +132,7 @@ def scribe_moves(state: HeroesState, seat: Seat, worker: str) -> list[Scribe]:
     if len(player["scribed"]) >= scribed_limit(state, seat):
         return []
     cards = sorted({c for c in hand(state, seat) if CATALOGUE.spell(c).kind == "cast"})
-    return [Scribe(card=c, worker=worker) for c in cards]
+    return [Scribe.shared(card=c, worker=worker) for c in cards]
 
 
 def scribe(state: HeroesState, seat: Seat, move: Scribe) -> Phrase:
@@ -145,7 +145,7 @@ def scribe(state: HeroesState, seat: Seat, move: Scribe) -> Phrase:
 
 def discard_moves(state: HeroesState, seat: Seat) -> list[DiscardSpell]:
     """Every card of the hand may be the one discarded."""
-    return [DiscardSpell(card=c) for c in sorted(set(hand(state, seat)))]
+    return [DiscardSpell.shared(card=c) for c in sorted(set(hand(state, seat)))]
 
 
 def discard(state: HeroesState, seat: Seat, move: DiscardSpell, events: list[Event]) -> None:
@@ -262,7 +262,7 @@ def cast_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> lis
     for c in sorted(cards):
         spell = CATALOGUE.spell(c)
         if affordable(state, seat, spell):
-            result.extend(Cast(card=c, target=target, worker=worker) for target in targets(state, board, seat, spell))
+            result.extend(Cast.shared(card=c, target=target, worker=worker) for target in targets(state, board, seat, spell))
     return result
 
 

@@ -32,7 +32,7 @@ import orjson
 
 from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell
 from app.rulesets.nomadi.movement import Caravan, LandingTable, StoneAt
-from app.rulesets.nomadi.state import NomadiState
+from app.rulesets.nomadi.state import NomadiState, Stone
 
 StoneKey = tuple[tuple[int, int, bool, bool], ...]
 """The stones on the board as ``(row, col, departed, locked)``, in stone order."""
@@ -73,11 +73,25 @@ class Grid:
         self.side_mask = {self.bit[cell]: self.mask(cells) for cell, cells in board.neighbours.items()}
         """Bit of a playable cell -> its playable N4 neighbours."""
         self.sides = {self.bit[cell]: tuple(self.bit[n] for n in cells) for cell, cells in board.neighbours.items()}
+        self.adjacent = {here: (sides, self.side_mask[here]) for here, sides in self.sides.items()}
+        """Bit of a playable cell -> its playable N4 neighbours, as bits and as a mask (the search
+        of :func:`_visit`)."""
         self.size = board.height * W
         """How many bits a mask of this board may use."""
         self.all = (1 << self.size) - 1
         self.perpendicular = ((1, 3), (0, 2), (1, 3), (0, 2))
         """R-20: the directions a 5 or a 6 may turn to after each direction of ``ORTHOGONAL``."""
+        self.turns = {value: tuple(
+            tuple((7 * first + t, t * self.steps[first],
+                   tuple((7 * second + value - t, (value - t) * self.steps[second]) for second in seconds))
+                  for t in range(1, value))
+            for first, seconds in enumerate(self.perpendicular)) for value in (5, 6)}
+        """R-20, the paths of a 5 or a 6 that turn, per first direction and per number ``t`` of
+        stones before the turn: ``(row, ahead, ((corner, jump), ...))``, where ``runs[row]`` holds
+        the origins followed by ``t`` stones, ``ahead`` is the bit offset of the turning stone
+        from the origin, ``ends[corner]`` holds the turning stones followed by the rest of the row
+        and a free cell in each direction it may turn to, and ``jump`` is the bit offset of the
+        landing from the turning stone (:meth:`Position._reach`)."""
 
     def mask(self, cells) -> int:
         found = 0
@@ -144,8 +158,9 @@ class Position(LandingTable):
 
     def _setup(self, board: Board, g: Grid, S: int, departed: int, locked: int, bits: set[int]) -> None:
         self.board, self.grid = board, g
-        self.S, self.departed = S, departed
-        """The stones as one mask, and those that left the start (R-27)."""
+        self.S, self.departed, self.locked, self.bits = S, departed, locked, bits
+        """The stones as one mask, those that left the start (R-27), those locked in the goal
+        (R-19a), and the set of the stones' bits."""
         free = self.free = g.playable & ~S
         every = g.all
         runs: list[int] = []
@@ -153,29 +168,33 @@ class Position(LandingTable):
         for offset in g.steps:
             if offset > 0:
                 here = S >> offset
+                after = free >> offset  # the cells followed by a free cell at k steps
                 runs += (every, here)
-                ends += (0, S & free >> offset)
+                ends += (0, S & after)
                 for k in range(2, 7):
                     here &= S
                     if not here:  # no row of k - 1 stones: none longer either
                         runs += _ZEROS[k]
                         ends += _ZEROS[k]
                         break
-                    ends.append(here & free >> k * offset)
+                    after >>= offset
+                    ends.append(here & after)
                     here >>= offset
                     runs.append(here)
             else:
                 back = -offset
                 here = S << back
+                after = free << back
                 runs += (every, here)
-                ends += (0, S & free << back)
+                ends += (0, S & after)
                 for k in range(2, 7):
                     here &= S
                     if not here:
                         runs += _ZEROS[k]
                         ends += _ZEROS[k]
                         break
-                    ends.append(here & free << k * back)
+                    after <<= back
+                    ends.append(here & after)
                     here <<= back
                     runs.append(here)
         self.runs = runs
@@ -195,18 +214,19 @@ class Position(LandingTable):
         own key: the dice unused and the returns R-18 forbids, ``rules._dice_moves``)."""
         # R-24: one depth-first search (Tarjan's cut vertices), from the first stone in reading order
         self.root = root = (S & -S).bit_length() - 1
-        apart: dict[int, list[int]] = {}
+        apart: dict[int, list[tuple[int, int]]] = {}
         if S:
             index: dict[int, int] = {}
-            _visit(root, -1, bits, g.sides, index, apart)
+            _visit(root, -1, bits, g.adjacent, index, apart)
             self.connected = len(index) == len(bits)
         else:
             self.connected = True
         """R-4: the stones form one N4 piece (the search reached them all)."""
         self.apart = apart
-        """Stone bit -> the subtrees of its search children that hang on it alone (masks): the
-        stones below such a child reach no stone above the stone by a side step, so without the
-        stone they are a piece of their own."""
+        """Stone bit -> the subtrees of its search children that hang on it alone, each as
+        ``(mask, cells next to it)`` (the playable N4 neighbours of its stones): the stones below
+        such a child reach no stone above the stone by a side step, so without the stone they
+        are a piece of their own."""
 
     def pieces_without(self, cell: int) -> list[int]:
         """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
@@ -214,12 +234,13 @@ class Position(LandingTable):
         apart = self.apart.get(cell)
         if apart is None:
             return []
+        pieces = [piece for piece, _ in apart]
         if cell == self.root:
-            return apart if len(apart) > 1 else []
+            return pieces if len(pieces) > 1 else []
         rest = self.S & ~(1 << cell)
-        for piece in apart:
+        for piece in pieces:
             rest &= ~piece
-        return [*apart, rest]
+        return [*pieces, rest]
 
     def reference(self) -> Caravan:
         """This arrangement as ``movement.Caravan`` (for the words of a refusal, and a caravan in
@@ -252,60 +273,54 @@ class Position(LandingTable):
                 origins ^= low
                 found[origin] = found.get(origin, 0) | 1 << (origin + jump)
         if value >= 5:
-            for first, seconds in enumerate(g.perpendicular):
-                step = steps[first]
-                for t in range(1, value):
-                    base = movers & runs[7 * first + t]
+            for rows in g.turns[value]:
+                for row, ahead, corners_after in rows:
+                    base = movers & runs[row]
                     if not base:
                         break  # a longer row is a subset of this one
-                    for second in seconds:
-                        corners = ends[7 * second + value - t]
-                        if not corners:
-                            continue
-                        ahead = t * step
-                        origins = base & (corners >> ahead if ahead > 0 else corners << -ahead)
-                        jump = ahead + (value - t) * steps[second]
-                        while origins:
-                            low = origins & -origins
-                            origin = low.bit_length() - 1
-                            origins ^= low
-                            found[origin] = found.get(origin, 0) | 1 << (origin + jump)
+                    at = base << ahead if ahead > 0 else base >> -ahead  # the turning stones
+                    for corner, jump in corners_after:
+                        turns = at & ends[corner]
+                        while turns:
+                            low = turns & -turns
+                            turn = low.bit_length() - 1
+                            turns ^= low
+                            origin = turn - ahead
+                            found[origin] = found.get(origin, 0) | 1 << (turn + jump)
         return found
 
     # -- R-24 ---------------------------------------------------------------------------
 
-    def _allowed(self, origin: int, one: bool) -> int:
-        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (a mask), among those
-        a die can reach: ``one`` for a 1 (the eight cells around), else a 2 to 6 (which ends next
-        to a jumped stone, so it keeps a caravan whose rest is one piece whole); worked out once
-        per stone."""
-        found = self._allowed_by_stone.get(origin)
-        if found is None:
-            g = self.grid
-            more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
-            if origin in g.far_bits:
-                more &= g.far  # R-23
-            apart = self.apart.get(origin)
-            if apart is not None and (origin != self.root or len(apart) > 1):
-                # R-24: the landing must touch every piece (each piece spread by one step): the
-                # subtrees that hang on this stone alone, and the rest but for the root
+    def _allowed(self, origin: int) -> tuple[int, int]:
+        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (masks, right on the
+        playable cells), among those a die can reach: ``[0]`` for a 2 to 6 (which ends next to a
+        jumped stone, so it keeps a caravan whose rest is one piece whole), ``[1]`` for a 1 (the
+        eight cells around); worked out once per stone."""
+        g = self.grid
+        more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
+        if origin in g.far_bits:
+            more &= g.far  # R-23
+        apart = self.apart.get(origin)
+        if apart is not None and (origin != self.root or len(apart) > 1):
+            # R-24: the landing must touch every piece: the subtrees that hang on this stone
+            # alone (the cells next to each come with it), and the rest but for the root
+            rest = self.S ^ 1 << origin
+            for piece, near in apart:
+                rest ^= piece
+                more &= near
+            if origin != self.root:
                 W = g.width
-                rest = self.S ^ 1 << origin
-                for piece in apart:
-                    rest ^= piece
-                    more &= piece << 1 | piece >> 1 | piece << W | piece >> W
-                if origin != self.root:
-                    more &= rest << 1 | rest >> 1 | rest << W | rest >> W
-                found = (more, more)
-            elif self.S ^ 1 << origin:
-                # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
-                # when it touches any stone; a side neighbour when it touches two (the stone and another).
-                touching, twice = self._touching()
-                found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
-            else:
-                found = (more, more)  # the only stone
-            self._allowed_by_stone[origin] = found
-        return found[one]
+                more &= rest << 1 | rest >> 1 | rest << W | rest >> W
+            found = (more, more)
+        elif self.S ^ 1 << origin:
+            # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
+            # when it touches any stone; a side neighbour when it touches two (the stone and another).
+            touching, twice = self._touching()
+            found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
+        else:
+            found = (more, more)  # the only stone
+        self._allowed_by_stone[origin] = found
+        return found
 
     def _touching(self) -> tuple[int, int]:
         """The cells next to (N4) at least one stone, and those next to at least two."""
@@ -331,15 +346,23 @@ class Position(LandingTable):
                     for cell in cells:
                         mask |= 1 << bit[cell]
                     found[bit[stone]] = mask
+            elif value == 1:  # R-20: the eight cells around (``_reach``'s first case, with R-22 .. R-24)
+                kept, allowed, around, free = self._allowed_by_stone, self._allowed, self.grid.around, self.free
+                movers = self.movers
+                while movers:
+                    low = movers & -movers
+                    origin = low.bit_length() - 1
+                    movers ^= low
+                    mask = around[origin] & free
+                    if mask:
+                        mask &= (kept.get(origin) or allowed(origin))[1]
+                        if mask:
+                            found[origin] = mask
             else:
-                kept, one = self._allowed_by_stone, value == 1
+                kept, allowed = self._allowed_by_stone, self._allowed
                 reach = self._reach(value)
                 for origin in sorted(reach):
-                    allowed = kept.get(origin)
-                    if allowed is None:
-                        self._allowed(origin, one)
-                        allowed = kept[origin]
-                    mask = reach[origin] & allowed[one]
+                    mask = reach[origin] & (kept.get(origin) or allowed(origin))[0]
                     if mask:
                         found[origin] = mask
             self._masks[value] = found
@@ -376,6 +399,13 @@ class Position(LandingTable):
             blocked[bit[origin]] = mask
         return any(mask & ~blocked.get(origin, 0) for origin, mask in masks.items())
 
+    def allows(self, origin: Cell, value: int, landing: Cell) -> bool:
+        """Whether ``origin -> landing`` with ``value`` keeps R-19 .. R-24 (:meth:`refusal` is ``None``)."""
+        bit = self.grid.bit
+        start, end = bit.get(origin), bit.get(landing)
+        return (value in _VALUES and start is not None and end is not None
+                and bool(self.landings(value).get(start, 0) >> end & 1))
+
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..
         R-24 (the message names the rule), or ``None``."""
@@ -392,35 +422,40 @@ class Position(LandingTable):
         return self.reference().refusal_template(origin, value, landing)
 
 
+_VALUES = range(1, 7)
+"""The values of a die."""
 _ZEROS = {k: (0,) * (7 - k) for k in range(2, 7)}
 """The rest of a row of ``runs`` or ``ends`` once no longer row exists."""
 
 
-def _visit(here: int, parent: int, stones: set[int], sides: dict[int, tuple[int, ...]], index: dict[int, int],
-           apart: dict[int, list[int]]) -> tuple[int, int]:
+def _visit(here: int, parent: int, stones: set[int], adjacent: dict[int, tuple[tuple[int, ...], int]],
+           index: dict[int, int], apart: dict[int, list[tuple[int, int]]]) -> tuple[int, int, int]:
     """The search of :meth:`Position._setup` from ``here`` (reached from ``parent``): numbers the stones
     it reaches in ``index``, notes in ``apart`` the subtrees that hang on one stone alone, and
-    returns the lowest search number the subtree of ``here`` reaches by one side step and the
-    subtree as a mask.  (A module function, not a closure: a closure calling itself would be a
-    reference cycle left for the garbage collector on every position.)"""
+    returns the lowest search number the subtree of ``here`` reaches by one side step, the
+    subtree as a mask and the playable cells next to it (``adjacent``: a cell's N4 neighbours
+    as bits and as a mask, ``Grid.adjacent``).  (A module function, not a closure: a closure
+    calling itself would be a reference cycle left for the garbage collector on every position.)"""
     mine = index[here] = len(index)
+    sides, near = adjacent[here]
     low, subtree = mine, 1 << here
-    for there in sides[here]:
+    for there in sides:
         if there in stones:
             seen = index.get(there)
             if seen is None:  # a search child
-                below, below_mask = _visit(there, here, stones, sides, index, apart)
+                below, below_mask, below_near = _visit(there, here, stones, adjacent, index, apart)
                 subtree |= below_mask
+                near |= below_near
                 if below >= mine:  # its subtree hangs on ``here`` alone
                     if here in apart:
-                        apart[here].append(below_mask)
+                        apart[here].append((below_mask, below_near))
                     else:
-                        apart[here] = [below_mask]
+                        apart[here] = [(below_mask, below_near)]
                 elif below < low:
                     low = below
             elif seen < low and there != parent:
                 low = seen
-    return low, subtree
+    return low, subtree, near
 
 
 def position(state: NomadiState, board: Board) -> Position:
@@ -455,6 +490,37 @@ def position(state: NomadiState, board: Board) -> Position:
                 del kept[next(iter(kept))]  # the oldest
             except (KeyError, RuntimeError, StopIteration):  # another thread got there first
                 pass
+    return found
+
+
+def moved(before: Position, stones: list[Stone], origin: Cell, landing: Cell, stone: Stone) -> Position:
+    """:func:`position` of ``stones`` (a state's), which are the stones of ``before`` but for
+    ``stone``, moved from ``origin`` to ``landing`` (where it may have departed or been locked):
+    the masks are those of ``before`` with the one stone changed instead of being read from
+    every stone."""
+    board = before.board
+    text = orjson.dumps(stones)
+    kept = _POSITIONS.get(board)
+    if kept is None:
+        kept = _POSITIONS[board] = {}
+    found = kept.pop(text, None)
+    if found is not None:
+        kept[text] = found  # the most recently used last
+        return found
+    W = before.grid.width
+    gone, at = origin[0] * W + origin[1], landing[0] * W + landing[1]
+    was, now = 1 << gone, 1 << at
+    departed = before.departed & ~was | (now if stone["departed"] else 0)
+    locked = before.locked & ~was | (now if stone["locked"] else 0)
+    bits = set(before.bits)
+    bits.discard(gone)
+    bits.add(at)
+    found = kept[text] = Position.from_masks(board, text, before.S & ~was | now, departed, locked, bits)
+    if len(kept) > KEPT:
+        try:
+            del kept[next(iter(kept))]  # the oldest
+        except (KeyError, RuntimeError, StopIteration):  # another thread got there first
+            pass
     return found
 
 

@@ -14,6 +14,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import orjson
 from pydantic import BaseModel
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount
@@ -23,6 +24,7 @@ from app.rulesets.nomadi.board import ORTHOGONAL, Board, Cell, as_cell, cell_key
 from app.rulesets.nomadi.components import CARD_IDS, CARD_VALUES, COLOURS, DICE, STARTING_COINS, STONES_EACH
 from app.rulesets.nomadi.effects import ENDING_ARRIVAL, resolve, signed_arg
 from app.rulesets.nomadi.bitboard import Position
+from app.rulesets.nomadi.bitboard import moved
 from app.rulesets.nomadi.bitboard import position as caravan
 from app.rulesets.nomadi.moves import (
     CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie,
@@ -131,26 +133,12 @@ class Nomadi(Ruleset[NomadiState]):
             raise IllegalMove("R-32: the game is over")
         if seat not in self.to_act(state):
             raise IllegalMove("it is not your turn", code="not_your_turn")
-        match move:
-            case PlaceCard():
-                return _play(state, board, seat, move, _check_card, _lay_card)
-            case PlaceStone():
-                return _play(state, board, seat, move, _check_placement, _place_stone)
-            case Roll():
-                return _play(state, board, seat, move, _check_roll, _roll)
-            case UseDie():
-                return _play(state, board, seat, move, _check_die, _use_die)
-            case EndTurn():
-                return _play(state, board, seat, move, _check_end_turn, _pass)
-            case Offer():
-                return _play(state, board, seat, move, _check_offer, _offer)
-            case Accept():
-                return _play(state, board, seat, move, _check_answer, _accept)
-            case Decline():
-                return _play(state, board, seat, move, _check_answer, _decline)
-            case Gift():
-                return _play(state, board, seat, move, _check_gift, _gift)
-        raise IllegalMove("{move} is not a Nomadi move", move=repr(move))
+        if isinstance(move, UseDie):  # most moves of a game (:func:`_play_die`)
+            return _play_die(state, board, seat, move)
+        steps = STEPS.get(type(move)) or next((steps for cls, steps in STEPS.items() if isinstance(move, cls)), None)
+        if steps is None:
+            raise IllegalMove("{move} is not a Nomadi move", move=repr(move))
+        return _play(state, board, seat, move, *steps)
 
     def view(self, state: NomadiState, seat: Seat | None) -> dict[str, Any]:
         """What ``seat`` (``None``: spectator) sees; the shape is documented in ``view.py``."""
@@ -346,8 +334,10 @@ def table_options(options: Options) -> TableOptions:
 
 def stone_at(state: NomadiState, cell: Cell) -> int | None:
     """The id of the stone on ``cell``, if any."""
+    row, col = cell[0], cell[1]
     for number, stone in enumerate(state["stones"]):
-        if stone["cell"] and as_cell(stone["cell"]) == cell:
+        at = stone["cell"]
+        if at and at[0] == row and at[1] == col:
             return number
     return None
 
@@ -505,11 +495,16 @@ def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
     stones and landings in reading order (the position's bits ascending); R-18 takes out the
     returns it forbids.  Shared: not to be changed.
 
-    The list is kept by the position (``Position.dice_moves``) under the unused values and the
-    returns R-18 forbids, so the rules ask once per state: after a die move (is a die still
-    usable?) and for the legal moves of the same state.  Each ``UseDie`` is made once and reused
-    (moves are frozen), found by the int ``(value * size + origin) * size + landing`` of the bits;
-    the store is emptied when it holds more than :data:`DIE_MOVES_KEPT`."""
+    The list is kept by the position (``Position.dice_moves``) under the JSON text of the dice,
+    which of them are used and the turn's moves (the unused values and the returns R-18 forbids
+    follow from them and the stones), so the rules ask once per state: after a die move (is a
+    die still usable?) and for the legal moves of the same state.  Each ``UseDie`` is made once
+    and reused (moves are frozen), found by the int ``(value * size + origin) * size + landing``
+    of the bits; the store is emptied when it holds more than :data:`DIE_MOVES_KEPT`."""
+    key = orjson.dumps((state["dice"], state["used"], state["history"]))
+    moves = position.dice_moves.get(key)
+    if moves is not None:
+        return moves
     g = position.grid
     bit = g.bit
     stones = state["stones"]
@@ -518,11 +513,7 @@ def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
         here = stones[stone]["cell"]
         if here and here[0] == went_to[0] and here[1] == went_to[1]:
             returns.append((moved_value, bit[(went_to[0], went_to[1])], bit[(came_from[0], came_from[1])]))
-    values = tuple(sorted({value for value, used in zip(state["dice"], state["used"]) if not used}))
-    key = (values, tuple(returns))
-    moves = position.dice_moves.get(key)
-    if moves is not None:
-        return moves
+    values = sorted({value for value, used in zip(state["dice"], state["used"]) if not used})
     cell, size = g.cell, g.size
     made = _DIE_MOVES.get(position.board)
     if made is None or len(made) > DIE_MOVES_KEPT:
@@ -558,29 +549,68 @@ def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]
     return moves
 
 
-def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> None:
-    """Spec R-15, R-18 .. R-24: an unused die, a movable stone, a legal landing."""
+def _play_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> tuple[NomadiState, list[Event]]:
+    """:func:`_play` for a die move: checked (:func:`_check_die`), then done on a copy
+    (:func:`_copy_for_die`), and the position of the stones after it made from the position
+    the check looked at (``bitboard.moved``)."""
+    position = _check_die(state, board, seat, move)
+    stone_id = stone_at(state, move.stone)
+    if stone_id is None:  # _check_die let the move through: a stone stands there (R-15)
+        raise ValueError(f"no stone on {show(move.stone)}")
+    state = _copy_for_die(state, stone_id)
+    events: list[Event] = []
+    _use_die(state, board, seat, move, events, stone_id, position)
+    return state, events
+
+
+def _copy_for_die(state: NomadiState, stone_id: int) -> NomadiState:
+    """:func:`copy_game` for a die move, which changes one stone only (its cell, and
+    ``departed`` and ``locked`` in ``effects.resolve``): the other stones are shared with
+    ``state``, and so are the dice, the cards still to lay and the offer (there is none in
+    the dice phase; the end of the turn puts new dice lists in)."""
+    copied = state.copy()
+    stones = copied["stones"] = state["stones"].copy()
+    stones[stone_id] = stones[stone_id].copy()
+    copied["cards"] = state["cards"].copy()
+    copied["hands"] = [hand.copy() for hand in state["hands"]]
+    copied["coins"] = state["coins"].copy()
+    copied["used"] = state["used"].copy()
+    copied["history"] = state["history"].copy()
+    return copied
+
+
+def _check_die(state: NomadiState, board: Board, seat: Seat, move: UseDie) -> Position:
+    """Spec R-15, R-18 .. R-24: an unused die, a movable stone, a legal landing.  Returns the
+    position of the stones (:func:`caravan`)."""
     if state["phase"] != "move":
         raise IllegalMove("R-15: dice are used after the roll, not in the {phase}", phase=_phase_name(state))
-    if move.die not in unused_values(state):
-        raise IllegalMove("R-15: no unused die shows a {die}", die=move.die)
+    die = move.die
+    if not any(value == die and not used for value, used in zip(state["dice"], state["used"])):
+        raise IllegalMove("R-15: no unused die shows a {die}", die=die)
     origin, landing = move.stone, move.to
-    refusal = caravan(state, board).refusal_template(origin, move.die, landing)
-    if refusal:
-        template, params = refusal
-        raise IllegalMove(template, "illegal_move", **params)
-    forbidden = forbidden_returns(state, move.die)
-    if origin in forbidden and landing in forbidden[origin]:
-        raise IllegalMove("R-18: this stone came from {landing} with a {die} this turn and may not go back with another {die}",
-                          landing=show(landing), die=move.die)
+    position = caravan(state, board)
+    if not position.allows(origin, die, landing):
+        refusal = position.refusal_template(origin, die, landing)
+        if refusal:
+            template, params = refusal
+            raise IllegalMove(template, "illegal_move", **params)
+    for _, moved_value, came_from, went_to in state["history"]:  # R-18, as :func:`forbidden_returns` says it
+        if (moved_value == die and went_to[0] == origin[0] and went_to[1] == origin[1]
+                and came_from[0] == landing[0] and came_from[1] == landing[1]):
+            forbidden = forbidden_returns(state, die)
+            if origin in forbidden and landing in forbidden[origin]:
+                raise IllegalMove("R-18: this stone came from {landing} with a {die} this turn and may not go back "
+                                  "with another {die}", landing=show(landing), die=die)
+    return position
 
 
-def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events: list[Event]) -> None:
+def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events: list[Event], stone_id: int,
+             position: Position) -> None:
+    """The die move of :func:`_play_die` on the copy ``state``: ``stone_id`` stands on
+    ``move.stone``, and ``position`` is the stones' before the move."""
     origin, landing = move.stone, move.to
-    state["used"][next(i for i, (v, used) in enumerate(zip(state["dice"], state["used"])) if v == move.die and not used)] = True
-    stone_id = stone_at(state, origin)
-    if stone_id is None:  # _check_die let the move through: a stone stands there (R-15)
-        raise ValueError(f"no stone on {show(origin)}")
+    used = state["used"]
+    used[next(i for i, (v, done) in enumerate(zip(state["dice"], used)) if v == move.die and not done)] = True
     stone = state["stones"][stone_id]
     stone["cell"] = list(landing)
     state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
@@ -593,15 +623,17 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
     elif state["offer"] is not None:
         state["phase"] = "claim"
     else:
-        _continue_turn(state, board, seat, events)
+        _continue_turn(state, board, seat, events, moved(position, state["stones"], origin, landing, stone))
 
 
-def _continue_turn(state: NomadiState, board: Board, seat: Seat, events: list[Event]) -> None:
+def _continue_turn(state: NomadiState, board: Board, seat: Seat, events: list[Event],
+                   position: Position | None = None) -> None:
     """Spec R-16/R-17: the mover goes on while an unused die can be used; otherwise the turn ends.
 
     It lists every die move (:func:`_dice_moves`) rather than stopping at the first: the list is
-    kept, and the legal moves of the new state are that list."""
-    if _dice_moves(state, caravan(state, board)):
+    kept, and the legal moves of the new state are that list.  ``position``: the stones' position,
+    if the caller has it (else :func:`caravan`)."""
+    if _dice_moves(state, position if position is not None else caravan(state, board)):
         state["phase"] = "move"
     else:
         _end_turn(state, board, seat, state["used"].count(False), "no unused die can be used", events)
@@ -784,3 +816,15 @@ LEGAL_MOVES: dict[Phase, Callable[[NomadiState, Board, Seat], list[MoveModel]]] 
     "over": lambda state, board, seat: [],
 }
 
+
+STEPS: dict[type[MoveModel], tuple[Callable[..., None], Callable[..., None]]] = {
+    PlaceCard: (_check_card, _lay_card),
+    PlaceStone: (_check_placement, _place_stone),
+    Roll: (_check_roll, _roll),
+    EndTurn: (_check_end_turn, _pass),
+    Offer: (_check_offer, _offer),
+    Accept: (_check_answer, _accept),
+    Decline: (_check_answer, _decline),
+    Gift: (_check_gift, _gift),
+}
+"""Each move but a die move (:func:`_play_die`): its check and what it does (:func:`_play`)."""
