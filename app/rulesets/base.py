@@ -146,7 +146,8 @@ class MoveModel(BaseModel):
         The values must be hashable (strings, numbers, ``None``); :data:`SHARED_MOVES` are kept,
         the least recently used dropped first.  Raises ``pydantic.ValidationError`` like
         ``cls(**values)``."""
-        return _shared_move(cls, tuple(values.items()))
+        move: Self = _shared_move(cls, tuple(values.items()))  # type: ignore[assignment]  # made by cls itself
+        return move
 
 
 SHARED_MOVES = 4096

@@ -209,7 +209,7 @@ class Position(LandingTable):
         self._allowed_by_stone: dict[int, tuple[int, int]] = {}
         self._touch: tuple[int, int] | None = None
         self._reference: Caravan | None = None
-        self.dice_moves: dict[tuple, list] = {}
+        self.dice_moves: dict[bytes, list] = {}
         """Room for the rules to keep the die moves they listed from this position (the rules'
         own key: the dice unused and the returns R-18 forbids, ``rules._dice_moves``)."""
         # R-24: one depth-first search (Tarjan's cut vertices), from the first stone in reading order
