@@ -45,11 +45,11 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Protocol
 
-from app.rulesets.base import Event, MoveModel, Seat
+from app.rulesets.base import Event, Seat
 from app.rulesets.nomadi.board import ALL_AROUND, ORTHOGONAL, Board, Cell, as_cell, cell_key
 from app.rulesets.nomadi.effects import GOAL_REWARDS
 from app.rulesets.nomadi.movement import Caravan, caravan
-from app.rulesets.nomadi.moves import Gift, UseDie
+from app.rulesets.nomadi.moves import AnyMove, Gift, UseDie
 from app.rulesets.nomadi.scoring import final_result
 from app.rulesets.nomadi.state import Card, NomadiState, mover
 
@@ -114,9 +114,9 @@ class Rules(Protocol):
 
     board: Board
 
-    def legal_moves(self, state: NomadiState, seat: Seat) -> list[MoveModel]: ...
+    def legal_moves(self, state: NomadiState, seat: Seat) -> list[AnyMove]: ...
 
-    def apply(self, state: NomadiState, seat: Seat, move: MoveModel) -> tuple[NomadiState, list[Event]]: ...
+    def apply(self, state: NomadiState, seat: Seat, move: AnyMove) -> tuple[NomadiState, list[Event]]: ...
 
 
 class Search:
@@ -173,7 +173,7 @@ class Search:
         far = board.width + board.height
         owners = {as_cell(stone["cell"]): stone["owner"] for stone in state["stones"] if stone["cell"]}
 
-        def promise(move: MoveModel) -> float:
+        def promise(move: AnyMove) -> float:
             if not isinstance(move, UseDie):
                 return -far
             gained = distance.get(move.stone, far) - distance.get(move.to, far)

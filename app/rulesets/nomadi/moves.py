@@ -125,7 +125,9 @@ class Gift(MoveModel):
         return f"give {self.coins} coin{'s' if self.coins != 1 else ''} to seat {self.to + 1}"
 
 
-Move = Annotated[
-    PlaceCard | PlaceStone | Roll | UseDie | EndTurn | Offer | Accept | Decline | Gift,
-    Field(discriminator="type"),
-]
+AnyMove = (
+    PlaceCard | PlaceStone | Roll | UseDie | EndTurn | Offer | Accept | Decline | Gift
+)
+"""The union of the game's move models (``Move`` is it with pydantic's discriminator): the
+ruleset's move type parameter (``Ruleset[State, Options, AnyMove]``)."""
+Move = Annotated[AnyMove, Field(discriminator="type")]

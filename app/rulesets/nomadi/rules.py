@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import orjson
-from pydantic import BaseModel
 
 from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Ruleset, Seat, Variant, amount
 from app.rulesets.nomadi import evaluation, information
@@ -27,15 +26,16 @@ from app.rulesets.nomadi.bitboard import Position
 from app.rulesets.nomadi.bitboard import moved
 from app.rulesets.nomadi.bitboard import position as caravan
 from app.rulesets.nomadi.moves import (
+    AnyMove,
     CLAIMS, Accept, Decline, EndTurn, Gift, Move, Offer, PlaceCard, PlaceStone, Roll, UseDie,
 )
-from app.rulesets.nomadi.options import MAX_ASKING_PRICE, Options
+from app.rulesets.nomadi.options import MAX_ASKING_PRICE, Options as NomadiOptions
 from app.rulesets.nomadi.scoring import final_result
 from app.rulesets.nomadi.state import Card, NomadiState, PendingOffer, Phase, Stone, TableOptions, move_record, mover
 from app.rulesets.nomadi.view import build_view, card_token, inspection_token, purse_token
 
 
-class Nomadi(Ruleset[NomadiState]):
+class Nomadi(Ruleset[NomadiState, NomadiOptions, AnyMove]):
     """Nomadi for 2-5 players on our own board "nomadi-red-erg-16x20" (Spec §4).
 
     ``Nomadi(board)`` plays on another :class:`Board` (the tests use the small sketched boards of
@@ -96,7 +96,7 @@ class Nomadi(Ruleset[NomadiState]):
     live_move_seconds = 120  # each die of a roll is a move of its own, and offers need thought
     languages = ("en", "fr")  # locales/fr.po
     hidden_information = True
-    Options = Options
+    Options = NomadiOptions
     Move = Move
     variants = (  # a short turn limit (A-30) so that the games end
         Variant(options={"trading": True, "hidden_coins": True, "turn_limit": 20}, players=(2, 4)),
@@ -107,9 +107,9 @@ class Nomadi(Ruleset[NomadiState]):
     def __init__(self, board: Board | None = None) -> None:
         self.board = board if board is not None else _standard_board()
 
-    def setup(self, n_players: int, options: BaseModel, seed: int) -> NomadiState:
+    def setup(self, n_players: int, options: NomadiOptions, seed: int) -> NomadiState:
         """Spec R-6 .. R-12: colours, coins, cards, oasis, starting player; then placement."""
-        return new_game(self.board, n_players, Options.model_validate(options.model_dump()), seed)
+        return new_game(self.board, n_players, NomadiOptions.model_validate(options.model_dump()), seed)
 
     def to_act(self, state: NomadiState) -> set[Seat]:
         """The mover, or the stone's owner while an offer waits for an answer (R-30b)."""
@@ -119,14 +119,14 @@ class Nomadi(Ruleset[NomadiState]):
             return {pending_offer(state)["owner"]}
         return {mover(state)}
 
-    def legal_moves(self, state: NomadiState, seat: Seat) -> list[MoveModel]:
+    def legal_moves(self, state: NomadiState, seat: Seat) -> list[AnyMove]:
         """Every legal move of ``seat`` now (empty when it is not to act)."""
         if seat not in self.to_act(state):
             return []
         board = self._board(state)
         return LEGAL_MOVES[state["phase"]](state, board, seat) + _legal_gifts(state, seat)
 
-    def apply(self, state: NomadiState, seat: Seat, move: MoveModel) -> tuple[NomadiState, list[Event]]:
+    def apply(self, state: NomadiState, seat: Seat, move: AnyMove) -> tuple[NomadiState, list[Event]]:
         """Play ``move`` for ``seat``; raises :class:`IllegalMove` naming the broken rule."""
         board = self._board(state)
         if state["phase"] == "over":
@@ -150,14 +150,14 @@ class Nomadi(Ruleset[NomadiState]):
             return None
         return final_result(state, state["end_reason"] or "")
 
-    def timeout_move(self, state: NomadiState, seat: Seat) -> MoveModel | None:
+    def timeout_move(self, state: NomadiState, seat: Seat) -> AnyMove | None:
         """Spec A-16 and A-30 [D]: an offer whose owner's time runs out is declined (the
         owner keeps the seat); any other time-out goes to the default bot (``None``)."""
         if state["phase"] == "answer" and pending_offer(state)["owner"] == seat:
             return Decline()
         return None
 
-    def is_reversible(self, before: NomadiState, seat: Seat, move: MoveModel, after: NomadiState) -> bool:
+    def is_reversible(self, before: NomadiState, seat: Seat, move: AnyMove, after: NomadiState) -> bool:
         """A card laid unseen, a stone placed, a die used or a gift made that rolled nothing and
         showed no card or hidden balance to anyone (the class docstring); never a roll or an offer."""
         return (isinstance(move, (PlaceCard, PlaceStone, UseDie, Gift)) and after["offer"] is None
@@ -205,16 +205,16 @@ def _standard_board() -> Board:
     return Board.standard()
 
 
-AnyMove = TypeVar("AnyMove", bound=MoveModel)
+OneMove = TypeVar("OneMove", bound=MoveModel)  # one move class, its checker and its performer
 
 
 def _play(
     state: NomadiState,
     board: Board,
     seat: Seat,
-    move: AnyMove,
-    check: Callable[[NomadiState, Board, Seat, AnyMove], None],
-    perform: Callable[[NomadiState, Board, Seat, AnyMove, list[Event]], None],
+    move: OneMove,
+    check: Callable[[NomadiState, Board, Seat, OneMove], None],
+    perform: Callable[[NomadiState, Board, Seat, OneMove, list[Event]], None],
 ) -> tuple[NomadiState, list[Event]]:
     """``check`` the move against the rules (it raises :class:`IllegalMove`), then ``perform`` it
     on a copy of the state (:func:`copy_game`)."""
@@ -257,7 +257,7 @@ def pending_offer(state: NomadiState) -> PendingOffer:
 # -- setup (R-6 .. R-12) ----------------------------------------------------------------------
 
 
-def new_game(board: Board, n_players: int, options: Options, seed: int) -> NomadiState:
+def new_game(board: Board, n_players: int, options: NomadiOptions, seed: int) -> NomadiState:
     """Spec R-6 .. R-12: the state before the first placement (or the first laid card)."""
     if not Nomadi.min_players <= n_players <= Nomadi.max_players:
         raise ValueError(f"Nomadi takes 2 to 5 players, not {n_players}")
@@ -319,7 +319,7 @@ def new_game(board: Board, n_players: int, options: Options, seed: int) -> Nomad
     }
 
 
-def table_options(options: Options) -> TableOptions:
+def table_options(options: NomadiOptions) -> TableOptions:
     """The options as the state keeps them (``Options.model_dump()``, field by field)."""
     return TableOptions(
         short_game=options.short_game,
@@ -354,7 +354,7 @@ def _card_cells(state: NomadiState, board: Board) -> list[Cell]:
     return [cell for cell in board.sand_cells if cell not in goal and cell_key(cell) not in state["cards"]]
 
 
-def _legal_card_cells(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_card_cells(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
     return [PlaceCard(cell=cell) for cell in _card_cells(state, board)]
 
 
@@ -388,7 +388,7 @@ def _placement_cells(state: NomadiState, board: Board) -> list[Cell]:
     return cells
 
 
-def _legal_placements(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_placements(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
     return [PlaceStone(cell=cell) for cell in _placement_cells(state, board)]
 
 
@@ -421,7 +421,7 @@ def _place_stone(state: NomadiState, board: Board, seat: Seat, move: PlaceStone,
 ROLL = Roll()
 
 
-def _legal_roll(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_roll(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
     return [ROLL]
 
 
@@ -490,7 +490,7 @@ DIE_MOVES_KEPT = 8192
 _DIE_MOVES: dict[Board, dict[int, UseDie]] = {}
 
 
-def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
+def _dice_moves(state: NomadiState, position: Position) -> list[AnyMove]:
     """Spec R-15 .. R-24: every (die value, stone, landing) of the unused dice, values ascending,
     stones and landings in reading order (the position's bits ascending); R-18 takes out the
     returns it forbids.  Shared: not to be changed.
@@ -541,7 +541,7 @@ def _dice_moves(state: NomadiState, position: Position) -> list[MoveModel]:
     return moves
 
 
-def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
     """Spec R-15 .. R-24 (:func:`_dice_moves`), and the voluntary pass (R-42 house rule)."""
     moves = list(_dice_moves(state, caravan(state, board)))
     if state["options"]["voluntary_pass"]:
@@ -642,7 +642,7 @@ def _continue_turn(state: NomadiState, board: Board, seat: Seat, events: list[Ev
 # -- the card offer (R-30b, R-41b) ------------------------------------------------------------
 
 
-def _legal_offers(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_offers(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
     prices = range(MAX_ASKING_PRICE + 1) if state["options"]["trading"] else (0,)
     return [Offer(claim=claim, price=price) for claim in CLAIMS for price in prices]
 
@@ -672,10 +672,11 @@ def _offer(state: NomadiState, board: Board, seat: Seat, move: Offer, events: li
     state["phase"] = "answer"
 
 
-def _legal_answers(state: NomadiState, board: Board, seat: Seat) -> list[MoveModel]:
+def _legal_answers(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
     offer = pending_offer(state)
     affordable = offer["price"] == 0 or state["coins"][seat] >= offer["price"]
-    return ([Accept()] if affordable else []) + [Decline()]
+    answers: list[AnyMove] = [Accept()] if affordable else []
+    return answers + [Decline()]
 
 
 def _check_answer(state: NomadiState, board: Board, seat: Seat, move: Accept | Decline) -> None:
@@ -716,7 +717,7 @@ def _decline(state: NomadiState, board: Board, seat: Seat, move: Decline, events
 GIFT_PHASES = ("roll", "move", "claim", "answer")
 
 
-def _legal_gifts(state: NomadiState, seat: Seat) -> list[MoveModel]:
+def _legal_gifts(state: NomadiState, seat: Seat) -> list[AnyMove]:
     if not state["options"]["trading"] or state["phase"] not in GIFT_PHASES:
         return []
     return [
@@ -806,7 +807,7 @@ PHASE_NAMES: dict[Phase, str] = {
     "over": "finished game",
 }
 
-LEGAL_MOVES: dict[Phase, Callable[[NomadiState, Board, Seat], list[MoveModel]]] = {
+LEGAL_MOVES: dict[Phase, Callable[[NomadiState, Board, Seat], list[AnyMove]]] = {
     "cards": _legal_card_cells,
     "placement": _legal_placements,
     "roll": _legal_roll,
