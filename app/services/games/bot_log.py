@@ -5,8 +5,11 @@ The mark is part of the stored entry's typed arguments, not only of its words, s
 ``GET /log``, the socket's log, replays, a client that writes the sentence itself) sees it: the
 mover's ``{seatN}`` argument carries ``"bot": true`` (its words become "Ben (bot)",
 ``rulesets.base.arg_text``), and every entry gets a ``by`` argument naming the seat the bot played.
-An entry whose words do not name the mover ends with " — played by {by}".  A bot that sits at a
-seat of its own ("Ada (bot)") is named so already and is left as it is.
+The words say who played once per reader: an entry whose words do not name the mover ends with
+" — played by {by}" only when none of the move's earlier entries that its readers see already said
+it.  The rest of a move's entries are its consequences ("Ana collects 2 Ore", "Round 2 begins"),
+which no bot played, so they keep their own words.  A bot that sits at a seat of its own ("Ada
+(bot)") is named so already and is left as it is.
 """
 
 from __future__ import annotations
@@ -28,12 +31,19 @@ def mark_bot_events(event_rows: list[dict[str, Any]], seat: int) -> list[dict[st
     name = f"seat{seat}"
     bot = {**player(seat), "bot": True}
     marked = []
+    told_everyone, told = False, set()  # the readers who have read an entry saying who played
     for row in event_rows:
         text = row["text"]
         args = {**row.get("args", {}), BY: bot}
+        readers = row.get("seats")  # None: everyone
+        already_told = told_everyone or (readers is not None and set(readers) <= told)
         if "{" + name + "}" in text:
             args[name] = bot
-        else:
+        elif not already_told:
             text = PLAYED_BY.format(sentence=text)
+        if readers is None:
+            told_everyone = True
+        else:
+            told.update(readers)
         marked.append({**row, "text": text, "args": args})
     return marked
