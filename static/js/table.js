@@ -272,6 +272,9 @@ function receive(message) {
  */
 function refusalWords(message, what) {
   const reason = message.message || t("the server gave no reason");
+  // A late answer to a move this page no longer waits for: the server's words name versions, which
+  // mean nothing to a player.
+  if (!what && message.code === "stale_version") return t("The game moved on: the board now shows the new position.");
   if (!what) return capitalised(reason);
   const undo = what === "undo";
   if (message.code === "stale_version") {
