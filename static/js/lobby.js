@@ -71,11 +71,13 @@ choosePace();
 elements.pace.addEventListener("change", choosePace);
 
 /** Offer the clocks of the chosen pace, its usual one selected: at a live table, the time per move
- * the chosen game proposes (its ruleset's live_move_seconds: longer for a game of many phases). */
+ * the chosen game proposes (its ruleset's live_move_seconds: longer for a game of many phases); for
+ * a solo game none (a clock that ran out would hand the person's own game to a bot: nobody waits). */
 function choosePace() {
   const entry = paces.find((candidate) => candidate.pace === elements.pace.value) || paces[0];
   const game = rulesets.find((candidate) => candidate.name === elements.ruleset.value);
-  const usual = entry.pace === "live" && game && game.live_move_seconds ? game.live_move_seconds : entry.preset;
+  const solo = elements.seats.value === "1";
+  const usual = solo ? null : entry.pace === "live" && game && game.live_move_seconds ? game.live_move_seconds : entry.preset;
   const choices = entry.choices.some((choice) => choice.seconds === usual)
     ? entry.choices
     : [...entry.choices, { seconds: usual, label: describeTimeControl(usual) }];
@@ -83,7 +85,7 @@ function choosePace() {
     elements.moveSeconds,
     choices.map((choice) =>
       h("option", { value: choice.seconds === null ? "" : String(choice.seconds), selected: choice.seconds === usual },
-        choice.seconds === usual && entry.pace === "live" && game ? t("{clock} (usual for {game})", { clock: choice.label, game: gameTitle(game) }) : choice.label),
+        choice.seconds === usual && usual !== null && entry.pace === "live" && game ? t("{clock} (usual for {game})", { clock: choice.label, game: gameTitle(game) }) : choice.label),
     ),
   );
   elements.paceHint.textContent = paceHint(entry.pace);
@@ -221,6 +223,7 @@ function chooseRuleset() {
   choosePace(); // the game's usual time per move
 }
 
+elements.seats.addEventListener("change", () => choosePace());
 elements.ruleset.addEventListener("change", () => {
   chooseRuleset();
   drawGameCards();

@@ -188,6 +188,19 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot_until_return(live_server
     expect(bob.locator('[data-action="resign"]')).to_be_visible()
 
 
+def test_a_solo_table_proposes_no_clock_and_a_table_of_two_the_games_usual_one(live_server, chromium):
+    """A clock that runs out hands the seat to a bot: at a solo table that would be the person's own
+    game played for them while nobody waits, so the lobby proposes no time limit there."""
+    page = sign_in(chromium, live_server, unique("Solo"))
+    page.select_option("#ruleset", "heroes")
+    expect(page.locator("#seats")).to_have_value("2")
+    expect(page.locator("#move-seconds")).not_to_have_value("")  # the game's usual time per move
+    page.select_option("#seats", "1")
+    expect(page.locator("#move-seconds")).to_have_value("")  # No time limit
+    page.select_option("#seats", "2")
+    expect(page.locator("#move-seconds")).not_to_have_value("")
+
+
 def test_time_control_countdown_on_a_table_created_with_a_move_limit(live_server, chromium):
     base = live_server
     page = sign_in(chromium, base, unique("Clock"))
