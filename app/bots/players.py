@@ -175,7 +175,8 @@ class IsmctsBot:
        counts only the simulations in which it was available).  A child's value is the mean of
        the values searched below it, never averaged with its one-ply prior as such (one-ply
        scores flatter the mover: the reply is not seen, so a well-searched move would look worse
-       than one scored one ply deep only); with ``prior_weight`` the mean is shrunk towards the
+       than one scored one ply deep only); with ``prior_weight`` (default: worth 3 simulations;
+       0: not at all) the mean is shrunk towards the
        prior *moved by the average change searching made to its siblings' values*, which keeps
        siblings compared at one depth and lets the prior, scored on ``prior_worlds`` worlds at
        the root, steady a mean of a few simulations.
@@ -194,9 +195,9 @@ class IsmctsBot:
        players and a zero-sum ``evaluate`` both are the same search.  Values are divided by the
        spread of the leaf values seen so far, so one ``exploration`` constant serves coins,
        points and victory points alike.
-    5. *Choice.*  The root candidate most visited (ties: the higher mean, then the higher prior);
-       with ``prior_weight``, the root candidate of the highest value as in 2 (ties: the most
-       visited, then the higher prior).
+    5. *Choice.*  The root candidate of the highest value as in 2 (ties: the most visited, then
+       the higher prior); with ``prior_weight`` 0, the one most visited (ties: the higher mean,
+       then the higher prior).
 
     Budget: at most ``simulations`` simulations (``None``: no count limit) and at most
     ``seconds`` of wall-clock time for the whole decision, prior pass included: no simulation
@@ -214,7 +215,7 @@ class IsmctsBot:
     def __init__(self, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None,
                  prior_worlds: int = 3, root_width: int = 8, inner_width: int = 5, expand_limit: int = 40,
                  exploration: float = 0.5, max_depth: int = 12, values: str = "maxn",
-                 common_worlds: bool = True, prior_weight: float = 0.0) -> None:
+                 common_worlds: bool = True, prior_weight: float = 3.0) -> None:
         if seconds is None and simulations is None:
             raise ValueError("a strong bot needs a time or a simulation budget")
         if values not in VALUE_MODES:
