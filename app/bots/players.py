@@ -126,11 +126,14 @@ class SearchBot:
 
 @dataclass(eq=False)
 class _Node:
-    """One move in the tree: who made it, how often a simulation went through it (``visits``), the
-    sum of the values it brought back for its mover (``total``), and how often it was legal when
-    its parent chose (``available``: ISMCTS's count for the exploration term)."""
+    """One move in the tree: who made it (``actor``), its one-ply score for that seat (``prior``:
+    the order its siblings are first tried in, never averaged with searched values), how often a
+    simulation went through it (``visits``), the sum of the values it brought back for its actor
+    (``total``), and how often it was legal when its parent chose (``available``: ISMCTS's count
+    for the exploration term)."""
 
     actor: Seat
+    prior: float = 0.0
     visits: float = 0.0
     total: float = 0.0
     available: float = 0.0
@@ -147,6 +150,10 @@ class SearchStats:
     seconds: float = 0.0
 
 
+VALUE_MODES: tuple[str, ...] = ("maxn", "paranoid")
+"""How the strong bot values a position for a seat other than its own (:class:`IsmctsBot`, 4)."""
+
+
 class IsmctsBot:
     """The ``strong`` level: information-set Monte Carlo tree search with ``evaluate`` at the leaves.
 
@@ -154,28 +161,43 @@ class IsmctsBot:
 
     1. *Root candidates.*  ``prior_worlds`` states are drawn with ``determinize`` and every legal
        move is scored one ply deep on them (as ``medium`` does); the ``root_width`` best stay
-       candidates, each starting with that score as one visit.  Wide games (a hundred placements)
-       would otherwise spread the simulations too thin to tell the good moves apart.
-    2. *Simulations.*  Each draws a fresh world from the view (hidden cards, deck order and the
-       PRNG, so dice and draws differ between simulations), then walks the tree from the root:
-       at a node, the seat to act (the lowest one, as the server's driver moves simultaneous
-       seats) chooses by UCB1 among its children that are legal *in this world*; the others are
-       skipped and do not count (ISMCTS's subset-armed bandit: a child's exploration term counts
-       only the simulations in which it was available).
+       candidates, that score their prior.  Wide games (a hundred placements) would otherwise
+       spread the simulations too thin to tell the good moves apart.
+    2. *Simulations.*  Each takes a root candidate and a world sampled from the view (hidden
+       cards, deck order and the PRNG, so dice and draws differ between worlds): with
+       ``common_worlds`` a candidate's k-th simulation plays in the k-th of a list of worlds the
+       candidates share (common random numbers: candidates are compared on the same hidden cards
+       and dice, so the luck of a world does not decide between them), else in a fresh one.  It
+       then walks the tree: at a node, the seat to act (the lowest one, as the server's driver
+       moves simultaneous seats) chooses among its children that are legal *in this world*:
+       first a child no simulation went through yet, the one of highest prior; once all have
+       been, by UCB1 on their values (ISMCTS's subset-armed bandit: a child's exploration term
+       counts only the simulations in which it was available).  A child's value is the mean of
+       the values searched below it, never averaged with its one-ply prior as such (one-ply
+       scores flatter the mover: the reply is not seen, so a well-searched move would look worse
+       than one scored one ply deep only); with ``prior_weight`` (default: worth 3 simulations;
+       0: not at all) the mean is shrunk towards the
+       prior *moved by the average change searching made to its siblings' values*, which keeps
+       siblings compared at one depth and lets the prior, scored on ``prior_worlds`` worlds at
+       the root, steady a mean of a few simulations.
     3. *Expansion.*  The first simulation to reach a node (with a game not over, fewer than
        ``max_depth`` moves below the root) scores the moves of the seat to act there one ply deep
        in its world (at most ``expand_limit`` of them, a random subset of more) and keeps the
-       ``inner_width`` best for that seat as children, each with its score as a first visit.  So
-       an opponent's node starts from its best replies, not from replies drawn at random, and a
-       few dozen simulations already search the best lines two or three moves deep.  The
-       simulation backs up the value after the best kept move.
-    4. *Values.*  A node stores the value for the seat whose move it is; another seat's move
-       counts the searching seat's ``evaluate`` negated (the "paranoid" assumption: every other
-       seat plays against it).  One ``evaluate`` per position instead of one per seat; with two
-       players it is the usual zero-sum search.  Values are divided by the spread of the leaf
-       values seen so far, so one ``exploration`` constant serves coins, points and victory
-       points alike.
-    5. *Choice.*  The root candidate most visited (ties: the higher mean).
+       ``inner_width`` best for that seat as children, their scores as priors.  So an opponent's
+       node starts from its best replies, not from replies drawn at random.  The simulation backs
+       up the values after the best kept move.
+    4. *Values.*  A node stores the value for the seat whose move it is.  ``values="maxn"``
+       (max^n, Luckhardt and Irani 1986): each seat's own ``evaluate``, so every seat plays for
+       itself; an expansion scores the actor's moves with the actor's ``evaluate`` and then
+       evaluates the best one's state once for every other seat on the path.  ``"paranoid"``:
+       another seat's move counts the searching seat's ``evaluate`` negated (every other seat
+       plays against it; with more than two players known to play too defensively).  With two
+       players and a zero-sum ``evaluate`` both are the same search.  Values are divided by the
+       spread of the leaf values seen so far, so one ``exploration`` constant serves coins,
+       points and victory points alike.
+    5. *Choice.*  The root candidate of the highest value as in 2 (ties: the most visited, then
+       the higher prior); with ``prior_weight`` 0, the one most visited (ties: the higher mean,
+       then the higher prior).
 
     Budget: at most ``simulations`` simulations (``None``: no count limit) and at most
     ``seconds`` of wall-clock time for the whole decision, prior pass included: no simulation
@@ -184,16 +206,20 @@ class IsmctsBot:
     ``expand_limit`` applies and evaluations.  Limitations, by design of single-observer ISMCTS:
     an opponent's node is searched as if the opponent saw the sampled world (it does not model
     what they do not know), and a simultaneous step is searched as if the lower seat's choice
-    were seen by the higher one.
+    were seen by the higher one.  Raises ``ValueError`` without any budget or for an unknown
+    ``values`` mode.
     """
 
     level = "strong"
 
     def __init__(self, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None,
                  prior_worlds: int = 3, root_width: int = 8, inner_width: int = 5, expand_limit: int = 40,
-                 exploration: float = 0.5, max_depth: int = 12) -> None:
+                 exploration: float = 0.5, max_depth: int = 12, values: str = "maxn",
+                 common_worlds: bool = True, prior_weight: float = 3.0) -> None:
         if seconds is None and simulations is None:
             raise ValueError("a strong bot needs a time or a simulation budget")
+        if values not in VALUE_MODES:
+            raise ValueError(f"values is one of {VALUE_MODES}, not {values!r}")
         self.seconds = seconds
         self.simulations = simulations
         self.prior_worlds = prior_worlds
@@ -202,6 +228,9 @@ class IsmctsBot:
         self.expand_limit = expand_limit
         self.exploration = exploration
         self.max_depth = max_depth
+        self.values = values
+        self.common_worlds = common_worlds
+        self.prior_weight = prior_weight
         self.stats = SearchStats()
 
     def choose(self, ruleset, view, legal, seat, rng):
@@ -228,38 +257,94 @@ class IsmctsBot:
         spread = _Spread()
         for value, move in kept:
             key = move.model_dump_json()
-            root.children[key] = _Node(actor=seat, visits=1.0, total=value, available=1.0)
+            root.children[key] = _Node(actor=seat, prior=value)
             candidates.append((key, move))
             spread.add(value)
         self.stats.candidates = len(candidates)
+        shared = _SharedWorlds(ruleset, view, seat, rng) if self.common_worlds else None
         while self.simulations is None or self.stats.simulations < self.simulations:
             if deadline is not None and time.monotonic() > deadline:
                 break
-            self._simulate(ruleset, view, seat, rng, root, candidates, spread)
+            self._simulate(ruleset, view, seat, rng, root, candidates, spread, shared)
             self.stats.simulations += 1
         self.stats.seconds = time.monotonic() - started
 
-        def rank(pair: tuple[str, MoveModel]) -> tuple[float, float]:
+        shift = _depth_shift(root)
+
+        def rank(pair: tuple[str, MoveModel]) -> tuple[float, float, float]:
             node = root.children[pair[0]]
-            return node.visits, node.total / node.visits
+            if self.prior_weight:
+                return self._estimate(node, shift), node.visits, node.prior
+            return node.visits, node.total / node.visits if node.visits else float("-inf"), node.prior
 
         return max(candidates, key=rank)[1]
 
+    def _value(self, ruleset: Ruleset, state: Any, seat: Seat, of: Seat, spread: _Spread) -> float:
+        """The value of ``state`` for seat ``of`` in this search's ``values`` mode (``seat`` searches)."""
+        if self.values == "maxn" or of == seat:
+            value = ruleset.evaluate(state, of)
+            spread.add(value)
+            return value
+        return -ruleset.evaluate(state, seat)
+
+    def _estimate(self, child: _Node, shift: float) -> float:
+        """``child``'s value for its actor: the mean of its searched values, shrunk towards its prior
+        moved by ``shift`` (what searching changed its siblings' values by on average, so both are
+        at one depth) with the weight of ``prior_weight`` visits."""
+        weight = self.prior_weight
+        return (weight * (child.prior + shift) + child.total) / (weight + child.visits)
+
+    def _select(self, node: _Node, options: list[tuple[str, MoveModel]],
+                scale: float) -> tuple[_Node, MoveModel] | None:
+        """The child of ``node`` a simulation goes through among ``options`` (the moves legal in its
+        world): an untried one, highest prior first, else by UCB1; ``None`` if no child is legal."""
+        best, best_score, best_move = None, float("-inf"), None
+        untried, untried_prior, untried_move = None, float("-inf"), None
+        shift = _depth_shift(node) if self.prior_weight else 0.0
+        for key, move in options:
+            child = node.children.get(key)
+            if child is None:
+                continue
+            child.available += 1.0
+            if child.visits == 0:
+                if child.prior > untried_prior:
+                    untried, untried_prior, untried_move = child, child.prior, move
+                continue
+            score = self._estimate(child, shift) / scale + self.exploration * math.sqrt(
+                math.log(child.available) / child.visits)
+            if score > best_score:
+                best, best_score, best_move = child, score, move
+        if untried is not None and untried_move is not None:
+            return untried, untried_move
+        if best is None or best_move is None:
+            return None
+        return best, best_move
+
     def _simulate(self, ruleset: Ruleset, view: dict[str, Any], seat: Seat, rng: Rng, root: _Node,
-                  candidates: list[tuple[str, MoveModel]], spread: _Spread) -> None:
-        """One simulation: a fresh world, down the tree by UCB1 among the children legal in it, one
-        node expanded (its moves scored one ply deep), the best of them backed up the path."""
-        world = ruleset.determinize(view, seat, rng)
+                  candidates: list[tuple[str, MoveModel]], spread: _Spread, shared: _SharedWorlds | None) -> None:
+        """One simulation: a root candidate and a world (the candidate's next shared world, or a
+        fresh one), down the tree (untried children first, by prior; then UCB1) among the children
+        legal in it, one node expanded (its moves scored one ply deep), the values after the best of
+        them backed up the path, each node's for its actor."""
+        scale = spread.scale()
+        if shared is not None:  # the root's moves are the seat's legal moves, the same in every world
+            chosen = self._select(root, candidates, scale)
+            if chosen is None:
+                return
+            world, rng = shared.next_for(chosen[0])
+        else:
+            chosen = None
+            world = ruleset.determinize(view, seat, rng)
         if world is None:
             return
-        scale = spread.scale()
         path: list[_Node] = []
         node, state, depth = root, world, 0
-        options: list[tuple[str, MoveModel]] = candidates
         actor = seat
-        value: float | None = None
+        values: dict[Seat, float] | None = None
         while True:
-            if node is not root:
+            if node is root:
+                step = chosen if chosen is not None else self._select(root, candidates, scale)
+            else:
                 acting = ruleset.to_act(state)
                 if not acting or depth >= self.max_depth:
                     break
@@ -268,61 +353,80 @@ class IsmctsBot:
                 if not legal:
                     break
                 if not node.children:  # first visit: score this node's moves, keep the best few, stop
-                    value = self._expand(ruleset, node, state, actor, legal, seat, rng, spread)
+                    needed = {visited.actor for visited in path} | {seat}
+                    values = self._expand(ruleset, node, state, actor, legal, seat, needed, rng, spread)
                     break
-                options = [(move.model_dump_json(), move) for move in legal]
-            best, best_score, best_move = None, float("-inf"), None
-            for key, move in options:
-                child = node.children.get(key)
-                if child is None:
-                    continue
-                child.available += 1.0
-                score = child.total / (child.visits * scale) + self.exploration * math.sqrt(
-                    math.log(child.available) / child.visits)
-                if score > best_score:
-                    best, best_score, best_move = child, score, move
-            if best is None or best_move is None:  # none of the kept moves is legal in this world
+                step = self._select(node, [(move.model_dump_json(), move) for move in legal], scale)
+            if step is None:  # none of the kept moves is legal in this world
                 break
             try:
-                state, _ = ruleset.apply(state, actor, best_move)
+                state, _ = ruleset.apply(state, actor, step[1])
             except IllegalMove:  # a sampled world where the move is not possible
                 return
-            node = best
+            node = step[0]
             path.append(node)
             depth += 1
-        if value is None:
-            value = ruleset.evaluate(state, seat)
-            spread.add(value)
+        if values is None:
+            values = {of: self._value(ruleset, state, seat, of, spread)
+                      for of in {visited.actor for visited in path} | {seat}}
         for visited in path:
             visited.visits += 1.0
-            visited.total += value if visited.actor == seat else -value
+            visited.total += values[visited.actor]
         self.stats.max_depth = max(self.stats.max_depth, depth)
 
     def _expand(self, ruleset: Ruleset, node: _Node, state: Any, actor: Seat, legal: list[MoveModel], seat: Seat,
-                rng: Rng, spread: _Spread) -> float:
+                needed: set[Seat], rng: Rng, spread: _Spread) -> dict[Seat, float]:
         """Give ``node`` (``actor`` to move in ``state``) its children: at most ``expand_limit`` of
-        ``legal`` (a random subset of more), each applied and scored once, the ``inner_width`` best
-        for ``actor`` kept with that score as their first visit.  Returns the searching seat's value
-        after ``actor``'s best move: what this simulation backs up."""
+        ``legal`` (a random subset of more), each applied and scored once for ``actor``, the
+        ``inner_width`` best kept with that score as their prior.  Returns the values for the
+        seats ``needed`` after ``actor``'s best move: what this simulation backs up."""
         moves = list(legal)
         if len(moves) > self.expand_limit:
             rng.shuffle(moves)
             moves = moves[: self.expand_limit]
-        scored: list[tuple[float, float, MoveModel]] = []
-        for move in moves:
+        scored: list[tuple[float, int, Any, MoveModel]] = []
+        for index, move in enumerate(moves):
             try:
                 after, _ = ruleset.apply(state, actor, move)
             except IllegalMove:
                 continue
-            value = ruleset.evaluate(after, seat)
-            spread.add(value)
-            scored.append((value if actor == seat else -value, value, move))
+            scored.append((self._value(ruleset, after, seat, actor, spread), index, after, move))
         if not scored:
-            return ruleset.evaluate(state, seat)
-        scored.sort(key=lambda item: -item[0])
-        for mine, _, move in scored[: self.inner_width]:
-            node.children.setdefault(move.model_dump_json(), _Node(actor=actor, visits=1.0, total=mine, available=1.0))
-        return scored[0][1]
+            return {of: self._value(ruleset, state, seat, of, spread) for of in needed}
+        scored.sort(key=lambda item: (-item[0], item[1]))
+        for mine, _, _, move in scored[: self.inner_width]:
+            node.children.setdefault(move.model_dump_json(), _Node(actor=actor, prior=mine))
+        best_value, _, best_state, _ = scored[0]
+        return {of: best_value if of == actor else self._value(ruleset, best_state, seat, of, spread) for of in needed}
+
+
+def _depth_shift(node: _Node) -> float:
+    """The mean of searched value minus prior over ``node``'s searched children (0 if none is)."""
+    shifts = [child.total / child.visits - child.prior for child in node.children.values() if child.visits]
+    return sum(shifts) / len(shifts) if shifts else 0.0
+
+
+class _SharedWorlds:
+    """The worlds the root candidates share: a candidate's k-th simulation plays in the k-th world
+    (drawn with ``determinize`` from the view when first needed), its expansions with that world's
+    own randomness.  So candidates are compared on the same hidden cards, dice and sampled replies
+    (common random numbers), and a difference between their values is the moves', not the luck of
+    their worlds."""
+
+    def __init__(self, ruleset: Ruleset, view: dict[str, Any], seat: Seat, rng: Rng) -> None:
+        self.ruleset, self.view, self.seat, self.rng = ruleset, view, seat, rng
+        self.seeds: list[int] = []
+        self.worlds: list[Any] = []
+        self.uses: dict[int, int] = {}
+
+    def next_for(self, candidate: _Node) -> tuple[Any, Rng]:
+        """``candidate``'s next world (``None`` if the ruleset builds none) and its randomness."""
+        index = self.uses.get(id(candidate), 0)
+        self.uses[id(candidate)] = index + 1
+        while len(self.seeds) <= index:
+            self.seeds.append(self.rng.next64())
+            self.worlds.append(self.ruleset.determinize(self.view, self.seat, Rng(self.seeds[-1])))
+        return self.worlds[index], Rng(self.seeds[index] ^ 0x5DEECE66D)
 
 
 class _Spread:
