@@ -31,7 +31,8 @@ def mark_bot_events(event_rows: list[dict[str, Any]], seat: int) -> list[dict[st
     name = f"seat{seat}"
     bot = {**player(seat), "bot": True}
     marked = []
-    told_everyone, told = False, set()  # the readers who have read an entry saying who played
+    told_everyone = False  # whether every reader has read an entry saying who played
+    told: set[int] = set()  # else the seats that have
     for row in event_rows:
         text = row["text"]
         args = {**row.get("args", {}), BY: bot}
