@@ -463,13 +463,8 @@ def position(state: NomadiState, board: Board) -> Position:
     text of the stones (the :data:`KEPT` arrangements used last are kept, per board)."""
     stones = state["stones"]
     text = orjson.dumps(stones)
-    kept = _POSITIONS.get(board)
-    if kept is None:
-        kept = _POSITIONS[board] = {}
-    found = kept.pop(text, None)
-    if found is not None:
-        kept[text] = found  # the most recently used last
-    else:
+    kept, found = _recalled(board, text)
+    if found is None:
         W = grid(board).width
         S = locked = departed = 0
         bits: set[int] = set()
@@ -484,12 +479,7 @@ def position(state: NomadiState, board: Board) -> Position:
                     departed |= b
                 if stone["locked"]:
                     locked |= b
-        found = kept[text] = Position.from_masks(board, text, S, departed, locked, bits)
-        if len(kept) > KEPT:
-            try:
-                del kept[next(iter(kept))]  # the oldest
-            except (KeyError, RuntimeError, StopIteration):  # another thread got there first
-                pass
+        found = _keep(kept, text, Position.from_masks(board, text, S, departed, locked, bits))
     return found
 
 
@@ -500,12 +490,8 @@ def moved(before: Position, stones: list[Stone], origin: Cell, landing: Cell, st
     every stone."""
     board = before.board
     text = orjson.dumps(stones)
-    kept = _POSITIONS.get(board)
-    if kept is None:
-        kept = _POSITIONS[board] = {}
-    found = kept.pop(text, None)
+    kept, found = _recalled(board, text)
     if found is not None:
-        kept[text] = found  # the most recently used last
         return found
     W = before.grid.width
     gone, at = origin[0] * W + origin[1], landing[0] * W + landing[1]
@@ -515,13 +501,30 @@ def moved(before: Position, stones: list[Stone], origin: Cell, landing: Cell, st
     bits = set(before.bits)
     bits.discard(gone)
     bits.add(at)
-    found = kept[text] = Position.from_masks(board, text, before.S & ~was | now, departed, locked, bits)
+    return _keep(kept, text, Position.from_masks(board, text, before.S & ~was | now, departed, locked, bits))
+
+
+def _recalled(board: Board, text: bytes) -> tuple[dict[bytes, Position], Position | None]:
+    """The positions kept for ``board``, and the one of the stones' JSON ``text`` among them (now
+    the most recently used), or None."""
+    kept = _POSITIONS.get(board)
+    if kept is None:
+        kept = _POSITIONS[board] = {}
+    found = kept.pop(text, None)
+    if found is not None:
+        kept[text] = found  # the most recently used last
+    return kept, found
+
+
+def _keep(kept: dict[bytes, Position], text: bytes, made: Position) -> Position:
+    """Keep ``made`` under ``text``, the oldest dropped past :data:`KEPT`; returns ``made``."""
+    kept[text] = made
     if len(kept) > KEPT:
         try:
             del kept[next(iter(kept))]  # the oldest
         except (KeyError, RuntimeError, StopIteration):  # another thread got there first
             pass
-    return found
+    return made
 
 
 KEPT = 16
