@@ -111,7 +111,33 @@ export function useCatalogs(client, game = null) {
  */
 function fill(text, params) {
   if (!params || !text.includes("{")) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, key) => (Object.prototype.hasOwnProperty.call(params, key) ? String(params[key]) : whole));
+  let out = "";
+  let at = 0;
+  for (const match of text.matchAll(/\{(\w+)\}/g)) {
+    const known = Object.prototype.hasOwnProperty.call(params, match[1]);
+    const value = known ? String(params[match[1]]) : match[0];
+    out += (known ? elided(text.slice(at, match.index), value) : text.slice(at, match.index)) + value;
+    at = (match.index || 0) + match[0].length;
+  }
+  return out + text.slice(at);
+}
+
+// French elision where a template meets the word filled in after it: a translator writes
+// "En attente de {name}" once, and "de" + "Amélie" must read "d'Amélie" ("que" "qu'", "le"/"la"
+// "l'"...). Only before a vowel: a name's "h" may be mute or aspirated, so it is left as written.
+const ELIDING = /(^|[\s(«"])(de|que|le|la|ne|se|jusque|lorsque|puisque) $/i;
+const VOWEL_FIRST = /^[aeiouyàâäéèêëîïôöùûüæœ]/i;
+
+/**
+ * `before` (the template's text just before a placeholder) as it reads before `value` in the
+ * page's language: its last word elided in French where `value` starts with a vowel.
+ * @param {string} before
+ * @param {string} value
+ * @returns {string}
+ */
+export function elided(before, value) {
+  if (language !== "fr" || !VOWEL_FIRST.test(value)) return before;
+  return before.replace(ELIDING, (_whole, lead, word) => `${lead}${word.slice(0, -1)}'`);
 }
 
 /** @param {string} msgid @returns {string | string[] | undefined} */

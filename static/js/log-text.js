@@ -5,7 +5,7 @@
 // names the rule. An entry without a template (an old client's server, say) shows its `text`.
 
 import { h } from "./dom.js";
-import { formatNumber, t } from "./i18n.js";
+import { elided, formatNumber, t } from "./i18n.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -19,9 +19,10 @@ export function logContent(entry, ruleset) {
     const template = t(entry.template);
     let at = 0;
     for (const match of template.matchAll(PLACEHOLDER)) {
-      nodes.push(template.slice(at, match.index));
       const arg = args[match[1]];
-      nodes.push(arg ? argument(arg) : match[0]);
+      const node = arg ? argument(arg) : match[0];
+      nodes.push(elided(template.slice(at, match.index), typeof node === "string" ? node : node.textContent || "")); // "d'Amélie"
+      nodes.push(node);
       at = match.index + match[0].length;
     }
     nodes.push(template.slice(at));

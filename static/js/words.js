@@ -5,7 +5,7 @@
 // A sentence with elements in it is one message with placeholders, so a translation may put the
 // elements in another order: fill(t("{who} invites you to {game}", keep("who", "game")), {who, game}).
 
-import { currentLanguage, t } from "./i18n.js";
+import { currentLanguage, elided, t } from "./i18n.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 /** name -> messages of that game's catalog: pages listing several games (the lobby, a profile). */
@@ -27,8 +27,10 @@ export function fill(text, parts) {
   const out = [];
   let at = 0;
   for (const match of text.matchAll(PLACEHOLDER)) {
-    if (match.index > at) out.push(text.slice(at, match.index));
-    out.push(match[1] in parts ? parts[match[1]] : match[0]);
+    const part = match[1] in parts ? parts[match[1]] : match[0];
+    const words = typeof part === "string" ? part : part && part.textContent ? part.textContent : "";
+    if (match.index > at) out.push(elided(text.slice(at, match.index), words)); // "d'Amélie"
+    out.push(part);
     at = match.index + match[0].length;
   }
   if (at < text.length) out.push(text.slice(at));

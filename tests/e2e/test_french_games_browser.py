@@ -13,7 +13,8 @@ and of the French games' catalogs whose French translation differs is cut at its
 (``"{name} is away."`` gives ``is away``); each literal piece of two words or more is an English
 phrase, unless it also occurs in some French translation of those catalogs (a piece such as
 ``"Nomadi"`` or a shared borrowing is then no sign of English). The rendered text of the page
-(``innerText`` of the body) must contain none of them as whole words, case aside, once names are
+(``innerText`` of the body, and the tooltips, accessible names, placeholders and image texts of
+its elements) must contain none of them as whole words, case aside, once names are
 taken out of it (the players' names and every game's title: a title is its name and stays as
 written, docs/i18n.md). Place labels ("H12") and single words ("Table", "Options") are never
 phrases, so words the two languages share cannot fail the scan. Decision: a single English word
@@ -135,7 +136,12 @@ def english_on(text: str, phrases: AbstractSet[str], names: list[str]) -> list[s
 
 
 def page_text(page) -> str:
-    return page.evaluate("() => document.body.innerText")
+    """What a reader meets on the page: its rendered text, and the words of its tooltips, accessible
+    names, placeholders and image texts (``title``, ``aria-label``, ``placeholder``, ``alt``)."""
+    return page.evaluate("""() => [document.body.innerText,
+        ...[...document.querySelectorAll('[title], [aria-label], [placeholder], [alt]')].flatMap(
+            (element) => ['title', 'aria-label', 'placeholder', 'alt'].map((name) => element.getAttribute(name) || ''))
+    ].join('\\n')""")
 
 
 def test_the_scan_finds_english_and_lets_shared_words_and_names_pass():

@@ -58,3 +58,21 @@ def test_on_a_phone_the_account_panel_chooses_the_language(live_server, chromium
     expect(page.locator("#account-title")).to_have_text("Compte")
     expect(page.get_by_label("Langue du site")).to_have_value("fr")
     assert api(page, live_server, "GET", "/api/auth/me")["language"] == "fr"
+
+
+def test_french_elides_before_a_name_or_word_that_starts_with_a_vowel(live_server, chromium):
+    """A template says "En attente de {name}" once; filled with "Amélie" it must read "d'Amélie"
+    (and "qu'", "l'"), never before a consonant or an "h" (mute or aspirated: left as written),
+    and never in English."""
+    probe = """async () => {
+        const { elided } = await import('/static/js/i18n.js');
+        return [elided('En attente de ', 'Amélie'), elided('En attente de ', 'Bruno'),
+                elided('Connecté en tant que ', 'Ève'), elided('la ', 'Hache'), elided('vers la ', 'Oasis'),
+                elided('de ', '3 PV'), elided('Monde ', 'Ana')];
+    }"""
+    french = sign_in(chromium, live_server, "Elise", locale="fr-FR")
+    expect(french.locator("html")).to_have_attribute("lang", "fr")
+    assert french.evaluate(probe) == ["En attente d'", "En attente de ", "Connecté en tant qu'", "la ", "vers l'",
+                                      "de ", "Monde "]
+    english = sign_in(chromium, live_server, "Ellis", locale="en-US")
+    assert english.evaluate(probe)[0] == "En attente de "  # an English page elides nothing
