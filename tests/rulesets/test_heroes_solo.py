@@ -492,13 +492,19 @@ def test_a_destroyed_capital_ends_the_solo_game_at_once():
     assert outcome.reason_words(("Ana",)) == "Ana loses to the Enemy, 0 VP to 11: the Enemy destroyed the capital of Ana"
 
 
-def test_the_result_compares_your_score_with_the_enemys():
+def ended_by_the_track(mine: int, theirs: int):
+    """A solo game over because the Enemy reached the end of its C.C. track, with running scores
+    ``mine`` and ``theirs`` (each side also holds one region at the end: +1 VP)."""
     state = solo_position(nomads="none")
     state["phase"] = "over"
     state["end"] = {"objective": "track", "by": ENEMY, "round": 6, "last_round": 7, "finished": "track"}
-    state["players"][A]["score"] = 20
-    enemy(state)["score"] = 12
-    outcome = result(state)
+    state["players"][A]["score"] = mine
+    enemy(state)["score"] = theirs
+    return state
+
+
+def test_the_result_compares_your_score_with_the_enemys():
+    outcome = result(ended_by_the_track(20, 12))
     # yours: 20 + 1 region (N_capital); the Enemy: 12 + 1 region (E_capital), no Hero VP
     assert outcome.scores == [21] and outcome.ranks == [1]
     assert outcome.reason_words(("Ana",)).startswith("Ana beats the Enemy, 21 VP to 13: the Enemy reached the end of its C.C. track")
@@ -508,12 +514,7 @@ def test_the_result_compares_your_score_with_the_enemys():
 def test_equal_vp_with_the_enemy_is_no_win():
     """The rulebook's solo win is more VP than the Enemy: at 13 to 13 the player is placed behind
     it (so no table, banner or profile calls it a win), and the reason says it was a tie."""
-    state = solo_position(nomads="none")
-    state["phase"] = "over"
-    state["end"] = {"objective": "track", "by": ENEMY, "round": 6, "last_round": 7, "finished": "track"}
-    state["players"][A]["score"] = 12
-    enemy(state)["score"] = 12
-    outcome = result(state)
+    outcome = result(ended_by_the_track(12, 12))
     # yours: 12 + 1 region (N_capital); the Enemy: 12 + 1 region (E_capital)
     assert outcome.scores == [13] and outcome.ranks == [2]
     assert outcome.reason_words(("Ana",)).startswith("Ana ties with the Enemy, 13 VP to 13")
