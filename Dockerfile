@@ -4,6 +4,11 @@
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS build
+# A C compiler for Nomadi's move generator (app/rulesets/nomadi/_movegen.c): without it the build
+# still succeeds, and the image runs the slower pure-Python generator. Only this stage has it.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 RUN pip wheel --no-cache-dir --no-deps --wheel-dir /wheels .

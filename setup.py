@@ -3,14 +3,15 @@
 The repository keeps ``static/``, ``migrations/`` and ``alembic.ini`` at its top level. A wheel
 holds only packages, so this copies them into ``app/_bundled/`` of the build, where
 ``app.paths`` finds them once installed; the server then runs from any working directory.
-Editable installs read the checkout itself and get no copy. Everything else is declared in
+Editable installs read the checkout itself and get no copy. It also compiles Nomadi's move
+generator (:data:`MOVE_GENERATOR`) when it can. Everything else is declared in
 ``pyproject.toml``; ``MANIFEST.in`` puts the same files in the sdist.
 """
 
 import shutil
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
@@ -41,4 +42,8 @@ class BuildPyWithBundledFiles(build_py):
                 raise FileNotFoundError(f"{source} is missing: the wheel would not run (is it in MANIFEST.in?)")
 
 
-setup(cmdclass={"build_py": BuildPyWithBundledFiles})
+MOVE_GENERATOR = Extension("app.rulesets.nomadi._movegen", ["app/rulesets/nomadi/_movegen.c"], optional=True)
+"""Nomadi's move generator in C (``app/rulesets/nomadi/bitboard.py`` uses it when it imports).
+``optional``: without a compiler the build warns and goes on, and the pure-Python generator runs."""
+
+setup(cmdclass={"build_py": BuildPyWithBundledFiles}, ext_modules=[MOVE_GENERATOR])

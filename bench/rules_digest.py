@@ -3,6 +3,7 @@
 
     python bench/rules_digest.py --ruleset nomadi --games 500            # seeds 1..500 per player count
     python bench/rules_digest.py --ruleset nomadi --games 500 --source /tmp/main-checkout
+    python bench/rules_digest.py --ruleset heroes --games 50 --options '{"house_revision": 1}'
 
 For each player count from ``min_players`` to ``max_players`` and each seed 1..N it plays the
 random game of ``app.rulesets.testing.play_random_game`` (same chooser, same choices: a
@@ -16,7 +17,9 @@ by ply, with:
 
 It also asserts that ``apply`` left its input state as it was (a state that shares parts with the
 state a move returns must never be changed in place).  It prints one digest per player count and
-one over all; two checkouts with the same rules print the same lines.  Rulesets are pure
+one over all; two checkouts with the same rules print the same lines.  The games play the options
+of ``parse_options({})`` (the defaults), or of ``--options`` (a JSON object: e.g. a Heroes game of an
+older house data revision, to compare with a checkout from before that revision existed).  Rulesets are pure
 deterministic state machines (docs/architecture.md), so any difference is a change of the rules.
 """
 
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import random
 import sys
 import time
@@ -71,6 +75,7 @@ def main() -> None:
     parser.add_argument("--players", help="comma-separated player counts (default: all)")
     parser.add_argument("--max-moves", type=int, default=5000)
     parser.add_argument("--source", type=Path, default=ROOT, help="the checkout whose rules are played")
+    parser.add_argument("--options", default="{}", help="the table options, a JSON object (default: {})")
     args = parser.parse_args()
     sys.path.insert(0, str(args.source))
     from importlib.metadata import entry_points
@@ -81,7 +86,7 @@ def main() -> None:
         raise SystemExit(f"app was imported from {app.__file__}, not from {args.source}")
     (point,) = [p for p in entry_points(group="caravanserai.rulesets") if p.name == args.ruleset]
     ruleset = point.load()()
-    options = ruleset.parse_options({})
+    options = ruleset.parse_options(json.loads(args.options))
     counts = ([int(n) for n in args.players.split(",")] if args.players
               else range(ruleset.min_players, ruleset.max_players + 1))
     total = hashlib.blake2b(digest_size=16)

@@ -3,13 +3,17 @@ itself checked against the rules read one by one in ``test_nomadi_movement.py``)
 
 Both must list the same legal moves (R-19 .. R-24), in the same order, on every position: random
 blobs joined or not, caravans grown stone by stone (many cut stones, R-24), and the positions of
-random games.
+random games.  Every test runs twice: with the C move generator (``_movegen.c``, skipped when it is
+not built) and with the Python one.
 """
 
 from __future__ import annotations
 
 import random
 
+import pytest
+
+from app.rulesets.nomadi import bitboard
 from app.rulesets.nomadi.bitboard import Position, grid, position
 from app.rulesets.nomadi.board import Board
 from app.rulesets.nomadi.movement import Caravan, StoneAt
@@ -19,6 +23,21 @@ from app.rulesets.testing import play_random_game
 BOARD = Board.standard()
 OPEN = Board("open", ["." * 12] * 12)
 """12 x 12 sand, no chasm, no start: only R-19 .. R-21 and R-24 bind."""
+
+
+COMPILED = bitboard._movegen()
+"""The C move generator, or ``None`` when it is not built."""
+
+
+@pytest.fixture(params=["compiled", "python"], autouse=True)
+def generator(request):
+    """Each test with the C move generator, then with the Python one."""
+    if request.param == "compiled" and COMPILED is None:
+        pytest.skip("the C move generator is not built (pip install -e .)")
+    kept = bitboard.MOVEGEN
+    bitboard.use_movegen(COMPILED if request.param == "compiled" else None)
+    yield request.param
+    bitboard.use_movegen(kept)
 
 
 def key_of(stones: dict) -> tuple:

@@ -12,21 +12,32 @@ shifts and ANDs for all stones at once.
   on the ``t``-th stone (``1 <= t <= v - 1``) when that stone is followed by ``v - t - 1`` stones
   and a free cell in a perpendicular direction.  Every path shape of ``board.paths`` is one such mask.
 * R-19: a movable stone is not locked and not in ``runs[7 * d + 1]`` for all four directions.
-* R-22, R-23: per stone, a mask of forbidden landings (start cells, the near side).
+* R-22, R-23: a path's landing lies a fixed offset from its origin, so the origins it is barred
+  to (a departed stone landing on a start cell, a far-side stone landing off the far side) are
+  masks made once per board and path (``Grid.straight``, ``Grid.turned``); a 1 tests its origin.
 * R-24: the caravan minus the moving stone falls into pieces; a landing must touch every piece.
   One depth-first search of the caravan per position (Tarjan's cut vertices) gives the pieces:
-  the subtrees (as masks) of the search children that hang on the stone alone, and the rest.
+  the subtrees (as one mask) of the search children that hang on the stone alone, and the rest.
   A 2 to 6 ends next to the last stone it jumped, so with one piece only a 1 needs checking.
 
 A caravan that is not connected (never in the dice phase: placement builds it connected and
 R-24 keeps it so) is answered by ``movement.Caravan`` itself.  ``tests/rulesets/
 test_nomadi_bitboard.py`` checks both generators agree on many random positions.
+
+When the C module ``_movegen`` (``_movegen.c``, built by ``setup.py`` where a compiler is) imports,
+a :class:`Position` hands R-19 .. R-24 to it instead (:data:`MOVEGEN`): the same answers in a
+tenth of the time, since here each operation on a 340-bit mask allocates an int.  The Python code
+stays as the fallback (no compiler, or ``CARAVANSERAI_PURE_PYTHON=1``);
+``tests/rulesets/test_nomadi_movegen.py`` checks both give the same games.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping, Sequence
+from types import ModuleType
+from typing import Any
 
 import orjson
 
@@ -36,6 +47,31 @@ from app.rulesets.nomadi.state import NomadiState, Stone
 
 StoneKey = tuple[tuple[int, int, bool, bool], ...]
 """The stones on the board as ``(row, col, departed, locked)``, in stone order."""
+
+
+def _movegen() -> ModuleType | None:
+    """The C move generator, or ``None`` (not built, or ``CARAVANSERAI_PURE_PYTHON=1``)."""
+    if os.environ.get("CARAVANSERAI_PURE_PYTHON") == "1":
+        return None
+    try:
+        from app.rulesets.nomadi import _movegen as compiled  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return compiled
+
+
+MOVEGEN: ModuleType | None = _movegen()
+"""The C move generator :class:`Position` uses, or ``None`` for the Python one; read when a
+:class:`Grid` is made (:func:`use_movegen`)."""
+
+
+def use_movegen(compiled: ModuleType | None) -> None:
+    """Make every later position with the C move generator ``compiled`` (``None``: the Python one),
+    forgetting the grids and positions made so far; for the tests that compare the two."""
+    global MOVEGEN
+    MOVEGEN = compiled
+    grid.cache_clear()
+    _POSITIONS.clear()
 
 def _back(mask: int, offset: int) -> int:
     """The cells ``x`` such that ``x + offset`` is in ``mask`` (bits pushed below 0 are dropped)."""
@@ -91,7 +127,34 @@ class Grid:
         the origins followed by ``t`` stones, ``ahead`` is the bit offset of the turning stone
         from the origin, ``ends[corner]`` holds the turning stones followed by the rest of the row
         and a free cell in each direction it may turn to, and ``jump`` is the bit offset of the
-        landing from the turning stone (:meth:`Position._reach`)."""
+        landing from the turning stone (:meth:`Position._jumps`)."""
+        self.not_far = self.all & ~self.far
+        self.not_start = self.all & ~self.start
+        self.straight = {value: tuple((7 * direction + value, value * offset, *self._barred(value * offset))
+                                      for direction, offset in enumerate(self.steps)) for value in range(2, 7)}
+        """R-20 and R-22, R-23 for the straight jumps of each ``value``, one per direction:
+        ``(row, jump, start, far)``: ``Position.ends[row]`` holds their origins, ``jump`` is the
+        bit offset of the landing from the origin, ``start`` the origins whose landing is a start
+        cell (barred to a stone that left the start) and ``far`` the far-side origins whose
+        landing is not on the far side (:meth:`_barred`)."""
+        self.compiled: Any = None if MOVEGEN is None else MOVEGEN.Grid(
+            board.height, W, self._flags(self.playable), self._flags(self.start), self._flags(self.far))
+        """This board for the C move generator (``_movegen.Grid``), or ``None``."""
+        self.turned = {value: tuple(
+            tuple((row, ahead, tuple((corner, ahead + jump, self._barred(ahead + jump)) for corner, jump in corners))
+                  for row, ahead, corners in rows)
+            for rows in self.turns[value]) for value in (5, 6)}
+        """:attr:`turns` with the landing's bit offset from the origin (``ahead + jump``) and its
+        :meth:`_barred` masks in place of ``jump``: ``(row, ahead, ((corner, reach, (start, far)), ...))``."""
+
+    def _barred(self, reach: int) -> tuple[int, int]:
+        """R-22, R-23 for the landings ``reach`` bits from their origins: the cells whose landing
+        would be a start cell, and the far-side cells whose landing would not be on the far side."""
+        return _back(self.start, reach) & self.all, self.far & _back(self.not_far, reach)
+
+    def _flags(self, mask: int) -> bytes:
+        """``mask`` as one byte (0 or 1) per bit of the board."""
+        return bytes(mask >> at & 1 for at in range(self.size))
 
     def mask(self, cells) -> int:
         found = 0
@@ -161,6 +224,18 @@ class Position(LandingTable):
         self.S, self.departed, self.locked, self.bits = S, departed, locked, bits
         """The stones as one mask, those that left the start (R-27), those locked in the goal
         (R-19a), and the set of the stones' bits."""
+        self._masks: dict[int, dict[int, int]] = {}
+        self._moves: dict[int, dict[Cell, list[Cell]]] | None = None
+        self._reference: Caravan | None = None
+        self.dice_moves: dict[bytes, list] = {}
+        """Room for the rules to keep the die moves they listed from this position (the rules'
+        own key: the dice unused and the returns R-18 forbids, ``rules._dice_moves``)."""
+        self.compiled: Any = None if g.compiled is None else g.compiled.layout(S, departed, locked)
+        """The stones for the C move generator (``_movegen.Layout``), or ``None``: then the masks
+        below answer."""
+        if self.compiled is not None:
+            self.connected = self.compiled.connected
+            return
         free = self.free = g.playable & ~S
         every = g.all
         runs: list[int] = []
@@ -204,43 +279,26 @@ class Position(LandingTable):
         cell in direction ``d`` (the straight jumps of a ``k``)."""
         self.movers = S & ~locked & ~(runs[1] & runs[8] & runs[15] & runs[22])
         """R-19: the stones not locked in the goal with a free side."""
-        self._masks: dict[int, dict[int, int]] = {}
-        self._moves: dict[int, dict[Cell, list[Cell]]] | None = None
-        self._allowed_by_stone: dict[int, tuple[int, int]] = {}
+        self._joining: dict[int, int] = {}
         self._touch: tuple[int, int] | None = None
-        self._reference: Caravan | None = None
-        self.dice_moves: dict[bytes, list] = {}
-        """Room for the rules to keep the die moves they listed from this position (the rules'
-        own key: the dice unused and the returns R-18 forbids, ``rules._dice_moves``)."""
         # R-24: one depth-first search (Tarjan's cut vertices), from the first stone in reading order
         self.root = root = (S & -S).bit_length() - 1
-        apart: dict[int, list[tuple[int, int]]] = {}
+        apart: dict[int, tuple[int, int, int]] = {}
         if S:
             index: dict[int, int] = {}
-            _visit(root, -1, bits, g.adjacent, index, apart)
+            _visit(root, bits, g.adjacent, index, apart)
             self.connected = len(index) == len(bits)
         else:
             self.connected = True
         """R-4: the stones form one N4 piece (the search reached them all)."""
         self.apart = apart
-        """Stone bit -> the subtrees of its search children that hang on it alone, each as
-        ``(mask, cells next to it)`` (the playable N4 neighbours of its stones): the stones below
-        such a child reach no stone above the stone by a side step, so without the stone they
-        are a piece of their own."""
-
-    def pieces_without(self, cell: int) -> list[int]:
-        """The pieces (masks) of the caravan minus the stone on bit ``cell``; a single piece is
-        given as ``[]`` (not needed: the rest of the caravan).  For a connected caravan."""
-        apart = self.apart.get(cell)
-        if apart is None:
-            return []
-        pieces = [piece for piece, _ in apart]
-        if cell == self.root:
-            return pieces if len(pieces) > 1 else []
-        rest = self.S & ~(1 << cell)
-        for piece in pieces:
-            rest &= ~piece
-        return [*pieces, rest]
+        """Stone bit -> the subtrees of its search children that hang on it alone, as ``(mask,
+        cells next to every one, how many)`` (the stones of all of them; the playable N4
+        neighbours of each subtree's stones, ANDed): the stones below such a child reach no stone
+        above the stone by a side step, so without the stone they are a piece of their own."""
+        self.cut_root = root in apart and apart[root][2] > 1
+        """Whether the caravan falls into pieces without the root; without any other stone of
+        :attr:`apart` it does (R-24)."""
 
     def reference(self) -> Caravan:
         """This arrangement as ``movement.Caravan`` (for the words of a refusal, and a caravan in
@@ -250,77 +308,60 @@ class Position(LandingTable):
                                                    for row, col, departed, locked in self.key})
         return self._reference
 
-    # -- R-20, R-21: the landings of every movable stone -----------------------------------
+    # -- R-19 .. R-24: the landings of every movable stone --------------------------------
 
-    def _reach(self, value: int) -> dict[int, int]:
-        """Movable stone (bit) -> its landings (mask) with a die of ``value``: R-19 .. R-21."""
-        g, movers, free, runs = self.grid, self.movers, self.free, self.runs
+    def _jumps(self, value: int) -> dict[int, int]:
+        """Movable stone (bit) -> its landings (mask) with a die of ``value`` from 2 to 6, R-19 ..
+        R-23 (R-24 is :meth:`landings`'): the straight jumps over ``value - 1`` stones, and the
+        paths of a 5 or 6 that turn once (``Grid.turned``).  R-22 and R-23 take whole sets of
+        origins out at once (``Grid.straight``, ``Grid.turned``: where the landing lies is fixed by the path)."""
+        g, movers, ends, departed = self.grid, self.movers, self.ends, self.departed
         found: dict[int, int] = {}
-        if value == 1:
-            around = g.around
-            for origin in _bits(movers):
-                landings = around[origin] & free
-                if landings:
-                    found[origin] = landings
-            return found
-        steps, ends = g.steps, self.ends
-        for direction, offset in enumerate(steps):
-            origins = movers & ends[7 * direction + value]
-            jump = value * offset
-            while origins:
-                low = origins & -origins
-                origin = low.bit_length() - 1
-                origins ^= low
-                found[origin] = found.get(origin, 0) | 1 << (origin + jump)
+        for row, jump, start, far in g.straight[value]:
+            origins = movers & ends[row]
+            if origins:
+                barred = departed & start | far
+                if origins & barred:
+                    origins &= ~barred
+                while origins:
+                    low = origins & -origins
+                    origin = low.bit_length() - 1
+                    origins ^= low
+                    found[origin] = found.get(origin, 0) | 1 << (origin + jump)
         if value >= 5:
-            for rows in g.turns[value]:
-                for row, ahead, corners_after in rows:
+            runs = self.runs
+            for rows in g.turned[value]:
+                for row, ahead, corners in rows:
                     base = movers & runs[row]
                     if not base:
                         break  # a longer row is a subset of this one
                     at = base << ahead if ahead > 0 else base >> -ahead  # the turning stones
-                    for corner, jump in corners_after:
+                    for corner, reach, (start, far) in corners:
                         turns = at & ends[corner]
-                        while turns:
-                            low = turns & -turns
-                            turn = low.bit_length() - 1
-                            turns ^= low
-                            origin = turn - ahead
-                            found[origin] = found.get(origin, 0) | 1 << (turn + jump)
+                        if not turns:
+                            continue
+                        origins = turns >> ahead if ahead > 0 else turns << -ahead
+                        barred = departed & start | far
+                        if origins & barred:
+                            origins &= ~barred
+                        while origins:
+                            low = origins & -origins
+                            origin = low.bit_length() - 1
+                            origins ^= low
+                            found[origin] = found.get(origin, 0) | 1 << (origin + reach)
         return found
 
-    # -- R-24 ---------------------------------------------------------------------------
-
-    def _allowed(self, origin: int) -> tuple[int, int]:
-        """The landings R-22, R-23 and R-24 allow the stone on bit ``origin`` (masks, right on the
-        playable cells), among those a die can reach: ``[0]`` for a 2 to 6 (which ends next to a
-        jumped stone, so it keeps a caravan whose rest is one piece whole), ``[1]`` for a 1 (the
-        eight cells around); worked out once per stone."""
-        g = self.grid
-        more = g.off_start if self.departed >> origin & 1 else g.all  # R-22
-        if origin in g.far_bits:
-            more &= g.far  # R-23
-        apart = self.apart.get(origin)
-        if apart is not None and (origin != self.root or len(apart) > 1):
-            # R-24: the landing must touch every piece: the subtrees that hang on this stone
-            # alone (the cells next to each come with it), and the rest but for the root
-            rest = self.S ^ 1 << origin
-            for piece, near in apart:
-                rest ^= piece
-                more &= near
-            if origin != self.root:
-                W = g.width
-                more &= rest << 1 | rest >> 1 | rest << W | rest >> W
-            found = (more, more)
-        elif self.S ^ 1 << origin:
-            # R-24 for a 1: a landing must touch the rest.  A cell diagonal to the stone does
-            # when it touches any stone; a side neighbour when it touches two (the stone and another).
-            touching, twice = self._touching()
-            found = (more, more & touching & ~(g.side_mask[origin] & ~twice))
-        else:
-            found = (more, more)  # the only stone
-        self._allowed_by_stone[origin] = found
-        return found
+    def _joins(self, origin: int) -> int:
+        """R-24 for the cut stone on bit ``origin`` (in :attr:`apart`, :attr:`cut_root`): the cells that touch
+        every piece of the rest of the caravan, the subtrees that hang on it alone (their
+        neighbour cells come with them) and the rest but for the root; worked out once per stone."""
+        pieces, more, _ = self.apart[origin]
+        if more and origin != self.root:
+            rest = self.S ^ 1 << origin ^ pieces
+            W = self.grid.width
+            more &= rest << 1 | rest >> 1 | rest << W | rest >> W
+        self._joining[origin] = more
+        return more
 
     def _touching(self) -> tuple[int, int]:
         """The cells next to (N4) at least one stone, and those next to at least two."""
@@ -330,42 +371,86 @@ class Position(LandingTable):
             self._touch = (a | b | c | d, (a & b) | (c & d) | ((a | b) & (c | d)))
         return self._touch
 
-    # -- R-19 .. R-24 together -------------------------------------------------------------
-
     def landings(self, value: int) -> dict[int, int]:
         """Every movable stone with a legal landing for ``value`` (its bit, lowest first: reading
         order) -> its legal landings (a mask), R-19 .. R-24 without R-18; worked out once per
-        value.  Shared: not to be changed.  ``grid.cell`` turns a bit into its cell."""
+        value.  Shared: not to be changed.  ``grid.cell`` turns a bit into its cell.
+
+        R-24: a cut stone's landing must touch every piece of the rest (:meth:`_joins`; a 2 to 6,
+        with one or two landings a stone, tests them cell by cell unless a 1 already asked).  Any
+        other stone's landing of a 2 to 6 ends next to the last stone it jumped, so it keeps the
+        rest whole; a 1 must touch the rest: a cell diagonal to the stone does when it touches
+        any stone, a side neighbour when it touches two (the stone and another)."""
         found = self._masks.get(value)
-        if found is None:
-            found = {}
-            if not self.connected:
-                bit = self.grid.bit
-                for stone, cells in self.reference()._table(value).items():
-                    mask = 0
-                    for cell in cells:
-                        mask |= 1 << bit[cell]
-                    found[bit[stone]] = mask
-            elif value == 1:  # R-20: the eight cells around (``_reach``'s first case, with R-22 .. R-24)
-                kept, allowed, around, free = self._allowed_by_stone, self._allowed, self.grid.around, self.free
-                movers = self.movers
-                while movers:
-                    low = movers & -movers
-                    origin = low.bit_length() - 1
-                    movers ^= low
-                    mask = around[origin] & free
-                    if mask:
-                        mask &= (kept.get(origin) or allowed(origin))[1]
-                        if mask:
-                            found[origin] = mask
-            else:
-                kept, allowed = self._allowed_by_stone, self._allowed
-                reach = self._reach(value)
+        if found is not None:
+            return found
+        if self.compiled is not None:
+            found = self._masks[value] = self.compiled.landings(value)
+            return found
+        found = {}
+        g = self.grid
+        if not self.connected:
+            bit = g.bit
+            for stone, cells in self.reference()._table(value).items():
+                mask = 0
+                for cell in cells:
+                    mask |= 1 << bit[cell]
+                found[bit[stone]] = mask
+        elif value == 1:  # R-20: the eight cells around
+            around, free, movers, departed, apart = g.around, self.free, self.movers, self.departed, self.apart
+            joining, joins, not_start, far = self._joining, self._joins, g.not_start, g.far
+            root, cut_root = self.root, self.cut_root
+            alone = not self.S & self.S - 1
+            sides = None
+            while movers:
+                low = movers & -movers
+                origin = low.bit_length() - 1
+                movers ^= low
+                mask = around[origin] & free
+                if departed & low:
+                    mask &= not_start  # R-22
+                if far & low:
+                    mask &= far  # R-23
+                if not mask:
+                    continue
+                if origin in apart and (cut_root or origin != root):
+                    join = joining.get(origin)
+                    mask &= joins(origin) if join is None else join
+                elif not alone:
+                    if sides is None:
+                        touching, twice = self._touching()
+                        sides = g.side_mask
+                    mask &= touching & ~(sides[origin] & ~twice)
+                if mask:
+                    found[origin] = mask
+        else:
+            reach = self._jumps(value)
+            apart = self.apart
+            if apart:
+                joining, root, cut_root, S, sides = self._joining, self.root, self.cut_root, self.S, g.side_mask
                 for origin in sorted(reach):
-                    mask = reach[origin] & (kept.get(origin) or allowed(origin))[0]
-                    if mask:
-                        found[origin] = mask
-            self._masks[value] = found
+                    mask = reach[origin]
+                    hung = apart.get(origin)
+                    if hung is not None and (cut_root or origin != root):
+                        join = joining.get(origin)
+                        if join is not None:
+                            mask &= join
+                        else:  # :meth:`_joins` for these one or two landings only, cell by cell
+                            mask &= hung[1]
+                            if mask and origin != root:
+                                rest, landings, mask = S ^ 1 << origin ^ hung[0], mask, 0
+                                while landings:
+                                    low = landings & -landings
+                                    landings ^= low
+                                    if sides[low.bit_length() - 1] & rest:
+                                        mask |= low
+                        if not mask:
+                            continue
+                    found[origin] = mask
+            else:
+                for origin in sorted(reach):
+                    found[origin] = reach[origin]
+        self._masks[value] = found
         return found
 
     def _table(self, value: int) -> dict[Cell, list[Cell]]:
@@ -387,6 +472,8 @@ class Position(LandingTable):
 
     def can_use(self, value: int, forbidden: Mapping[Cell, set[Cell]] | None = None) -> bool:
         """Whether a die of ``value`` has any legal move (R-14, R-16, R-17; ``forbidden``: R-18)."""
+        if not forbidden and self.compiled is not None:
+            return self.compiled.count(value) > 0
         masks = self.landings(value)
         if not forbidden:
             return bool(masks)
@@ -403,8 +490,41 @@ class Position(LandingTable):
         """Whether ``origin -> landing`` with ``value`` keeps R-19 .. R-24 (:meth:`refusal` is ``None``)."""
         bit = self.grid.bit
         start, end = bit.get(origin), bit.get(landing)
-        return (value in _VALUES and start is not None and end is not None
-                and bool(self.landings(value).get(start, 0) >> end & 1))
+        if value not in _VALUES or start is None or end is None:
+            return False
+        if self.compiled is not None:
+            return self.compiled.allows(value, start, end)
+        return bool(self.landings(value).get(start, 0) >> end & 1)
+
+    def die_moves(self, values: Sequence[int], returns: Sequence[tuple[int, int, int]], made: dict[int, Any],
+                  make: Callable[[int, Cell, Cell], Any]) -> list:
+        """Every move of a die of each of ``values`` (ascending), stones and landings in reading
+        order (bits ascending), R-19 .. R-24, and R-18: not the ``(value, origin, landing)`` bits in
+        ``returns``.  A move is ``made[(value * size + origin) * size + landing]`` (``size``:
+        ``grid.size``), ``make(value, origin cell, landing cell)`` when missing (then kept there)."""
+        if self.compiled is not None:
+            return self.compiled.moves(values, returns, made, make)
+        g = self.grid
+        cell, size = g.cell, g.size
+        moves = []
+        for value in values:
+            blocked: dict[int, int] = {}
+            for moved_value, at, back in returns:
+                if moved_value == value:
+                    blocked[at] = blocked.get(at, 0) | 1 << back
+            for origin, landings in self.landings(value).items():
+                if blocked:
+                    landings &= ~blocked.get(origin, 0)
+                base = (value * size + origin) * size
+                while landings:
+                    low = landings & -landings
+                    landing = low.bit_length() - 1
+                    landings ^= low
+                    move = made.get(base + landing)
+                    if move is None:
+                        move = made[base + landing] = make(value, cell[origin], cell[landing])
+                    moves.append(move)
+        return moves
 
     def refusal(self, origin: Cell, value: int, landing: Cell) -> str | None:
         """``movement.Caravan.refusal``: why ``origin -> landing`` with ``value`` breaks R-19 ..
@@ -428,9 +548,9 @@ _ZEROS = {k: (0,) * (7 - k) for k in range(2, 7)}
 """The rest of a row of ``runs`` or ``ends`` once no longer row exists."""
 
 
-def _visit(here: int, parent: int, stones: set[int], adjacent: dict[int, tuple[tuple[int, ...], int]],
-           index: dict[int, int], apart: dict[int, list[tuple[int, int]]]) -> tuple[int, int, int]:
-    """The search of :meth:`Position._setup` from ``here`` (reached from ``parent``): numbers the stones
+def _visit(here: int, stones: set[int], adjacent: dict[int, tuple[tuple[int, ...], int]],
+           index: dict[int, int], apart: dict[int, tuple[int, int, int]]) -> tuple[int, int, int]:
+    """The search of :meth:`Position._setup` from ``here``: numbers the stones
     it reaches in ``index``, notes in ``apart`` the subtrees that hang on one stone alone, and
     returns the lowest search number the subtree of ``here`` reaches by one side step, the
     subtree as a mask and the playable cells next to it (``adjacent``: a cell's N4 neighbours
@@ -443,17 +563,16 @@ def _visit(here: int, parent: int, stones: set[int], adjacent: dict[int, tuple[t
         if there in stones:
             seen = index.get(there)
             if seen is None:  # a search child
-                below, below_mask, below_near = _visit(there, here, stones, adjacent, index, apart)
+                below, below_mask, below_near = _visit(there, stones, adjacent, index, apart)
                 subtree |= below_mask
                 near |= below_near
                 if below >= mine:  # its subtree hangs on ``here`` alone
-                    if here in apart:
-                        apart[here].append((below_mask, below_near))
-                    else:
-                        apart[here] = [(below_mask, below_near)]
+                    hung = apart.get(here)
+                    apart[here] = ((below_mask, below_near, 1) if hung is None
+                                   else (hung[0] | below_mask, hung[1] & below_near, hung[2] + 1))
                 elif below < low:
                     low = below
-            elif seen < low and there != parent:
+            elif seen < low:  # the side step back to the parent too: it lowers ``below`` to ``mine`` at most
                 low = seen
     return low, subtree, near
 

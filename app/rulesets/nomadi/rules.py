@@ -514,31 +514,17 @@ def _dice_moves(state: NomadiState, position: Position) -> list[AnyMove]:
         if here and here[0] == went_to[0] and here[1] == went_to[1]:
             returns.append((moved_value, bit[(went_to[0], went_to[1])], bit[(came_from[0], came_from[1])]))
     values = sorted({value for value, used in zip(state["dice"], state["used"]) if not used})
-    cell, size = g.cell, g.size
     made = _DIE_MOVES.get(position.board)
     if made is None or len(made) > DIE_MOVES_KEPT:
         made = _DIE_MOVES[position.board] = {}
-    moves = []
-    for value in values:
-        blocked: dict[int, int] = {}
-        for moved_value, at, back in returns:
-            if moved_value == value:
-                blocked[at] = blocked.get(at, 0) | 1 << back
-        for origin, landings in position.landings(value).items():
-            if blocked:
-                landings &= ~blocked.get(origin, 0)
-            base = (value * size + origin) * size
-            while landings:
-                low = landings & -landings
-                landing = low.bit_length() - 1
-                landings ^= low
-                move = made.get(base + landing)
-                if move is None:
-                    move = made[base + landing] = UseDie.trusted(type="move", die=value, stone=cell[origin],
-                                                                 to=cell[landing])
-                moves.append(move)
+    moves = position.die_moves(values, returns, made, _die_move)
     position.dice_moves[key] = moves
     return moves
+
+
+def _die_move(value: int, origin: Cell, landing: Cell) -> UseDie:
+    """The move of the stone on ``origin`` to ``landing`` with a die of ``value`` (listed legal)."""
+    return UseDie.trusted(type="move", die=value, stone=origin, to=landing)
 
 
 def _legal_dice(state: NomadiState, board: Board, seat: Seat) -> list[AnyMove]:
