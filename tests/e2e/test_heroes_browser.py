@@ -5,7 +5,9 @@ controls (static/js/renderers/heroes.js); the server's `legal` decides what may 
     region (the highlighted regions are exactly the legal ones), takes Tax, the other follows it
     with a Serf, and the round is played out by clicks until round 2 begins.
 (b) Three players with Wandering Nomads and the shortest round limit play the whole game by
-    clicks only, until every page shows the final result.
+    clicks only, until every page shows the final result. At the start of (a) and the end of (b),
+    at 1280 x 800, the map's names are 11 px or more and no word or count of a region touches its
+    hexagon's edge.
 (c) A battle: North and East march at each other (steered through REST, quick), then both choose
     their tactic cards by clicks in secret (the other page shows only that a card was chosen),
     the reveal shows both cards, and any conscripts and casualties are chosen by clicks.
@@ -166,6 +168,52 @@ def play_one_move_by_clicks(players, base: str, table_id: str, rng: random.Rando
     return game
 
 
+# Every word and number of a region, in CSS px on the page: its size (font size times the map's
+# scale) and how far its box stays inside the region's hexagon (from the inner side of its edge).
+MAP_TEXTS = """() => {
+  const svg = document.querySelector('#board svg.hx-map');
+  const scale = svg.getScreenCTM().a; // CSS px a map unit (the map keeps its shape inside its box)
+  const texts = [];
+  for (const region of svg.querySelectorAll('.hx-region')) {
+    const hex = region.querySelector('polygon.hx-hex');
+    const corners = hex.getAttribute('points').split(' ').map((point) => point.split(',').map(Number));
+    const [cx, cy] = [0, 1].map((axis) => corners.reduce((sum, corner) => sum + corner[axis], 0) / 6);
+    const edge = parseFloat(getComputedStyle(hex).strokeWidth) / 2;
+    for (const text of region.querySelectorAll('text')) {
+      const box = text.getBBox();
+      let inside = Infinity;
+      // the glyphs' own height: the middle 60 % of the text's box (the box holds the font's whole ascent and descent)
+      const [top, bottom] = [box.y + box.height * 0.2, box.y + box.height * 0.8];
+      for (const [x, y] of [[box.x, top], [box.x + box.width, top], [box.x, bottom], [box.x + box.width, bottom]]) {
+        corners.forEach(([x1, y1], index) => {
+          const [x2, y2] = corners[(index + 1) % 6];
+          const length = Math.hypot(x2 - x1, y2 - y1);
+          const towardsCentre = Math.sign((cx - x1) * (y2 - y1) - (cy - y1) * (x2 - x1));
+          inside = Math.min(inside, (towardsCentre * ((x - x1) * (y2 - y1) - (y - y1) * (x2 - x1))) / length - edge);
+        });
+      }
+      texts.push({ region: region.dataset.region, kind: text.getAttribute('class'), text: text.textContent,
+                   px: parseFloat(getComputedStyle(text).fontSize) * scale, inside: inside * scale });
+    }
+  }
+  return texts;
+}"""
+
+
+def assert_map_readable(page, where: str) -> None:
+    """At 1280 x 800 every region's name and capital level is 11 px or more, and every word and
+    number of a region (its name, a capital's level, an army's counts) stays inside the region's
+    hexagon, 1 px or more clear of its edge (a count once touched a capital's thick edge)."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")  # board-fit.js
+    texts = page.evaluate(MAP_TEXTS)
+    assert any("hx-unit-count" in text["kind"] for text in texts), f"{where}: no army on the map"
+    small = [text for text in texts if text["kind"] in ("hx-region-label", "hx-capital-level") and text["px"] < 11]
+    assert small == [], f"{where}: labels under 11 px: {small}"
+    cramped = [text for text in texts if text["inside"] < 1]
+    assert cramped == [], f"{where}: texts at or over their hexagon's edge: {cramped}"
+
+
 def test_two_players_play_a_round_with_a_nomad_and_a_follow_by_clicks(live_server, chromium):
     base = live_server
     rng = random.Random(3)
@@ -180,6 +228,8 @@ def test_two_players_play_a_round_with_a_nomad_and_a_follow_by_clicks(live_serve
         expect(page.locator("#board .hx-player")).to_have_count(2)
         expect(page.locator('#board .hx-player [data-slot="sail"]').first).to_have_attribute("data-fill", "disabled")
         expect(page.locator("#board .hx-tax-track li")).to_have_count(3)
+    assert_map_readable(ana, "Heroes, the start (each capital's Courtyard of two kinds)")
+    ana.set_viewport_size({"width": 1280, "height": 1000})
 
     # The Nomad: Ana (first player) sees exactly the legal regions highlighted; Bo none.
     game = server_game(ana, base, table_id)
@@ -260,6 +310,8 @@ def test_three_players_finish_a_game_with_wandering_nomads_by_clicks(live_server
         expect(page.locator("#board .hx")).to_have_attribute("data-phase", "over")
         expect(page.locator("#log li")).to_have_count(len(server_game(page, base, table_id)["log"]))  # the whole game, in words
         assert_no_codes(page, "Heroes, wandering Nomads, the end")
+    # the result above the map no longer shrinks it to the window's last 60 % (names at 9.7 px)
+    assert_map_readable(players[0], "Heroes, the end of a game of three")
     for page in players:
         page.context.close()
 
@@ -551,10 +603,18 @@ def test_solo_against_the_enemy_with_wandering_nomads_finished_by_clicks(live_se
         expect(page.locator("#result-table [data-score-seat]")).to_have_count(1)
         expect(page.locator("#board .hx")).to_have_attribute("data-phase", "over")
         assert_no_codes(page, "Heroes solo, the end")
+        # what the player was measured against: the Enemy's column beside theirs, the running
+        # score named as the game names it (not "Score" above "Total")
+        enemy = final["result"]["rivals"][0]
+        expect(page.locator('#result-table thead th[data-rival="0"]')).to_have_text("The Enemy")
+        expect(page.locator('#result-table tr.total td[data-rival="0"]')).to_have_text(str(enemy["score"]))
+        expect(page.locator("#result-table tbody th").first).to_have_text("VP during play")
     # the reason is a template with its scores as arguments: the page fills them in, in each reader's language
     expect(ana.locator("#result-reason")).to_have_text(final["result"]["reason"])
     ana.locator("#language-chooser").select_option("fr")
     expect(ana.locator("html")).to_have_attribute("lang", "fr")
     expect(ana.locator("#result-reason")).to_contain_text(f"l'Ennemi, {final['result']['scores'][0]} PV à ")
+    expect(ana.locator('#result-table thead th[data-rival="0"]')).to_have_text("L'Ennemi")
+    expect(ana.locator("#result-table tbody th").first).to_have_text("PV en cours de partie")
     for page in (ana, watcher):
         page.context.close()

@@ -238,6 +238,11 @@ def play_until_the_enemy_casts(ana, base: str) -> str | None:
     for _ in range(150):
         game = server_game(ana, base, table_id)
         if any("The Enemy (Hero" in entry["text"] and " casts " in entry["text"] for entry in game["log"]):
+            if any(move["type"] == "interrupt" for move in game["legal"]):
+                # The player holds an interrupt spell: the Enemy's spell waits on the answer.
+                wait_for_version_change(ana, game["version"], equal=True)
+                ana.get_by_role("button", name="Let it be").click()
+                wait_for_version_change(ana, game["version"])
             return table_id
         if game["status"] != "running":
             return None

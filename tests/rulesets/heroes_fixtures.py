@@ -135,11 +135,13 @@ def move_hero(state: dict[str, Any], hero: int, region: str) -> None:
 # -- the full edition ----------------------------------------------------------------------------
 
 def full_position(n_players: int = 2, nomads: str = "none", seed: int = 1, hands: list[list[str]] | None = None,
-                  tokens: dict[str, str] | None = None) -> dict[str, Any]:
+                  tokens: dict[str, str] | None = None, house_revision: int | None = None) -> dict[str, Any]:
     """A full-edition game as :func:`position` leaves a core one (round 1, seat 0 to act, lap 1,
     every Courtyard empty), every hand as ``hands`` says (default: empty; the cards come out of
-    the deck), no exploration token but ``tokens`` (region -> token id), an empty discard."""
-    state = FULL.setup(n_players, FULL.parse_options({"nomads": nomads, "first_player": "host"}), seed)
+    the deck), no exploration token but ``tokens`` (region -> token id), an empty discard; its
+    house data of ``house_revision`` (default: the newest, as a new table's)."""
+    revision = {} if house_revision is None else {"house_revision": house_revision}
+    state = FULL.setup(n_players, FULL.parse_options({"nomads": nomads, "first_player": "host", **revision}), seed)
     state["phase"] = "action"
     state["pending"] = None
     for entry in state["regions"].values():

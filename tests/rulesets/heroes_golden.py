@@ -35,6 +35,11 @@ A result's reason became a template with typed arguments too (``Result.reason_ar
 scores ``{mine}`` and ``{theirs}``, the round limit's ``{limit}``).  The result hash is taken of
 the reason with its arguments written back in (:func:`reason_as_recorded`), so the hashes recorded
 before still hold: they prove the English reason is the same word for word.
+
+The result's table then named its running-score category in the game's words (``"VP during
+play"``, was ``"score"``) and a solo result gained the Enemy as a rival (``Result.rivals``): the
+hash is taken of the result with the old name and without the rivals (:func:`shape_as_recorded`),
+so the recorded hashes prove every score, place and breakdown the same.
 """
 
 from __future__ import annotations
@@ -49,6 +54,7 @@ from typing import Any
 from app.rulesets.base import Event
 from app.rulesets.wire import dump_moves
 from app.rulesets.heroes import Heroes
+from app.rulesets.heroes.scoring import DURING_PLAY
 
 GOLDEN_FILE = Path(__file__).parent / "data" / "heroes_golden.json"
 CHOICE_FIELDS = ("ore", "mana", "food", "serf", "warrior", "hero", "mercenary")
@@ -102,7 +108,16 @@ def result_hash(rules: Heroes, state: dict[str, Any]) -> str:
     """The hash of the game's result (``None`` while it runs), its reason's arguments written into
     its words (:func:`reason_as_recorded`)."""
     result = rules.result(state)
-    return digest(reason_as_recorded(result.model_dump()) if result is not None else None)
+    return digest(shape_as_recorded(reason_as_recorded(result.model_dump())) if result is not None else None)
+
+
+def shape_as_recorded(dumped: dict[str, Any]) -> dict[str, Any]:
+    """A result's dump as it was recorded before the running score was named ``"VP during play"``
+    and the solo Enemy was a rival (the module docstring)."""
+    recorded = {key: value for key, value in dumped.items() if key != "rivals"}
+    recorded["breakdown"] = [{("score" if category == DURING_PLAY else category): points for category, points in parts.items()}
+                             for parts in dumped["breakdown"]]
+    return recorded
 
 
 def reason_as_recorded(dumped: dict[str, Any]) -> dict[str, Any]:
@@ -123,25 +138,48 @@ def record(rules: Heroes, n_players: int, options: dict[str, Any], seed: int) ->
     state = rules.setup(n_players, rules.parse_options({"edition": "core", **options}), seed)  # recorded as core
     game: dict[str, Any] = {"n_players": n_players, "options": options, "seed": seed, "moves": [],
                             "plies": [ply_hashes(rules, state, [])]}
-    while rules.to_act(state):
-        seat = chooser.choice(sorted(rules.to_act(state)))
-        legal = rules.legal_moves(state, seat)
-        kind = chooser.choice(sorted({move.type for move in legal}))  # every kind of move, not mostly marches
-        move = chooser.choice([move for move in legal if move.type == kind])
-        state, events = rules.apply(state, seat, move)
-        game["moves"].append([seat, rules.dump_move(move)])
-        game["plies"].append(ply_hashes(rules, state, events))
+    state = play_kind_first(rules, state, chooser, game)
     game["result"] = result_hash(rules, state)
     return game
 
 
+def replay_checking_each_ply(rules: Heroes, state: dict[str, Any], game: dict[str, Any]) -> dict[str, Any]:
+    """Replay ``game["moves"]`` from ``state`` through ``check_and_apply``, asserting after each ply
+    that its state, views, legal moves and events hash as recorded in ``game["plies"]``; returns
+    the final state."""
+    for ply, (seat, wire) in enumerate(game["moves"], start=1):
+        state, events = rules.check_and_apply(state, seat, rules.parse_move(wire))
+        expected, found = game["plies"][ply], ply_hashes(rules, state, events)
+        changed = [name for name in ("s", "v", "l", "e") if expected[name] != found[name]]
+        assert not changed, f"ply {ply} ({wire['type']} by seat {seat}): {changed} differ"
+    return state
+
+
+def play_kind_first(rules: Heroes, state: dict[str, Any], chooser: random.Random, game: dict[str, Any]) -> dict[str, Any]:
+    """Play ``state`` to its end, each move drawn by first drawing a kind of move, then one of that
+    kind (every kind is played, not mostly marches), appending each wire move to ``game["moves"]``
+    and its hashes to ``game["plies"]``; returns the final state."""
+    while rules.to_act(state):
+        seat = chooser.choice(sorted(rules.to_act(state)))
+        legal = rules.legal_moves(state, seat)
+        kind = chooser.choice(sorted({move.type for move in legal}))
+        move = chooser.choice([move for move in legal if move.type == kind])
+        state, events = rules.apply(state, seat, move)
+        game["moves"].append([seat, rules.dump_move(move)])
+        game["plies"].append(ply_hashes(rules, state, events))
+    return state
+
+
 def main() -> None:
     """Write the golden file (run only with the code whose behaviour is the reference)."""
-    rules = Heroes()
-    games = [record(rules, **setup) for setup in GAMES]
-    GOLDEN_FILE.write_text(json.dumps({"games": games}, separators=(",", ":")) + "\n")
+    write_golden(GOLDEN_FILE, [record(Heroes(), **setup) for setup in GAMES])
+
+
+def write_golden(path: Path, games: list[dict[str, Any]]) -> None:
+    """Write ``games`` (as :func:`record` makes them) to the golden file ``path`` and say its size."""
+    path.write_text(json.dumps({"games": games}, separators=(",", ":")) + "\n")
     plies = sum(len(game["moves"]) for game in games)
-    print(f"{len(games)} games, {plies} moves, {GOLDEN_FILE.stat().st_size} bytes")
+    print(f"{len(games)} games, {plies} moves, {path.stat().st_size} bytes")
 
 
 if __name__ == "__main__":

@@ -317,7 +317,7 @@ def test_destroying_a_capital_eliminates_the_owner_removes_its_pieces_and_gives_
     assert units(state, "S_capital", A) == {"serf": 1, "warrior": 4, "hero": 0}
     assert state["end"] == {"objective": "eXterminate", "by": A, "round": 1, "last_round": 2}
     assert RULES.result({**state, "phase": "over"}).breakdown[C] == {
-        "score": 0, "hall": 0, "towers": 0, "warriors": 0, "hero": 0, "capital": 0, "regions": 0}
+        "VP during play": 0, "hall": 0, "towers": 0, "warriors": 0, "hero": 0, "capital": 0, "regions": 0}
 
 
 def test_a_failed_capital_attack_is_a_normal_lost_battle():

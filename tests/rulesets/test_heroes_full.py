@@ -61,7 +61,7 @@ def test_scribe_then_cast_the_scribed_spell_and_its_round_end_turns():
     state["turn"] = {"seat": A, "lap": 2, "order": [A, B]}
     state, _ = play(state, (A, Cast(card="glory-1")))
     player = state["players"][A]
-    assert player["resources"]["mana"] == 1 and player["score"] == 3  # Song of Glory: 4 Mana, 3 VP
+    assert player["resources"]["mana"] == 2 and player["score"] == 3  # Song of Glory: 3 Mana (revision 3), 3 VP
     assert player["scribed"] == [{"card": "glory-1", "status": "exhausted"}]
     round_end(state, [])  # spec 1.10: Exhausted -> Preparing -> Ready, one step per Round End
     assert player["scribed"][0]["status"] == "preparing"
@@ -86,7 +86,7 @@ def test_fireball_destroys_the_weakest_enemy_unit_in_reach():
     assert state["last"]["move"]["card"] == "fireball"  # the kind: the copy may come back in a reshuffle
     state, events = play(state, (B, Skip()))
     assert units(state, "E_forest", B) == {"serf": 0, "warrior": 1, "hero": 0}
-    assert state["players"][A]["resources"]["mana"] == 2 and state["players"][A]["score"] == 1
+    assert state["players"][A]["resources"]["mana"] == 3 and state["players"][A]["score"] == 2  # revision 3: 2 Mana, 2 VP
     assert state["spell_discard"] == ["fireball-1"]
 
 
@@ -94,7 +94,7 @@ def test_counterspell_cancels_the_fireball_but_its_mana_stays_paid():
     state = fireball_position()
     state, _ = play(state, (A, Cast(card="fireball-1", target="E_forest")), (B, Interrupt(card="counterspell-1")))
     assert units(state, "E_forest", B) == {"serf": 1, "warrior": 1, "hero": 0}
-    assert state["players"][A]["resources"]["mana"] == 2 and state["players"][A]["score"] == 0
+    assert state["players"][A]["resources"]["mana"] == 3 and state["players"][A]["score"] == 0  # 5 - 2
     assert state["players"][B]["resources"]["mana"] == 0 and state["players"][B]["score"] == 1
     assert state["spell_discard"] == ["fireball-1", "counterspell-1"]
 

@@ -89,7 +89,7 @@ def test_final_scoring_by_category():
     put(state, "E_forest", A, serf=1)
     state["phase"] = "over"
     result = RULES.result(state)
-    assert result.breakdown[A] == {"score": 7, "hall": 2, "towers": 4, "warriors": 3, "hero": 2, "capital": 3,
+    assert result.breakdown[A] == {"VP during play": 7, "hall": 2, "towers": 4, "warriors": 3, "hero": 2, "capital": 3,
                                    "regions": 4}  # N_capital, N_plains, N_mountain, E_forest
     assert result.scores[A] == 25
     # seats 1 and 2: only their standing capitals (1 VP each) and level 1 (0): a shared 2nd place

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.rulesets.base import IllegalMove, amount
+from app.rulesets.base import IllegalMove, Rival, amount
 from app.rulesets.heroes import compass
 from app.rulesets.heroes.enemy import enemy_losses, take_enemy_losses
 from app.rulesets.heroes.deck import draw
@@ -509,6 +509,9 @@ def test_the_result_compares_your_score_with_the_enemys():
     assert outcome.scores == [21] and outcome.ranks == [1]
     assert outcome.reason_words(("Ana",)).startswith("Ana beats the Enemy, 21 VP to 13: the Enemy reached the end of its C.C. track")
     assert outcome.reason_args == {"mine": amount(21), "theirs": amount(13)}  # one template whatever the scores
+    # the Enemy beside the player in the result's table: no Hero or capital-level VP (spec 1.12)
+    assert outcome.rivals == [Rival(name="The Enemy", score=13, breakdown={
+        "VP during play": 12, "hall": 0, "towers": 0, "warriors": 0, "hero": 0, "capital": 0, "regions": 1})]
 
 
 def test_equal_vp_with_the_enemy_is_no_win():

@@ -24,7 +24,7 @@ Decisions where the sources are silent (also in ``reference.md``, "Full edition"
 from __future__ import annotations
 
 from app.rulesets.base import Seat
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import of
 from app.rulesets.heroes.pieces import board_nomads, is_full, units_at
 from app.rulesets.heroes.state import HeroesState
 
@@ -40,7 +40,7 @@ def hero_amount(state: HeroesState, seat: Seat, kind: str) -> int:
     level = max(1, min(player["cc_level"], 3))
     total = 0
     for hero in active_heroes(state, seat):
-        ability = CATALOGUE.heroes[hero].ability
+        ability = of(state).heroes[hero].ability
         if ability["kind"] == kind:
             total += ability["amount"][level - 1]
     return total
@@ -54,7 +54,7 @@ def strength_bonuses(state: HeroesState, seat: Seat, region: str, side: str, wit
     player = state["players"][seat]
     if not is_full(state) or player.get("enemy") or "faction" not in player:
         return 0
-    ability = CATALOGUE.faction(player["faction"])["ability"]
+    ability = of(state).faction(player["faction"])["ability"]
     bonus = 0
     if ability["kind"] == "defending" and side == "defender":
         bonus += ability["strength"]
@@ -87,7 +87,7 @@ def collect_bonus(state: HeroesState, seat: Seat) -> dict[str, int]:
     player = state["players"][seat]
     level = max(1, min(player["cc_level"], 3))
     for hero in active_heroes(state, seat):
-        ability = CATALOGUE.heroes[hero].ability
+        ability = of(state).heroes[hero].ability
         if ability["kind"] == "collect":
             gained[ability["resource"]] = gained.get(ability["resource"], 0) + ability["amount"][level - 1]
     return gained

@@ -25,7 +25,7 @@ from app.rulesets.heroes import mercenaries
 from app.rulesets.heroes.board import Board, region_arg
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
 from app.rulesets.heroes.phrases import Phrase, number, resources, said
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import of
 from app.rulesets.heroes.moves import AnyMove, VESSELS, Build, CapitalAction, Recruit, Research, Scribe, Tax, Worker
 from app.rulesets.heroes.pieces import (
     add_units, can_pay, courtyard, gain, is_full, pay, take_units, towers_of, units_at,
@@ -57,7 +57,7 @@ def can_recruit(state: HeroesState, seat: Seat, unit: str) -> bool:
     if unit == "mercenary":
         return mercenaries.can_recruit(state, seat)
     player = state["players"][seat]
-    if unit in VESSELS or unit in CATALOGUE.heroes:
+    if unit in VESSELS or unit in of(state).heroes:
         return can_recruit_full(state, seat, unit)
     if unit == "hero" and not player["hall"]:
         return False
@@ -71,7 +71,7 @@ def recruit(state: HeroesState, seat: Seat, move: Recruit) -> Phrase:
     """Pay and put the new unit(s) in the Courtyard; returns the log text."""
     if move.unit == "mercenary":
         return mercenaries.recruit(state, seat)
-    if move.unit in VESSELS or move.unit in CATALOGUE.heroes:
+    if move.unit in VESSELS or move.unit in of(state).heroes:
         return recruit_full(state, seat, move.unit)
     cost = HOUSE.recruit_cost(move.unit)
     pay(state, seat, cost)
@@ -83,11 +83,12 @@ def recruit(state: HeroesState, seat: Seat, move: Recruit) -> Phrase:
     return said(f"recruits {what} for {{cost}}", cost=resources(cost))
 
 
-def full_cost(unit: str) -> dict[str, int]:
-    """What a vessel (``sea_vessel``, ``air_vessel``) or a Hero of the full edition costs."""
+def full_cost(state: HeroesState, unit: str) -> dict[str, int]:
+    """What a vessel (``sea_vessel``, ``air_vessel``) or a Hero of the full edition costs in the
+    game's revision of the house data."""
     if unit in VESSELS:
-        return dict(CATALOGUE.vessel(unit.split("_")[0])["cost"])
-    return dict(CATALOGUE.heroes[unit].cost)
+        return dict(of(state).vessel(unit.split("_")[0])["cost"])
+    return dict(of(state).heroes[unit].cost)
 
 
 def can_recruit_full(state: HeroesState, seat: Seat, unit: str) -> bool:
@@ -100,38 +101,38 @@ def can_recruit_full(state: HeroesState, seat: Seat, unit: str) -> bool:
         kind = unit.split("_")[0]
         if player["vessels"][kind] is not None:
             return False
-        building = CATALOGUE.vessel_building(player["faction"], kind)
+        building = of(state).vessel_building(player["faction"], kind)
     else:
-        hero = CATALOGUE.heroes[unit]
+        hero = of(state).heroes[unit]
         if hero.faction != player["faction"] or unit in player["heroes"] or player["supply"]["hero"] < 1:
             return False
         building = hero.building
-    return building in player["buildings"] and can_pay(state, seat, full_cost(unit))
+    return building in player["buildings"] and can_pay(state, seat, full_cost(state, unit))
 
 
 def recruit_full(state: HeroesState, seat: Seat, unit: str) -> Phrase:
     """Pay; a Hero goes to the Courtyard (its card in play), a vessel to its capital."""
     from app.rulesets.heroes.vessels import place_new
-    cost = full_cost(unit)
+    cost = full_cost(state, unit)
     pay(state, seat, cost)
     player = state["players"][seat]
     if unit in VESSELS:
         kind = unit.split("_")[0]
         place_new(state, seat, kind)
-        name = CATALOGUE.faction(player["faction"])["vessels"][kind]["name"]
+        name = of(state).faction(player["faction"])["vessels"][kind]["name"]
         return said(f"launches the {{vessel}} ({kind} vessel) at {{region}} for {{cost}}", vessel=card(name), region=region_arg(player["capital"]),
                     cost=resources(cost))
     player["supply"]["hero"] -= 1
     player["heroes"].append(unit)
     add_units(state, player["capital"], seat, {"hero": 1})
-    return said("recruits the {hero} for {cost}", hero=card(CATALOGUE.heroes[unit].name), cost=resources(cost))
+    return said("recruits the {hero} for {cost}", hero=card(of(state).heroes[unit].name), cost=resources(cost))
 
 
 def recruit_units(state: HeroesState) -> tuple[str, ...]:
     """What a Recruit may offer in this game's edition (full: no generic Hero; the seat's
     faction Heroes and its vessels instead)."""
     if is_full(state):
-        return ("serf", "serf_pair", "warrior", "mercenary", "sea_vessel", "air_vessel", *CATALOGUE.heroes)
+        return ("serf", "serf_pair", "warrior", "mercenary", "sea_vessel", "air_vessel", *of(state).heroes)
     return (*RECRUITS, "mercenary")
 
 
@@ -180,15 +181,15 @@ def can_build_building(state: HeroesState, seat: Seat, building: str) -> bool:
     """Spec 1.7 Build a Building [K] (full edition): one of the seat's faction, not built yet,
     3 Ore and a Courtyard Serf to lock on it."""
     player = state["players"][seat]
-    return (CATALOGUE.buildings[building][0] == player["faction"] and building not in player["buildings"]
-            and courtyard(state, seat)["serf"] >= 1 and can_pay(state, seat, CATALOGUE.building["cost"]))
+    return (of(state).buildings[building][0] == player["faction"] and building not in player["buildings"]
+            and courtyard(state, seat)["serf"] >= 1 and can_pay(state, seat, of(state).building["cost"]))
 
 
 def builds(board: Board, state: HeroesState, seat: Seat, worker: str) -> list[Build]:
     """Every legal Build for ``seat`` (the worker already off the Courtyard)."""
     result: list[Build] = []
     if is_full(state):
-        result.extend(Build.shared(what=building, worker=worker) for building in CATALOGUE.buildings
+        result.extend(Build.shared(what=building, worker=worker) for building in of(state).buildings
                       if can_build_building(state, seat, building))
         result.extend(Build.shared(what=vessel, worker=worker) for vessel in VESSELS if can_recruit_full(state, seat, vessel))
     elif can_build_hall(state, seat):
@@ -204,12 +205,12 @@ def build(board: Board, state: HeroesState, seat: Seat, move: Build) -> Phrase:
     player = state["players"][seat]
     if move.what in VESSELS:
         return recruit_full(state, seat, move.what)  # spec 1.7 Build a Vessel: as recruiting it
-    if move.what in CATALOGUE.buildings:
-        cost = CATALOGUE.building["cost"]
+    if move.what in of(state).buildings:
+        cost = of(state).building["cost"]
         pay(state, seat, cost)
         take_units(state, player["capital"], seat, {"serf": 1})
         player["buildings"].append(move.what)
-        return said("builds the {building} for {cost}, locking a Serf on it", building=card(CATALOGUE.buildings[move.what][1]),
+        return said("builds the {building} for {cost}, locking a Serf on it", building=card(of(state).buildings[move.what][1]),
                     cost=resources(cost))
     if move.what == "hall":
         pay(state, seat, HOUSE.hall_cost)
@@ -289,7 +290,7 @@ def follow_moves(state: HeroesState, board: Board, seat: Seat, slot: str) -> lis
     result: list[AnyMove] = []
     for worker in workers(state, seat):
         for move in capital_actions(board, state, seat, slot, worker):
-            if (worker == "serf" and isinstance(move, Build) and (move.what == "hall" or move.what in CATALOGUE.buildings)
+            if (worker == "serf" and isinstance(move, Build) and (move.what == "hall" or move.what in of(state).buildings)
                     and courtyard(state, seat)["serf"] < 2):
                 continue
             result.append(move)

@@ -1,16 +1,29 @@
 """The house data of the full edition, read once from ``data/spells.json``, ``data/factions.json``
 and ``data/exploration.json`` (one file per kind; a host who owns the game can replace any of them
-with the printed values without touching code).
+with the printed values without touching code), in each of its revisions.
 
 Every value is marked in its file (``_source``) as known [K] or house [H]; ``reference.md``
 ("House values of the full edition") lists them all.  Nothing here is a rule: the rules that read
 these values are ``spells.py``, ``vessels.py``, ``abilities.py`` and ``exploration.py``.
+
+Revisions: a stored game is replayed by folding its moves over the data it is played with, so a
+value changed for new tables must not reach the games already played.  The three files are
+revision 1 (the values of every full-edition game stored before revisions existed);
+``data/revisions.json`` lists, for each later revision, only the values it changes from the one
+before (a patch: objects merge key by key, a list of entries with an ``id`` is patched by an object
+keyed by those ids).  A game plays the revision of its table option ``house_revision``
+(``options.py``), read from its state by :func:`of`.  A revision changes numbers and texts, never
+which cards, Heroes, Buildings or tokens there are nor their names (checked when loading), so move
+names and log lines read the same in every revision.  ``house_values.json`` (``houses.py``: the
+values the core edition shares) is not revised.
 """
 
 from __future__ import annotations
 
+import copy
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -54,9 +67,11 @@ class HeroCard:
 
 
 class Catalogue:
-    """Typed access to the full edition's data; one instance, :data:`CATALOGUE`."""
+    """Typed access to the full edition's data of one revision (:data:`REVISIONS`; a game's: :func:`of`)."""
 
-    def __init__(self, spells: dict[str, Any], factions: dict[str, Any], exploration: dict[str, Any]) -> None:
+    def __init__(self, spells: dict[str, Any], factions: dict[str, Any], exploration: dict[str, Any],
+                 revision: int = 1) -> None:
+        self.revision = revision
         self.spells_raw, self.factions_raw, self.exploration_raw = spells, factions, exploration
         self.spells: dict[str, Spell] = {}
         for entry in spells["cards"]:
@@ -140,9 +155,79 @@ class Catalogue:
         return next(entry for group in ("land", "sea") for entry in self.exploration_raw[group] if entry["id"] == kind)
 
 
-CATALOGUE = Catalogue(read("spells.json"), read("factions.json"), read("exploration.json"))
-"""The full edition's data every module reads (immutable after loading)."""
+FILES = ("spells.json", "factions.json", "exploration.json")
+"""The data files a revision may change, in the order :class:`Catalogue` takes them."""
 
-HERO_IDS = tuple(CATALOGUE.heroes)
-BUILDING_IDS = tuple(CATALOGUE.buildings)
-SPELL_IDS = tuple(CATALOGUE.spells)
+
+def patched(base: Any, changes: Any, where: str) -> Any:
+    """``base`` with ``changes`` applied (a copy; the module docstring says how a patch reads).
+    Raises ``ValueError`` naming ``where`` for a key or id that ``base`` lacks (a misspelt patch
+    would otherwise change nothing) or a patch whose shape does not fit."""
+    if isinstance(base, list) and isinstance(changes, Mapping):
+        ids = [entry.get("id") if isinstance(entry, Mapping) else None for entry in base]
+        unknown = sorted(set(changes) - set(ids) - {"_note"})
+        if unknown:
+            raise ValueError(f"{where}: no entry {', '.join(unknown)} to change")
+        return [patched(entry, changes[entry["id"]], f"{where}.{entry['id']}") if entry_id in changes else copy.deepcopy(entry)
+                for entry_id, entry in zip(ids, base)]
+    if isinstance(base, Mapping) and isinstance(changes, Mapping):
+        result = copy.deepcopy(dict(base))
+        for key, value in changes.items():
+            if key.startswith("_"):  # a patch's own notes (why a value changed)
+                continue
+            if key not in base:
+                raise ValueError(f"{where}: no key {key!r} to change")
+            result[key] = patched(base[key], value, f"{where}.{key}")
+        return result
+    if isinstance(changes, (Mapping, list)) or isinstance(base, (Mapping, list)):
+        raise ValueError(f"{where}: a patch must replace a value by a value of the same kind")
+    return changes
+
+
+def identity(catalogue: Catalogue) -> tuple[Any, ...]:
+    """What no revision may change: the ids and names of the spells, Heroes, Buildings and tokens."""
+    return ([(spell.id, spell.name, spell.kind, spell.nomad) for spell in catalogue.spells.values()],
+            [(hero.id, hero.name, hero.faction, hero.building) for hero in catalogue.heroes.values()],
+            catalogue.buildings, catalogue.tokens("land"), catalogue.tokens("sea"))
+
+
+def load_revisions(base: dict[str, dict[str, Any]], revisions: dict[str, Any]) -> dict[int, Catalogue]:
+    """Every revision's catalogue by number: 1 from the ``base`` files (name -> parsed file), each
+    later one the one before with its entry of ``revisions`` (``data/revisions.json``) applied.
+    Raises ``ValueError`` for numbers that do not follow on from 1, a patch of another file, a
+    patch that does not fit (:func:`patched`) or one that changes a card's identity."""
+    files = dict(base)
+    found = {1: Catalogue(files["spells.json"], files["factions.json"], files["exploration.json"], revision=1)}
+    for entry in revisions["revisions"]:
+        number = entry["revision"]
+        if number != max(found) + 1:
+            raise ValueError(f"data/revisions.json: revision {number} after {max(found)} (numbers follow on from 1)")
+        for name, changes in entry["changes"].items():
+            if name not in FILES:
+                raise ValueError(f"data/revisions.json: revision {number} changes {name}; a revision may change "
+                                 f"only {', '.join(FILES)}")
+            files[name] = patched(files[name], changes, f"revision {number}: {name}")
+        found[number] = Catalogue(files["spells.json"], files["factions.json"], files["exploration.json"], revision=number)
+        if identity(found[number]) != identity(found[1]):
+            raise ValueError(f"data/revisions.json: revision {number} changes which cards there are or their names")
+    return found
+
+
+REVISIONS = load_revisions({name: read(name) for name in FILES}, read("revisions.json"))
+"""The full edition's data of every revision by number (immutable after loading)."""
+NEWEST = max(REVISIONS)
+"""The revision a new table plays (``options.Options.house_revision``)."""
+FIRST = REVISIONS[1]
+"""Revision 1: for what every revision shares (ids and names, :func:`identity`), where no game is at hand."""
+
+
+def of(state: Mapping[str, Any]) -> Catalogue:
+    """The catalogue of the revision a game plays: its options' ``house_revision``, or 1 for a state
+    without it (every game stored before revisions existed, and a revision-1 game's state, which
+    keeps that layout: ``rounds.stored_options``).  ``state`` may be a view (it shows the options)."""
+    return REVISIONS[state["options"].get("house_revision", 1)]
+
+
+HERO_IDS = tuple(FIRST.heroes)
+BUILDING_IDS = tuple(FIRST.buildings)
+SPELL_IDS = tuple(FIRST.spells)

@@ -13,20 +13,20 @@ from __future__ import annotations
 from app.rulesets.base import Rng
 from app.rulesets.heroes import exploration, spells
 from app.rulesets.heroes.board import Board
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import of
 from app.rulesets.heroes.state import HeroesState
 
 
 def set_up(state: HeroesState, board: Board, rng: Rng, solo: bool) -> None:
     """Add the full edition's parts to ``state`` (module docstring), drawing from ``rng``."""
     for player in state["players"]:
-        faction = CATALOGUE.faction_of(player["continent"])
+        faction = of(state).faction_of(player["continent"])
         player["faction"] = faction
         player["buildings"] = []
         player["heroes"] = []
         player["scribed"] = []
         player["vessels"] = {"sea": None, "air": None}
-        player["supply"]["hero"] = len(CATALOGUE.faction_heroes(faction))
+        player["supply"]["hero"] = len(of(state).faction_heroes(faction))
         if not player.get("enemy"):
             player["bar"] = {slot: None for slot in player["bar"]}
     if solo:

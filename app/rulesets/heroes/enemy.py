@@ -272,9 +272,9 @@ def research(state: HeroesState, slot: int, card_id: int, events: list[Event]) -
     """Spec 1.12 Research [K]: the Enemy casts its acting Hero's spell and gains its VP; it fails
     only if it cannot pay (``data/spells.json`` ``enemy_spells``, [H]).  The player may interrupt
     (phase ``interrupt``, ``flow.answer_spell``); else it takes effect at once."""
-    from app.rulesets.heroes.catalogue import CATALOGUE
+    from app.rulesets.heroes.catalogue import of
     hero = hero_index(slot) + 1
-    entry = CATALOGUE.enemy_spells[hero]
+    entry = of(state).enemy_spells[hero]
     rival = state["players"][ENEMY]
     if rival["resources"]["mana"] < entry["mana"]:
         return False

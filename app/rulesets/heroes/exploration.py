@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from app.rulesets.base import Event, Rng, Seat, amount, card
 from app.rulesets.heroes.board import Board, region_arg
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import of
 
 from app.rulesets.heroes.pieces import destroy_units, gain, is_full, log_name, units_at
 from app.rulesets.heroes.state import HeroesState
@@ -37,8 +37,8 @@ LOSS_ORDER = ("serf", "warrior", "mercenary", "hero")
 def lay_out(state: HeroesState, board: Board, rng: Rng) -> None:
     """Setup: a random token of the right kind face down on every non-capital land region and
     every sea region (module docstring)."""
-    land = CATALOGUE.tokens("land")
-    sea = CATALOGUE.tokens("sea")
+    land = of(state).tokens("land")
+    sea = of(state).tokens("sea")
     rng.shuffle(land)
     rng.shuffle(sea)
     places = [region for region in board.land if not board.is_capital_region(region)]
@@ -58,7 +58,7 @@ def explore(state: HeroesState, board: Board, seat: Seat, region: str, events: l
         return
     token = tokens.pop(region)
     state["revealed"][region] = token
-    entry = CATALOGUE.token(token)
+    entry = of(state).token(token)
     effect = entry["effect"]
     player = state["players"][seat]
     who = log_name(state, seat, start=True)
@@ -85,11 +85,11 @@ def explore(state: HeroesState, board: Board, seat: Seat, region: str, events: l
         if drawn and len(player["spells"]) < hand_limit(state, seat):
             player["spells"].extend(drawn)
             text += ": a spell joins the hand"
-            events.append(Event(text="You find {spell}", args={"spell": card(CATALOGUE.spell(drawn[0]).name)}, seats=(seat,)))
+            events.append(Event(text="You find {spell}", args={"spell": card(of(state).spell(drawn[0]).name)}, seats=(seat,)))
         elif drawn:
             state["spell_discard"].extend(drawn)
             text += ": the hand is full, {spell} is discarded"
-            args["spell"] = card(CATALOGUE.spell(drawn[0]).name)
+            args["spell"] = card(of(state).spell(drawn[0]).name)
     elif kind == "lose_unit":
         text += ": " + lose_unit(state, seat, region) if army else ": no army is there to pay it"
     else:

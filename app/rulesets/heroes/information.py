@@ -24,7 +24,8 @@ def unseen_spells(world: dict[str, Any], seat: Seat, rng: Rng) -> None:
     """Full edition: the other players' hands, the spell deck and the face-down tokens, drawn from
     what ``seat`` has not seen (every card not in its hand, the discard or a scribed row; every
     token not revealed), with the sizes the view shows."""
-    from app.rulesets.heroes.catalogue import CATALOGUE
+    from app.rulesets.heroes.catalogue import of
+    catalogue = of(world)  # the view shows the options
     discard: list[str] = list(world["spell_discard"])
     seen = list(discard)
     players = world["players"]
@@ -33,7 +34,7 @@ def unseen_spells(world: dict[str, Any], seat: Seat, rng: Rng) -> None:
         if "spells" in player:
             seen += player["spells"]
     solo = world.get("solo") is not None
-    pool = list(CATALOGUE.deck(world["options"]["nomads"] == "wandering" and not solo))
+    pool = list(catalogue.deck(world["options"]["nomads"] == "wandering" and not solo))
     for card in seen:
         if card in pool:
             pool.remove(card)
@@ -44,7 +45,7 @@ def unseen_spells(world: dict[str, Any], seat: Seat, rng: Rng) -> None:
             player["spells"] = [pool.pop() for _ in range(size)]
     world["spell_deck"] = pool[:world.pop("spell_deck_size")]
     hidden = world.pop("tokens")
-    tokens = {"land": CATALOGUE.tokens("land"), "sea": CATALOGUE.tokens("sea")}
+    tokens = {"land": catalogue.tokens("land"), "sea": catalogue.tokens("sea")}
     for token in world["revealed"].values():
         for group in tokens.values():
             if token in group:

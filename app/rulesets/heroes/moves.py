@@ -37,7 +37,7 @@ from pydantic import Field
 
 from app.rulesets.base import MoveModel
 from app.rulesets.heroes.board import region_name
-from app.rulesets.heroes.catalogue import BUILDING_IDS, CATALOGUE, HERO_IDS
+from app.rulesets.heroes.catalogue import BUILDING_IDS, FIRST, HERO_IDS
 from app.rulesets.heroes.houses import HOUSE, describe_resources, describe_units
 
 Worker = Literal["token", "serf", "nomad"]
@@ -46,7 +46,7 @@ Count = Annotated[int, Field(ge=0, le=99)]
 WORKER_TEXT = {"token": "", "serf": " with a Serf", "nomad": " with a captured Nomad"}
 UNIT_TEXT = {"serf": "a Serf", "serf_pair": "2 Serfs", "warrior": "a Warrior", "hero": "a Hero",
              "mercenary": "the Nomad Mercenary", "sea_vessel": "the Sea Vessel", "air_vessel": "the Air Vessel",
-             **{hero.id: f"the {hero.name}" for hero in CATALOGUE.heroes.values()}}
+             **{hero.id: f"the {hero.name}" for hero in FIRST.heroes.values()}}  # names: the same in every revision
 VESSELS = ("sea_vessel", "air_vessel")
 RecruitUnit = Literal["serf", "serf_pair", "warrior", "hero", "mercenary", "sea_vessel", "air_vessel", *HERO_IDS]  # type: ignore[valid-type]
 """What a Recruit may bring: the core units, the vessels and every faction's Heroes (full edition;
@@ -105,7 +105,7 @@ class Build(MoveModel):
     def __str__(self) -> str:
         what = {"hall": "the Hall", "capital": "the next Capital City level", "tower": f"a Tower on {region_name(self.region)}",
                 "sea_vessel": "the Sea Vessel", "air_vessel": "the Air Vessel"}
-        named = what.get(self.what) or f"the {CATALOGUE.buildings[self.what][1]}"
+        named = what.get(self.what) or f"the {FIRST.buildings[self.what][1]}"  # the same in every revision
         return f"build {named}{WORKER_TEXT[self.worker]}"
 
 
@@ -364,9 +364,10 @@ class Fly(VesselMove):
 
 
 def spell_name(card_id: str) -> str:
-    """A spell card's name (its id when it is no card of the deck)."""
+    """A spell card's name (its id when it is no card of the deck; the same in every revision of
+    the house data: ``catalogue.identity``)."""
     try:
-        return CATALOGUE.spell(card_id).name
+        return FIRST.spell(card_id).name
     except KeyError:
         return card_id
 

@@ -62,11 +62,14 @@ def new_state(board: Board, continents: tuple[str, ...], options: Options, rng: 
 
 
 def stored_options(options: Options) -> TableOptions:
-    """The options as the state keeps them (``edition`` only when full: ``state.TableOptions``)."""
+    """The options as the state keeps them (``edition`` only when full, ``house_revision`` only
+    when full and above 1: ``state.TableOptions``)."""
     stored: TableOptions = {"nomads": options.nomads, "round_limit": options.round_limit,
                             "first_player": options.first_player}
     if options.edition == "full":
         stored["edition"] = "full"
+        if options.house_revision > 1:
+            stored["house_revision"] = options.house_revision
     return stored
 
 

@@ -17,10 +17,11 @@ from typing import Any
 
 from app.rulesets.base import Event, Result, Rng, Ruleset, Seat, Variant, copy_state
 from app.rulesets.heroes import evaluation, flow, information, rounds, solo
+from app.rulesets.heroes import options as table_options
 from app.rulesets.heroes.battles import choice_secret
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.moves import AnyMove, Move
-from app.rulesets.heroes.options import LEGACY_KEYS, Options as HeroesOptions
+from app.rulesets.heroes.options import Options as HeroesOptions
 from app.rulesets.heroes.pieces import is_solo
 from app.rulesets.heroes.rivals import Setting
 from app.rulesets.heroes.state import HeroesState
@@ -41,7 +42,9 @@ class Heroes(Ruleset[HeroesState, HeroesOptions, AnyMove]):
     Research/Scribe, Cast, Sail and Fly, spells (a secret hand; ``spells.py``), vessels
     (``vessels.py``), three Heroes per faction and faction abilities (``abilities.py``),
     exploration tokens and eXplore (``exploration.py``), with the house data of
-    ``data/spells.json``, ``factions.json`` and ``exploration.json`` (``catalogue.py``); ``"core"``
+    ``data/spells.json``, ``factions.json`` and ``exploration.json`` (``catalogue.py``) in the
+    revision of option ``house_revision`` (``data/revisions.json``: the newest for a new table,
+    1 for a table stored before the option, so stored games replay as played); ``"core"``
     is the reduced game without them (every table stored before the option).  The generic
     mercenary cards are not public: the Nomad Mercenary is the only mercenary.  In solo the
     Enemy's deck order is hidden as well; in the full edition the spell deck's order and the
@@ -84,6 +87,7 @@ class Heroes(Ruleset[HeroesState, HeroesOptions, AnyMove]):
         Variant(options={"nomads": "mercenary"}, players=(1, 2, 4)),  # the Nomad Mercenary card, no Nomad on the board
         Variant(options={"nomads": "none"}, players=(1,)),
         Variant(options={"nomads": "none", "first_player": "host", "round_limit": 5}, players=(2, 4)),
+        Variant(options={"house_revision": 1}, players=(2, 4)),  # the house data of stored full-edition tables
     )
 
     def __init__(self, board: Board | None = None) -> None:
@@ -99,12 +103,17 @@ class Heroes(Ruleset[HeroesState, HeroesOptions, AnyMove]):
         return self.solo_setting if is_solo(state) else self.table_setting
 
     def parse_options(self, raw: dict[str, Any] | None) -> HeroesOptions:
-        """Validate table options; options stored before ``edition`` existed (exactly the three
-        older keys, as the platform stores a table's options) are a core game, so stored games
-        replay as they were played (``options.LEGACY_KEYS``).  Raises ``pydantic.ValidationError``."""
-        if raw and "edition" not in raw and set(raw) == LEGACY_KEYS:
-            raw = {**raw, "edition": "core"}
-        return HeroesOptions.model_validate(raw or {})
+        """Validate stored or given table options; options stored before ``edition`` existed (exactly
+        the three older keys, as the platform stores a table's options) are a core game, those stored
+        before ``house_revision`` (exactly the four other keys) play revision 1 of the house data, so
+        stored games replay as they were played (``options.parse``).  Raises ``pydantic.ValidationError``
+        (an unknown house data revision among others)."""
+        return table_options.parse(raw)
+
+    def new_table_options(self, raw: dict[str, Any] | None) -> HeroesOptions:
+        """A new table's options: the host's, with the newest revision of the house data
+        (``options.parse`` with ``new_table``).  Raises ``pydantic.ValidationError``."""
+        return table_options.parse(raw, new_table=True)
 
     def setup(self, n_players: int, options: HeroesOptions, seed: int) -> HeroesState:
         """Spec 1.5 and 2.4; round 1 starts with the Nomad placement (NW-1) when Nomads wander.

@@ -17,17 +17,22 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from app.rulesets.base import Event, Result, Seat, amount, rank_by_score
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import of
 from app.rulesets.heroes.exploration import explore_met
 from app.rulesets.heroes.houses import HOUSE
-from app.rulesets.heroes.pieces import active_seats, controller, is_full, log_name, towers_of
+from app.rulesets.heroes.pieces import active_seats, is_full, log_name, towers_of
 from app.rulesets.heroes.vessels import cargo_at_sea
 from app.rulesets.heroes.state import HeroesState
 
-CATEGORIES = ("score", "hall", "towers", "warriors", "hero", "capital", "regions")
+DURING_PLAY = "VP during play"
+"""The category of the running score (battles, tactic cards, capitals destroyed; solo: the Enemy's
+track steps and Nomads too), named as the game's words so the result's table says it: the
+platform shows a category by its key, and "score" beside "Total" read as the same number twice."""
+CATEGORIES = (DURING_PLAY, "hall", "towers", "warriors", "hero", "capital", "regions")
 FULL_CATEGORIES = ("buildings", "vessels", "scribed")
 """The full edition's end-game categories besides :data:`CATEGORIES` (all VP values [H])."""
 
@@ -74,8 +79,34 @@ def game_over_after_round(state: HeroesState) -> str | None:
     return None
 
 
-def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
-    """The seat's final score by category (all 0 once eliminated)."""
+def controlled_counts(state: HeroesState) -> Counter[Seat | None]:
+    """How many regions each seat controls (``None``: nobody), every region looked at once: the
+    rule of ``pieces.controller`` (spec 1.9: units first, the lowest seat among several, then a
+    Tower, a standing capital, a vessel), with the capitals and vessels read once for all regions."""
+    capitals: dict[str, Seat] = {}
+    vessel_owner: dict[str, Seat] = {}
+    for seat, player in enumerate(state["players"]):
+        if not player["eliminated"]:
+            capitals.setdefault(player["capital"], seat)
+        for vessel in player.get("vessels", {}).values():
+            if vessel is not None:
+                vessel_owner.setdefault(vessel["at"], seat)
+    counts: Counter[Seat | None] = Counter()
+    for region, entry in state["regions"].items():
+        units = entry["units"]
+        if units:
+            counts[min(int(seat) for seat in units)] += 1
+        elif entry["tower"] is not None:
+            counts[entry["tower"]] += 1
+        else:
+            counts[capitals.get(region, vessel_owner.get(region))] += 1
+    return counts
+
+
+def breakdown(state: HeroesState, seat: Seat, controlled: Counter[Seat | None] | None = None) -> dict[str, int]:
+    """The seat's final score by category (all 0 once eliminated).  ``controlled``: the regions
+    each seat controls (:func:`controlled_counts`), so a caller scoring every seat of one state
+    works them out once; worked out here when not given."""
     player = state["players"][seat]
     if player["eliminated"]:
         return {category: 0 for category in CATEGORIES + (FULL_CATEGORIES if is_full(state) else ())}
@@ -85,13 +116,13 @@ def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
         if units:
             warriors += units["warrior"]
             hero += units["hero"]
-    regions = sum(1 for region in state["regions"] if controller(state, region) == seat)
+    regions = (controlled_counts(state) if controlled is None else controlled)[seat]
     if is_full(state):
         aboard = cargo_at_sea(state, seat)
         warriors += aboard["warrior"]
         hero += aboard["hero"]
     parts = {
-        "score": player["score"],
+        DURING_PLAY: player["score"],
         "hall": HOUSE.hall_vp if player["hall"] else 0,
         "towers": HOUSE.tower["end_vp"] * len(towers_of(state, seat)),
         "warriors": HOUSE.end_vp("warrior") * warriors,
@@ -100,9 +131,10 @@ def breakdown(state: HeroesState, seat: Seat) -> dict[str, int]:
         "regions": HOUSE.vp("per_controlled_region") * regions,
     }
     if is_full(state):  # the full edition's categories (a core result keeps its shape)
-        parts["buildings"] = CATALOGUE.building["end_vp"] * len(player["buildings"])
-        parts["vessels"] = sum(CATALOGUE.vessel(kind)["end_vp"] for kind, vessel in player["vessels"].items() if vessel)
-        parts["scribed"] = CATALOGUE.spell_number("scribed_end_vp") * len(player["scribed"])
+        catalogue = of(state)
+        parts["buildings"] = catalogue.building["end_vp"] * len(player["buildings"])
+        parts["vessels"] = sum(catalogue.vessel(kind)["end_vp"] for kind, vessel in player["vessels"].items() if vessel)
+        parts["scribed"] = catalogue.spell_number("scribed_end_vp") * len(player["scribed"])
     return parts
 
 

@@ -43,7 +43,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from app.rulesets.base import Event, IllegalMove, Result, Rng, Seat, words
+from app.rulesets.base import Event, IllegalMove, Result, Rival, Rng, Seat, words
 from app.rulesets.heroes import actions, battles, compass, deck, edition, enemy, nomads, spells
 from app.rulesets.heroes.abilities import strength_bonuses
 from app.rulesets.heroes.board import Board, region_arg, region_name
@@ -63,6 +63,8 @@ from app.rulesets.heroes.scoring import (
 from app.rulesets.heroes.state import Battle, CardRecord, HeroesState, Side
 
 PLAYER = 0
+ENEMY_NAME = "The Enemy"
+"""The Enemy as the result names it beside the player (a msgid of the game's catalog)."""
 FOLLOW_SLOTS = {"recruit": "recruit", "tax": "tax", "build": "build", "research": "research"}
 """The player's Action Bar slot that follows an Enemy card's action."""
 
@@ -420,11 +422,13 @@ def enemy_breakdown(state: HeroesState) -> dict[str, int]:
 
 def result(state: HeroesState) -> Result:
     """The solo result: the player's score and breakdown (spec 1.11), its place against the
-    Enemy (1: more VP than the Enemy, a win; 2: equal or fewer VP, no win), the Enemy's score in ``reason``.  The reason is a template
-    whose numbers are its arguments (``{mine}``, ``{theirs}``, the round limit's ``{limit}``), so
-    the catalog holds one entry per verdict and ending, whatever the scores."""
-    parts = breakdown(state, PLAYER)
-    mine, theirs = sum(parts.values()), sum(enemy_breakdown(state).values())
+    Enemy (1: more VP than the Enemy, a win; 2: equal or fewer VP, no win), and the Enemy's score
+    and breakdown as the result's rival (``"The Enemy"``), so the table shows it beside the
+    player's.  The reason, which says both scores too, is a template whose numbers are its
+    arguments (``{mine}``, ``{theirs}``, the round limit's ``{limit}``), so the catalog holds one
+    entry per verdict and ending, whatever the scores."""
+    parts, enemy_parts = breakdown(state, PLAYER), enemy_breakdown(state)
+    mine, theirs = sum(parts.values()), sum(enemy_parts.values())
     place = 1 if mine > theirs else 2  # a tie is no win: placed behind the Enemy
     end, finished = state["end"], finished_by(state)
     args = {"mine": number(mine), "theirs": number(theirs)}
@@ -440,7 +444,8 @@ def result(state: HeroesState) -> Result:
         args.update(round_limit_args(state))
     verdict = "beats" if mine > theirs else "ties with" if mine == theirs else "loses to"
     reason = f"{{seat0}} {verdict} the Enemy, {{mine}} VP to {{theirs}}: {why}"
-    return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason, reason_args=args)
+    return Result(scores=[mine], ranks=[place], breakdown=[parts], reason=reason, reason_args=args,
+                  rivals=[Rival(name=ENEMY_NAME, score=theirs, breakdown=enemy_parts)])
 
 
 # -- the Enemy as the player's rival -----------------------------------------------------------------

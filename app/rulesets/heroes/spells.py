@@ -37,7 +37,7 @@ from typing import Any
 
 from app.rulesets.base import Event, Rng, Seat, card
 from app.rulesets.heroes.board import Board, region_arg
-from app.rulesets.heroes.catalogue import CATALOGUE, Spell
+from app.rulesets.heroes.catalogue import FIRST, Spell, of
 from app.rulesets.heroes.phrases import Phrase, count_of, number, resources, said
 from app.rulesets.heroes.moves import Cast, CombatSpell, DiscardSpell, Interrupt, Scribe
 from app.rulesets.heroes.pieces import (
@@ -85,10 +85,11 @@ def draw(state: HeroesState, count: int) -> list[str]:
 
 def names(cards: list[str]) -> Phrase:
     """``"Fireball and Counterspell"``: cards in a log line, as a phrase of one ``card`` argument
-    per spell (``"{spell0} and {spell1}"``); ``"no spell"`` for none."""
+    per spell (``"{spell0} and {spell1}"``); ``"no spell"`` for none.  (Names are the same in every
+    revision of the house data: ``catalogue.identity``.)"""
     if not cards:
         return Phrase("no spell")
-    args = {f"spell{index}": card(CATALOGUE.spell(c).name) for index, c in enumerate(cards)}
+    args = {f"spell{index}": card(FIRST.spell(c).name) for index, c in enumerate(cards)}
     keys = ["{" + key + "}" for key in args]
     return Phrase(keys[0] if len(keys) == 1 else ", ".join(keys[:-1]) + " and " + keys[-1], args)
 
@@ -114,7 +115,7 @@ def over_limit(state: HeroesState, seat: Seat) -> int:
 
 def research(state: HeroesState, seat: Seat, events: list[Event]) -> Phrase:
     """Spec 1.7 Research: draw 3 (the discard down to the limit is the caller's ``open_discard``)."""
-    drawn = draw(state, CATALOGUE.spell_number("research_draw"))
+    drawn = draw(state, of(state).spell_number("research_draw"))
     state["players"][seat]["spells"].extend(drawn)
     if drawn:
         events.append(said("You draw {spells}", spells=names(drawn)).event(seats=(seat,)))
@@ -131,7 +132,7 @@ def scribe_moves(state: HeroesState, seat: Seat, worker: str) -> list[Scribe]:
     player = state["players"][seat]
     if len(player["scribed"]) >= scribed_limit(state, seat):
         return []
-    cards = sorted({c for c in hand(state, seat) if CATALOGUE.spell(c).kind == "cast"})
+    cards = sorted({c for c in hand(state, seat) if of(state).spell(c).kind == "cast"})
     return [Scribe.shared(card=c, worker=worker) for c in cards]
 
 
@@ -140,7 +141,7 @@ def scribe(state: HeroesState, seat: Seat, move: Scribe) -> Phrase:
     player = state["players"][seat]
     player["spells"].remove(move.card)
     player["scribed"].append({"card": move.card, "status": "ready"})
-    return said("scribes {card}", card=card(CATALOGUE.spell(move.card).name))
+    return said("scribes {card}", card=card(of(state).spell(move.card).name))
 
 
 def discard_moves(state: HeroesState, seat: Seat) -> list[DiscardSpell]:
@@ -152,7 +153,7 @@ def discard(state: HeroesState, seat: Seat, move: DiscardSpell, events: list[Eve
     """Discard one card face up."""
     state["players"][seat]["spells"].remove(move.card)
     state["spell_discard"].append(move.card)
-    events.append(Event(text=f"{{seat{seat}}} discards {{card}}", args={"card": card(CATALOGUE.spell(move.card).name)}))
+    events.append(Event(text=f"{{seat{seat}}} discards {{card}}", args={"card": card(of(state).spell(move.card).name)}))
 
 
 def open_discard(state: HeroesState, seats: list[Seat], resume: dict[str, Any]) -> bool:
@@ -181,7 +182,7 @@ def next_discard(state: HeroesState) -> bool:
 
 def collection_draw(state: HeroesState, events: list[Event]) -> None:
     """Spec 1.9 [K]: every player draws 1 spell (the limit is applied by the caller)."""
-    count = CATALOGUE.spell_number("collection_draw")
+    count = of(state).spell_number("collection_draw")
     for seat in clockwise_from(state, state["first_player"]):
         player = state["players"][seat]
         if not player["eliminated"] and not player.get("enemy"):
@@ -256,11 +257,12 @@ def targets(state: HeroesState, board: Board, seat: Seat, spell: Spell) -> list[
 def cast_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> list[Cast]:
     """Every legal Cast: a CAST spell of the hand or a Ready scribed one, paid, on each target."""
     player = state["players"][seat]
-    cards = {c for c in hand(state, seat) if CATALOGUE.spell(c).kind == "cast"}
+    catalogue = of(state)
+    cards = {c for c in hand(state, seat) if catalogue.spell(c).kind == "cast"}
     cards |= {entry["card"] for entry in player["scribed"] if entry["status"] == "ready"}
     result: list[Cast] = []
     for c in sorted(cards):
-        spell = CATALOGUE.spell(c)
+        spell = catalogue.spell(c)
         if affordable(state, seat, spell):
             result.extend(Cast.shared(card=c, target=target, worker=worker) for target in targets(state, board, seat, spell))
     return result
@@ -269,7 +271,7 @@ def cast_moves(state: HeroesState, board: Board, seat: Seat, worker: str) -> lis
 def begin_cast(state: HeroesState, seat: Seat, move: Cast, events: list[Event]) -> dict[str, Any]:
     """Pay the Mana and reveal the card (from the hand to the discard, or a scribed spell turned
     Exhausted); returns the spell record the interrupt window and ``resolve_cast`` use."""
-    spell = CATALOGUE.spell(move.card)
+    spell = of(state).spell(move.card)
     player = state["players"][seat]
     cost = mana_cost(state, seat, spell)
     player["resources"]["mana"] -= cost
@@ -303,14 +305,15 @@ def interrupt_moves(state: HeroesState, seat: Seat) -> list[Interrupt]:
     """The seat's Interrupt spells it can pay."""
     if not is_full(state) or state["players"][seat].get("enemy"):
         return []
+    catalogue = of(state)
     return [Interrupt(card=c) for c in sorted(set(hand(state, seat)))
-            if CATALOGUE.spell(c).kind == "interrupt" and affordable(state, seat, CATALOGUE.spell(c))]
+            if catalogue.spell(c).kind == "interrupt" and affordable(state, seat, catalogue.spell(c))]
 
 
 def play_from_hand(state: HeroesState, seat: Seat, card_id: str) -> tuple[Spell, int]:
     """Pay a card of the hand, discard it face up and score its VP; returns the spell and the Mana
     paid (an Interrupt or a Combat spell: spec 1.7)."""
-    spell = CATALOGUE.spell(card_id)
+    spell = of(state).spell(card_id)
     player = state["players"][seat]
     cost = mana_cost(state, seat, spell)
     player["resources"]["mana"] -= cost
@@ -386,7 +389,7 @@ def combat_moves(state: HeroesState, battle: Battle, seat: Seat) -> list[CombatS
         return []
     result = []
     for c in sorted(set(hand(state, seat))):
-        spell = CATALOGUE.spell(c)
+        spell = of(state).spell(c)
         if spell.kind != "combat" or not affordable(state, seat, spell):
             continue
         if spell.effect["kind"] == "destroy_unit" and not can_strike(state, battle, seat):
@@ -447,11 +450,11 @@ def spell_bonus(battle: Battle, side: str) -> int:
 def deal(state: HeroesState, rng: Rng, nomads: bool) -> None:
     """Setup (spec 1.5 step 3 [K]): shuffle the deck (with the Nomad spells when ``nomads``) and
     deal each player its starting hand (not the solo Enemy)."""
-    deck = CATALOGUE.deck(nomads)
+    deck = of(state).deck(nomads)
     rng.shuffle(deck)
     state["spell_deck"], state["spell_discard"] = deck, []
     for player in state["players"]:
-        player["spells"] = [] if player.get("enemy") else [deck.pop(0) for _ in range(CATALOGUE.spell_number("hand_start"))]
+        player["spells"] = [] if player.get("enemy") else [deck.pop(0) for _ in range(of(state).spell_number("hand_start"))]
 
 
 def spell_pending(state: HeroesState) -> Pending:

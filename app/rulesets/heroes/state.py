@@ -38,12 +38,15 @@ Then = Literal["muster", "end_turn", "solo"]
 
 class TableOptions(TypedDict):
     """The table options as stored (the fields of ``options.Options``); ``edition`` is there only
-    in a full-edition game (a core game's state keeps the layout it had before the option)."""
+    in a full-edition game (a core game's state keeps the layout it had before the option), and
+    ``house_revision`` only in a full-edition game of a later revision than 1 (a revision-1 game's
+    state keeps the layout of before: ``catalogue.of`` reads 1 without it)."""
 
     nomads: Literal["wandering", "mercenary", "none"]
     round_limit: int
     first_player: Literal["random", "host"]
     edition: NotRequired[Literal["full"]]
+    house_revision: NotRequired[int]
 
 
 class Turn(TypedDict):

@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 from app.rulesets.base import Seat
 from app.rulesets.heroes.board import Board
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import of
 from app.rulesets.heroes.houses import UNIT_KINDS
 from app.rulesets.heroes.march import ARMY_LIMIT, Terrain
 from app.rulesets.heroes.moves import Fly, Sail
@@ -70,7 +70,7 @@ def vessels_at(state: HeroesState, region: str) -> dict[Seat, list[str]]:
 
 def strength_at(state: HeroesState, region: str, seat: Seat) -> int:
     """The strength of the seat's vessels in ``region``."""
-    return sum(CATALOGUE.vessel(kind)["strength"] for kind in vessels_at(state, region).get(seat, []))
+    return sum(of(state).vessel(kind)["strength"] for kind in vessels_at(state, region).get(seat, []))
 
 
 def cargo_at_sea(state: HeroesState, seat: Seat) -> Counts:
@@ -168,7 +168,7 @@ def cargoes(state: HeroesState, seat: Seat, vessel: Vessel, kind: str) -> list[C
     if vessel["at"] not in state["regions"]:
         return [{**{kind: 0 for kind in UNIT_KINDS}, **vessel["cargo"]}]
     present = units_at(state, vessel["at"], seat)
-    capacity = CATALOGUE.vessel(kind)["capacity"]
+    capacity = of(state).vessel(kind)["capacity"]
     result = []
     for counts in itertools.product(*(range(min(present[kind], capacity) + 1) for kind in UNIT_KINDS)):
         if sum(counts) <= capacity:
@@ -183,7 +183,7 @@ def moves(state: HeroesState, board: Board, seat: Seat, kind: str, worker: str) 
     vessel = vessels_of(state, seat).get(kind)
     if vessel is None:
         return []
-    speed = CATALOGUE.vessel(kind)["speed"]
+    speed = of(state).vessel(kind)["speed"]
     reach = (sail_reach if kind == "sea" else fly_reach)(state, board, seat, vessel["at"], speed)
     capital = state["players"][seat]["capital"]
     from app.rulesets.heroes.abilities import enters_nomad
@@ -192,7 +192,7 @@ def moves(state: HeroesState, board: Board, seat: Seat, kind: str, worker: str) 
     for cargo in cargoes(state, seat, vessel, kind):
         if worker == "serf" and vessel["at"] == capital and cargo["serf"] >= units_at(state, capital, seat)["serf"] > 0:
             continue
-        strength = natural_strength(cargo) + CATALOGUE.vessel(kind)["strength"]
+        strength = natural_strength(cargo) + of(state).vessel(kind)["strength"]
         for destination, end in sorted(reach.items()):
             if destination in state["regions"]:
                 there = 0 if board.is_capital_region(destination) else size(units_at(state, destination, seat))
@@ -209,7 +209,7 @@ def move_end(state: HeroesState, board: Board, seat: Seat, move: Sail | Fly) -> 
     kind = "sea" if isinstance(move, Sail) else "air"
     vessel = vessels_of(state, seat)[kind]
     assert vessel is not None
-    speed = CATALOGUE.vessel(kind)["speed"]
+    speed = of(state).vessel(kind)["speed"]
     reach = (sail_reach if kind == "sea" else fly_reach)(state, board, seat, vessel["at"], speed)
     return reach[move.destination]
 

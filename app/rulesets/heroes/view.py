@@ -21,7 +21,7 @@ from app.rulesets.base import Seat, copy_state
 from app.rulesets.heroes import deck
 from app.rulesets.heroes.board import Board
 from app.rulesets.heroes.houses import HOUSE, RESOURCES
-from app.rulesets.heroes.catalogue import CATALOGUE
+from app.rulesets.heroes.catalogue import REVISIONS, of
 from app.rulesets.heroes.state import Battle, HeroesState, Pending, Player, Solo
 
 TEXTS = {
@@ -167,7 +167,7 @@ def build_view(state: HeroesState, board: Board, seat: Seat | None) -> dict[str,
     view = copy_state(view)
     view.update(copy_state(static_parts(board, solo is not None)))
     if full:
-        view.update(copy_state(full_parts(board)))
+        view.update(copy_state(full_parts(board, of(state).revision)))
         if solo is not None:  # the full edition's card actions (card 4: Research)
             for card in view["enemy_cards"].values():
                 action = deck.action_of(deck.cards()[card["id"]], True)
@@ -176,26 +176,27 @@ def build_view(state: HeroesState, board: Board, seat: Seat | None) -> dict[str,
 
 
 @functools.cache
-def full_parts(board: Board) -> dict[str, Any]:
-    """The full edition's static keys for the renderer: ``seas`` (the sea regions with their
-    shores, neighbours and coordinates), ``spell_cards`` (the deck's kinds), ``factions`` (names,
-    abilities, Buildings, vessels, Heroes), ``vessel_kinds`` (numbers), ``building_cost`` and the
-    exploration ``token_kinds``."""
+def full_parts(board: Board, revision: int) -> dict[str, Any]:
+    """The full edition's static keys for the renderer, from the game's ``revision`` of the house
+    data: ``seas`` (the sea regions with their shores, neighbours and coordinates), ``spell_cards``
+    (the deck's kinds), ``factions`` (names, abilities, Buildings, vessels, Heroes),
+    ``vessel_kinds`` (numbers), ``building_cost`` and the exploration ``token_kinds``."""
+    catalogue = REVISIONS[revision]
     seas = [{"id": entry["id"], "x": entry["x"], "y": entry["y"], "shores": sorted(board.shores[entry["id"]]),
              "adjacent": sorted(board.sea_adjacent[entry["id"]])}
             for entry in board.data["regions"] if entry["kind"] == "sea"]
     spells = {spell.id: {"name": spell.name, "kind": spell.kind, "mana": spell.mana, "vp": spell.vp,
-                         "text": spell.text, "nomad": spell.nomad} for spell in CATALOGUE.spells.values()}
+                         "text": spell.text, "nomad": spell.nomad} for spell in catalogue.spells.values()}
     factions = {}
-    for faction, entry in CATALOGUE.factions_raw["factions"].items():
+    for faction, entry in catalogue.factions_raw["factions"].items():
         factions[faction] = {
             "name": entry["name"], "ability": entry["ability"], "buildings": entry["buildings"],
             "vessels": entry["vessels"],
             "heroes": {hero.id: {"name": hero.name, "building": hero.building, "cost": hero.cost, "text": hero.text}
-                       for hero in CATALOGUE.faction_heroes(faction)},
+                       for hero in catalogue.faction_heroes(faction)},
         }
     tokens = {entry["id"]: {"name": entry["name"], "effect": entry["effect"]}
-              for group in ("land", "sea") for entry in CATALOGUE.exploration_raw[group]}
+              for group in ("land", "sea") for entry in catalogue.exploration_raw[group]}
     return {"seas": seas, "spell_cards": spells, "factions": factions,
-            "vessel_kinds": {kind: CATALOGUE.vessel(kind) for kind in ("sea", "air")},
-            "building_cost": CATALOGUE.building["cost"], "token_kinds": tokens}
+            "vessel_kinds": {kind: catalogue.vessel(kind) for kind in ("sea", "air")},
+            "building_cost": catalogue.building["cost"], "token_kinds": tokens}

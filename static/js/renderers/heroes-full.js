@@ -142,20 +142,24 @@ export function fullMapLayer(view, map, centre, colours, letter, targets, onTarg
     const region = map.byId.get(id) || seas.get(id);
     return region ? centre(region) : null;
   };
+  // A token sits in its region's top corner, above the name (beside it, a long name ran under
+  // the disc), and beside a sea's name.
+  const tokenAt = (id, at) => (seas.has(id) ? [at[0] + 6, at[1] - 5] : [at[0], at[1] - 7.8]);
   for (const id of view.tokens || []) {
     const at = place(id);
     if (!at) continue;
-    const [x, y] = seas.has(id) ? [at[0] + 6, at[1] - 5] : [at[0] + 5.4, at[1] - 5.4];
+    const [x, y] = tokenAt(id, at);
     layer.append(s("g", { class: "hx-token", "data-token": id }, s("title", {}, t("A face-down exploration token on {place}", { place: placeName(id) })),
-      s("circle", { cx: x, cy: y, r: 1.5, class: "hx-token-disc" }), s("text", { x, y: y + 0.1, class: "hx-token-mark" }, "?")));
+      s("circle", { cx: x, cy: y, r: 1.2, class: "hx-token-disc" }), s("text", { x, y: y + 0.1, class: "hx-token-mark" }, "?")));
   }
   for (const [id, token] of Object.entries(view.revealed || {})) {
     const at = place(id);
     if (!at) continue;
     const kind = ((view.token_kinds || {})[String(token).replace(/-\d+$/, "")] || {}).name;
     const name = kind ? t(kind) : token;
+    const [x, y] = tokenAt(id, at);
     layer.append(s("g", { class: "hx-token revealed", "data-revealed": id }, s("title", {}, t("{token} (revealed) on {place}", { token: name, place: placeName(id) })),
-      s("circle", { cx: at[0] + (seas.has(id) ? 6 : 5.4), cy: at[1] - (seas.has(id) ? 5 : 5.4), r: 1.1, class: "hx-token-disc revealed" })));
+      s("circle", { cx: x, cy: y, r: 1.1, class: "hx-token-disc revealed" })));
   }
   (view.players || []).forEach((player, seat) => {
     for (const [kind, vessel] of Object.entries(player.vessels || {})) {

@@ -19,6 +19,7 @@ import { ghostLayer, ghostMark } from "../move-preview.js";
 import { unitFigure } from "../pieces.js";
 import { t } from "../i18n.js";
 import { FULL_PHASES, FULL_SLOTS, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
+import { armyFigures, fitLabels, fittedLabel, hexCorners, roomBetween } from "./heroes-hex.js";
 
 await linkStylesheet(new URL("./heroes.css", import.meta.url)); // the board's look: heroes.css
 
@@ -281,23 +282,23 @@ function mapOf(view) {
 
 const centre = (region) => [region.x * SCALE, -region.y * SCALE];
 
-function hexPoints(map, region) {
+/** The corners of a region's hexagon: the hexes of a continent face its capital (one edge points
+ * from the desert to the capital). */
+function regionCorners(map, region) {
   const [cx, cy] = centre(region);
   const desert = map.byId.get(`${region.continent}_desert`);
   const capital = map.byId.get(`${region.continent}_capital`);
-  // the hexes of a continent face its capital: one edge points from the desert to the capital
   let theta = 0;
   if (desert && capital) {
     const [dx, dy] = centre(desert);
     const [kx, ky] = centre(capital);
     theta = Math.atan2(ky - dy, kx - dx);
   }
-  const points = [];
-  for (let k = 0; k < 6; k += 1) {
-    const angle = theta + Math.PI / 6 + (k * Math.PI) / 3;
-    points.push(`${(cx + HEX * Math.cos(angle)).toFixed(2)},${(cy + HEX * Math.sin(angle)).toFixed(2)}`);
-  }
-  return points.join(" ");
+  return hexCorners(cx, cy, HEX, theta);
+}
+
+function hexPoints(map, region) {
+  return regionCorners(map, region).map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" ");
 }
 
 function tentPath(cx, cy, size) {
@@ -331,11 +332,23 @@ function ownerOfCapital(view, regionId) {
   return index >= 0 ? index : null;
 }
 
-const ZOOMED_PX_PER_UNIT = 4; // the larger map: about 11 px text and 75 px hexes
+const ZOOMED_PX_PER_UNIT = 4; // the larger map: 14 px names and 75 px hexes
 
-const UNIT_SIZE = 5.2; // a unit figure's height in map units when its region holds one army: 16 px at the desktop map's 3.3 px a unit
-const UNIT_STEP_X = 7;
-const UNIT_STEP_Y = 5.6;
+// A region's texts, in map units (heroes.css gives each its size: 12 px on the map of a 1280 x 800
+// window, 3.76 px a unit): the name across the top, a capital's level across the bottom, the
+// owner's army between them (heroes-hex.js lays it out in the room the hexagon leaves).
+const LABEL_Y = -4.5; // the name's middle, from the region's centre (a full edition's token is above it)
+const LABEL_FONT = 3.3; // .hx-region-label and .hx-capital-level
+const LEVEL_Y = 5.3; // a capital's level
+const ARMY_Y = 1.1; // the middle of one army's row
+const ARMY_BAND = [LABEL_Y + LABEL_FONT * 0.5, 7.6]; // the heights an army's figures stay between (a capital's: above its level)
+const LABEL_ROOM = 1.0; // what a label keeps clear of the hexagon's edge (a capital's edge is 1.1 thick: 0.45 clear of it)
+
+/** The name or level of a region, centred at (x, y), narrowed on the page to the room its hexagon leaves. */
+function regionLabel(corners, x, y, text, className) {
+  const room = roomBetween(corners, y - LABEL_FONT * 0.35, y + LABEL_FONT * 0.35, LABEL_ROOM); // the glyphs' height
+  return fittedLabel(x, y, text, className, room ? room[1] - room[0] : 2 * HEX);
+}
 
 function drawMap(frame, view, map, targets, onTarget, zoom) {
   const regionsInPlay = Object.keys(view.regions || {}).filter((id) => map.byId.has(id));
@@ -396,50 +409,44 @@ function drawMap(frame, view, map, targets, onTarget, zoom) {
       "aria-label": target ? `${target.label}. ${words}` : words,
     });
     group.append(s("title", {}, target ? `${target.label}. ${words}` : words));
+    const corners = regionCorners(map, region);
     group.append(s("polygon", { points: hexPoints(map, region), class: "hx-hex", style: owner !== null ? `--owner: ${SEAT_COLOURS[owner % 4]}` : undefined }));
     let label = t(humanise(region.id.split("_").slice(1).join(" "))); // "Plains", "Forest", ...
     if (region.kind === "capital") label = owner !== null ? t("Capital {letter}", { letter: seatLetter(view, owner) }) : t("Capital");
-    group.append(s("text", { x: cx, y: cy - 5.6, class: "hx-region-label" }, label));
-    if (owner !== null) group.append(s("text", { x: cx, y: cy - 2.9, class: "hx-capital-level" }, t("level {level}", { level: (view.players[owner] || {}).cc_level || 1 })));
+    group.append(regionLabel(corners, cx, cy + LABEL_Y, label, "hx-region-label"));
+    if (owner !== null) group.append(regionLabel(corners, cx, cy + LEVEL_Y, t("level {level}", { level: (view.players[owner] || {}).cc_level || 1 }), "hx-capital-level"));
     // the units: one line per player, their mark and counts ("2S 1W")
     const lines = Object.entries(state.units || {}).filter(([, counts]) => totalUnits(counts) > 0);
     lines.forEach(([seat, counts], index) => {
       // one figure per kind (pawn, shield, crown, the Mercenary's tent) and its count; a region
-      // with one army (nearly always) draws them large, two to a row (16 px high on a desktop map)
+      // with one army (nearly always) draws them as large as its hexagon has room for (16 px high
+      // on a desktop map for one kind), two to a row
       const kinds = UNIT_KINDS.filter((kind) => counts[kind]);
       let figures;
-      let markAt;
       if (lines.length === 1) {
-        const columns = Math.min(2, kinds.length);
-        const rows = Math.ceil(kinds.length / 2);
-        const x0 = cx - ((columns - 1) * UNIT_STEP_X) / 2 + 0.4;
-        const y0 = cy + (owner !== null ? 2 : 1.4) - ((rows - 1) * UNIT_STEP_Y) / 2;
-        markAt = [x0 - 4.3, y0];
-        figures = kinds.flatMap((kind, at) => {
-          const fx = x0 + (at % 2) * UNIT_STEP_X;
-          const fy = y0 + Math.floor(at / 2) * UNIT_STEP_Y;
-          return [
-            unitFigure(kind, fx, fy, UNIT_SIZE, { "data-count": String(counts[kind]) }),
-            s("text", { x: fx + 2.5, y: fy + 0.6, class: "hx-unit-count big" }, String(counts[kind])),
-          ];
-        });
+        /** @type {[number, number]} */
+        const band = [cy + ARMY_BAND[0], cy + (owner !== null ? LEVEL_Y - LABEL_FONT * 0.5 : ARMY_BAND[1])];
+        // in its owner's capital an army goes without the mark: the name ("Capital N") and the
+        // coloured edge say whose it is, and the Courtyard's two kinds get the room
+        const own = owner !== null && Number(seat) === owner;
+        const markBelow = owner === null && (state.tower === null || state.tower === undefined) && !state.nomad;
+        const rowY = owner !== null ? (band[0] + band[1]) / 2 : cy + ARMY_Y; // a capital's: between its name and level
+        figures = armyFigures({ corners, cx, y: rowY, band, kinds, counts, markBelow, mark: own ? null : (x, y, r) => mark(view, Number(seat), x, y, r) });
       } else {
         const y = cy - 1.4 + index * 3.9 + (owner !== null ? 0.4 : 0);
         const step = kinds.length > 3 ? 3.05 : 3.5;
-        markAt = [cx - 5.2, y];
-        figures = kinds.flatMap((kind, at) => {
+        figures = [mark(view, Number(seat), cx - 5.2, y, 1.75), ...kinds.flatMap((kind, at) => {
           const fx = cx - 2.6 + at * step;
           return [
             unitFigure(kind, fx, y, 2.9, { "data-count": String(counts[kind]) }),
             s("text", { x: fx + 1.45, y: y + 0.35, class: "hx-unit-count" }, String(counts[kind])),
           ];
-        });
+        })];
       }
       group.append(
         s(
           "g",
           { class: "hx-units", "data-units-seat": seat, "data-units": armyKey(counts), "data-mercenary": counts.mercenary ? String(counts.mercenary) : undefined },
-          mark(view, Number(seat), markAt[0], markAt[1], lines.length === 1 ? 2 : 1.75),
           ...figures,
         ),
       );
@@ -1207,6 +1214,7 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
     );
     markLastMove(container, layout, frame.version, lastMoveSelectors(view, previous));
     keepFocus(container, () => replaceChildren(container, layout), focusKey ? [focusKey] : []);
+    fitLabels(container);
   }
   draw(null);
 }
@@ -1240,10 +1248,13 @@ export function preview(frame, move) {
           layer.append(s("line", { x1, y1, x2, y2, class: "ghost-path" }));
           // the marching units, drawn where they will stand
           const kinds = UNIT_KINDS.filter((kind) => Number(move[kind]) > 0);
-          kinds.forEach((kind, at) => {
-            const fx = x2 - ((kinds.length - 1) * UNIT_STEP_X) / 2 + at * UNIT_STEP_X;
-            layer.append(unitFigure(kind, fx, y2 + 1.5, UNIT_SIZE, { class: `unit-figure unit-${kind} ghost-shape` }), s("text", { x: fx + 2.5, y: y2 + 2.1, class: "hx-unit-count big" }, String(move[kind])));
-          });
+          const corners = regionCorners(map, map.byId.get(move.destination));
+          /** @type {[number, number]} */
+          const band = [y2 + ARMY_BAND[0], y2 + ARMY_BAND[1]];
+          for (const part of armyFigures({ corners, cx: x2, y: y2 + ARMY_Y, band, kinds, counts: move, mark: null })) {
+            if (part.classList.contains("unit-figure")) part.classList.add("ghost-shape");
+            layer.append(part);
+          }
           if (!kinds.length) layer.append(s("circle", { cx: x2, cy: y2, r: 1.6, class: "ghost-shape", fill: "#fffaf0" }));
         }
       }
