@@ -15,7 +15,8 @@ never given).  A ruleset without the hook gets the random policy at every level.
   (:data:`LEVEL_ALIASES`), move for move as before.
 * ``strong`` (:class:`IsmctsBot`): information-set Monte Carlo tree search (Cowling, Powley
   and Whitehouse 2012, "single observer" form) over a fresh sampled world per simulation,
-  with ``evaluate`` at the leaves instead of random play-outs, within a time budget (the host
+  with ``evaluate`` at the leaves instead of random play-outs (after a few greedy moves where
+  the ruleset asks for them: ``bot_playout_plies``, Nimalia), within a time budget (the host
   setting ``bot_move_seconds``) or a fixed number of simulations (benchmarks, tests).
 """
 
@@ -185,7 +186,12 @@ class IsmctsBot:
        in its world (at most ``expand_limit`` of them, a random subset of more) and keeps the
        ``inner_width`` best for that seat as children, their scores as priors.  So an opponent's
        node starts from its best replies, not from replies drawn at random.  The simulation backs
-       up the values after the best kept move.
+       up the values after the best kept move or, with ``playout`` plies (``None``: the ruleset's
+       ``bot_playout_plies``, 0 unless it names more), after that many greedy moves more from it,
+       every seat playing its best move by its own ``evaluate`` among at most ``playout_width``
+       (``None``: the ruleset's ``bot_playout_width``).  Where a move's worth shows only a few
+       moves later (in Nimalia, the cards a seat passes are what its neighbour picks from next),
+       the leaf is scored after that, not before.
     4. *Values.*  A node stores the value for the seat whose move it is.  ``values="maxn"``
        (max^n, Luckhardt and Irani 1986): each seat's own ``evaluate``, so every seat plays for
        itself; an expansion scores the actor's moves with the actor's ``evaluate`` and then
@@ -203,7 +209,7 @@ class IsmctsBot:
     ``seconds`` of wall-clock time for the whole decision, prior pass included: no simulation
     starts after :data:`HEADROOM` of it, which leaves the last one (and the trip to and from a
     worker process) time to end within ``seconds``.  A simulation costs about
-    ``expand_limit`` applies and evaluations.  Limitations, by design of single-observer ISMCTS:
+    ``expand_limit`` applies and evaluations, plus ``playout_width`` for each play-out move.  Limitations, by design of single-observer ISMCTS:
     an opponent's node is searched as if the opponent saw the sampled world (it does not model
     what they do not know), and a simultaneous step is searched as if the lower seat's choice
     were seen by the higher one.  Raises ``ValueError`` without any budget or for an unknown
@@ -215,7 +221,8 @@ class IsmctsBot:
     def __init__(self, seconds: float | None = DEFAULT_MOVE_SECONDS, simulations: int | None = None,
                  prior_worlds: int = 3, root_width: int = 8, inner_width: int = 5, expand_limit: int = 40,
                  exploration: float = 0.5, max_depth: int = 12, values: str = "maxn",
-                 common_worlds: bool = True, prior_weight: float = 3.0) -> None:
+                 common_worlds: bool = True, prior_weight: float = 3.0, playout: int | None = None,
+                 playout_width: int | None = None) -> None:
         if seconds is None and simulations is None:
             raise ValueError("a strong bot needs a time or a simulation budget")
         if values not in VALUE_MODES:
@@ -231,11 +238,15 @@ class IsmctsBot:
         self.values = values
         self.common_worlds = common_worlds
         self.prior_weight = prior_weight
+        self.playout = playout
+        self.playout_width = playout_width
+        self._cutoff: float | None = None  # the end of the decision's budget: a play-out stops there
         self.stats = SearchStats()
 
     def choose(self, ruleset, view, legal, seat, rng):
         started = time.monotonic()
         deadline = started + HEADROOM * self.seconds if self.seconds is not None else None
+        self._cutoff = started + self.seconds if self.seconds is not None else None
         self.stats = SearchStats()
         if len(legal) == 1:
             return legal[0]
@@ -327,6 +338,7 @@ class IsmctsBot:
         legal in it, one node expanded (its moves scored one ply deep), the values after the best of
         them backed up the path, each node's for its actor."""
         scale = spread.scale()
+        plies = self._playout_plies(ruleset)
         if shared is not None:  # the root's moves are the seat's legal moves, the same in every world
             chosen = self._select(root, candidates, scale)
             if chosen is None:
@@ -354,7 +366,9 @@ class IsmctsBot:
                     break
                 if not node.children:  # first visit: score this node's moves, keep the best few, stop
                     needed = {visited.actor for visited in path} | {seat}
-                    values = self._expand(ruleset, node, state, actor, legal, seat, needed, rng, spread)
+                    values, best = self._expand(ruleset, node, state, actor, legal, seat, needed, rng, spread)
+                    if plies and best is not None:
+                        state, values = self._playout(ruleset, best, plies, rng), None
                     break
                 step = self._select(node, [(move.model_dump_json(), move) for move in legal], scale)
             if step is None:  # none of the kept moves is legal in this world
@@ -375,7 +389,7 @@ class IsmctsBot:
         self.stats.max_depth = max(self.stats.max_depth, depth)
 
     def _expand(self, ruleset: Ruleset, node: _Node, state: Any, actor: Seat, legal: list[MoveModel], seat: Seat,
-                needed: set[Seat], rng: Rng, spread: _Spread) -> dict[Seat, float]:
+                needed: set[Seat], rng: Rng, spread: _Spread) -> tuple[dict[Seat, float], Any]:
         """Give ``node`` (``actor`` to move in ``state``) its children: at most ``expand_limit`` of
         ``legal`` (a random subset of more), each applied and scored once for ``actor``, the
         ``inner_width`` best kept with that score as their prior.  Returns the values for the
@@ -392,12 +406,56 @@ class IsmctsBot:
                 continue
             scored.append((self._value(ruleset, after, seat, actor, spread), index, after, move))
         if not scored:
-            return {of: self._value(ruleset, state, seat, of, spread) for of in needed}
+            return {of: self._value(ruleset, state, seat, of, spread) for of in needed}, None
         scored.sort(key=lambda item: (-item[0], item[1]))
         for mine, _, _, move in scored[: self.inner_width]:
             node.children.setdefault(move.model_dump_json(), _Node(actor=actor, prior=mine))
         best_value, _, best_state, _ = scored[0]
-        return {of: best_value if of == actor else self._value(ruleset, best_state, seat, of, spread) for of in needed}
+        values = {of: best_value if of == actor else self._value(ruleset, best_state, seat, of, spread) for of in needed}
+        return values, best_state
+
+    def _playout_plies(self, ruleset: Ruleset) -> int:
+        """How many moves a leaf is played on: ``playout``, else the ruleset's ``bot_playout_plies``
+        (0 by default: the leaf is scored as it stands)."""
+        return ruleset.bot_playout_plies if self.playout is None else self.playout
+
+    def _playout(self, ruleset: Ruleset, state: Any, plies: int, rng: Rng) -> Any:
+        """``state`` after at most ``plies`` greedy moves (fewer if the game ends): the lowest seat
+        to act plays the move of its highest ``evaluate`` one ply deep among at most ``playout_width``
+        (else the ruleset's ``bot_playout_width``) of its legal moves (a random subset of more; ties:
+        the first listed).  Each seat plays for itself, as medium would, in the sampled world.  Stops
+        early once the decision's whole time budget is spent (looked at every 16 moves tried), so a
+        loaded machine overruns it by little; the leaf is then scored where the play-out got."""
+        width = ruleset.bot_playout_width if self.playout_width is None else self.playout_width
+        for _ in range(plies):
+            if self._cutoff is not None and time.monotonic() > self._cutoff:
+                break  # the budget is spent (a loaded machine): the leaf is scored where the play-out got
+            acting = ruleset.to_act(state)
+            if not acting:
+                break
+            actor = min(acting)
+            moves = ruleset.legal_moves(state, actor)
+            if not moves:
+                break
+            if len(moves) > width:
+                moves = list(moves)
+                rng.shuffle(moves)
+                moves = moves[:width]
+            best_value, best_state = float("-inf"), None
+            for tried, move in enumerate(moves):
+                if tried % 16 == 15 and self._cutoff is not None and time.monotonic() > self._cutoff:
+                    return state
+                try:
+                    after, _ = ruleset.apply(state, actor, move)
+                except IllegalMove:
+                    continue
+                value = ruleset.evaluate(after, actor)
+                if value > best_value:
+                    best_value, best_state = value, after
+            if best_state is None:
+                break
+            state = best_state
+        return state
 
 
 def _depth_shift(node: _Node) -> float:

@@ -75,6 +75,7 @@ __all__ = [
     "MoveModel",
     "NoOptions",
     "Result",
+    "Rival",
     "Rng",
     "Ruleset",
     "Seat",
@@ -330,6 +331,22 @@ def arg_text(arg: dict[str, Any], names: tuple[str, ...]) -> str:
     return str(arg.get("text", ""))
 
 
+class Rival(BaseModel):
+    """A side that plays against the seats without being a seat of the table (Heroes' solo Enemy),
+    scored beside them so a player sees what they were measured against.
+
+    ``name`` is a msgid of the game's catalog (``"The Enemy"``), said in the reader's language;
+    ``score`` its final score; ``breakdown`` its points in the seats' categories, adding up to
+    ``score`` (``{}``: no breakdown).  A seat's place against it is in ``Result.ranks``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    score: int
+    breakdown: dict[str, int] = {}
+
+
 class Result(BaseModel):
     """The end of a game as a value.
 
@@ -344,8 +361,11 @@ class Result(BaseModel):
     msgid of the game's catalog whatever the values (``"the round limit ({limit}) was reached"``,
     ``{"limit": amount(12)}``) and a client says the values in its reader's language.
 
-    ``reason_args`` is left out of the dump when empty, so a result without arguments dumps (and
-    goes on the wire) exactly as before the field existed.
+    ``rivals``: the sides scored against the seats that are no seat (:class:`Rival`; a solo
+    game's opponent), shown beside the seats; ``ranks`` already place each seat against them.
+
+    ``reason_args`` and ``rivals`` are left out of the dump when empty, so a result without them
+    dumps (and goes on the wire) exactly as before the fields existed.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -355,12 +375,15 @@ class Result(BaseModel):
     breakdown: list[dict[str, int]] = []
     reason: str = ""
     reason_args: dict[str, dict[str, Any]] = {}
+    rivals: list[Rival] = []
 
     @model_serializer(mode="wrap")
-    def _arguments_only_when_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+    def _optional_fields_only_when_given(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         dumped = handler(self)
         if not self.reason_args:
             dumped.pop("reason_args", None)
+        if not self.rivals:
+            dumped.pop("rivals", None)
         return dumped
 
     def reason_words(self, names: tuple[str, ...]) -> str:
@@ -452,6 +475,10 @@ class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
       but English ships a gettext catalog ``locales/<lang>.po`` beside the package (read by
       :meth:`locale_file`) with an entry for every template, argument text, option label, prompt
       and renderer string the game shows, which the conformance kit checks (docs/i18n.md);
+    * ``bot_playout_plies`` and ``bot_playout_width``: how the ``strong`` bot scores a leaf of its
+      search (app/bots/players.py, :class:`IsmctsBot`): after that many greedy moves, each the
+      best by ``evaluate`` one ply deep among at most that many legal moves (0 plies: the leaf
+      as it stands, the default);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -469,6 +496,8 @@ class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
     minutes: ClassVar[tuple[int, int] | None] = None
     live_move_seconds: ClassVar[int] = 60
     languages: ClassVar[tuple[str, ...]] = ("en",)
+    bot_playout_plies: ClassVar[int] = 0
+    bot_playout_width: ClassVar[int] = 200
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 
@@ -631,6 +660,13 @@ class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
     def parse_options(self, raw: dict[str, Any] | None) -> OptionsT:
         """Validate table options; raises ``pydantic.ValidationError``."""
         return cast(OptionsT, self.Options.model_validate(raw or {}))
+
+    def new_table_options(self, raw: dict[str, Any] | None) -> OptionsT:
+        """Validate the options of a table being created (a host's choices); raises
+        ``pydantic.ValidationError``.  The same as :meth:`parse_options` unless the ruleset keeps in
+        its options something the host does not choose and that a stored table's options lack (Heroes:
+        the revision of its house data, the newest for a new table, the first for a stored one)."""
+        return self.parse_options(raw)
 
     def parse_move(self, raw: Any) -> MoveT:
         """Parse a move from the wire; raises :class:`MalformedMove` with pydantic's reason."""

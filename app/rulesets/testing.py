@@ -43,8 +43,8 @@ Languages (docs/i18n.md): :func:`check_catalogs` plays random games at every pla
 variant and checks that each language the ruleset declares in ``languages`` (English aside) has a
 catalog ``locales/<lang>.po`` with an entry for every text the game shows in words: each emitted
 event template, each translatable argument text (card, piece and words texts, amount units), the
-result's reason, the summary, and the option labels, descriptions and choices of its options form
-(:func:`shown_texts`).
+result's reason and its rivals' names, the summary, and the option labels, descriptions and
+choices of its options form (:func:`shown_texts`).
 """
 
 from __future__ import annotations
@@ -274,7 +274,8 @@ def check_result(result: Result | None, n_players: int, where: str) -> None:
     """Ranks follow scores (``Result``): one score, place and breakdown per seat; a higher score
     is never placed behind a lower one; seats sharing a place share the score; with several seats
     a place is 1 + the number of seats placed ahead (competition ranking, a tie-break may separate
-    equal scores); a solo seat's place is 1 or 2 (behind a rival that is no seat); breakdowns add up."""
+    equal scores); a solo seat's place is 1 or 2 (behind a rival that is no seat); breakdowns add up,
+    a rival's (``Result.rivals``) to its score too."""
     assert result is not None, f"{where}: the game is over but has no result"
     scores, ranks = result.scores, result.ranks
     assert len(scores) == len(ranks) == n_players, f"{where}: {scores} / {ranks} for {n_players} seats"
@@ -292,6 +293,9 @@ def check_result(result: Result | None, n_players: int, where: str) -> None:
     if result.breakdown:
         assert [sum(parts.values()) for parts in result.breakdown] == scores, (
             f"{where}: breakdowns {result.breakdown} do not add up to {scores}")
+    for rival in result.rivals:
+        assert not rival.breakdown or sum(rival.breakdown.values()) == rival.score, (
+            f"{where}: {rival.name}'s breakdown {rival.breakdown} does not add up to {rival.score}")
 
 
 @dataclass
@@ -637,7 +641,7 @@ def argument_texts(args: dict[str, dict[str, Any]]) -> set[str]:
 
 def shown_texts(ruleset: Ruleset, games: Iterable[PlayedGame]) -> set[str]:
     """Every msgid that ``games`` showed (:func:`event_texts`, the results' reasons and their
-    arguments' texts) and the
+    arguments' texts, their rivals' names) and the
     options form's words (:func:`option_texts`)."""
     found = option_texts(ruleset)
     for game in games:
@@ -647,6 +651,7 @@ def shown_texts(ruleset: Ruleset, games: Iterable[PlayedGame]) -> set[str]:
             if result is not None and result.reason:
                 found.add(result.reason)
                 found |= argument_texts(result.reason_args)
+            found.update(rival.name for rival in (result.rivals if result is not None else []))
     return found
 
 

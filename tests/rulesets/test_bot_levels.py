@@ -81,3 +81,32 @@ def test_levels_and_old_names():
         "random", "easy", "medium", "strong"]
     with pytest.raises(KeyError):
         make_bot("genius")
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_strong_bot_with_leaf_playouts_depends_only_on_the_view(name):
+    """The greedy play-out of a leaf plays in the sampled world, so it sees nothing the seat does not."""
+    ruleset, real, seat = position_with_a_choice(name, 2, seed=11, plies=9)
+    view = ruleset.view(real, seat)
+    other = ruleset.determinize(view, seat, Rng(424242))
+    chosen = []
+    for state in (real, other):
+        bot = IsmctsBot(seconds=None, simulations=4, playout=2, playout_width=20)
+        legal = ruleset.legal_moves(state, seat)
+        chosen.append(ruleset.dump_move(bot.choose(ruleset, ruleset.view(state, seat), legal, seat, Rng(5))))
+        assert bot.stats.simulations == (4 if bot.stats.candidates > 1 else 0)
+    assert chosen[0] == chosen[1]
+
+
+def test_a_playout_makes_at_most_its_plies_of_greedy_moves():
+    # Nimalia at setup: both seats choose in step 1; two greedy plies close the step (hands pass,
+    # step 2), one ply leaves seat 1 still to choose
+    ruleset = REGISTRY.get("nimalia")
+    state = ruleset.setup(2, ruleset.parse_options({}), 7)
+    bot = IsmctsBot(seconds=None, simulations=1)
+    one = bot._playout(ruleset, state, 1, Rng(1))
+    assert ruleset.to_act(one) == {1} and one["step"] == 1
+    two = bot._playout(ruleset, state, 2, Rng(1))
+    assert ruleset.to_act(two) == {0, 1} and two["step"] == 2 and len(two["placements"][0]) == 1
+    assert bot._playout(ruleset, state, 0, Rng(1)) is state
+    assert bot._playout_plies(ruleset) == ruleset.bot_playout_plies

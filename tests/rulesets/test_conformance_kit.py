@@ -10,7 +10,7 @@ import orjson
 import pytest
 from pydantic import Field
 
-from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rng, Variant, card, rank_by_score
+from app.rulesets.base import Event, IllegalMove, MoveModel, Result, Rival, Rng, Variant, card, rank_by_score
 from app.rulesets.wire import dump_moves, move_json_default, plain_moves
 from app.rulesets.testing import Case, cases, check_case, check_result, observed_facts, random_games
 from tests.support.toy_rulesets import Add, ToyRace, ToySealedBids
@@ -57,6 +57,21 @@ def test_ranks_follow_scores():
     check_result(Result(scores=[5, 9, 5], ranks=[3, 1, 2]), 3, "a tie-break separates equal scores")
     check_result(Result(scores=[9], ranks=[2]), 1, "solo, behind a rival that is no seat")
     check_result(Result(scores=[4, 3], ranks=[1, 2], breakdown=[{"a": 1, "b": 3}, {"a": 3}]), 2, "breakdowns")
+    check_result(Result(scores=[9], ranks=[2], rivals=[Rival(name="The Enemy", score=11, breakdown={"a": 4, "b": 7})]), 1,
+                 "solo, a rival's breakdown")
+
+
+def test_a_rival_breakdown_that_does_not_add_up_is_caught():
+    with pytest.raises(AssertionError, match="does not add up"):
+        check_result(Result(scores=[9], ranks=[2], rivals=[Rival(name="The Enemy", score=11, breakdown={"a": 4})]), 1, "wrong")
+
+
+def test_a_result_without_rivals_dumps_as_before_the_field():
+    """Only a game that scores a side that is no seat sends ``rivals``: every other result's wire
+    form (and the rules digests of its games) is unchanged."""
+    assert "rivals" not in Result(scores=[4, 3], ranks=[1, 2]).model_dump(mode="json")
+    assert Result(scores=[9], ranks=[2], rivals=[Rival(name="The Enemy", score=11)]).model_dump(mode="json")["rivals"] == [
+        {"name": "The Enemy", "score": 11, "breakdown": {}}]
 
 
 @pytest.mark.parametrize(("scores", "ranks", "breakdown"), [

@@ -5,14 +5,15 @@ from __future__ import annotations
 import time
 
 import pytest
-
+from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from app.bots import BOT_LEVELS, make_bot
 from app.db.models import Seat
+from app.main import create_app
 from app.rulesets.base import Rng
 from app.rulesets.registry import Registry
-from tests.conftest import TOY_RULESETS
+from tests.conftest import TOY_RULESETS, make_settings
 from tests.services.test_whole_games import QUICK_OPTIONS
 from tests.support.players import Player
 
@@ -130,11 +131,21 @@ def test_each_level_can_be_seated_and_answers(client, level):
 CAPITAL_ACTIONS = ("tax", "recruit", "build", "research", "scribe")
 
 
-def test_heroes_follow_prompts_work_with_a_bot_on_either_side(client):
+@pytest.fixture
+def unhurried_client(database_url):
+    """A test app whose bots have all the time they want a move (60 s, the setting's most): the
+    medium bot then weighs every candidate, so its moves do not depend on the machine's load (with
+    the tests' usual 0.2 s, a loaded machine cut its search short and changed the game)."""
+    with TestClient(create_app(make_settings(database_url, bot_move_seconds=60))) as test_client:
+        yield test_client
+
+
+def test_heroes_follow_prompts_work_with_a_bot_on_either_side(unhurried_client):
     """Heroes' Follow window (spec 1.7, "Following a Capital Action") asks each other seat
     in turn; a bot seat answers its own prompt through the pipeline, and a person answers the
     prompt a bot's Capital Action opens.  Ana plays so that both prompts come, and follows
     whenever she is asked, until both kinds of prompt have been answered."""
+    client = unhurried_client
     ana = Player(client, "Ana")
     options = {"round_limit": 6, "first_player": "host"}
     table_id = ana.post("/api/tables", {"ruleset": "heroes", "seats": 2, "options": options}).json()["id"]

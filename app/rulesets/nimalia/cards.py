@@ -39,6 +39,8 @@ ANIMAL_CODES: dict[str, str] = {
     "Pa": "panda", "Go": "gorilla", "Be": "polar bear", "Pe": "penguin",
 }
 OTTER_TERRAIN_CODES: dict[str, str] = {"j": JUNGLE, "s": SAVANNAH, "n": SNOW}
+_CODE_OF_ANIMAL = {animal: code for code, animal in ANIMAL_CODES.items()}
+_LETTER_OF_TERRAIN = {terrain: letter for letter, terrain in OTTER_TERRAIN_CODES.items()}
 
 QUADRANTS: tuple[str, ...] = ("TL", "TR", "BL", "BR")
 Rotation = Literal[0, 90, 180, 270]
@@ -63,9 +65,8 @@ class Space:
     def code(self) -> str:
         """The space written as in the spec (``"Fl"``, ``"Oj/"``)."""
         if self.animal == OTTER:
-            letter = next(code for code, terrain in OTTER_TERRAIN_CODES.items() if terrain == self.terrain)
-            return f"O{letter}{self.river}"
-        return next(code for code, animal in ANIMAL_CODES.items() if animal == self.animal)
+            return f"O{_LETTER_OF_TERRAIN[self.terrain]}{self.river}"
+        return _CODE_OF_ANIMAL[self.animal]  # every view names every space by it: a lookup, not a search
 
 
 def parse_space(code: str, card: int = 0) -> Space:

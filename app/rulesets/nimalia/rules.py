@@ -70,6 +70,10 @@ class Nimalia(Ruleset[NimaliaState, NimaliaOptions, AnyMove]):
     languages = ("en", "fr")  # locales/fr.po
     simultaneous = True
     hidden_information = True
+    # The strong bot scores a leaf of its search after two greedy moves more (with two players,
+    # the picks the seats make next from the hands just passed), so what a move leaves in the
+    # hand it passes counts (bench/results/2026-12-05-vm-bot-levels-4.md)
+    bot_playout_plies = 2
     Options = NimaliaOptions
     Move = Move
 
