@@ -15,7 +15,10 @@ Writes ``results/<date>-<machine>-side-by-side[-tag].jsonl`` (one line per run, 
 ``boardgame.io`` or ``caravanserai``) and a ``.md`` with every run and the ratios per G (medians
 over the repetitions): throughput and p99 (ours / theirs), server + Postgres CPU per move against
 their server CPU per move, peak RSS, and the spread of our repetitions' p99 (largest / smallest).
-:data:`TARGETS` are printed beside each ratio, marked met or not.
+:data:`TARGETS` are printed beside each ratio, marked met or not.  With matplotlib installed
+(``pip install matplotlib``), also a ``.png`` beside them: throughput and p99 against G for both
+systems, each run a point and the median of its repetitions a line (:func:`plot`), linked from the
+``.md``.  ``--plot RESULTS.jsonl`` draws it from the lines of an earlier run, running nothing.
 
 A run that fails (a server that does not start, a client that dies or prints nothing, a time-out of
 the whole run) is kept as a line with ``failed`` (the reason) and the others go on: at G = 2,000
@@ -172,9 +175,60 @@ def summary(results: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def plot(results: list[dict], png: Path) -> bool:
+    """Draw throughput (moves/s) and p99 (ms) against G for both systems into ``png``: two panels,
+    logarithmic G (and p99) axes, each finished run a point and each system's medians a line.
+    Returns False (and draws nothing) when matplotlib is not installed; failed runs are left out."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")  # files only: no screen on a server
+        import matplotlib.pyplot as plt
+        import matplotlib.ticker
+    except ImportError:
+        return False
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for system, colour in (("caravanserai", "tab:blue"), ("boardgame.io", "tab:orange")):
+        runs = [r for r in results if r.get("system") == system and usable(r)]
+        for axis, pick in ((left, lambda r: r.get("throughput_mps")), (right, lambda r: (r.get("latency_ms") or {}).get("p99"))):
+            points = [(r["games"], pick(r)) for r in runs if pick(r) is not None]
+            if not points:
+                continue
+            axis.scatter(*zip(*points), color=colour, alpha=0.45, s=18)
+            sizes = sorted({games for games, _ in points})
+            medians = [statistics.median(value for games, value in points if games == size) for size in sizes]
+            axis.plot(sizes, medians, marker="o", color=colour, label=system)
+    failed = sorted({r["games"] for r in results if r.get("system") == "boardgame.io" and not usable(r)})
+    sizes = sorted({r["games"] for r in results if "games" in r})
+    plain = matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:g}")  # 20, not 2 x 10^1
+    for axis, title, unit in ((left, "throughput", "moves/s (higher is better)"), (right, "p99 latency", "ms (lower is better)")):
+        axis.set_xscale("log")
+        axis.set_xticks(sizes, [str(games) for games in sizes])
+        axis.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
+        axis.set_xlabel("G, concurrent games")
+        axis.set_ylabel(unit)
+        axis.set_title(title)
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend()
+        for games in failed:
+            axis.axvline(games, color="tab:orange", linestyle=":", alpha=0.7)
+    right.set_yscale("log")
+    right.yaxis.set_major_formatter(plain)
+    right.yaxis.set_minor_formatter(plain)
+    if failed:
+        figure.text(0.5, 0.01, f"dotted: G where a boardgame.io run did not finish ({', '.join(map(str, failed))})",
+                    ha="center", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(png, dpi=110)
+    plt.close(figure)
+    return True
+
+
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--bgio-dir", required=True, type=Path,
+    parser.add_argument("--plot", type=Path, metavar="RESULTS.jsonl",
+                        help="only draw the plot of an earlier run's lines (a .png beside them), then stop")
+    parser.add_argument("--bgio-dir", type=Path,
                         help="a writable copy of the boardgame.io anchor (server.js, client.js, setup.sh)")
     parser.add_argument("--games", default="10,100,500,2000")
     parser.add_argument("--reps", type=int, default=2)
@@ -191,9 +245,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def write_report(results: list[dict], markdown: Path, heading: str) -> None:
+    """The ``.md`` of the run (every line and the ratios) and, where matplotlib is installed, the
+    ``.png`` plot beside it, linked from the ``.md``."""
+    png = markdown.with_suffix(".png")
+    drawn = plot(results, png)
+    link = f"![throughput and p99 against G]({png.name})\n\n" if drawn else ""
+    markdown.write_text(heading + link + summary(results))
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
-    if not (args.bgio_dir / "client.js").is_file():
+    if args.plot is not None:  # the .md of an earlier run may hold notes written since: left alone
+        results = [json.loads(line) for line in args.plot.read_text().splitlines() if line.strip()]
+        png = args.plot.with_suffix(".png")
+        if not plot(results, png):
+            sys.exit("matplotlib is not installed: pip install matplotlib")
+        print(f"drawn: {png}", file=sys.stderr)
+        return
+    if args.bgio_dir is None or not (args.bgio_dir / "client.js").is_file():
         sys.exit(f"{args.bgio_dir} holds no client.js: copy the boardgame.io anchor folder there first")
     import node_load
 
@@ -218,9 +288,9 @@ def main(argv: list[str] | None = None) -> None:
                     handle.write(json.dumps(result) + "\n")
                 print(json.dumps({key: result.get(key) for key in ("system", "games", "rep", "throughput_mps", "latency_ms",
                                                                    "errors", "timed_out", "failed")}), flush=True)
-                markdown.write_text(f"# Side by side, {datetime.date.today().isoformat()} on {machine}\n\n"
-                                    f"M = {args.moves}; command: `python bench/side_by_side.py --games {args.games} "
-                                    f"--reps {args.reps}`\n\n" + summary(results))
+                write_report(results, markdown, f"# Side by side, {datetime.date.today().isoformat()} on {machine}\n\n"
+                                                f"M = {args.moves}; command: `python bench/side_by_side.py --games {args.games} "
+                                                f"--reps {args.reps}`\n\n")
     print(f"results: {jsonl} and {markdown}", file=sys.stderr)
     print(summary(results))
 
