@@ -144,7 +144,7 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
     const waiting = document.getElementById("waiting-room");
     const side = game && game.querySelector(".game-side");
     if (game && !game.hidden && side) {
-      if (card.parentElement !== side) side.insertBefore(card, side.querySelector(".log-card"));
+      if (card.parentElement !== side) side.insertBefore(card, side.querySelector(".log-section"));
       card.hidden = false;
     } else if (waiting && !waiting.hidden) {
       if (card.previousElementSibling !== waiting) waiting.after(card);

@@ -40,10 +40,20 @@ export function s(tag, attributes, ...children) {
   return element;
 }
 
-/** Replace every child of `element` with `children`. */
+/**
+ * Make `children` the children of `element`, in order. A node already in its place stays attached:
+ * a node taken out and put back between a press and its release loses the click (the "Confirm my
+ * moves" checkbox, drawn again by a frame arriving mid-click, would not toggle).
+ */
 export function replaceChildren(element, ...children) {
-  element.replaceChildren();
-  append(element, children);
+  const wanted = children.flat(Infinity)
+    .filter((child) => child !== undefined && child !== null && child !== false)
+    .map((child) => (child instanceof Node ? child : document.createTextNode(String(child))));
+  wanted.forEach((node, index) => {
+    const here = element.childNodes[index];
+    if (here !== node) element.insertBefore(node, here ?? null);
+  });
+  while (element.childNodes.length > wanted.length) element.lastChild?.remove();
   return element;
 }
 
@@ -144,6 +154,17 @@ export function confirmDialog({ title, text, confirmLabel = null, cancelLabel = 
 }
 
 /** A small clock icon (inline SVG, so it never depends on an emoji font). */
+/** An eye (16 x 16, the text's colour), before "2 watching": an emoji eye is a blank box on a
+ * system without an emoji font. */
+export function eyeIcon() {
+  return s(
+    "svg",
+    { class: "icon icon-eye", viewBox: "0 0 16 16", width: 14, height: 14, "aria-hidden": "true", focusable: "false" },
+    s("path", { d: "M1.2 8C3 4.8 5.3 3.3 8 3.3s5 1.5 6.8 4.7C13 11.2 10.7 12.7 8 12.7S3 11.2 1.2 8z", fill: "none", stroke: "currentColor", "stroke-width": 1.5, "stroke-linejoin": "round" }),
+    s("circle", { cx: 8, cy: 8, r: 2.2, fill: "currentColor" }),
+  );
+}
+
 export function clockIcon() {
   return s(
     "svg",

@@ -19,11 +19,18 @@ const REFRESH_MS = 3000;
 const LAST_GAME_KEY = "caravanserai-last-game"; // localStorage: the ruleset of the last table you created
 const QUIET_MS = 24 * 3600 * 1000; // a running table with no move for this long is marked "quiet"
 const TICK_MS = 1000;
-/** The hint under the pace's select, in the reader's language. */
-function paceHint(pace) {
-  if (pace === "live") return t("Everyone plays at the table now. A player who runs out of time, or stays away for a few minutes, gets a bot in their seat until they return.");
-  if (pace === "turn_based") return t("Each player moves when they can; “My games” shows where it is your move. A player who runs out of time gets a bot in their seat until they return.");
-  return "";
+/** The hint under the pace's select, in the reader's language: what the pace and the chosen clock
+ * (`timed`) mean for a player who runs out of time or stays away (docs/api.md, "Pace and absent
+ * players"; docs/playing.md, "Ratings"). */
+function paceHint(pace, timed) {
+  const away = pace === "live"
+    ? t("Everyone plays at the table now. The others may let a bot play for someone away for a few minutes, until they return.")
+    : pace === "turn_based" ? t("Each player moves when they can; “My games” shows where it is your move.") : "";
+  if (!away) return "";
+  const clock = timed
+    ? t("A player who runs out of time gets a bot in their seat until they return.")
+    : t("No time limit: no seat goes to a bot by itself, and nobody's rating changes for being away.");
+  return `${away} ${clock}`;
 }
 
 translatePage();
@@ -64,11 +71,18 @@ let mine = null; // the caller's own tables ("My games"), null until loaded
 let lastDrawn = "";
 let lastDrawnMine = "";
 let actionsInFlight = 0;
+/** The time limit the person picked ({pace, value}), kept when the game or the number of players
+ * changes (the usual one of the new game replaced it before, unseen); null: the usual one. */
+let chosenClock = null;
 
 const paces = paceChoices();
 replaceChildren(elements.pace, paces.map((entry) => h("option", { value: entry.pace }, entry.label)));
 choosePace();
 elements.pace.addEventListener("change", choosePace);
+elements.moveSeconds.addEventListener("change", () => {
+  chosenClock = { pace: elements.pace.value, value: elements.moveSeconds.value };
+  elements.paceHint.textContent = paceHint(elements.pace.value, elements.moveSeconds.value !== "");
+});
 
 /** Offer the clocks of the chosen pace, its usual one selected: at a live table, the time per move
  * the chosen game proposes (its ruleset's live_move_seconds: longer for a game of many phases); for
@@ -81,14 +95,18 @@ function choosePace() {
   const choices = entry.choices.some((choice) => choice.seconds === usual)
     ? entry.choices
     : [...entry.choices, { seconds: usual, label: describeTimeControl(usual) }];
+  const valueOf = (/** @type {{seconds: number | null}} */ choice) => (choice.seconds === null ? "" : String(choice.seconds));
+  // the person's own pick stays (same pace, still offered), but a solo game starts with no clock
+  const kept = chosenClock && chosenClock.pace === entry.pace && !solo && choices.some((choice) => valueOf(choice) === chosenClock.value)
+    ? chosenClock.value : null;
   replaceChildren(
     elements.moveSeconds,
     choices.map((choice) =>
-      h("option", { value: choice.seconds === null ? "" : String(choice.seconds), selected: choice.seconds === usual },
+      h("option", { value: valueOf(choice), selected: kept === null ? choice.seconds === usual : valueOf(choice) === kept },
         choice.seconds === usual && usual !== null && entry.pace === "live" && game ? t("{clock} (usual for {game})", { clock: choice.label, game: gameTitle(game) }) : choice.label),
     ),
   );
-  elements.paceHint.textContent = paceHint(entry.pace);
+  elements.paceHint.textContent = paceHint(entry.pace, elements.moveSeconds.value !== "");
 }
 
 /** A game's name as the reader reads it (the ruleset's catalog may name it in their language). */

@@ -35,6 +35,7 @@ export function outcomeText(outcome, status = "running") {
   if (!outcome) return status === "abandoned" ? t("Abandoned: everyone stayed away") : t("In progress");
   const points = tn("{n} point", "{n} points", outcome.score);
   if (outcome.place === 1) return outcome.shared ? t("Shared 1st place with {points}", { points }) : t("Won with {points}", { points });
+  if (outcome.players === 1) return t("Lost with {points}", { points }); // solo: beaten by the game's own opponent
   const place = { place: ordinal(outcome.place), players: outcome.players, points };
   return outcome.shared ? t("Shared {place} of {players} with {points}", place) : t("{place} of {players} with {points}", place);
 }
@@ -54,17 +55,20 @@ function gameItem(game) {
       h("span", { class: "muted table-id" }, `#${game.id}`),
     ),
     h("p", { class: "table-status", "data-outcome": "" }, outcomeText(game.outcome, game.status)),
-    h(
-      "p",
-      { class: "muted" },
-      `${t("Against")} `,
-      opponents.length
-        ? opponents.map((seat, index) => [
-            index ? ", " : "",
-            seat.account_id !== null && !seat.bot ? h("a", { href: playerPath(seat.account_id) }, seat.name) : seat.name || t("nobody"),
-          ])
-        : t("nobody"),
-    ),
+    // a one-seat table is a solo game (Heroes against its Enemy): nobody to name
+    (game.seats || []).length === 1
+      ? h("p", { class: "muted" }, t("Solo game"))
+      : h(
+          "p",
+          { class: "muted" },
+          `${t("Against")} `,
+          opponents.length
+            ? opponents.map((seat, index) => [
+                index ? ", " : "",
+                seat.account_id !== null && !seat.bot ? h("a", { href: playerPath(seat.account_id) }, seat.name) : seat.name || t("nobody"),
+              ])
+            : t("nobody"),
+        ),
   );
 }
 

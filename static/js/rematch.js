@@ -8,6 +8,8 @@ import { h, replaceChildren, whileBusy } from "./dom.js";
 import { tablePath } from "./links.js";
 import { t } from "./i18n.js";
 
+const OFFER_REFRESH_MS = 10000;
+
 /**
  * Mount the rematch controls into #rematch (inside the result card of table.html).
  *
@@ -22,10 +24,15 @@ export function mountRematch({ table, inviteCode, account, onError }) {
   let offer = null; // the rematch table, as GET /api/tables/{id} answers it
   let declined = false;
   let offered = false;
+  let refresh = undefined; // the next look at an offer held for me (it may be withdrawn meanwhile)
   if (rematchId) loadOffer();
   else draw();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && heldForMe() && !declined) loadOffer();
+  });
 
   async function loadOffer() {
+    clearTimeout(refresh);
     try {
       offer = await api("GET", withInvite(`/api/tables/${encodeURIComponent(rematchId)}`, code));
     } catch {
@@ -49,6 +56,10 @@ export function mountRematch({ table, inviteCode, account, onError }) {
       decline.addEventListener("click", () => answer(decline, () => api("DELETE", `/api/invitations/${encodeURIComponent(held.held_for.invitation_id)}`), false));
       const offers = host ? t("{name} offers a rematch.", { name: host.name }) : t("A player offers a rematch.");
       show(h("span", { id: "rematch-offer" }, `${offers} `), accept, " ", decline);
+      // No frame says that the seat held for me went to someone else (the host may fill it), so
+      // look again now and then while Accept is offered, rather than let a click find out.
+      clearTimeout(refresh);
+      refresh = setTimeout(loadOffer, OFFER_REFRESH_MS);
     } else if (rematchId) {
       const seated = offer && account && offer.seats.some((seat) => seat.account_id === account.id);
       const text = declined ? t("You declined the rematch (table {id})", { id: rematchId })

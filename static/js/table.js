@@ -8,9 +8,9 @@ import { mountChat } from "./chat.js";
 import { mountMoveBar } from "./move-bar.js";
 import { describeTimeControl, formatRemaining, paceLabel, remainingMs } from "./clock.js";
 import { GameSocket } from "./connection.js";
-import { clockIcon, confirmDialog, h, replaceChildren, whileBusy } from "./dom.js";
-import { loadRatings, ratingOfSeat, ratingText } from "./ratings.js";
-import { argumentText, logContent, ruleLink } from "./log-text.js";
+import { clockIcon, confirmDialog, eyeIcon, h, replaceChildren, whileBusy } from "./dom.js";
+import { loadRatings } from "./ratings.js";
+import { logContent } from "./log-text.js";
 import { previewOf } from "./move-preview.js";
 import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
@@ -18,14 +18,16 @@ import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
 import { countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, isSeated as isSeatedIn, myTakeover as takeoverOfMine,
   playerName as playerNameIn } from "./table-players.js";
+import { drawResult } from "./table-result.js";
 import { turnAlerts } from "./turn-alerts.js";
 import { mountWaitingRoom } from "./waiting-room.js";
-import { formatNumber, loadGameCatalog, t, tn } from "./i18n.js";
-import { capitalised, listOf, ordinal, translatePage } from "./words.js";
+import { loadGameCatalog, t, tn } from "./i18n.js";
+import { capitalised, listOf, translatePage } from "./words.js";
 
 const MOVE_TIMEOUT_MS = 15000;
 const MAX_TOASTS = 4;
 const TICK_MS = 500;
+const UNDO_GONE_MS = 12000;
 
 const rawId = decodeURIComponent(window.location.pathname.replace(/^\/tables\//, "").split("/")[0] || "");
 const tableId = /^[1-9]\d{0,9}$/.test(rawId) ? rawId : null;
@@ -56,6 +58,8 @@ let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
 let pending = null; // {id, version, timer, what}: a move (or undo) sent and not yet answered by a state
 let undoGone = null; // why Undo, offered before (or expected after my move), cannot be used now; null: nothing to explain
+let undoGoneTimer = undefined; // clears undoGone (explainUndoGone)
+let seatBackTold = false; // the opening notice said the bot moved for me: the seat's return need not say it again
 let moveBar = null; // "Confirm my moves" and "Undo" above the board (move-bar.js)
 let awaitingHello = false;
 let leaving = false;
@@ -240,7 +244,7 @@ function showSpectators(count) {
   if (!line) return;
   line.hidden = count === 0;
   const watching = tn("{n} watching", "{n} watching", count);
-  line.textContent = count ? `👁 ${watching}` : "";
+  replaceChildren(line, ...(count ? [eyeIcon(), ` ${watching}`] : []));
   line.title = count ? tn("{n} person watches this table without a seat", "{n} people watch this table without a seat", count, { n: count }) : "";
 }
 
@@ -256,7 +260,7 @@ function receive(message) {
   } else if (message.type === "error") {
     const ours = pending && (message.id === pending.id || message.id === null || message.id === undefined);
     toast(refusalWords(message, ours ? pending.what : null), message.code);
-    if (ours && message.code === "not_reversible") undoGone = message.message; // said where the button was
+    if (ours && message.code === "not_reversible") explainUndoGone(message.message); // said where the button was
     if (ours) {
       settle();
       draw();
@@ -301,6 +305,8 @@ function applyState(next, fullLog) {
     appendLog((next.log || []).filter((entry) => entry.version > known));
   }
   noteUndo(next);
+  noteSeatBack(next);
+  noteBotMovesSinceLastVisit(next, fullLog);
   if (pending && (next.version > pending.version || awaitingHello)) settle();
   if (moveBar && frame && next.version !== frame.version) moveBar.clear(); // a move held for Confirm answered an older position
   awaitingHello = false;
@@ -332,14 +338,63 @@ function drawSoon() {
  */
 function noteUndo(next) {
   if (!frame || next.version <= frame.version || next.undo) {
-    if (next.undo) undoGone = null;
+    if (next.undo) explainUndoGone(null);
     return;
   }
+  if (pending && pending.what === "undo") return; // my own take-back: nothing to explain
   const mine = pending && pending.what === "move" && next.version > pending.version;
   if (mine && next.version === pending.version + 1) {
-    undoGone = t("your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back");
+    explainUndoGone(t("your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back"));
   } else if (frame.undo || mine) {
-    undoGone = t("another player has acted since your last move");
+    explainUndoGone(t("another player has acted since your last move"));
+  }
+}
+
+/** Tell a person who takes their seat back from the bot (they left, ran out of time or were away)
+ * that it may have moved for them meanwhile: the log marks those moves, but nothing pointed there. */
+function noteSeatBack(next) {
+  if (!frame || frame.status !== "running" || !isSeated()) return;
+  const before = takeoverOfMine(frame);
+  if (before && before !== "resigned" && !takeoverOfMine(next)) {
+    // the page's opening notice (noteBotMovesSinceLastVisit) may have said it already
+    if (!seatBackTold) toast(t("Your seat is yours again. Any move the bot made for you meanwhile is marked in the log."), "seat-back");
+    seatBackTold = false;
+  }
+}
+
+/** On opening the page: how many moves the bot made for my seat since this browser last showed
+ * the game (each entry of such a move carries `args.by`, app/services/games/bot_log.py), said once;
+ * the version shown is remembered per table in localStorage. */
+function noteBotMovesSinceLastVisit(next, fullLog) {
+  const key = `caravanserai-seen-${tableId}`;
+  let seen = null;
+  try {
+    seen = window.localStorage.getItem(key);
+    window.localStorage.setItem(key, String(next.version));
+  } catch {
+    return; // storage refused (a private window): nothing to compare with
+  }
+  if (frame || !fullLog || seen === null || next.seat === null || next.seat === undefined) return;
+  const since = Number(seen);
+  const versions = new Set(fullLog.filter((entry) => entry.version > since && entry.args && entry.args.by
+    && entry.args.by.seat === next.seat).map((entry) => entry.version));
+  if (versions.size) {
+    seatBackTold = true;
+    toast(tn("While you were away, the bot played {n} move for you; the log marks it.",
+      "While you were away, the bot played {n} moves for you; the log marks them.", versions.size), "seat-back");
+  }
+}
+
+/** Say in the move bar why Undo went (null: say nothing), for UNDO_GONE_MS: long enough to read
+ * when the button vanishes, not for the whole next turn, where it only pushed the board down. */
+function explainUndoGone(why) {
+  undoGone = why;
+  clearTimeout(undoGoneTimer);
+  if (why) {
+    undoGoneTimer = setTimeout(() => {
+      undoGone = null;
+      draw();
+    }, UNDO_GONE_MS);
   }
 }
 
@@ -376,7 +431,7 @@ function sendFrame(build, what) {
     draw();
   }, MOVE_TIMEOUT_MS);
   pending = { id, version: frame.version, timer, what };
-  if (what === "move") undoGone = null; // a new move: the old reason no longer applies
+  if (what === "move") explainUndoGone(null); // a new move: the old reason no longer applies
   draw();
 }
 
@@ -479,13 +534,17 @@ function draw() {
   drawPlayers();
   drawSeatStatus(takenOver);
   drawGameActions(takenOver);
-  drawResult();
+  drawResultPanel();
   moveBar.render({ seated: running && isSeated() && !takenOver, canUndo: Boolean(frame.undo) && !pending && connection === "live", undoGone: frame.undo ? null : undoGone });
   board.render(frame, { sendMove: moveBar.choose, disabled: !canMove || moveBar.proposal !== null, preview: moveBar.proposal });
   // the move held for Confirm, drawn where it will land (the renderer's `preview` hook)
   if (moveBar.proposal && document.body.dataset.replay !== "true") previewOf(renderer, frame, moveBar.proposal).draw(el.board);
   tick();
   refreshRatings();
+}
+
+function drawResultPanel() {
+  drawResult({ panel: el.result, headline: el.resultHeadline, reason: el.resultReason, table: el.resultTable }, moment());
 }
 
 /** Ratings beside the names once the game runs, and again once it is over (with each change). */
@@ -498,7 +557,7 @@ function refreshRatings() {
       ratings = loaded;
       if (frame) {
         drawPlayers();
-        drawResult();
+        drawResultPanel();
       }
     })
     .catch(() => {
@@ -541,10 +600,19 @@ function drawTurn(myTurn, toAct) {
   );
 }
 
+/** What a hand-over does to the away person's rating, at a rated table (docs/playing.md, "Ratings"). */
+function handOverRating(name) {
+  if (!table.rated) return "";
+  return table.time_control && table.time_control.move_seconds
+    ? t("If the game ends before {name} is back, {name} counts as having abandoned it: last among the players in the ratings.", { name })
+    : t("This table has no time limit, so if the game ends before {name} is back, {name}'s rating does not change.", { name });
+}
+
 async function handOver(player, button) {
   const sure = await confirmDialog({
     title: t("Let a bot play for {name}?", { name: player.name }),
-    text: t("{name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.", { name: player.name }),
+    text: [t("{name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.", { name: player.name }),
+      handOverRating(player.name)].filter(Boolean).join(" "),
     confirmLabel: t("Let a bot play"),
     cancelLabel: t("Wait"),
   });
@@ -569,7 +637,9 @@ function drawSeatStatus(takenOver) {
     replaceChildren(el.seatStatus, h("p", {}, t("You resigned. A bot plays your seat to the end of the game.")));
     return;
   }
-  const why = takenOver === "timeout" ? t("You ran out of time, so a bot is playing for you.") : t("You left the table, so a bot is playing for you.");
+  const why = takenOver === "timeout" ? t("You ran out of time, so a bot is playing for you.")
+    : takenOver === "away" ? t("You were away, so another player let a bot play for you.")
+      : t("You left the table, so a bot is playing for you.");
   const back = h("button", { type: "button", class: "primary", id: "reclaim-seat", "data-action": "reclaim" }, t("I'm back — take my seat"));
   back.addEventListener("click", () => {
     // Saying hello again as the seated person takes the seat back from the bot.
@@ -596,7 +666,9 @@ function drawGameActions(takenOver) {
   leave.addEventListener("click", async () => {
     const sure = await confirmDialog({
       title: t("Leave this game?"),
-      text: t("A bot will play for you until you come back. Open this table again (from “My games” in the lobby) to take your seat back."),
+      text: [t("A bot will play for you until you come back. Open this table again (from “My games” in the lobby) to take your seat back."),
+        table.rated ? t("If the game ends before you are back, you have abandoned it: last among the players in the ratings, whatever the bot does.") : ""]
+        .filter(Boolean).join(" "),
       confirmLabel: t("Leave table"),
       cancelLabel: t("Stay"),
     });
@@ -615,7 +687,8 @@ function drawGameActions(takenOver) {
   resign.addEventListener("click", async () => {
     const sure = await confirmDialog({
       title: t("Resign this game?"),
-      text: t("This is final: a bot plays your seat to the end of the game, and you cannot take it back."),
+      text: [t("This is final: a bot plays your seat to the end of the game, and you cannot take it back."),
+        table.rated ? t("In the ratings you are last among the players.") : ""].filter(Boolean).join(" "),
       confirmLabel: t("Resign"),
       cancelLabel: t("Keep playing"),
       danger: true,
@@ -643,90 +716,6 @@ function tick() {
     node.classList.toggle("countdown-urgent", urgent);
     node.classList.toggle("countdown-over", left === 0);
   }
-}
-
-/**
- * A score category's name: the game's own words when its catalog has the key as written (Nimalia's
- * "zero floor") or humanised ("Zero floor"), capitalised; else the key humanised.
- */
-function humanise(key) {
-  const words = String(key).replace(/_/g, " ");
-  const said = t(words);
-  return said !== words ? capitalised(said) : t(capitalised(words));
-}
-
-/** Why the game ended, in the reader's language: the game's template (`reason_template`, its
- * `{seatN}` placeholders unfilled) translated, then filled with the players' names and its typed
- * arguments (`reason_args`, said as a log entry's: a number in the reader's form, a text
- * translated); else the server's English words. */
-function resultReason(result) {
-  if (!result.reason_template) return result.reason ? t(result.reason) : "";
-  const args = Object.fromEntries(Object.entries(result.reason_args || {}).map(([name, arg]) => [name, argumentText(arg)]));
-  const names = Object.fromEntries((frame.players || []).map((player) => [`seat${player.seat}`, playerName(player.seat)]));
-  return t(result.reason_template, { ...args, ...names });
-}
-
-/** Who abandoned the game, in the reader's language, from the entry's seat, takeover and version
- * (the server's `text` is the same line in English: "Ben: abandoned (left), a bot played from move 31"). */
-function abandonedText(entry) {
-  const params = { name: playerName(entry.seat), move: formatNumber(entry.from_version) };
-  if (entry.takeover === "resigned") return t("{name}: abandoned (resigned), a bot played from move {move}", params);
-  if (entry.takeover === "left") return t("{name}: abandoned (left), a bot played from move {move}", params);
-  if (entry.takeover === "timeout") return t("{name}: abandoned (ran out of time), a bot played from move {move}", params);
-  if (entry.takeover === "away") return t("{name}: abandoned (was away), a bot played from move {move}", params);
-  return t("{name}: abandoned, a bot played from move {move}", params);
-}
-
-function drawResult() {
-  const result = frame.result;
-  el.result.hidden = !result;
-  if (!result) return;
-  el.resultHeadline.textContent = headline(result);
-  el.resultReason.replaceChildren(resultReason(result), ...(result.rule ? [ruleLink(result.rule, table.ruleset)] : []));
-  // Who abandoned the game (a bot still played their seat at the end): ranked last among the people.
-  const abandoned = new Set((result.abandoned || []).map((entry) => entry.seat));
-  let abandonedList = document.getElementById("result-abandoned");
-  if (!abandonedList) {
-    abandonedList = h("ul", { id: "result-abandoned", class: "result-abandoned" });
-    el.resultReason.after(abandonedList);
-  }
-  replaceChildren(abandonedList, (result.abandoned || []).map((entry) => h("li", { "data-abandoned-seat": String(entry.seat) }, abandonedText(entry))));
-  abandonedList.hidden = !abandoned.size;
-  const seats = result.scores.map((_, seat) => seat);
-  const categories = [];
-  for (const breakdown of result.breakdown || []) {
-    for (const category of Object.keys(breakdown || {})) if (!categories.includes(category)) categories.push(category);
-  }
-  const head = h("tr", {}, h("th", { scope: "col" }, ""), seats.map((seat) => h("th", { scope: "col" }, h("span", { class: "seat-number" }, String(seat + 1)), " ", playerName(seat))));
-  const rows = categories.map((category) =>
-    h("tr", {}, h("th", { scope: "row" }, humanise(category)), seats.map((seat) => h("td", {}, String(((result.breakdown || [])[seat] || {})[category] ?? 0)))),
-  );
-  const total = h("tr", { class: "total" }, h("th", { scope: "row" }, t("Total")), seats.map((seat) => h("td", { "data-score-seat": String(seat) }, String(result.scores[seat]))));
-  const rank = h("tr", { class: "rank" }, h("th", { scope: "row" }, t("Place")), seats.map((seat) => h("td", {}, result.ranks[seat] === 1 ? `${ordinal(1)} ★` : ordinal(result.ranks[seat]), abandoned.has(seat) ? ` ${t("(abandoned)")}` : "")));
-  const rated = ratings && ratings.rated && ratings.seats.some((entry) => entry.change);
-  const rating = rated
-    ? h("tr", { class: "rating" }, h("th", { scope: "row" }, t("Rating")), seats.map((seat) => h("td", { "data-rating-change-seat": String(seat) }, ratingText(ratingOfSeat(ratings, seat)))))
-    : null;
-  replaceChildren(el.resultTable, h("thead", {}, head), h("tbody", {}, rows, total, rank, rating));
-}
-
-function headline(result) {
-  const ranks = result.ranks || [];
-  const winners = ranks.map((rank, seat) => (rank === 1 ? seat : null)).filter((seat) => seat !== null);
-  if (isSeated() && ranks[frame.seat]) {
-    const mine = ranks[frame.seat];
-    const place = t("{place} of {players}", { place: ordinal(mine), players: ranks.length });
-    const takenOver = myTakeover();
-    if (takenOver === "resigned") return t("You resigned; the bot that took your seat finished {place}.", { place });
-    if (takenOver) return t("A bot finished the game for you: {place}.", { place });
-    if (mine === 1) return winners.length > 1 ? t("You share the win!") : t("You won!");
-    if (ranks.length === 1) return t("You lost."); // a solo game: beaten by the game's own opponent (see the reason)
-    return t("You finished {place}.", { place });
-  }
-  if (!winners.length) return t("The game is over.");
-  return winners.length > 1
-    ? t("{names} share the win.", { names: listOf(winners.map(playerName)) })
-    : t("{name} won.", { name: playerName(winners[0]) });
 }
 
 function appendLog(entries) {

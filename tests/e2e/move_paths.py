@@ -64,7 +64,7 @@ def path_to_every_type(ruleset: Ruleset, seats: int, options: dict[str, Any], se
 
 def _search(ruleset: Ruleset, seats: int, options: dict[str, Any], seed: int, wanted: set[str],
             rare: tuple[str, ...], watched: int, rng: random.Random) -> Line:
-    state = ruleset.setup(seats, ruleset.parse_options(options), seed)
+    state = ruleset.setup(seats, ruleset.new_table_options(options), seed)  # as the server starts a table created with them
     line, seen, detours = Line(), set(), 0
     while not wanted <= seen and len(line.moves) < LIMIT:
         found = _playouts(ruleset, state, wanted - seen, rare, watched, rng)

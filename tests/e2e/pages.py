@@ -3,6 +3,7 @@ and the scan of what a player reads for rule codes and internal ids."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import uuid
@@ -99,10 +100,11 @@ def finish_by_rest(players, base: str, table_id, rng: random.Random, limit: int 
     """Random legal moves through POST /api/games/{id}/moves, by whichever of ``players`` (pages,
     in seat order) may move, until the game is over; returns its result."""
     for _ in range(limit):
-        games = [server_game(page, base, table_id) for page in players]
-        if games[0]["status"] == "finished":
-            return games[0]["result"]
-        page, game = next((page, game) for page, game in zip(players, games) if game["legal"])
+        games = (server_game(page, base, table_id) for page in players)  # read one by one, up to the mover
+        first = next(games)
+        if first["status"] == "finished":
+            return first["result"]
+        page, game = next((page, game) for page, game in zip(players, itertools.chain([first], games)) if game["legal"])
         answer = page.request.post(
             f"{base}/api/games/{table_id}/moves",
             data={"id": str(uuid.uuid4()), "version": game["version"], "move": rng.choice(game["legal"])},

@@ -20,6 +20,7 @@ it accepts for a 0.3 s presence refresh are 1.2 s), so no test waits for minutes
 from __future__ import annotations
 
 import random
+import time
 import re
 import uuid
 from datetime import datetime, timedelta, timezone
@@ -57,7 +58,8 @@ def play_to_the_end(players, base: str, table_id: int, seed: int = 5) -> None:
                 return
             movers = [(client, game) for client, game in zip(clients, games) if game["legal"]]
             if not movers:
-                continue  # a bot is to move
+                time.sleep(0.05)  # a bot is to move: give it the time (a loaded machine's bot is slower)
+                continue
             client, game = movers[0]
             answer = client.post(f"/api/games/{table_id}/moves", json={
                 "id": str(uuid.uuid4()), "version": game["version"], "move": rng.choice(game["legal"])})
@@ -132,7 +134,11 @@ def test_a_former_opponent_cannot_move_your_rating_through_a_rematch(consent_ser
 
     new_id = api(ana, base, "POST", f"/api/tables/{old_id}/rematch")["id"]
     seat = next(s["seat"] for s in api(ana, base, "GET", f"/api/tables/{new_id}")["seats"] if s["held_for"])
+    vic.goto(f"{base}/tables/{old_id}")
+    expect(vic.locator("#rematch-accept")).to_be_visible()
     api(ana, base, "POST", f"/api/tables/{new_id}/bots", {"seat": seat, "level": "default"})
+    # The offer is gone from Vic's open page without a reload (it looks again every few seconds).
+    expect(vic.locator("#rematch-accept")).to_have_count(0, timeout=30_000)
     api(ana, base, "POST", f"/api/tables/{new_id}/start")
     assert vic_id not in [s["account_id"] for s in api(ana, base, "GET", f"/api/tables/{new_id}")["seats"]]
     refused = ana.request.post(f"{base}/api/tables/{new_id}/bots", data={"seat": seat})

@@ -43,7 +43,7 @@ from babel.messages.pofile import read_po
 
 from app.rulesets.registry import Registry
 from tests.e2e.conftest import running_server
-from tests.e2e.pages import api, finish_by_rest, server_game, sign_in, wait_for_version
+from tests.e2e.pages import api, finish_by_rest, server_game, sign_in, wait_for_version, wait_for_version_change
 
 pytestmark = pytest.mark.e2e
 
@@ -115,9 +115,16 @@ def english_phrases(catalogs: list[str]) -> set[str]:
             continue  # the same in both languages (a name, a number form)
         for msgid in english:
             for piece in pieces(msgid):
-                if not re.search(rf"(?<!\w){re.escape(piece.lower())}(?!\w)", french_text):
+                if not _as_words(piece.lower(), french_text):
                     phrases.add(piece)
     return phrases
+
+
+def _as_words(phrase: str, text: str) -> bool:
+    """Whether ``phrase`` occurs in ``text`` as whole words.  A plain substring search first:
+    thousands of phrases, each a fresh regular expression over the whole French text, took most
+    of a minute."""
+    return phrase in text and re.search(rf"(?<!\w){re.escape(phrase)}(?!\w)", text) is not None
 
 
 def french_catalogs() -> list[str]:
@@ -131,8 +138,7 @@ def english_on(text: str, phrases: AbstractSet[str], names: list[str]) -> list[s
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " \u2022 ")
     text = " ".join(text.split()).lower()
-    return sorted(phrase for phrase in phrases
-                  if re.search(rf"(?<!\w){re.escape(phrase.lower())}(?!\w)", text))
+    return sorted(phrase for phrase in phrases if _as_words(phrase.lower(), text))
 
 
 def page_text(page) -> str:
@@ -285,8 +291,8 @@ def test_the_result_says_who_abandoned_in_the_readers_language(live_server, chro
             answer = host.request.post(f"{base}/api/games/{table_id}/moves", data={
                 "id": str(uuid.uuid4()), "version": game["version"], "move": rng.choice(game["legal"])})
             assert answer.ok, answer.text()
-        else:  # the bot's turn
-            host.wait_for_timeout(50)
+        else:  # the bot's turn: until its move reaches Amélie's page
+            wait_for_version_change(host, game["version"], timeout_ms=30_000)
     abandoned = server_game(host, base, table_id)["result"]["abandoned"]
     assert [(entry["seat"], entry["takeover"]) for entry in abandoned] == [(1, "resigned")]
     assert abandoned[0]["text"] == f"{GUEST}: abandoned (resigned), a bot played from move {abandoned[0]['from_version']}"

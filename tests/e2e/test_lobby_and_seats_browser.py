@@ -182,6 +182,12 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot_until_return(live_server
     # Bob comes back through "Your tables" and has his seat again.
     bob.locator(f'[data-my-table-id="{table_id}"] [data-action="open"]').click()
     expect(bob.locator("#game")).to_have_attribute("data-status", "running")
+    # ...and is told that the bot moved for him meanwhile (the log marks its moves)
+    expect(bob.locator('#toasts .toast[data-code="seat-back"]')).to_have_count(1)
+    # at least the two answers seen above: a bot's turn may hold more than one move, and the page may
+    # see two of them as one change of version
+    expect(bob.locator('#toasts .toast[data-code="seat-back"]')).to_contain_text(
+        re.compile(r"the bot played ([2-9]|\d{2,}) moves for you"))
     expect(bob_on_alices_page).to_have_attribute("data-takeover", "")
     expect(bob_on_alices_page).to_have_attribute("data-online", "true")
     expect(bob.locator("#seat-status")).to_be_hidden()
@@ -190,7 +196,8 @@ def test_leaving_a_running_game_hands_the_seat_to_a_bot_until_return(live_server
 
 def test_a_solo_table_proposes_no_clock_and_a_table_of_two_the_games_usual_one(live_server, chromium):
     """A clock that runs out hands the seat to a bot: at a solo table that would be the person's own
-    game played for them while nobody waits, so the lobby proposes no time limit there."""
+    game played for them while nobody waits, so the lobby proposes no time limit there; a time limit
+    the person picked is kept."""
     page = sign_in(chromium, live_server, unique("Solo"))
     page.select_option("#ruleset", "heroes")
     expect(page.locator("#seats")).to_have_value("2")
@@ -199,6 +206,18 @@ def test_a_solo_table_proposes_no_clock_and_a_table_of_two_the_games_usual_one(l
     expect(page.locator("#move-seconds")).to_have_value("")  # No time limit
     page.select_option("#seats", "2")
     expect(page.locator("#move-seconds")).not_to_have_value("")
+
+    # A time limit the person picked stays when the number of players changes (it fell back to
+    # the game's usual one, unseen), and the hint says what no time limit means.
+    page.select_option("#move-seconds", "")
+    expect(page.locator("#pace-hint")).to_contain_text("No time limit")
+    page.select_option("#seats", "3")
+    expect(page.locator("#move-seconds")).to_have_value("")
+    expect(page.locator("#pace-hint")).to_contain_text("No time limit")
+    page.select_option("#move-seconds", "60")
+    expect(page.locator("#pace-hint")).to_contain_text("runs out of time")
+    page.select_option("#seats", "2")
+    expect(page.locator("#move-seconds")).to_have_value("60")
 
 
 def test_time_control_countdown_on_a_table_created_with_a_move_limit(live_server, chromium):

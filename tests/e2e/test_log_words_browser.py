@@ -63,6 +63,18 @@ def test_a_log_line_links_its_rule_in_a_tooltip_and_shows_no_code(live_server, c
     expect(link).to_have_attribute("title", re.compile(rf"Rule {re.escape(rule)}"))
     lines = page.locator("#log li").all_inner_texts()
     assert len(lines) == len(game["log"])
+    # a line's names (players, places, cards) run on in its sentence, none on a line of its own
+    displays = page.locator("#log li .log-arg").evaluate_all("spans => spans.map(span => getComputedStyle(span).display)")
+    assert displays and set(displays) == {"inline"}, displays
+    # every kind of argument, a card's too (this log may hold none yet), as log-text.js marks it
+    kinds = page.locator("#log li").first.evaluate("""line => ['player', 'place', 'card', 'words', 'number'].map(kind => {
+        const span = document.createElement('span');
+        span.className = `log-arg log-${kind}`;
+        line.append(span);
+        const shown = getComputedStyle(span).display;
+        span.remove();
+        return shown; })""")
+    assert kinds == ["inline"] * 5, kinds
     assert code_leaks("\n".join(lines)) == []
     assert_no_codes(page, "a Heroes solo table with a rule-citing log")
     href = link.get_attribute("href")

@@ -190,7 +190,8 @@ def test_the_smaller_points_chat_times_spectators_links_and_tap_targets(moments,
     watcher.wait_for_selector('body[data-connection="live"]')
     expect(watcher.locator("#chat-note")).to_contain_text("players only")
     # the players see that someone watches
-    expect(player.locator("#spectators")).to_have_text("👁 1 watching")
+    expect(player.locator("#spectators")).to_have_text("1 watching")
+    expect(player.locator("#spectators svg.icon-eye")).to_have_count(1)
     # chat lines show their time
     assert player.request.post(f"{base}/api/tables/{path.rsplit('/', 1)[1]}/chat", data={"text": "good luck"}).ok
     expect(player.locator("#chat-messages li").last.locator("time.chat-time")).to_have_text(re_time)

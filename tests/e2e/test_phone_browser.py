@@ -131,8 +131,10 @@ def tap_a_move(page, ruleset: str) -> None:
 def assert_no_horizontal_scrolling(page, where: str) -> None:
     overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0, f"{where}: {overflow} px of horizontal scrolling"
-    width, _ = png_size(page.screenshot(full_page=True))
-    assert width == 375 * SCALE, f"{where}: the full page is {width / SCALE} px wide"
+    # one CSS pixel a pixel: a long page (a rules page) at the device's scale is a picture of many
+    # megapixels, which a loaded machine took more than the default 10 s to take
+    width, _ = png_size(page.screenshot(full_page=True, scale="css", timeout=60_000))
+    assert width == 375, f"{where}: the full page is {width} px wide"
 
 
 @pytest.mark.parametrize("ruleset", ["through-the-desert", "nimalia", "nomadi", "heroes"])
@@ -179,3 +181,31 @@ def test_the_french_pages_fit_a_phone(live_server, chromium):
     ana.goto(f"{base}/tables/{created.json()['id']}")
     expect(ana.locator("#waiting-room")).to_be_visible()
     assert_no_horizontal_scrolling(ana, "French waiting room")
+    # the header keeps room for the game's name beside the French links (it was cut to nothing)
+    title = ana.locator("#table-title")
+    expect(title).to_have_text("Heroes of Land, Air & Sea")
+    assert title.evaluate("e => e.getBoundingClientRect().width") >= 60
+
+
+def test_the_longest_name_leaves_every_page_the_phones_width(live_server, chromium):
+    """A name may be 32 characters of one word ("WWWW..."): the header cuts it short, and the lobby's
+    table list, the waiting room's seats and the profile wrap it, so no page of a phone scrolls
+    sideways, for its owner or for anyone who sees it."""
+    base = live_server
+    longest = "W" * 32
+    owner = phone_page(chromium, base, longest)
+    created = owner.request.post(f"{base}/api/tables", data={"ruleset": "nimalia", "seats": 3, "options": {}})
+    table_id = created.json()["id"]
+    owner.goto(f"{base}/")
+    expect(owner.locator(".table-item", has_text=longest).first).to_be_visible()
+    assert_no_horizontal_scrolling(owner, "lobby of the long name")
+    owner.goto(f"{base}/tables/{table_id}")
+    expect(owner.locator("#waiting-room")).to_be_visible()
+    assert_no_horizontal_scrolling(owner, "waiting room")
+    me = owner.request.get(f"{base}/api/auth/me").json()
+    owner.goto(f"{base}/players/{me['id']}")
+    expect(owner.locator("#player-name")).to_have_text(longest)
+    assert_no_horizontal_scrolling(owner, "profile")
+    other = phone_page(chromium, base, "Ana")
+    expect(other.locator(".table-item", has_text=longest).first).to_be_visible()
+    assert_no_horizontal_scrolling(other, "another person's lobby")

@@ -42,6 +42,7 @@ def test_lobby_shows_whose_turn_and_the_profile_lists_results(live_server, chrom
     ana.wait_for_url(re.compile(r"/players/\d+$"))
     expect(ana.locator("#player-name")).to_have_text("Ana")
     entry = ana.locator(f'[data-game-id="{table_id}"]')
+    expect(entry).to_contain_text("Against Bo")
     place = result["ranks"][0]
     expect(entry).to_have_attribute("data-result", "won" if place == 1 else "lost")
     shared = result["ranks"].count(place) > 1
@@ -58,6 +59,12 @@ def test_lobby_shows_whose_turn_and_the_profile_lists_results(live_server, chrom
     entry.locator("a", has_text="Bo").click()  # the opponent's name leads to their profile
     ana.wait_for_url(re.compile(r"/players/\d+$"))
     expect(ana.locator("#player-name")).to_have_text("Bo")
+    # A solo game (Heroes against its Enemy) names nobody as the opponent: it says solo.
+    solo_id = ana.request.post(f"{base}/api/tables", data={"ruleset": "heroes", "seats": 1, "rated": False}).json()["id"]
+    assert ana.request.post(f"{base}/api/tables/{solo_id}/start", data={}).ok
+    ana.goto(f"{base}/")
+    ana.click("#my-games")
+    expect(ana.locator(f'[data-game-id="{solo_id}"]')).to_contain_text("Solo game")
     ana.goto(f"{base}/tables/{table_id}")  # the result screen shows the change beside the place
     expect(ana.locator('[data-rating-change-seat="0"]')).to_have_text(f"{shown} ({'+' if shown > 1000 else '−'}{abs(shown - 1000)})")
 
@@ -135,3 +142,24 @@ def test_follow_a_friend_see_them_online_invite_them_and_block_their_chat(live_s
     say(bo, "Anyone?")  # sent after Ana's line: shown once that line would have been
     expect(bo.locator("#chat-messages")).not_to_contain_text("Welcome, Bo!")
     expect(bo.locator("#chat-messages")).not_to_contain_text("Still there?")
+
+
+def test_a_finished_solo_game_reads_won_or_lost_at_the_table_and_on_the_profile(live_server, chromium):
+    """Heroes against its Enemy, played out by random moves: alone at the table, the result's place
+    reads "Won" or "Lost" (not "2nd" of one), and the profile says so in the same words."""
+    base = live_server
+    ana = sign_in(chromium, base, f"Solo {uuid.uuid4().hex[:6]}")
+    created = ana.request.post(f"{base}/api/tables", data={"ruleset": "heroes", "seats": 1, "rated": False,
+                                                            "options": {"round_limit": 4}})
+    assert created.ok, created.text()
+    table_id = created.json()["id"]
+    assert ana.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    result = finish_by_rest([ana], base, table_id, random.Random(5), limit=400)
+    won = result["ranks"][0] == 1
+    ana.goto(f"{base}/tables/{table_id}")
+    expect(ana.locator("#result-table tr.rank td:not(.rival)")).to_have_text("Won ★" if won else "Lost")
+    ana.goto(f"{base}/")
+    ana.click("#my-games")
+    entry = ana.locator(f'[data-game-id="{table_id}"]')
+    expect(entry).to_contain_text("Solo game")
+    expect(entry.locator("[data-outcome]")).to_contain_text("Won with" if won else "Lost with")

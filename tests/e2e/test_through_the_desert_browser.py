@@ -36,6 +36,10 @@ def play_one_move(page, base: str, table_id: str, rng: random.Random) -> str:
     enabled = page.locator(".colour-buttons [data-colour]:not([disabled])")
     expect(enabled.first).to_be_visible()
     colours = enabled.evaluate_all("buttons => buttons.map(button => button.dataset.colour)")
+    # a greyed colour says why (a leader placed already, an empty pile, no space for it)
+    reasons = page.locator(".colour-buttons [data-colour][disabled]").evaluate_all("buttons => buttons.map(button => button.title)")
+    assert all(re.match(r"^(You have no \w+ leader left to place|No \w+ camels are left in the pile|No space where a \w+ camel may go)\.$", reason)
+               for reason in reasons), reasons
     colour = rng.choice(colours)
     page.click(f'[data-colour="{colour}"]')
     expect(page.locator(f'[data-colour="{colour}"]')).to_have_attribute("aria-pressed", "true")

@@ -103,15 +103,26 @@ def test_confirm_cancel_undo_and_refusals(live_server, chromium):
     expect(alice.locator("body")).to_have_attribute("data-my-turn", "true")
     expect(alice.locator("#log li").last).to_have_text("Alice takes back their last move")
     expect(alice.locator("#undo-move")).to_have_count(0)
+    expect(alice.locator("#undo-gone")).to_have_count(0)  # her own take-back: nothing to explain
     alice.click(f'.nomadi-board [data-target="{cell}"]')
     alice.click("#confirm-move")
     wait_for_version([alice, bob], 3)
     expect(alice.locator("#undo-move")).to_be_visible()
 
-    # Bob places: Alice's stone can no longer be taken back.
+    # Bob places: Alice's stone can no longer be taken back. His move reaches her page while she
+    # is pressing "Confirm my moves": the bar is drawn again (Undo gives way to why it is gone) and
+    # her click still turns the setting off.
+    box = setting.bounding_box()
+    alice.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    alice.mouse.down()
     move_by_rest(bob, base, table_id, server_game(bob, base, table_id)["legal"][0])
     wait_for_version([alice, bob], 4)
     expect(alice.locator("#undo-move")).to_have_count(0)
+    alice.mouse.up()
+    expect(setting).not_to_be_checked()
+    expect(setting).to_have_attribute("data-saved", "account")
+    setting.check()
+    expect(setting).to_have_attribute("data-saved", "account")
     assert undo_by_rest(alice, base, table_id) == (409, "not_reversible")
 
     # The rest of the placement by REST, then Alice rolls: a roll is never taken back.

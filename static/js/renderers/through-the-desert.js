@@ -326,6 +326,13 @@ function camelPiece(frame, camel) {
 
 // -- the move controls ------------------------------------------------------------------------
 
+/** Why `colour` cannot be chosen for a `piece` ("leader" or "camel") now; `pile`: its camels left. */
+function whyNotColour(piece, colour, pile) {
+  const name = colourName(colour).toLowerCase();
+  if (piece !== "camel") return t("You have no {colour} leader left to place.", { colour: name });
+  return pile === 0 ? t("No {colour} camels are left in the pile.", { colour: name }) : t("No space where a {colour} camel may go.", { colour: name });
+}
+
 function drawControls(frame, view, placements, choices, selected, disabled, choose, sendMove) {
   const colours = view.colours || Object.keys(FILL);
   const coloured = placements.filter((move) => move.colour);
@@ -383,6 +390,7 @@ function drawControls(frame, view, placements, choices, selected, disabled, choo
             pile === undefined ? null : h("span", { class: "pile-count" }, String(pile)),
           );
           button.disabled = disabled || !legalColours.has(colour);
+          if (!disabled && !legalColours.has(colour)) button.title = whyNotColour(coloured[0].type, colour, pile); // a greyed colour says why
           button.addEventListener("click", () => choose(colour));
           return button;
         }),
