@@ -4,4 +4,4 @@
 --version`` and ``GET /healthz`` show it, and it changes with every release together with a new
 heading in ``CHANGELOG.md`` (tests/test_release.py keeps the two equal)."""
 
-__version__ = "0.4.0"
+__version__ = "0.4.2"

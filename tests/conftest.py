@@ -212,14 +212,35 @@ _SLOW = {
     "rulesets/test_nomadi_bot.py::test_default_bot_beats_random_in_a_short_match": "a match of whole games",
     "rulesets/test_nomadi_search.py::test_two_bot_games_in_parallel_threads_play_the_moves_they_play_alone":
         "whole bot games in threads",
+    "services/test_upgrade_untimed.py": "migrates databases of an older release, Postgres's too",
+    "rulesets/test_nomadi_bitboard.py::test_the_positions_of_random_games": "every position of many whole games, twice",
 }
+
+
+# The files whose single tests run longest (a minute or more each on a quiet 2-core machine): they
+# start first, so that no worker is left with one of them while the others have finished.
+_LONGEST_FIRST = (
+    "test_typing.py",
+    "e2e/test_look_and_fit_browser.py",
+    "e2e/test_nomadi_browser.py",
+    "e2e/test_nimalia_browser.py",
+    "e2e/test_french_games_browser.py",
+    "reliability/test_crash.py",
+    "e2e/test_heroes_browser.py",
+    "e2e/test_through_the_desert_browser.py",
+)
 
 
 def pytest_collection_modifyitems(config, items):
     """Mark each test by its folder, so a new file there needs no marker of its own, the PostgreSQL
     twins of the API tests (``_TWIN_ON_POSTGRES``), the files and tests of ``_SLOW`` as ``slow``, and any test elsewhere that starts a server process
     (``tests.support.server.ServerProcess``) as ``slow`` too:
-    ``pytest -m "not e2e and not slow"`` is then the fast subset."""
+    ``pytest -m "not e2e and not slow"`` is then the fast subset.
+
+    Then order whole files longest first: ``_LONGEST_FIRST``, then every file with a browser test,
+    then with a slow one, then the rest (each group in collection order).  pytest-xdist hands out whole files
+    in this order (``--dist loadfile --no-loadscope-reorder``); its default order, most tests
+    first, left the one-test browser files to the end, and the suite's last minutes to one worker."""
     tests_root = Path(__file__).resolve().parent
     for item in items:
         parts = item.path.resolve().relative_to(tests_root).parts
@@ -233,6 +254,13 @@ def pytest_collection_modifyitems(config, items):
         function = getattr(item, "function", None)
         if function is not None and "ServerProcess" in _names_used(function.__code__):
             item.add_marker("slow")
+    rank: dict[Path, int] = {}
+    for item in items:
+        path = "/".join(item.path.resolve().relative_to(tests_root).parts)
+        kind = 0 if item.get_closest_marker("e2e") else 1 if item.get_closest_marker("slow") else 2
+        own = _LONGEST_FIRST.index(path) if path in _LONGEST_FIRST else len(_LONGEST_FIRST) + kind
+        rank[item.path] = min(rank.get(item.path, own), own)
+    items.sort(key=lambda item: rank[item.path])
 
 
 def _names_used(code) -> set[str]:

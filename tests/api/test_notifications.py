@@ -15,7 +15,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
+from app.db.models import NotifyTurn
 from app.main import SESSION_COOKIE, create_app
 from app.services.notify import preferences, turns
 from tests.conftest import make_settings
@@ -431,6 +433,30 @@ def test_one_notice_per_turn_in_a_simultaneous_step(client, push_service):
     settle(client)
     # Bo opened round 2 by his own bid and Ana round 3 by hers: they were there, so not told again.
     assert len(push_service.received("ana")) == 2 and len(push_service.received("bo")) == 2
+
+
+def test_a_version_looked_at_after_the_game_went_on_owes_no_notice(client, push_service, clock):
+    """The notifier may look at version 3 only after Ana's bid of version 4 is stored: her turn of
+    round 2 (told at version 2) is still the same turn at version 3, whatever came after it."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    subscribe(ana, push_service, "ana")
+    table_id = started_table(ana, [bo], ruleset="toy-sealed-bids")
+    push_service.wait_for("ana")
+    assert ana.move(table_id, 0, {"type": "bid", "amount": 2}).status_code == 200
+    assert bo.move(table_id, 1, {"type": "bid", "amount": 3}).status_code == 200  # round 2: Ana told
+    push_service.wait_for("ana", 2)
+    assert bo.move(table_id, 2, {"type": "bid", "amount": 1}).status_code == 200
+    assert ana.move(table_id, 3, {"type": "bid", "amount": 1}).status_code == 200  # version 4: round 3
+    settle(client)
+    ctx = client.app.state.ctx
+
+    async def look_at_version_3():
+        async with ctx.sessions() as session:  # Ana's row as the notifier had it at version 3
+            await session.execute(update(NotifyTurn).where(NotifyTurn.account_id == ana.id).values(turn_version=2))
+            await session.commit()
+            return await turns.note(session, int(table_id), 3, {0: ana.id}, {ana.id}, clock())
+
+    assert client.portal.call(look_at_version_3) == set()
 
 
 def test_several_waiting_games_make_a_digest_at_most_every_digest_interval(client, push_service, clock):

@@ -4,6 +4,7 @@ profile and leaderboard, and recomputation from the stored games."""
 from __future__ import annotations
 
 import concurrent.futures
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -11,7 +12,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select, update
 
 from app.cli import main as cli_main
-from app.db.models import Rating
+from app.db.models import Rating, Seat, utcnow
 from app.main import create_app
 from app.services.accounts import ratings
 from tests.conftest import TOY_RULESETS, call_in_thread, make_settings
@@ -190,6 +191,50 @@ def test_one_who_left_is_ranked_last_even_when_the_bot_won_for_them(client):
     ranks = game["result"]["ranks"]  # the bot's score for Bo decides these, not the ratings
     assert [(entry["rating"], entry["change"]["place"]) for entry in answer["seats"]] == [
         (1138, ranks[0]), (927, max(ranks) + 1)]
+    assert recompute(client, write=False).differences == 0
+
+
+@pytest.fixture
+def watched_client(database_url):
+    """``client``, with the leader's clock and presence ticking fast: a person gone a while is
+    marked away within a fraction of a second."""
+    settings = make_settings(database_url, clock_tick_seconds=0.05, presence_refresh_seconds=0.1)
+    settings = settings.model_copy(update={"extra_rulesets": TOY_RULESETS + [PODIUM]})
+    with TestClient(create_app(settings)) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("clock", [None, 3600])
+def test_one_handed_to_a_bot_for_being_away_counts_only_where_a_clock_was_agreed(watched_client, clock):
+    """Ana, Bo and Cy; Cy is gone, is marked away, and Ana hands Cy's seat to the bot, which plays
+    it to the end.  With a time limit (an hour a move), Cy agreed to a clock that would have done
+    the same: Cy abandoned, ranked last.  Without one, nobody agreed to anything that lets a bot
+    stand in for Cy: Cy's rating does not move, and Ana and Bo are compared by their own places."""
+    client = watched_client
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    table_id = started_table(ana, [bo, cy], ruleset="toy-podium", pace="live", move_seconds=clock)
+    assert ana.move(table_id, 0, {"type": "score", "points": 1}).status_code == 200
+    assert bo.move(table_id, 1, {"type": "score", "points": 2}).status_code == 200
+
+    async def cy_left_long_ago():
+        async with client.app.state.ctx.sessions() as session:
+            await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == 2)
+                                  .values(seen_at=utcnow() - timedelta(hours=1), connected_at=None))
+            await session.commit()
+    client.portal.call(cy_left_long_ago)
+    poll(lambda: ana.get(f"/api/tables/{table_id}").json(), lambda shown: shown["seats"][2]["away_since"] is not None)
+    assert ana.post(f"/api/tables/{table_id}/bots", {"seat": 2}).status_code == 200
+    game = poll(lambda: client.get(f"/api/games/{table_id}").json(), lambda game: game["status"] == "finished")
+    assert [(entry["seat"], entry["takeover"]) for entry in game["result"]["abandoned"]] == [(2, "away")]
+    ranks = game["result"]["ranks"]  # the podium's scores: Bo 2 first, Ana 1 second, the bot's for Cy
+    assert (ranks[1], ranks[0]) == (1, 2)
+    seats = client.get(f"/api/tables/{table_id}/ratings").json()["seats"]
+    if clock:
+        assert [(entry["seat"], entry["change"]["place"]) for entry in seats] == [(0, 2), (1, 1), (2, max(ranks) + 1)]
+    else:
+        assert [(entry["seat"], entry["change"] and entry["change"]["place"]) for entry in seats] == [
+            (0, 2), (1, 1), (2, None)]
+        assert seats[2]["rating"] == 1000 and seats[2]["games"] == 0  # Cy: as before the game
     assert recompute(client, write=False).differences == 0
 
 

@@ -97,6 +97,26 @@ def test_one_leader_at_a_time_and_another_takes_over_when_it_stops_or_dies(postg
 
 
 @pytest.mark.postgres
+def test_a_leader_whose_lock_connection_ends_stops_leading_before_its_next_check(postgres_database):
+    """The lock goes with its connection, and another process may take it at its own next try:
+    the leader must not wait for its next check (an hour here) to learn it no longer leads, or two
+    would lead at once.  asyncpg tells it the moment the connection closes."""
+    async def scenario():
+        leadership, told = Leadership(postgres_database, 3600), []
+        leadership.on_loss(lambda: told.append("lost"))
+        await leadership.start()
+        try:
+            assert await until(lambda: leadership.is_leader)
+            await end_lock_connections(postgres_database)
+            stopped = await until(lambda: not leadership.is_leader and told == ["lost"])
+            return stopped, leadership.is_leader, told
+        finally:
+            await leadership.stop()
+
+    assert run_coroutine(scenario) == (True, False, ["lost"])
+
+
+@pytest.mark.postgres
 @pytest.mark.slow
 def test_a_process_that_stops_leading_stops_its_bot_workers(postgres_database):
     """Only the leader drives bots, so only it needs the worker processes that compute their

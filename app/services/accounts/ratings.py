@@ -10,6 +10,10 @@ solo game, or one person against bots) changes nothing.  Ratings follow what peo
   is ranked last among its people, behind every place anyone reached, whatever the bot did for
   them; several who abandoned share that last place (as Board Game Arena and Lichess count it);
 * someone who came back and finished the game themselves counts by their place;
+* at a table without a time limit, a person whose seat was handed to a bot because they were away
+  (takeover ``away``, asked by another player) and who was not back by the end is left out: nobody
+  agreed to a clock there, so being away is no abandonment, and neither the bot's result nor a
+  last place is theirs; the others are compared among themselves;
 * a game where every person abandoned is not rated: nobody played it to the end.
 
 docs/playing.md, "Ratings".
@@ -76,17 +80,20 @@ def display_rating(mu: float, sigma: float) -> int:
     return round(MODEL.rating(mu=mu, sigma=sigma).ordinal(alpha=DISPLAY_ALPHA, target=DISPLAY_TARGET))
 
 
-def rated_seats(seats: Iterable[Any], result: Result) -> list[RatedSeat]:
-    """The people who count in a finished game, in seat order; ``[]`` when fewer than two people sat
-    or every one of them abandoned it.
+def rated_seats(seats: Iterable[Any], result: Result, untimed: bool = False) -> list[RatedSeat]:
+    """The people who count in a finished game, in seat order; ``[]`` when fewer than two people
+    count or every one of them abandoned it.
 
-    ``seats``: objects with ``seat``, ``account_id`` (null for a bot's seat) and ``abandoned_from``
-    (the game's end found a bot playing the person's seat; None otherwise), such as ``SeatInfo`` or
-    ``Seat``.  A person who finished counts with their place (``result.ranks``); one who abandoned
-    with the place after the last anyone reached (``max(ranks) + 1``), shared with every other who
-    abandoned.
+    ``seats``: objects with ``seat``, ``account_id`` (null for a bot's seat), ``takeover`` and
+    ``abandoned_from`` (the game's end found a bot playing the person's seat; None otherwise), such
+    as ``SeatInfo`` or ``Seat``.  A person who finished counts with their place (``result.ranks``);
+    one who abandoned with the place after the last anyone reached (``max(ranks) + 1``), shared with
+    every other who abandoned.  ``untimed`` (the table has no time limit): a person a bot played for
+    at the end because they were away (takeover ``away``) does not count at all (the module's
+    docstring).
     """
-    people = [info for info in seats if info.account_id is not None]
+    people = [info for info in seats if info.account_id is not None
+              and not (untimed and getattr(info, "abandoned_from", None) is not None and info.takeover == "away")]
     abandoned = {info.seat for info in people if getattr(info, "abandoned_from", None) is not None}
     if len(people) < 2 or len(abandoned) == len(people):
         return []
@@ -106,13 +113,14 @@ def rate(skills: Sequence[Skill], places: Sequence[int]) -> list[Skill]:
 
 
 async def rate_finished_game(session: AsyncSession, table_id: int, ruleset: str, seats: Iterable[Any],
-                             result: Result) -> list[RatingChange]:
+                             result: Result, untimed: bool = False) -> list[RatingChange]:
     """Rate the game ``table_id`` that has just finished, inside the caller's transaction (not committed here).
 
-    Call only for a rated table.  Does nothing (returns ``[]``) when fewer than two people count or the
-    game was rated already.  Locks the players' rating rows, creating any that do not exist yet.
+    Call only for a rated table; ``untimed``: it has no time limit (:func:`rated_seats`).  Does nothing
+    (returns ``[]``) when fewer than two people count or the game was rated already.  Locks the
+    players' rating rows, creating any that do not exist yet.
     """
-    players = rated_seats(seats, result)
+    players = rated_seats(seats, result, untimed)
     if not players or await session.scalar(select(RatingChange.id).where(RatingChange.table_id == table_id).limit(1)):
         return []
     account_ids = sorted(player.account_id for player in players)
@@ -249,7 +257,7 @@ async def recompute(session: AsyncSession, registry: Registry, write: bool = Tru
     for row in games:
         table = row.Table
         result = registry.get(table.ruleset).result(table.state) if table.state is not None else None
-        players = rated_seats(seats.get(table.id, []), result) if result is not None else []
+        players = rated_seats(seats.get(table.id, []), result, untimed=not table.move_seconds) if result is not None else []
         if not players:
             continue
         before = [skills[(player.account_id, table.ruleset)] for player in players]

@@ -293,7 +293,7 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     if result is not None:  # with the finish, atomically: who abandoned it, and its rating
         seats = await abandonment.record(session, game_id, seats, new_version)
         if row.rated:
-            await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result)
+            await ratings.rate_finished_game(session, game_id, snapshot.ruleset, seats, result, untimed=not row.move_seconds)
     if row.move_seconds:
         table = await session.get_one(Table, game_id)
         await update_deadlines(session, table, acting, ruleset.to_act(new_state), seat)

@@ -93,7 +93,8 @@ class GameState(BaseModel):
     to_act: list[int] = Field(description="the seats to act now")
     undo: bool = Field(description="whether the viewer may take back their last move now")
     log: list[dict[str, Any]] = Field(description="the log entries this viewer may read")
-    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, reason_template, reason_args, rule, abandoned} once the game is over")
+    result: dict[str, Any] | None = Field(description="{scores, ranks, breakdown, reason, reason_template, reason_args, rule, abandoned} once the game is over, and "
+                                                   "rivals ([{name, score, breakdown}]) when the game scores a side that is no seat")
     players: list[PlayerOut]
 
 

@@ -38,7 +38,8 @@ class Leadership:
     ``database_url``: the app's SQLAlchemy URL; ``None`` (SQLite) makes this process the leader
     at :meth:`start`.  ``retry_seconds``: how often a follower tries the lock, and how often the
     leader checks that its lock connection is still alive (when it is not, the lock is gone too,
-    so leadership is given up at once and tried for again).
+    so leadership is given up and tried for again).  A connection that closes under the leader
+    ends its leadership at once (asyncpg's termination listener), without waiting for that check.
     """
 
     def __init__(self, database_url: str | None, retry_seconds: float = 3.0) -> None:
@@ -49,6 +50,7 @@ class Leadership:
         self._loss: list[Callback] = []
         self._connection: asyncpg.Connection | None = None
         self._task: asyncio.Task | None = None
+        self._told_loss: asyncio.Task | None = None  # the loss callbacks of a connection that ended
         self._stopping = asyncio.Event()
 
     @property
@@ -79,8 +81,7 @@ class Leadership:
     async def stop(self) -> None:
         """Give up leadership: stop the task and close the lock's connection (which frees the lock)."""
         self._stopping.set()
-        if self._task is not None:
-            await wind_down([self._task])
+        await wind_down([task for task in (self._task, self._told_loss) if task is not None])
         self._leader = False
         await self._close()
 
@@ -103,6 +104,7 @@ class Leadership:
         try:
             if self._connection is None:
                 self._connection = await asyncpg.connect(self._dsn, timeout=10)
+                self._connection.add_termination_listener(self._connection_ended)
             if self._leader:
                 await asyncio.wait_for(self._connection.fetchval("SELECT 1"), 10)
                 return
@@ -115,6 +117,17 @@ class Leadership:
             await self._close()
             if self._leader:
                 await self._become(False)
+
+    def _connection_ended(self, connection: asyncpg.Connection | asyncpg.pool.PoolConnectionProxy, /) -> None:
+        """The lock connection closed under us (the database restarted or cut it): the lock went
+        with it, so the leadership ends now, not at the next check ``retry_seconds`` later, when
+        another process may already have taken the lock and two would lead at once."""
+        if connection is not self._connection:
+            return  # one we closed ourselves, or an older one
+        self._connection = None
+        if self._leader:
+            self._leader = False  # at once: nothing new starts on this process from here
+            self._told_loss = asyncio.get_running_loop().create_task(self._become(False))
 
     async def _become(self, leader: bool) -> None:
         self._leader = leader

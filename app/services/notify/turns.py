@@ -48,7 +48,10 @@ async def note(session: AsyncSession, game_id: int, version: int, acting: dict[i
         if account_id not in wanting:
             continue
         row = await session.get(NotifyTurn, (account_id, game_id))
-        last_own = await session.scalar(select(func.max(Move.seq)).where(Move.table_id == game_id, Move.seat == seat))
+        # the moves up to ``version`` only: a later move already stored (the notifier may look at
+        # this version after the game went on) would make the turn look new and tell it twice
+        last_own = await session.scalar(select(func.max(Move.seq)).where(
+            Move.table_id == game_id, Move.seat == seat, Move.seq <= version))
         if row is not None and row.seat == seat and (last_own is None or last_own <= row.turn_version):
             continue  # the same turn: told already, or still owed
         # Their own move made this version and they act again (two camels in one turn): the same

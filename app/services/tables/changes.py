@@ -162,7 +162,7 @@ async def create_table(
     if rated and seat_count < 2:
         raise AppError("bad_request", "a table of one seat cannot be rated: ratings compare people")
     try:
-        parsed = ruleset.parse_options(options)
+        parsed = ruleset.new_table_options(options)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first.get("loc", ())) or "options"
