@@ -85,6 +85,12 @@ def wait_for_version(pages, version: int, timeout_ms: float = 10_000) -> None:
                                arg=str(version), timeout=timeout_ms)
 
 
+def wait_for_version_past(page, before: int, timeout_ms: float = 10_000) -> None:
+    """Wait (every animation frame) until ``page`` shows a version above ``before``."""
+    page.wait_for_function("version => Number(document.getElementById('game')?.dataset.version) > version",
+                           arg=before, timeout=timeout_ms)
+
+
 def wait_for_version_change(page, before: int, timeout_ms: float = 10_000) -> None:
     """Wait (every animation frame) until ``page`` shows a version other than ``before``."""
     page.wait_for_function("version => document.getElementById('game')?.dataset.version !== version",

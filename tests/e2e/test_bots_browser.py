@@ -29,7 +29,7 @@ def test_host_plays_against_a_bot(live_server, chromium):
     for _ in range(3):
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=15_000)
         before = version_of(page)
-        play_one_move(page, live_server, table_id, rng)
+        play_one_move(page, live_server, table_id, rng, bots_follow=True)
         # The bot (seat 2 in the players list) answers by itself: the version moves past ours.
         expect(page.locator("#game")).not_to_have_attribute("data-version", str(before + 1), timeout=15_000)
     expect(page.locator(".player[data-seat='1']")).to_contain_text("(bot)")
@@ -60,7 +60,7 @@ def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
     rng = random.Random(5)
     for _ in range(2):
         expect(page.locator("body")).to_have_attribute("data-my-turn", "true", timeout=60_000)
-        play_one_move(page, live_server, table_id, rng)
+        play_one_move(page, live_server, table_id, rng, bots_follow=True)
     # After our second move, the three bots have each answered our first one.
     log = page.request.get(f"{live_server}/api/games/{table_id}/log").json()
     movers = {entry["text"].split(" (bot)")[0] for entry in log if "(bot)" in entry["text"]}
