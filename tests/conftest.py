@@ -15,6 +15,7 @@ import shutil
 import warnings
 from pathlib import Path
 
+import argon2
 import asyncpg
 
 import pytest
@@ -89,6 +90,20 @@ async def _truncate(url: str) -> None:
         await connection.execute("TRUNCATE moves, seats, tables, accounts, rate_limits, admin_audit, backup_runs RESTART IDENTITY CASCADE")
     finally:
         await connection.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def cheap_password_hashes():
+    """Password hashes at argon2's cheapest parameters in the tests' own apps: the server's hash
+    costs ~0.17 s of CPU by design (to slow down guessing), and a few hundred sign-ups and logins
+    added up to a minute of the suite. Still argon2, so what a test stores and checks is the same
+    kind of hash; server processes a test starts keep the real parameters."""
+    from app.services.accounts import identity
+
+    real = identity._hasher
+    identity._hasher = argon2.PasswordHasher.from_parameters(argon2.profiles.CHEAPEST)
+    yield
+    identity._hasher = real
 
 
 @pytest.fixture(scope="session")
