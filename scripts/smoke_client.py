@@ -72,6 +72,7 @@ def check_pages(site: Site, rulesets: list[str]) -> None:
     static.update(f"/static/js/renderers/{name}.css" for name in EXPECTED_RULESETS | {"generic"})  # each one's look
     for path in sorted(static):
         site.expect("GET", path)
+    site.expect("GET", "/sw.js")  # the push notices' service worker, served from the root for its scope
     missing = site.expect("GET", "/no-such-page", status=404, accept="text/html").decode()
     if "<html" not in missing.lower():
         raise SystemExit("FAIL the 404 page is not the HTML page")

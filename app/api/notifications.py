@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import html
 import logging
-from pathlib import Path
 from typing import Annotated
 
 import aiosmtplib
@@ -22,13 +21,14 @@ from app.db.models import Account
 from app.i18n import N_, connection_language, translate
 from app.services.errors import AppError
 from app.services.notify import preferences
+from app.paths import STATIC_DIR
 from app.services.notify.kit import NotifyKit
 from app.services.notify.mail import MAX_ADDRESS_LENGTH, check_address, confirm_mail
 from app.services.notify.push import MAX_ENDPOINT_LENGTH, Subscription, check_subscription
 
 router = APIRouter(tags=["notifications"])
 log = logging.getLogger(__name__)
-SERVICE_WORKER = Path(__file__).resolve().parents[2] / "static" / "sw.js"
+SERVICE_WORKER = STATIC_DIR / "sw.js"  # in the checkout or in the installed package (app/paths.py)
 MAX_TOKEN_LENGTH = 500
 
 
