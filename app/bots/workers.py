@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -31,6 +33,18 @@ _registry: Registry | None = None
 def _start_worker(extra_rulesets: list[str]) -> None:
     global _registry
     _registry = Registry.discover(extra_rulesets)
+    threading.Thread(target=_exit_with_server, name="exit-with-server", daemon=True).start()
+
+
+def _exit_with_server() -> None:
+    """Wait until the server process that started this worker is gone, then end the worker.
+
+    A server killed with SIGKILL cannot stop its pool, and the worker, waiting on the pool's queue
+    (whose pipe it holds both ends of), would live on for good, one more after every such crash."""
+    server = multiprocessing.parent_process()
+    if server is not None:
+        server.join()  # returns when the parent's sentinel closes: when it exits, however it exits
+        os._exit(0)
 
 
 def choose_in_worker(ruleset_name: str, level: str, view: dict[str, Any], legal: list[dict[str, Any]], seat: Seat,
