@@ -46,6 +46,8 @@ def test_undo_is_refused_after_another_seat_acted_and_after_a_revealing_move(cli
     table_id = started_table(ana, [bo])
     assert code_of(undo(ana, table_id, 0)) == "not_reversible"  # nothing to take back yet
     ana.move(table_id, 0, add(1))
+    unmoved = undo(bo, table_id, 1)  # Bo has not moved: nothing of his to take back
+    assert (code_of(unmoved), unmoved.json()["error"]["message"]) == ("not_reversible", "there is no move to take back")
     bo.move(table_id, 1, add(3))  # adding 3 cannot be taken back
     cases = [
         (undo(ana, table_id, 2), "not_reversible", 409),  # Bo acted since Ana's move

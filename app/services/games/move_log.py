@@ -86,6 +86,11 @@ async def last_move(session: AsyncSession, game_id: int) -> LastMove | None:
         cursor = rows[-1].seq
 
 
+async def has_moved(session: AsyncSession, game_id: int, seat: int) -> bool:
+    """Whether ``seat`` has a row in ``game_id``'s log (a move, or an undo of one)."""
+    return (await session.scalar(select(Move.seq).where(Move.table_id == game_id, Move.seat == seat).limit(1))) is not None
+
+
 def _last(target, seats_after: set[int], previous_at: datetime | None) -> LastMove:
     by_server = target.client_move_id.startswith(SERVER_MOVE_ID_PREFIXES)
     return LastMove(target.seq, target.seat, target.move, bool(target.reversible) and not by_server,

@@ -93,7 +93,9 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
         raise AppError("stale_version", "the game moved on to version {version}; your undo was for version {version2}", version=row.version, version2=version)
     last = await move_log.last_move(session, game_id)
     if last is None or last.seat != mover.seat or last.others_since:
-        raise AppError("not_reversible", "another player has acted since your last move" if last is not None
+        # a seat that has not moved yet is told so, not that others moved since its move
+        moved = last is not None and (last.seat == mover.seat or await move_log.has_moved(session, game_id, mover.seat))
+        raise AppError("not_reversible", "another player has acted since your last move" if moved
                        else "there is no move to take back")
     if last.by_server:
         raise AppError("not_reversible", "your seat's last move was made for you (by a bot, or when your time ran "
