@@ -85,7 +85,13 @@ export async function mountSession(container, onChange) {
   }
 
   function drawSignedOut() {
-    replaceChildren(container, guestForm(), authToggle());
+    const guest = guestForm();
+    const auth = authToggle();
+    // One form's error at a time: an older error of the other form read as if about this try.
+    const clear = (/** @type {Element} */ root) => root.querySelectorAll(".message").forEach((element) => showMessage(/** @type {HTMLElement} */ (element), ""));
+    guest.addEventListener("submit", () => clear(auth), true);
+    auth.addEventListener("submit", () => clear(guest), true);
+    replaceChildren(container, guest, auth);
   }
 
   function guestForm() {

@@ -45,3 +45,21 @@ def test_a_guest_keeps_the_account_then_deletes_it_after_confirming(live_server,
     page.wait_for_url(f"{live_server}/")
     expect(page.locator("#guest-name")).to_be_visible()
     assert page.request.post(f"{live_server}/api/auth/login", data={"name": name, "password": "a-good-password"}).status == 401
+
+    # Signed out: each form's error replaces the other's, so an old error never reads as the new one's.
+    page.fill("#guest-name", "deleted player")
+    page.click("#guest-login")
+    guest_error = page.locator("#guest-form [role=alert]")
+    expect(guest_error).to_be_visible()
+    page.click("#auth-open")
+    page.click("#auth-mode-register")
+    page.fill("#auth-name", name)
+    page.fill("#auth-password", "short")
+    page.click("#auth-submit")
+    expect(page.locator("#auth-message")).to_have_text("A password has 8 to 128 characters.")
+    expect(guest_error).to_be_hidden()
+    page.click("#guest-login")  # the same bad name again
+    expect(guest_error).to_be_visible()
+    page.click("#auth-open")  # the panel closed on the click outside it; opened again, its error is gone
+    expect(page.locator("#auth-panel")).to_be_visible()
+    expect(page.locator("#auth-message")).to_be_hidden()
