@@ -16,8 +16,9 @@ never given).  A ruleset without the hook gets the random policy at every level.
 * ``strong`` (:class:`IsmctsBot`): information-set Monte Carlo tree search (Cowling, Powley
   and Whitehouse 2012, "single observer" form) over a fresh sampled world per simulation,
   with ``evaluate`` at the leaves instead of random play-outs (after a few greedy moves where
-  the ruleset asks for them: ``bot_playout_plies``, Nimalia), within a time budget (the host
-  setting ``bot_move_seconds``) or a fixed number of simulations (benchmarks, tests).
+  the ruleset asks for them: ``bot_playout_plies``, Nimalia and Through the Desert), within a
+  time budget (the host setting ``bot_move_seconds``) or a fixed number of simulations
+  (benchmarks, tests).
 """
 
 from __future__ import annotations

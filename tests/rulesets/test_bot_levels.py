@@ -110,3 +110,24 @@ def test_a_playout_makes_at_most_its_plies_of_greedy_moves():
     assert ruleset.to_act(two) == {0, 1} and two["step"] == 2 and len(two["placements"][0]) == 1
     assert bot._playout(ruleset, state, 0, Rng(1)) is state
     assert bot._playout_plies(ruleset) == ruleset.bot_playout_plies
+
+
+
+def test_a_through_the_desert_playout_plays_the_rest_of_a_turn_then_the_next_players_camel():
+    # setup seed 7 with two players: after the ten leaders (the first legal move each), the start
+    # player (seat 1) places one camel on its first turn (T-3: one player with two), then seat 0
+    # two.  From the state after seat 0's first camel, the two plies of the ruleset's play-out are
+    # seat 0's second camel and seat 1's first camel of its next turn
+    ruleset = REGISTRY.get("through-the-desert")
+    assert ruleset.bot_playout_plies == 2
+    state = ruleset.setup(2, ruleset.parse_options({}), 7)
+    for _ in range(12):  # ten leaders, seat 1's single camel, seat 0's first camel
+        seat = min(ruleset.to_act(state))
+        state, _ = ruleset.apply(state, seat, ruleset.legal_moves(state, seat)[0])
+    assert ruleset.to_act(state) == {0} and (state["allowance"], state["placed"]) == (2, 1)
+    bot = IsmctsBot(seconds=None, simulations=1)
+    one = bot._playout(ruleset, state, 1, Rng(1))
+    assert ruleset.to_act(one) == {1} and (one["allowance"], one["placed"]) == (2, 0)
+    two = bot._playout(ruleset, state, bot._playout_plies(ruleset), Rng(1))
+    assert ruleset.to_act(two) == {1} and (two["allowance"], two["placed"]) == (2, 1)
+    assert len(two["camels"]) == len(state["camels"]) + 2

@@ -79,6 +79,10 @@ class ThroughTheDesert(Ruleset[ThroughTheDesertState, DesertOptions, AnyMove]):
     minutes = (45, 60)
     live_move_seconds = 120  # two camels a turn, with caravans to plan
     hidden_information = True
+    # The strong bot scores a leaf of its search after two greedy camels more (the rest of the
+    # turn, or the next player's first camel), so a caravan left open to a cut is seen answered
+    # (bench/results/2026-12-05-vm-bot-levels-5.md)
+    bot_playout_plies = 2
     Options = DesertOptions
     Move = Move
     variants = (
