@@ -112,7 +112,6 @@ def test_a_playout_makes_at_most_its_plies_of_greedy_moves():
     assert bot._playout_plies(ruleset) == ruleset.bot_playout_plies
 
 
-
 def test_a_through_the_desert_playout_plays_the_rest_of_a_turn_then_the_next_players_camel():
     # setup seed 7 with two players: after the ten leaders (the first legal move each), the start
     # player (seat 1) places one camel on its first turn (T-3: one player with two), then seat 0
