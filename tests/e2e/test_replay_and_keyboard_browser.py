@@ -258,8 +258,14 @@ class Heroes:
 
     @staticmethod
     def ready(alice_game: dict) -> bool:
-        # Alice's own turn with the Tax slot open: Tab to "Tax", Enter, Tab to a resource, Enter
-        return alice_game["version"] >= 5 and any(m["type"] == "tax" and m["worker"] == "token" for m in alice_game["legal"])
+        # Alice's own turn with the Tax slot open: Tab to "Tax", Enter, Tab to a resource, Enter;
+        # and a last move that touched the board (a round's collection or a spell drawn touches
+        # nothing a freshly loaded page can mark: it has no earlier view to compare resources with)
+        last = alice_game["view"]["last"] or {}
+        touched = bool(last.get("regions") or last.get("slots") or last.get("battle")
+                       or (last.get("move") or {}).get("type") in ("recruit", "build", "tax", "march"))
+        return alice_game["version"] >= 5 and touched and any(
+            m["type"] == "tax" and m["worker"] == "token" for m in alice_game["legal"])
 
     @staticmethod
     def keyboard_move(page, game: dict) -> dict:
