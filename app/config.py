@@ -115,6 +115,8 @@ class Settings(BaseSettings):
     bot_move_seconds: float = Field(default=1.0, gt=0, le=60, description="the strong bot's thinking time a move "
                                     "(wall clock; it searches until then, so a bigger value plays better and costs "
                                     "that much CPU a move)")
+    bot_sweep_seconds: float = Field(default=30, gt=0, description="how often the leader looks for bot moves owed "
+                                     "that no commit's notice set going (a safety net; each one found is logged)")
     bot_processes: int = Field(default=1, ge=0, le=64, description="worker processes, on the leader only, that compute "
                                "bot moves so a search never holds up the event loop; 0: a thread of the leader "
                                "process instead (it slows the leader's sockets while a bot thinks)")

@@ -120,6 +120,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Several processes on one database: a notice another process lost still reaches our sockets.
         resync = None if settings.is_sqlite else asyncio.create_task(app.state.hub.resync_forever(settings.resync_seconds))
         send_watch = asyncio.create_task(app.state.hub.watch_sends_forever())
+        bot_sweep = asyncio.create_task(bots.sweep_forever(settings.bot_sweep_seconds))
         restore_gc = _tune_gc(settings.gc_young_threshold)
         log.info("caravanserai %s started, database at migration %s", __version__,
                  await database_revision(engine) or "none (never migrated)")
@@ -127,7 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             yield
         finally:
             restore_gc()
-            for task in (resync, send_watch):
+            for task in (resync, send_watch, bot_sweep):
                 if task is not None:
                     task.cancel()
                     await asyncio.gather(task, return_exceptions=True)

@@ -98,7 +98,8 @@ class Metrics:
                                  registry=self.registry)
         self.bot_failures = Counter(
             "caravanserai_bot_failures", "Bot moves that failed, by reason (refused: the game refused the move; "
-            "crashed: an error stopped the game's bot)", ["reason"], registry=self.registry)
+            "crashed: an error stopped the game's bot; stalled: a move owed that only the periodic sweep found)",
+            ["reason"], registry=self.registry)
         self.last_backup = Gauge(
             "caravanserai_last_backup_timestamp_seconds", "When the newest good backup was written (kind=backup) or "
             "checked by a restore drill (kind=check, caravanserai backup --check), in seconds since the Unix epoch; "

@@ -15,7 +15,7 @@ from app.rulesets.base import Rng
 from app.rulesets.registry import Registry
 from tests.conftest import TOY_RULESETS, make_settings
 from tests.services.test_whole_games import QUICK_OPTIONS
-from tests.support.players import Player
+from tests.support.players import Player, started_table
 
 RULESETS = [ruleset.name for ruleset in Registry.discover(TOY_RULESETS).all() if ruleset.listed]
 
@@ -191,3 +191,37 @@ def test_a_person_cannot_take_the_move_id_of_the_bots_next_move(client):
     assert client.get(f"/api/games/{table_id}").json()["version"] == 0
     assert ana.move(table_id, 0, {"type": "add", "amount": 1}).status_code == 200
     assert wait_for(client, table_id, lambda s: s["version"] >= 2)["to_act"] == [0]
+
+
+def test_the_sweep_makes_a_bot_move_nothing_set_going_and_says_so(client, caplog):
+    """A bot owed a move that no commit's notice set going (here: a take-over written straight into
+    the database) is found by the leader's sweep, which makes the move, counts it and logs a warning;
+    a game where a person is to act gets no move from it."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    owed, waiting = started_table(ana, [bo]), started_table(ana, [bo])
+    assert ana.move(waiting, 0, {"type": "add", "amount": 1}).status_code == 200  # Bo is to act there
+    for table_id in (owed, waiting):  # a bot plays Ana's seat 0 from now on; nobody is told
+        on_loop(client, lambda ctx, table_id=table_id: _take_over_silently(ctx, table_id, 0))
+    bots, stalled = client.app.state.bots, client.app.state.ctx.metrics.bot_failures.labels("stalled")
+    on_loop(client, lambda ctx: bots.settled())
+    assert [client.get(f"/api/games/{game}").json()["version"] for game in (owed, waiting)] == [0, 1]
+    before = stalled._value.get()
+    for _ in range(2):  # the second sweep finds nothing owed
+        on_loop(client, lambda ctx: bots.sweep())
+        on_loop(client, lambda ctx: bots.settled())
+    assert [client.get(f"/api/games/{game}").json()["to_act"] for game in (owed, waiting)] == [[1], [1]]
+    assert [client.get(f"/api/games/{game}").json()["version"] for game in (owed, waiting)] == [1, 1]
+    assert stalled._value.get() == before + 1
+    warnings = [record.getMessage() for record in caplog.records if "nothing had set going" in record.getMessage()]
+    assert warnings == [f"a bot of game {owed} was owed a move that nothing had set going; made by the sweep"]
+
+
+def on_loop(client, coroutine_function):
+    """Run ``coroutine_function(ctx)`` on the test app's event loop; its result."""
+    return client.portal.call(lambda: coroutine_function(client.app.state.ctx))
+
+
+async def _take_over_silently(ctx, table_id: int, seat: int) -> None:
+    async with ctx.sessions() as session:
+        await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(takeover="left"))
+        await session.commit()

@@ -81,14 +81,40 @@ class BotDriver:
         """On becoming the leader (at start-up, or when the last leader died): look at every running
         game where a bot plays a seat, a bot seat or one taken over from its person for any reason
         (moves they owe survive restarts)."""
+        for game_id in await self._games_with_bots():
+            self.on_version(game_id, Marker.SEATING_CHANGED)
+
+    async def sweep(self) -> None:
+        """Look at every running game with a bot seat that no task of this process is looking at, as
+        :meth:`resume` does.  A bot move it then makes was owed with nobody about to make it (a
+        notice lost or late, a task that ended early): logged as a warning and counted
+        (``bot_failures{reason="stalled"}``), since every commit should have set a look going."""
+        if not self._leading() or self._stopping:
+            return
+        for game_id in await self._games_with_bots():
+            if game_id not in self._tasks and not self._stopping:
+                # Its seats are read again: a cached snapshot may hold seats older than the database's
+                # when the news of their change never came (the very case this is for).
+                self._ctx.cache.forget(game_id)
+                self._tasks[game_id] = asyncio.create_task(self._drive(game_id, swept=True))
+
+    async def sweep_forever(self, interval_seconds: float) -> None:
+        """:meth:`sweep` every ``interval_seconds`` (until cancelled): the safety net under the
+        fan-out's notices, so a game never waits for good on a bot's move."""
+        while True:
+            await asyncio.sleep(interval_seconds)
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("looking for bot moves owed failed")
+
+    async def _games_with_bots(self) -> list[int]:
         async with self._ctx.sessions() as session:
-            ids = list(await session.scalars(
+            return list(await session.scalars(
                 select(Table.id).join(Seat, Seat.table_id == Table.id)
                 .where(Table.status == "running", or_(Seat.bot_level.is_not(None), Seat.takeover.is_not(None)))
                 .distinct()
             ))
-        for game_id in ids:
-            self.on_version(game_id, Marker.SEATING_CHANGED)
 
     async def settled(self) -> None:
         """Wait until no game has a bot task running or owed (a barrier for tests: once it returns,
@@ -114,11 +140,16 @@ class BotDriver:
         if self._pool is not None:
             self._pool.shutdown()
 
-    async def _drive(self, game_id: int) -> None:
+    async def _drive(self, game_id: int, swept: bool = False) -> None:
         try:
             while not self._stopping:
                 self._dirty.discard(game_id)
                 moved = await self._play_one(game_id)
+                if moved and swept:
+                    self._ctx.metrics.bot_failures.labels("stalled").inc()
+                    log.warning("a bot of game %s was owed a move that nothing had set going; made by the sweep",
+                                game_id)
+                swept = False
                 if not moved and game_id not in self._dirty:
                     return
         except asyncio.CancelledError:
