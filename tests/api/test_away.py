@@ -240,6 +240,10 @@ def test_an_untimed_table_never_hands_an_away_players_seat_to_a_bot_by_itself(cl
         assert [(seat.takeover, seat.away_deadline) for seat in read_seats(client, table_id)] == [(None, None)] * 2
         assert bo.get(f"/api/games/{table_id}").json()["version"] == 0
         assert hand_over(bo, table_id, 0).status_code == 200  # Bo may, the host being away
+        # The bot's move is committed (the leader's sweep makes it within 30 s should its news be
+        # lost), and then pushed to Bo: two steps, so a failure says which one did not happen.
+        moved = poll(lambda: bo.get(f"/api/games/{table_id}").json(), lambda game: game["version"] >= 1, seconds=60)
+        assert moved["version"] >= 1, moved
         frame = receive_until(bo_ws, "state")[0]
         while frame["version"] < 1:
             frame = receive_until(bo_ws, "state")[0]
