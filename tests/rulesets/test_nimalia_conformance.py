@@ -41,14 +41,19 @@ def test_final_positions_keep_the_rules(default_games):
         assert min(state["scores"]) >= 0
 
 
-def hidden_from(state: dict, viewer: int | None) -> set[str]:
-    """Tokens of every card ``viewer`` must not see: other seats' hands and choices, and the deck."""
+def held_cards(state: dict, seat: int) -> set[str]:
+    """Tokens of the cards in ``seat``'s hand and its face-down choice."""
+    pick = state["picks"][seat]
+    return {card_token(card) for card in state["hands"][seat]} | ({card_token(pick["card"])} if pick else set())
+
+
+def hidden_from(state: dict, viewer: int | None, seen: frozenset[str] = frozenset()) -> set[str]:
+    """Tokens of every card ``viewer`` must not see: other seats' hands and choices, but for the
+    cards the viewer held itself this round (``seen``: it passed them on), and the deck."""
     hidden = {card_token(card) for card in state["deck"]}
     for seat in range(state["players"]):
         if seat != viewer:
-            hidden |= {card_token(card) for card in state["hands"][seat]}
-            if state["picks"][seat]:
-                hidden.add(card_token(state["picks"][seat]["card"]))
+            hidden |= held_cards(state, seat) - seen
     return hidden
 
 
@@ -57,18 +62,33 @@ NAMES = ("Ana", "Ben", "Cy", "Di")
 
 @pytest.mark.parametrize("n_players", [2, 3, 4])
 def test_no_view_or_readable_log_entry_shows_a_hidden_card(n_players):
+    """Each seat sees the cards it held this round and no other hidden card: the test keeps its
+    own record of what each seat has held since the round began."""
     rng = random.Random(n_players)
     state = RULES.setup(n_players, RULES.parse_options({}), seed=11 + n_players)
     log: list = []
+    seen = [held_cards(state, seat) for seat in range(n_players)]
+    shown_passed = 0
     while RULES.to_act(state):
         seat = rng.choice(sorted(RULES.to_act(state)))
+        round_before = state["round"]
         state, events = RULES.apply(state, seat, rng.choice(RULES.legal_moves(state, seat)))
         log.extend(events)
+        if state["round"] != round_before:
+            seen = [set() for _ in range(n_players)]
+        for other in range(n_players):
+            seen[other] |= held_cards(state, other)
         for viewer in [None, *range(n_players)]:
-            hidden = hidden_from(state, viewer)
-            text = canonical(RULES.view(state, viewer)) + "".join(e.render(NAMES) + canonical(e.args) for e in events if e.visible_to(viewer))
+            hidden = hidden_from(state, viewer, frozenset(seen[viewer]) if viewer is not None else frozenset())
+            view_text = canonical(RULES.view(state, viewer))
+            text = view_text + "".join(e.render(NAMES) + canonical(e.args) for e in events if e.visible_to(viewer))
             assert not [token for token in hidden if token in text]
-    assert len(log) > 0
+            if viewer is not None and not state["over"]:  # and it is told every card it passed on that is still in a hand
+                passed = {token for other in range(n_players) if other != viewer for token in held_cards(state, other)}
+                passed &= seen[viewer]
+                assert all(token in view_text for token in passed)
+                shown_passed += len(passed)
+    assert len(log) > 0 and shown_passed > 0
 
 
 # -- a whole game through the WebSocket ----------------------------------------------------------
@@ -108,6 +128,7 @@ def test_spectator_frames_of_a_whole_three_player_game_show_no_card_in_a_hand(sq
                 ws.send_json({"type": "hello", "since": 0})
                 latest.append(_frames_until(ws, 0)[0])
             moves = 0
+            round_seen, seen = 1, [held_cards(_stored(client, table_id)[0], seat) for seat in range(len(sockets))]
             while latest[-1]["status"] != "finished":
                 seat = chooser.choice(latest[-1]["to_act"])
                 version = latest[-1]["version"] + 1
@@ -119,9 +140,13 @@ def test_spectator_frames_of_a_whole_three_player_game_show_no_card_in_a_hand(sq
                     received.append(json.dumps(frames))
                 state, stored_version = _stored(client, table_id)
                 assert stored_version == version
+                if state["round"] != round_seen:  # what each seat has held this round (it may see those)
+                    round_seen, seen = state["round"], [set() for _ in sockets]
+                seen = [held | held_cards(state, seat) for seat, held in enumerate(seen)]
                 for index, text in enumerate(received):
                     viewer = index if index < len(sockets) else None
-                    leaked = [token for token in hidden_from(state, viewer) if token in text]
+                    mine = frozenset(seen[index]) if viewer is not None else frozenset()
+                    leaked = [token for token in hidden_from(state, viewer, mine) if token in text]
                     assert not leaked, f"{leaked} reached viewer {viewer} at version {version}"
                 moves += 1
             assert moves == 45

@@ -7,7 +7,7 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from app.rulesets.base import IllegalMove
+from app.rulesets.base import IllegalMove, Rng
 from app.rulesets.nimalia.cards import card_token
 from app.rulesets.nimalia.moves import Place
 from app.rulesets.nimalia.objectives import OBJECTIVES
@@ -230,14 +230,43 @@ def test_d3_d5_hands_pass_left_in_odd_rounds_right_in_even(n_players, round_numb
         state, events = RULES.check_and_apply(state, seat, first_legal(state, seat))
     assert sorted(state["hands"][receiver_of_seat_0]) == kept
     assert state["step"] == 2
-    # only the new holder sees the passed cards
+    # only the new holder and seat 0, which passed them, see the passed cards
     for viewer in [None, *range(n_players)]:
         text = canonical(RULES.view(state, viewer))
         for card in kept:
-            assert (card_token(card) in text) == (viewer == receiver_of_seat_0)
+            assert (card_token(card) in text) == (viewer in (0, receiver_of_seat_0))
+    assert RULES.view(state, 0)["passed_on"] == [{"seat": receiver_of_seat_0, "cards": [card_token(c) for c in kept]}]
     passes = [e for e in events if "You received" in e.text]
     assert all(len(e.seats) == 1 for e in passes)
     assert not any(card_token(card) in e.text for e in events for card in kept)
+
+
+def test_a_seat_knows_the_hands_it_passed_on_and_its_bots_plan_with_them():
+    """2 players, round 1 (passing left): seat 0 is dealt three cards, places the first and passes
+    the other two to seat 1; on step 2 seat 1 chooses one of them and passes the last back.  Seat 0
+    saw every one of those cards, so its view says where they are, and every world its bots
+    imagine gives seat 1 exactly them; seat 1's hand of step 1 was never seen by seat 0."""
+    state = new_state(2)
+    dealt = sorted(state["hands"][0])
+    assert RULES.view(state, 0)["passed_on"] == []  # step 1: nothing passed yet
+    state, _ = place(state, 0, dealt[0])
+    state, _ = RULES.check_and_apply(state, 1, first_legal(state, 1))
+    passed = [card_token(number) for number in dealt[1:]]
+    assert RULES.view(state, 0)["passed_on"] == [{"seat": 1, "cards": passed}]
+    assert "passed_on" not in RULES.view(state, None)
+    for seed in range(5):
+        world = RULES.determinize(RULES.view(state, 0), 0, Rng(seed))
+        assert sorted(world["hands"][1]) == dealt[1:] and world["picks"][1] is None
+    state, _ = RULES.check_and_apply(state, 1, Place(card=passed[1], rotation=0, at=legal_anchors(reserve_grid(state, 1))[0]))
+    for seed in range(5):  # seat 1 chose one of the two, face down: which one, seat 0 cannot know
+        world = RULES.determinize(RULES.view(state, 0), 0, Rng(seed))
+        assert sorted([*world["hands"][1], world["picks"][1]["card"]]) == dealt[1:]
+    assert RULES.view(state, 0)["passed_on"] == [{"seat": 1, "cards": passed}]
+    state, _ = RULES.check_and_apply(state, 0, first_legal(state, 0))  # the step closes: cards revealed, passed
+    assert state["step"] == 3
+    # Seat 1 now holds what seat 0 passed on this step; what was left of its first hand came back to it.
+    assert RULES.view(state, 0)["passed_on"] == [{"seat": 1, "cards": [card_token(state["hands"][1][0])]}]
+    assert state["hands"][0] == [dealt[1]]  # seat 1 chose dealt[2] from them
 
 
 def test_d4_d6_three_steps_then_scoring_and_a_new_round():

@@ -4,13 +4,14 @@
 view shows is copied (objectives, round and step, every revealed placement, scores, the round
 records, the seat's own hand and its own waiting choice); the rest is drawn from ``rng``:
 
+* a seat holding a hand the viewer passed on this round (the view's ``passed_on``) holds exactly
+  those cards: its waiting choice, if it has chosen, is a uniform one of them, the rest its hand;
 * the *unseen* cards are the 60 of the deck (Spec §1.5) minus every revealed placement (covered
-  ones too: the view lists every card placed), the seat's hand and its own choice.  The other
-  seats' hands (``hand_size`` cards each), the cards they have chosen but not yet revealed, and
-  the undealt deck (``deck_size`` cards, in order) are a uniform draw without replacement from
-  them.  That is the distribution the S1 shuffle leaves once the seat's own cards are known; the
-  cards that passed through the seat's hand earlier in the round are not in the view (a bot
-  keeps no memory), so they are sampled like the rest;
+  ones too: the view lists every card placed), the seat's hand and its own choice, and the
+  ``passed_on`` cards.  The other seats' hands (``hand_size`` cards each), the cards they have
+  chosen but not yet revealed, and the undealt deck (``deck_size`` cards, in order) are a uniform
+  draw without replacement from them: the distribution the S1 shuffle leaves once the seat's own
+  knowledge is taken out;
 * another seat's waiting choice also needs a rotation and a position: a uniform legal one on
   that seat's reserve (P1 - P4);
 * the PRNG state, and the table options, which no view shows and which only ``setup`` reads
@@ -22,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.rulesets.base import Rng, Seat
-from app.rulesets.nimalia.cards import ROTATIONS, deck
+from app.rulesets.nimalia.cards import ROTATIONS, card_number, deck
 from app.rulesets.nimalia.options import FIRST_GAME_SET
 from app.rulesets.nimalia.placement import legal_anchors
 from app.rulesets.nimalia.reserve import build_grid
@@ -46,7 +47,9 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> NimaliaState:
     if choice is not None:
         own_pick = {"card": choice["number"], "rotation": choice["rotation"], "at": list(choice["at"])}
 
+    known = {entry["seat"]: [_number(token) for token in entry["cards"]] for entry in view.get("passed_on", [])}
     seen = {p["card"] for reserve in placements for p in reserve} | set(own_hand)
+    seen.update(number for cards in known.values() for number in cards)
     if own_pick is not None:
         seen.add(own_pick["card"])
     unseen = [number for number in sorted(deck()) if number not in seen]
@@ -59,10 +62,15 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> NimaliaState:
             hands.append(own_hand)
             picks.append(own_pick)
             continue
-        hands.append(sorted(unseen.pop() for _ in range(player["hand_size"])))
+        held = known.get(other)
+        if held is not None:
+            rng.shuffle(held)  # which of them a seat that has chosen chose: any
+        source = held if held is not None else unseen
+        hand = sorted(source.pop() for _ in range(player["hand_size"]))
+        hands.append(hand)
         if player["chosen"]:
             spots = legal_anchors(build_grid(placements[other]))
-            picks.append({"card": unseen.pop(), "rotation": rng.choice(list(ROTATIONS)), "at": list(rng.choice(spots))})
+            picks.append({"card": source.pop(), "rotation": rng.choice(list(ROTATIONS)), "at": list(rng.choice(spots))})
         else:
             picks.append(None)
     deck_order = [unseen.pop() for _ in range(view["deck_size"])]
@@ -95,3 +103,10 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> NimaliaState:
         "over": view["over"],
         "rng": rng.next64(),
     }
+
+
+def _number(token: str) -> int:
+    number = card_number(token)
+    if number is None:
+        raise ValueError(f"not a Nimalia card: {token!r}")
+    return number

@@ -48,6 +48,10 @@ class Nimalia(Ruleset[NimaliaState, NimaliaOptions, AnyMove]):
       combine).
     * The log names cards by number ("card 17") only when they are revealed (public) or in the
       chooser's own private line; passing is logged without naming cards.
+    * A seat's view lists the cards it passed on this round that are still in a hand, and who
+      holds them (``passed_on``): at the table a player has seen every hand it passed, and a good
+      drafter remembers it; the view says it, so nobody plays worse for a poorer memory, and the
+      bots plan with it (``information.py``).
     * The result's ``breakdown`` sums each objective's raw points over the rounds and adds a
       "zero floor" line with what the floor gave back, so the lines add up to the score.
     * O2 is judged per otter: an otter scores when water meets one of the two end points of its
@@ -139,7 +143,13 @@ class Nimalia(Ruleset[NimaliaState, NimaliaOptions, AnyMove]):
         return not after["over"] and after["picks"][seat] is not None
 
     def secrets(self, state: NimaliaState, seat: Seat) -> set[str]:
-        """Spec D1, D2: the cards in the seat's hand and the card it has chosen but not yet revealed."""
+        """Spec D1, D2: the cards in the seat's hand and the card it has chosen but not yet revealed,
+        while nobody else has seen them: only on a round's first step.  From the second on, the
+        seat holds a hand another seat passed on (D4), which that seat's view lists
+        (``view.passed_on``); ``tests/rulesets/test_nimalia_conformance.py`` checks those cards
+        reach no other view."""
+        if state["step"] > 1 or state["over"]:
+            return set()
         held = list(state["hands"][seat])
         pick = state["picks"][seat]
         if pick is not None:

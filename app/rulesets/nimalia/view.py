@@ -99,6 +99,15 @@ class ScheduleView(TypedDict):
     colours: list[str]
 
 
+class PassedOnView(TypedDict):
+    """Cards the viewer passed on this round (D4) that are still in one hand, as tokens
+    (``"nimalia-card-17"``): ``seat`` holds them now, in its hand or as its face-down choice
+    (which of them it chose, if it has, is not said)."""
+
+    seat: int
+    cards: list[str]
+
+
 class ScoringStepView(TypedDict):
     """One objective scored in a round (a :class:`~.state.ScoringStep` with its label)."""
 
@@ -124,8 +133,13 @@ class NimaliaView(TypedDict):
     this round (D3); ``receives_from`` per seat the seat whose hand it receives this round;
     ``over``; ``deck_size`` the cards not yet dealt; ``objectives`` in colour order blue, green,
     yellow, red (also the order they apply, D-1); ``schedule``; ``players`` one per seat;
-    ``history`` one record per scored round.  A seated viewer also gets ``hand`` and ``my_choice``
-    (None until it has chosen this step); a spectator gets neither.
+    ``history`` one record per scored round.  A seated viewer also gets ``hand``, ``my_choice``
+    (None until it has chosen this step) and ``passed_on``; a spectator gets none of them.
+
+    ``passed_on`` (one entry per hand the viewer passed on this round, the latest first): a player
+    at the table has seen the cards of every hand it passed, so it knows the cards still in them
+    and who holds them now (the cards chosen from them since were revealed).  In a 2-player game
+    that is the whole of the other hand from the round's second step on.
     """
 
     round: int
@@ -140,6 +154,7 @@ class NimaliaView(TypedDict):
     history: list[RoundRecordView]
     hand: NotRequired[list[HandCardView]]
     my_choice: NotRequired[ChoiceView | None]
+    passed_on: NotRequired[list[PassedOnView]]
 
 
 def build_view(state: NimaliaState, seat: Seat | None, grids: list[Grid]) -> dict[str, Any]:
@@ -163,7 +178,29 @@ def build_view(state: NimaliaState, seat: Seat | None, grids: list[Grid]) -> dic
     if seat is not None:
         view["hand"] = [hand_card(number) for number in sorted(state["hands"][seat])]
         view["my_choice"] = choice_view(state["picks"][seat])
+        view["passed_on"] = passed_on(state, seat, shift)
     return dict(view)
+
+
+def passed_on(state: NimaliaState, seat: Seat, shift: int) -> list[PassedOnView]:
+    """The hands ``seat`` passed on this round and where they are now (``NimaliaView.passed_on``).
+
+    At step ``k`` the hands have been passed ``k - 1`` times (D4); the hand ``seat`` passed ``i``
+    steps ago is held by the seat ``i`` places along the passing direction (``shift``: +1 left,
+    -1 right), unless that is ``seat`` itself (a 2-player round's third step).  What it holds
+    is exactly what is left of that hand: its hand and its face-down choice."""
+    if state["over"]:
+        return []
+    n_players = state["players"]
+    known: list[PassedOnView] = []
+    for steps_ago in range(1, state["step"]):
+        holder = (seat + steps_ago * shift) % n_players
+        if holder == seat:
+            continue
+        pick = state["picks"][holder]
+        cards = list(state["hands"][holder]) + ([pick["card"]] if pick is not None else [])
+        known.append({"seat": holder, "cards": [card_token(number) for number in sorted(cards)]})
+    return known
 
 
 def player_view(state: NimaliaState, seat: Seat, grid: Grid) -> PlayerView:
