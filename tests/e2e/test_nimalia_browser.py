@@ -99,6 +99,14 @@ def test_two_players_draft_by_clicks_to_the_first_scoring(live_server, chromium)
         assert bob.locator("body").get_attribute("data-my-turn") == "true"
         alice_hand = server_game(alice, base, table_id)["view"]["hand"]
         expect(alice.locator("[data-hand-card]")).to_have_count(4 - step)
+        # From step 2 on Alice holds cards Bob passed her: his page says which, nobody else's does.
+        passed = bob.locator('[data-player-seat="0"] [data-passed-on]')
+        if step == 1:
+            expect(passed).to_have_count(0)
+        else:
+            numbers = ", ".join(str(card["number"]) for card in alice_hand)
+            expect(passed).to_have_text(f"Holds cards you passed: {numbers}")
+        expect(carol.locator("[data-passed-on]")).to_have_count(0)
 
         first, second = (alice, bob) if step != 2 else (bob, alice)
         move = choose_by_clicks(first, base, table_id, rng)

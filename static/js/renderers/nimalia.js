@@ -361,10 +361,15 @@ function drawReserves(frame, view, skipSeat) {
         const points = { name, points: player.score };
         let heading = t("{name} · {points} pts", points);
         if (!view.over) heading = player.chosen ? t("{name} · {points} pts · has chosen", points) : t("{name} · {points} pts · choosing", points);
+        // The cards of a hand this seat passed on that this player holds now (the view's passed_on).
+        const passed = (view.passed_on || []).find((entry) => entry.seat === player.seat);
         return h(
           "div",
           { class: "nim-reserve small", "data-player-seat": String(player.seat), "data-chosen": String(Boolean(player.chosen)) },
           h("h4", {}, heading),
+          passed
+            ? h("p", { class: "muted nim-passed", "data-passed-on": "" }, t("Holds cards you passed: {cards}", { cards: passed.cards.map(cardNumber).join(", ") }))
+            : null,
           reserveGrid({ spaces, extent, seat: player.seat, label: t("Reserve of {name}", { name }) }),
         );
       }),
