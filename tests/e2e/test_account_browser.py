@@ -88,3 +88,23 @@ def test_the_servers_refusals_read_as_sentences_in_the_sign_in_form(live_server,
     page.fill("#auth-password", "not-a-password")
     page.click("#auth-submit")
     expect(page.locator("#auth-message")).to_have_text(unknown)
+
+
+def test_a_signed_out_visitor_gets_no_console_error_for_not_being_signed_in(live_server, chromium):
+    """Every page asks who the visitor is; for someone not signed in that is an answer, not a failed
+    request: no 401 and no console error on the lobby, a table or a player's page."""
+    host = sign_in(chromium, live_server, "Hostess")
+    table_id = host.request.post(f"{live_server}/api/tables", data={"ruleset": "nimalia", "seats": 2, "options": {},
+                                                                     "private": False}).json()["id"]
+    player_id = host.request.get(f"{live_server}/api/auth/me").json()["id"]
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors, refused = [], []
+    page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+    page.on("response", lambda answer: refused.append(f"{answer.status} {answer.url}") if answer.status >= 400 else None)
+    for path, ready in (("/", "#guest-name"), (f"/tables/{table_id}", "#waiting-room"), (f"/players/{player_id}", "#player-name")):
+        with page.expect_response(lambda answer: "/api/auth/" in answer.url) as asked:
+            page.goto(f"{live_server}{path}")
+        assert asked.value.status == 200, path
+        expect(page.locator(ready)).to_be_visible()
+        expect(page.locator("#guest-name")).to_be_visible()  # the page knows nobody is signed in
+    assert refused == [] and errors == [], (refused, errors)
