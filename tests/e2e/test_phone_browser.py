@@ -187,6 +187,41 @@ def test_the_french_pages_fit_a_phone(live_server, chromium):
     assert title.evaluate("e => e.getBoundingClientRect().width") >= 60
 
 
+BOX = "selector => { const r = document.querySelector(selector).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_undo_joins_the_line_above_the_board_without_pushing_the_reserve_down(live_server, chromium, locale):
+    """On a 390 x 844 phone, "Undo my move" ("Annuler mon coup") appears after one's move on the line
+    of "Replay" and "Confirm my moves", within the screen: the board, Nimalia's reserve at its top,
+    is not pushed down (the button on a line of its own moved it 51 px, and back when it went)."""
+    base = live_server
+    page = sign_in(chromium, base, "Noémie", width=TAP_PHONE["width"], height=TAP_PHONE["height"], touch=True,
+                   is_mobile=True, device_scale_factor=SCALE, locale=locale)
+    other = chromium.new_context().new_page()
+    assert other.request.post(f"{base}/api/auth/guest", data={"name": "Octave"}).ok
+    table_id = page.request.post(f"{base}/api/tables", data={"ruleset": "nimalia", "seats": 2, "options": {}}).json()["id"]
+    assert other.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
+    assert page.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    page.goto(f"{base}/tables/{table_id}")
+    expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
+    expect(page.locator("#replay-open")).to_be_visible()
+    expect(page.locator("#confirm-moves")).to_be_visible()
+    # what stands between the turn banner (whose words change with the move) and the board
+    controls_before = page.evaluate(BOX, "#board")[1] - page.evaluate(BOX, "#turn")[3]
+    game = server_game(page, base, str(table_id))
+    assert page.request.post(f"{base}/api/games/{table_id}/moves",
+                             data={"id": "undo-fit-1", "version": game["version"], "move": game["legal"][0]}).ok
+    expect(page.locator("#undo-move")).to_be_visible()  # Octave has not chosen yet: the move may be taken back
+    page.wait_for_function("version => document.getElementById('game').dataset.version === version", arg=str(game["version"] + 1))
+    undo, replay = page.evaluate(BOX, "#undo-move"), page.evaluate(BOX, "#replay")
+    assert 0 <= undo[0] and undo[2] <= TAP_PHONE["width"], f"Undo leaves the screen: {undo}"
+    assert undo[1] == replay[1], f"Undo {undo} is not on Replay's line {replay}"
+    assert undo[3] - undo[1] >= TAP_PX and undo[2] - undo[0] >= TAP_PX, f"Undo is no tap target: {undo}"
+    controls_after = page.evaluate(BOX, "#board")[1] - page.evaluate(BOX, "#turn")[3]
+    assert controls_after == controls_before, f"the board, with the reserve, moved down {controls_after - controls_before} px"
+
+
 def test_the_longest_name_leaves_every_page_the_phones_width(live_server, chromium):
     """A name may be 32 characters of one word ("WWWW..."): the header cuts it short, and the lobby's
     table list, the waiting room's seats and the profile wrap it, so no page of a phone scrolls
