@@ -167,6 +167,9 @@ def test_a_game_fits_a_phone_and_plays_by_touch(live_server, chromium, ruleset):
     assert small_tap_targets(mover) == [], f"lobby with a {ruleset} table"
 
 
+BOX = "selector => { const r = document.querySelector(selector).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
 def test_the_french_pages_fit_a_phone(live_server, chromium):
     """French words are longer than English ones ("Se déconnecter", "Toutes les règles"): the
     lobby, a rules page and a table's page of a French phone have no horizontal scrolling."""
@@ -185,9 +188,15 @@ def test_the_french_pages_fit_a_phone(live_server, chromium):
     title = ana.locator("#table-title")
     expect(title).to_have_text("Heroes of Land, Air & Sea")
     assert title.evaluate("e => e.getBoundingClientRect().width") >= 60
-
-
-BOX = "selector => { const r = document.querySelector(selector).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+    # the game: the whole map is on the screen, its frame and its drawing (a report had it cut on the right)
+    assert ana.request.post(f"{base}/api/tables/{created.json()['id']}/bots", data={"seat": 1, "level": "easy"}).ok
+    ana.click('[data-action="start"]')
+    expect(ana.locator(".hx-map-frame .hx-map")).to_be_visible()
+    width = ana.viewport_size["width"]
+    frame, drawing = ana.evaluate(BOX, ".hx-map-frame"), ana.evaluate(BOX, ".hx-map-frame .hx-map")
+    assert 0 <= frame[0] and frame[2] <= width, f"the map's frame {frame} leaves the {width} px screen"
+    assert frame[0] <= drawing[0] and drawing[2] <= frame[2], f"the map {drawing} is cut by its frame {frame}"
+    assert_no_horizontal_scrolling(ana, "French Heroes game")
 
 
 @pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
@@ -207,8 +216,9 @@ def test_undo_joins_the_line_above_the_board_without_pushing_the_reserve_down(li
     expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
     expect(page.locator("#replay-open")).to_be_visible()
     expect(page.locator("#confirm-moves")).to_be_visible()
-    # what stands between the turn banner (whose words change with the move) and the board
-    controls_before = page.evaluate(BOX, "#board")[1] - page.evaluate(BOX, "#turn")[3]
+    # from the top of Replay's line to the board (the banners above change their words with the move)
+    controls = "() => document.getElementById('board').getBoundingClientRect().top - document.getElementById('replay').getBoundingClientRect().top"
+    controls_before = page.evaluate(controls)
     game = server_game(page, base, str(table_id))
     assert page.request.post(f"{base}/api/games/{table_id}/moves",
                              data={"id": "undo-fit-1", "version": game["version"], "move": game["legal"][0]}).ok
@@ -218,7 +228,7 @@ def test_undo_joins_the_line_above_the_board_without_pushing_the_reserve_down(li
     assert 0 <= undo[0] and undo[2] <= TAP_PHONE["width"], f"Undo leaves the screen: {undo}"
     assert undo[1] == replay[1], f"Undo {undo} is not on Replay's line {replay}"
     assert undo[3] - undo[1] >= TAP_PX and undo[2] - undo[0] >= TAP_PX, f"Undo is no tap target: {undo}"
-    controls_after = page.evaluate(BOX, "#board")[1] - page.evaluate(BOX, "#turn")[3]
+    controls_after = page.evaluate(controls)
     assert controls_after == controls_before, f"the board, with the reserve, moved down {controls_after - controls_before} px"
 
 
