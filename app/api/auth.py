@@ -1,4 +1,4 @@
-"""``/api/auth``: guest accounts, registration, login, logout, me."""
+"""``/api/auth``: guest accounts, registration, login, logout, me, session."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import Ctx, CurrentAccount, OptionalAccount, Session
 from app.api.guards import AuthLimit
-from app.api.schemas import AccountOut, EmptyOut, errors
+from app.api.schemas import AccountOut, EmptyOut, SessionOut, errors
 from app.db.models import Account
 from app.services.accounts import settings as account_settings
 from app.services.accounts import identity as accounts
@@ -90,3 +90,14 @@ async def reset_password(body: ResetIn, request: Request, db: Session, ctx: Ctx,
 async def me(account: CurrentAccount) -> dict:
     """The logged-in account, or 401 ``unauthorized``."""
     return account_out(account)
+
+
+@router.get("/session", response_model=SessionOut)
+async def session(account: OptionalAccount) -> dict:
+    """``{"account": account or null}``: who this browser is, answered 200 either way.
+
+    The browser client asks this on every page: a signed-out visitor is no error, and a 401 from
+    ``/me`` is written to the browser's console as a failed request.  ``/me`` keeps its 401 for
+    scripts and clients that rely on it.  An ended login session's cookie is cleared, as for any
+    request (``optional_account``)."""
+    return {"account": None if account is None else account_out(account)}

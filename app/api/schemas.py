@@ -67,6 +67,10 @@ class AccountOut(Answer):
                                                    "null: each browser's own choice")
 
 
+class SessionOut(Answer):
+    account: AccountOut | None = Field(description="the logged-in account, or null for a browser that is not logged in")
+
+
 class EmptyOut(Answer):
     """``{}``."""
 

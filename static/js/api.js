@@ -76,12 +76,9 @@ export function withInvite(path, inviteCode) {
   return `${path}${joiner}invite_code=${encodeURIComponent(inviteCode)}`;
 }
 
-/** The signed-in account, or null when nobody is signed in. */
+/** The signed-in account, or null when nobody is signed in. Asked of /api/auth/session, which
+ * answers 200 either way: /api/auth/me's 401 for a visitor is logged as an error in the console. */
 export async function currentAccount() {
-  try {
-    return await api("GET", "/api/auth/me");
-  } catch (error) {
-    if (error.status === 401) return null;
-    throw error;
-  }
+  const answer = await api("GET", "/api/auth/session");
+  return (answer && answer.account) || null;
 }

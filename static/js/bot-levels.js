@@ -2,10 +2,13 @@
 // (lobby.js). The server's names are app/bots/players.py's LEVELS; "default" is the old name
 // of medium, still found on tables seated before the levels had names. The words are read when
 // drawn (the catalog of the reader's language is loaded by then), never when this module loads.
+// The server's "random" level (any legal move) is for tests and scripts through the API: it is not
+// offered to people, but a seat that has one is still named ("random").
 
 import { t } from "./i18n.js";
 
-/** @type {{ value: string, label: () => string, word: () => string, line: () => string }[]} */
+/** The levels a host picks from, weakest first.
+ * @type {{ value: string, label: () => string, word: () => string, line: () => string }[]} */
 export const BOT_LEVELS = [
   { value: "easy", label: () => t("Easy bot"), word: () => t("easy"),
     line: () => t("Looks one move ahead on a quick glance and now and then plays carelessly: good for learning.") },
@@ -13,13 +16,15 @@ export const BOT_LEVELS = [
     line: () => t("Weighs every move one step ahead: a fair opponent.") },
   { value: "strong", label: () => t("Strong bot"), word: () => t("strong"),
     line: () => t("Searches several moves ahead over what it cannot see, about a second a move.") },
-  { value: "random", label: () => t("Random bot"), word: () => t("random"),
-    line: () => t("Plays any legal move (for trying things out).") },
 ];
+
+/** Levels a seat may have but nobody picks here (seated through the API): named, not described. */
+const NAMED_ONLY = [{ value: "random", word: () => t("random") }];
 
 /** @param {string | null | undefined} level */
 function find(level) {
-  return BOT_LEVELS.find((entry) => entry.value === (level === "default" ? "medium" : level));
+  const value = level === "default" ? "medium" : level;
+  return BOT_LEVELS.find((entry) => entry.value === value) || NAMED_ONLY.find((entry) => entry.value === value);
 }
 
 /** The level's word for a seat chip ("strong", in the reader's language), or "" for none; unknown names as they are. */
@@ -32,5 +37,5 @@ export function botLevelWord(level) {
 /** The one-line description of `level`, or "". */
 export function botLevelLine(level) {
   const known = find(level);
-  return known ? known.line() : "";
+  return known && "line" in known ? known.line() : "";
 }

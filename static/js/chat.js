@@ -5,6 +5,7 @@
 import { api, withInvite } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
 import { currentLanguage, t } from "./i18n.js";
+import { capitalised } from "./words.js";
 
 const MAX_CHARACTERS = 300; // the server's limit, counted after trimming
 const POLL_MS = 3000; // without a live socket (the waiting room, a reconnect) the list is polled
@@ -95,7 +96,7 @@ export function mountChat({ tableId, inviteCode, mayRead = () => null }) {
 
   function showNote(text, kind = "info") {
     note.hidden = !text;
-    note.textContent = text || "";
+    note.textContent = text ? capitalised(text) : ""; // a server's refusal is written to follow "...: "
     note.dataset.kind = kind;
   }
 

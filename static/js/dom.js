@@ -1,6 +1,7 @@
 // Small DOM helpers shared by the lobby, the table page and the renderers.
 
 import { t } from "./i18n.js";
+import { capitalised } from "./words.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -99,9 +100,11 @@ export async function copyText(text) {
   return copied;
 }
 
-/** Show a message in a status element; kind is "error", "info" or "ok". Empty text hides it. */
+/** Show a message in a status element; kind is "error", "info" or "ok". Empty text hides it.
+ * The text is shown as a sentence, with a capital first letter: the server's refusals are written
+ * to follow "...: " ("this game is not running") and many pages show them on their own. */
 export function showMessage(element, text, kind = "error") {
-  element.textContent = text || "";
+  element.textContent = text ? capitalised(text) : "";
   element.className = `message message-${kind}`;
   element.hidden = !text;
 }

@@ -91,7 +91,7 @@ function showPageError(title, text, kind = "error") {
   el.pageError.hidden = false;
   el.pageError.dataset.kind = kind;
   el.pageErrorTitle.textContent = title;
-  el.pageErrorText.textContent = text;
+  el.pageErrorText.textContent = capitalised(text); // the server's reason, said on its own
   el.pageErrorText.className = `message message-${kind === "closed" ? "info" : "error"}`;
 }
 
@@ -742,7 +742,7 @@ function appendLog(entries) {
 function toast(text, code) {
   if (leaving) return;
   const close = h("button", { type: "button", class: "toast-close", "aria-label": t("Dismiss") }, "×");
-  const item = h("div", { class: "toast", role: "alert", "data-code": code || "" }, h("span", { class: "toast-text" }, text), close);
+  const item = h("div", { class: "toast", role: "alert", "data-code": code || "" }, h("span", { class: "toast-text" }, capitalised(text)), close);
   close.addEventListener("click", () => item.remove());
   el.toasts.append(item);
   while (el.toasts.children.length > MAX_TOASTS) el.toasts.firstElementChild.remove();

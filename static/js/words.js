@@ -97,10 +97,15 @@ export function listOf(items, kind = "and") {
   }
 }
 
-/** Capital first letter (a server's reason used as a sentence). */
+/** Capital first letter (a server's reason used as a sentence): "this game…" -> "This game…",
+ * "échec" -> "Échec"; text starting with anything but a letter is left as it is. The letter is
+ * taken whole (a character outside the BMP is two UTF-16 units). */
 export function capitalised(text) {
   const value = String(text);
-  return value.charAt(0).toUpperCase() + value.slice(1);
+  const first = value.codePointAt(0);
+  if (first === undefined) return value;
+  const letter = String.fromCodePoint(first);
+  return letter.toUpperCase() + value.slice(letter.length);
 }
 
 /**

@@ -2,6 +2,8 @@
 and name (unique ignoring case and NFKC look-alikes), anyone deletes their own account; bad input
 is a clear error and changes nothing."""
 
+import pytest
+
 from app.main import SESSION_COOKIE
 from tests.support.accounts import Member
 from tests.support.players import Player, hello, started_table
@@ -63,6 +65,36 @@ def test_changing_the_password_needs_the_current_one_and_ends_other_sessions(cli
     guest = Player(client, "Gus")
     refused = guest.post("/api/account/password", {"current_password": "", "new_password": "second-password"})
     assert refused.status_code == 409
+
+
+@pytest.mark.parametrize("blank", [" " * 8, "\t" * 10, "  abc   ", "\u00a0" * 8 + "abcdefg"])
+def test_a_password_of_white_space_is_refused_at_sign_up_and_at_a_change(client, blank):
+    """Eight spaces are eight characters, yet no password: fewer than 8 characters left once the
+    white space at its ends is taken off is refused wherever a password is chosen, in the usual
+    error shape, and changes nothing."""
+    refused = client.post("/api/auth/register", json={"name": "Blank", "password": blank})
+    assert refused.status_code == 400
+    assert refused.json() == {"error": {"code": "bad_request",
+                                        "message": "a password needs 8 characters besides any spaces at its start and end"}}
+    assert client.post("/api/auth/login", json={"name": "Blank", "password": blank}).status_code == 401  # no account was made
+    gus = Player(client, "Gus")
+    assert gus.post("/api/account/register", {"name": "Gus", "password": blank}).json()["error"]["code"] == "bad_request"
+    ada = Member(client, "Ada", "first-password")
+    changed = ada.post("/api/account/password", {"current_password": "first-password", "new_password": blank})
+    assert changed.status_code == 400 and changed.json()["error"]["code"] == "bad_request"
+    assert ada.login("first-password").status_code == 200
+
+
+def test_spaces_inside_a_password_count_and_it_is_kept_as_typed(client):
+    """A passphrase's inner spaces are part of it; spaces at its ends are kept too (the password is
+    hashed as typed), they only do not count towards the 8 characters."""
+    assert Member(client, "Ana", "camel caravan").login("camel caravan").status_code == 200
+    bo = Member(client, "Bo", "  12345678  ")
+    assert bo.login("  12345678  ").status_code == 200
+    assert bo.login("12345678").status_code == 401
+    french = client.post("/api/auth/register", json={"name": "Cy", "password": " " * 9},
+                         headers={"Accept-Language": "fr"})
+    assert french.json()["error"]["message"] == "un mot de passe doit avoir 8 caractères en plus des espaces au début et à la fin"
 
 
 def test_renaming_keeps_names_unique_ignoring_case_and_look_alikes(client):

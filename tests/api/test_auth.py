@@ -27,6 +27,19 @@ def test_me_without_session_is_unauthorized(client):
     assert response.json()["error"]["code"] == "unauthorized"
 
 
+def test_session_answers_200_with_the_account_or_null(client):
+    """What the browser client asks on every page: no 401 (a console error) for a visitor; ``/me``
+    keeps its 401."""
+    signed_out = client.get("/api/auth/session")
+    assert signed_out.status_code == 200 and signed_out.json() == {"account": None}
+    ana = client.post("/api/auth/guest", json={"name": "Ana"}).json()
+    assert client.get("/api/auth/session").json() == {"account": ana}
+    assert client.get("/api/auth/me").json() == ana
+    client.post("/api/auth/logout")
+    assert client.get("/api/auth/session").json() == {"account": None}
+    assert client.get("/api/auth/me").status_code == 401
+
+
 def test_register_login_logout(client):
     assert client.post("/api/auth/register", json={"name": "Bo", "password": "camel-caravan"}).status_code == 200
     client.post("/api/auth/logout")

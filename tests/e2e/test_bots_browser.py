@@ -20,7 +20,7 @@ def test_host_plays_against_a_bot(live_server, chromium):
                                 data={"ruleset": "through-the-desert", "seats": 2, "options": {}, "private": False})
     table_id = str(created.json()["id"])
     page.goto(f"{live_server}/tables/{table_id}")
-    page.select_option('[data-bot-level="1"]', "random")
+    page.select_option('[data-bot-level="1"]', "easy")
     page.click('[data-action="add-bot-1"]')
     expect(page.locator('[data-seat="1"]')).to_contain_text("(bot)")
     page.click('[data-action="start"]')
@@ -36,17 +36,19 @@ def test_host_plays_against_a_bot(live_server, chromium):
 
 
 def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
-    """The bot-seat menu names the levels in words with a line each; every level, seated from it,
-    plays its moves through the server (the strong one in the leader's worker process)."""
+    """The bot-seat menu offers the three levels people choose from (the API's "random" level is
+    for tests and scripts), in words with a line each; every level, seated from it, plays its moves
+    through the server (the strong one in the leader's worker process)."""
     page = sign_in(chromium, live_server, "Levente")
     created = page.request.post(f"{live_server}/api/tables",
                                 data={"ruleset": "through-the-desert", "seats": 4, "options": {}, "private": False})
     table_id = str(created.json()["id"])
     page.goto(f"{live_server}/tables/{table_id}")
     menu = page.locator('[data-bot-level="1"]')
-    expect(menu.locator("option")).to_have_count(4)  # the waiting room is drawn once the catalogs are in
-    labels = menu.locator("option").evaluate_all("options => options.map(option => [option.value, option.textContent])")
-    assert labels[:3] == [["easy", "Easy bot"], ["medium", "Medium bot"], ["strong", "Strong bot"]]
+    expect(menu.locator("option").first).to_have_text("Easy bot")  # the waiting room is drawn once the catalogs are in
+    labels = menu.locator("option").evaluate_all("options => options.map(option => [option.value, option.textContent, option.title])")
+    assert [label[:2] for label in labels] == [["easy", "Easy bot"], ["medium", "Medium bot"], ["strong", "Strong bot"]]
+    assert all(label[2] for label in labels), labels  # each with its line
     expect(page.locator('[data-bot-level-line="1"]')).to_contain_text("fair opponent")  # medium is preselected
     for seat, level, words in ((1, "easy", "learning"), (2, "medium", "fair opponent"), (3, "strong", "several moves ahead")):
         page.select_option(f'[data-bot-level="{seat}"]', level)
@@ -65,3 +67,17 @@ def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
     log = page.request.get(f"{live_server}/api/games/{table_id}/log").json()
     movers = {entry["text"].split(" (bot)")[0] for entry in log if "(bot)" in entry["text"]}
     assert len(movers) == 3, movers
+
+
+def test_a_random_bot_seated_through_the_api_is_named_by_its_level(live_server, chromium):
+    """Nobody picks the "random" level in the waiting room, but a table whose seat has one (seated
+    through the API, as tests and scripts do) names it like the others."""
+    page = sign_in(chromium, live_server, "Rasmus")
+    created = page.request.post(f"{live_server}/api/tables",
+                                data={"ruleset": "through-the-desert", "seats": 3, "options": {}, "private": False})
+    table_id = str(created.json()["id"])
+    assert page.request.post(f"{live_server}/api/tables/{table_id}/bots", data={"seat": 1, "level": "random"}).ok
+    page.goto(f"{live_server}/tables/{table_id}")
+    expect(page.locator('[data-seat="1"]')).to_contain_text("(bot) · random")
+    options = page.locator('[data-bot-level="2"] option').evaluate_all("options => options.map(option => option.value)")
+    assert options == ["easy", "medium", "strong"]

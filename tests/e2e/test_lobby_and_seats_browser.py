@@ -230,7 +230,7 @@ def test_time_control_countdown_on_a_table_created_with_a_move_limit(live_server
     table_id = page.url.rsplit("/", 1)[1]
     assert page.request.get(f"{base}/api/tables/{table_id}").json()["time_control"] == {"move_seconds": 60, "pace": "live"}
     expect(page.locator("#waiting-info")).to_contain_text("live · 1 min per move")
-    page.select_option('[data-bot-level="1"]', "random")
+    page.select_option('[data-bot-level="1"]', "easy")
     page.click('[data-action="add-bot-1"]')
     page.click('[data-action="start"]')
     expect(page.locator("#game")).to_have_attribute("data-status", "running")

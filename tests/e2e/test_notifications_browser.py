@@ -171,7 +171,7 @@ def test_an_address_is_added_confirmed_from_the_mail_turned_off_and_removed(chro
     expect(page.locator("#notify-email-status")).to_have_attribute("data-state", "none")
     page.fill("#notify-email", "not an address")
     page.click("#notify-email-save")
-    expect(page.locator("#notify-email-message")).to_contain_text("not an e-mail address")
+    expect(page.locator("#notify-email-message")).to_contain_text("Not an e-mail address")  # the server's words, as a sentence
     page.fill("#notify-email", "carol@example.org")
     page.click("#notify-email-save")
     expect(page.locator("#notify-email-message")).to_have_text(

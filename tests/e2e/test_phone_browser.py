@@ -167,6 +167,9 @@ def test_a_game_fits_a_phone_and_plays_by_touch(live_server, chromium, ruleset):
     assert small_tap_targets(mover) == [], f"lobby with a {ruleset} table"
 
 
+BOX = "selector => { const r = document.querySelector(selector).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"
+
+
 def test_the_french_pages_fit_a_phone(live_server, chromium):
     """French words are longer than English ones ("Se déconnecter", "Toutes les règles"): the
     lobby, a rules page and a table's page of a French phone have no horizontal scrolling."""
@@ -185,6 +188,48 @@ def test_the_french_pages_fit_a_phone(live_server, chromium):
     title = ana.locator("#table-title")
     expect(title).to_have_text("Heroes of Land, Air & Sea")
     assert title.evaluate("e => e.getBoundingClientRect().width") >= 60
+    # the game: the whole map is on the screen, its frame and its drawing (a report had it cut on the right)
+    assert ana.request.post(f"{base}/api/tables/{created.json()['id']}/bots", data={"seat": 1, "level": "easy"}).ok
+    ana.click('[data-action="start"]')
+    expect(ana.locator(".hx-map-frame .hx-map")).to_be_visible()
+    width = ana.viewport_size["width"]
+    frame, drawing = ana.evaluate(BOX, ".hx-map-frame"), ana.evaluate(BOX, ".hx-map-frame .hx-map")
+    assert 0 <= frame[0] and frame[2] <= width, f"the map's frame {frame} leaves the {width} px screen"
+    assert frame[0] <= drawing[0] and drawing[2] <= frame[2], f"the map {drawing} is cut by its frame {frame}"
+    assert_no_horizontal_scrolling(ana, "French Heroes game")
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_undo_joins_the_line_above_the_board_without_pushing_the_reserve_down(live_server, chromium, locale):
+    """On a 390 x 844 phone, "Undo my move" ("Annuler mon coup") appears after one's move on the line
+    of "Replay" and "Confirm my moves", within the screen: the board, Nimalia's reserve at its top,
+    is not pushed down (the button on a line of its own moved it 51 px, and back when it went)."""
+    base = live_server
+    page = sign_in(chromium, base, "Noémie", width=TAP_PHONE["width"], height=TAP_PHONE["height"], touch=True,
+                   is_mobile=True, device_scale_factor=SCALE, locale=locale)
+    other = chromium.new_context().new_page()
+    assert other.request.post(f"{base}/api/auth/guest", data={"name": "Octave"}).ok
+    table_id = page.request.post(f"{base}/api/tables", data={"ruleset": "nimalia", "seats": 2, "options": {}}).json()["id"]
+    assert other.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
+    assert page.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    page.goto(f"{base}/tables/{table_id}")
+    expect(page.locator("body")).to_have_attribute("data-my-turn", "true")
+    expect(page.locator("#replay-open")).to_be_visible()
+    expect(page.locator("#confirm-moves")).to_be_visible()
+    # from the top of Replay's line to the board (the banners above change their words with the move)
+    controls = "() => document.getElementById('board').getBoundingClientRect().top - document.getElementById('replay').getBoundingClientRect().top"
+    controls_before = page.evaluate(controls)
+    game = server_game(page, base, str(table_id))
+    assert page.request.post(f"{base}/api/games/{table_id}/moves",
+                             data={"id": "undo-fit-1", "version": game["version"], "move": game["legal"][0]}).ok
+    expect(page.locator("#undo-move")).to_be_visible()  # Octave has not chosen yet: the move may be taken back
+    page.wait_for_function("version => document.getElementById('game').dataset.version === version", arg=str(game["version"] + 1))
+    undo, replay = page.evaluate(BOX, "#undo-move"), page.evaluate(BOX, "#replay")
+    assert 0 <= undo[0] and undo[2] <= TAP_PHONE["width"], f"Undo leaves the screen: {undo}"
+    assert undo[1] == replay[1], f"Undo {undo} is not on Replay's line {replay}"
+    assert undo[3] - undo[1] >= TAP_PX and undo[2] - undo[0] >= TAP_PX, f"Undo is no tap target: {undo}"
+    controls_after = page.evaluate(controls)
+    assert controls_after == controls_before, f"the board, with the reserve, moved down {controls_after - controls_before} px"
 
 
 def test_the_longest_name_leaves_every_page_the_phones_width(live_server, chromium):

@@ -114,10 +114,23 @@ async def refuse_look_alike(session: AsyncSession, name: str, key: str, account_
         raise AppError("conflict", "the name {name} looks like the registered name {reading}", name=repr(name), reading=repr(reading))
 
 
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+"""Characters in a password: at least PASSWORD_MIN besides white space at its ends, at most PASSWORD_MAX in all."""
+
+
 async def hash_password(password: str) -> str:
-    """The argon2 hash of a new password; raises ``AppError(bad_request)`` unless it has 8 to 128 characters."""
-    if not 8 <= len(password) <= 128:
+    """The argon2 hash of a new password, exactly as typed; raises ``AppError(bad_request)`` unless it
+    has 8 to 128 characters, or when fewer than 8 are left once the white space at its start and end
+    is taken off (``str.strip``).
+
+    White space at the ends does not count because a password field shows it as dots like any other
+    character: eight spaces, or "  abc   " pasted with its margins, pass the length rule yet are no
+    secret and hard to type again. White space inside (a passphrase such as "camel caravan") counts,
+    and nothing is taken off the password itself: it is hashed, and later checked, as typed."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise AppError("bad_request", "a password has 8 to 128 characters")
+    if len(password.strip()) < PASSWORD_MIN:
+        raise AppError("bad_request", "a password needs 8 characters besides any spaces at its start and end")
     return await asyncio.to_thread(_hasher.hash, password)  # ~50 ms of CPU: off the loop
 
 
