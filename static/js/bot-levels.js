@@ -21,9 +21,14 @@ export const BOT_LEVELS = [
 /** Levels a seat may have but nobody picks here (seated through the API): named, not described. */
 const NAMED_ONLY = [{ value: "random", word: () => t("random") }];
 
+/** The level's name today ("default" was medium's). @param {string | null | undefined} level */
+function current(level) {
+  return level === "default" ? "medium" : level;
+}
+
 /** @param {string | null | undefined} level */
 function find(level) {
-  const value = level === "default" ? "medium" : level;
+  const value = current(level);
   return BOT_LEVELS.find((entry) => entry.value === value) || NAMED_ONLY.find((entry) => entry.value === value);
 }
 
@@ -36,6 +41,7 @@ export function botLevelWord(level) {
 
 /** The one-line description of `level`, or "". */
 export function botLevelLine(level) {
-  const known = find(level);
-  return known && "line" in known ? known.line() : "";
+  const value = current(level);
+  const known = BOT_LEVELS.find((entry) => entry.value === value);
+  return known ? known.line() : "";
 }
