@@ -197,6 +197,15 @@ def test_the_french_pages_fit_a_phone(live_server, chromium):
     assert 0 <= frame[0] and frame[2] <= width, f"the map's frame {frame} leaves the {width} px screen"
     assert frame[0] <= drawing[0] and drawing[2] <= frame[2], f"the map {drawing} is cut by its frame {frame}"
     assert_no_horizontal_scrolling(ana, "French Heroes game")
+    # signed out, the table's header keeps the guest name box readable (it was 57 px: "Votre")
+    context = ana.context.browser.new_context(viewport={"width": 375, "height": 812}, has_touch=True, is_mobile=True,
+                                              device_scale_factor=SCALE, locale="fr-FR")
+    visitor = context.new_page()
+    visitor.goto(f"{base}/tables/{created.json()['id']}")
+    expect(visitor.locator("#guest-name")).to_be_visible()
+    assert visitor.locator("#guest-name").evaluate("e => e.getBoundingClientRect().width") >= 120
+    assert_no_horizontal_scrolling(visitor, "French table, signed out")
+    context.close()
 
 
 @pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
