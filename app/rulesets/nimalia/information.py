@@ -66,8 +66,7 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> NimaliaState:
         if held is not None:
             rng.shuffle(held)  # which of them a seat that has chosen chose: any
         source = held if held is not None else unseen
-        hand = sorted(source.pop() for _ in range(player["hand_size"]))
-        hands.append(hand)
+        hands.append(sorted(source.pop() for _ in range(player["hand_size"])))
         if player["chosen"]:
             spots = legal_anchors(build_grid(placements[other]))
             picks.append({"card": source.pop(), "rotation": rng.choice(list(ROTATIONS)), "at": list(rng.choice(spots))})
@@ -106,6 +105,8 @@ def determinize(view: dict[str, Any], seat: Seat, rng: Rng) -> NimaliaState:
 
 
 def _number(token: str) -> int:
+    """The number of a card token of the view (``card_number``); a token naming no card is a view
+    this module was not written for."""
     number = card_number(token)
     if number is None:
         raise ValueError(f"not a Nimalia card: {token!r}")

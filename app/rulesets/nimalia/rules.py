@@ -145,7 +145,7 @@ class Nimalia(Ruleset[NimaliaState, NimaliaOptions, AnyMove]):
     def secrets(self, state: NimaliaState, seat: Seat) -> set[str]:
         """Spec D1, D2: the cards in the seat's hand and the card it has chosen but not yet revealed,
         while nobody else has seen them: only on a round's first step.  From the second on, the
-        seat holds a hand another seat passed on (D4), which that seat's view lists
+        seat holds a hand another seat passed on (D3, D4), which that seat's view lists
         (``view.passed_on``); ``tests/rulesets/test_nimalia_conformance.py`` checks those cards
         reach no other view."""
         if state["step"] > 1 or state["over"]:

@@ -100,7 +100,7 @@ class ScheduleView(TypedDict):
 
 
 class PassedOnView(TypedDict):
-    """Cards the viewer passed on this round (D4) that are still in one hand, as tokens
+    """Cards the viewer passed on this round (D3, D4) that are still in one hand, as tokens
     (``"nimalia-card-17"``): ``seat`` holds them now, in its hand or as its face-down choice
     (which of them it chose, if it has, is not said)."""
 
@@ -185,9 +185,10 @@ def build_view(state: NimaliaState, seat: Seat | None, grids: list[Grid]) -> dic
 def passed_on(state: NimaliaState, seat: Seat, shift: int) -> list[PassedOnView]:
     """The hands ``seat`` passed on this round and where they are now (``NimaliaView.passed_on``).
 
-    At step ``k`` the hands have been passed ``k - 1`` times (D4); the hand ``seat`` passed ``i``
+    At step ``k`` the hands have been passed ``k - 1`` times (D3, D4); the hand ``seat`` passed ``i``
     steps ago is held by the seat ``i`` places along the passing direction (``shift``: +1 left,
-    -1 right), unless that is ``seat`` itself (a 2-player round's third step).  What it holds
+    -1 right), unless that is ``seat`` itself (a 2-player round's third step: D5, left and right
+    are both the opponent, so the first hand came back).  What it holds
     is exactly what is left of that hand: its hand and its face-down choice."""
     if state["over"]:
         return []
