@@ -4,7 +4,7 @@ SQLite files.
 **The backup file** is a zip archive (Python's ``zipfile``; ``unzip`` or ``python3 -m zipfile -e``
 open it) of two members, the first of them a manifest:
 
-* ``caravanserai-backup.json``: ``{"format": 1, "kind": "postgresql" | "sqlite", "revision": "0018",
+* ``caravanserai-backup.json``: ``{"format": 1, "kind": "postgresql" | "sqlite", "revision": "0019",
   "created_at": ISO 8601 UTC, "version": the release, "counts": {table: rows}}``: the migration the
   data is at, and the rows of every table, counted in the very snapshot the dump was taken from;
 * ``database.dump`` (``pg_dump --format=custom``) or ``database.sqlite`` (a copy of the file).

@@ -282,6 +282,17 @@ class RateLimitCounter(Base):
     expires_at: Mapped[float] = mapped_column(Float, index=True)
 
 
+class LeaderHeartbeat(Base):
+    """When the leader was last alive: one row, ``id`` 1, its ``at`` written every
+    ``app/services/leader/downtime.HEARTBEAT_SECONDS`` and when the leader stops; a new leader
+    reads it to stop the clocks for the time no server ran (``downtime.py``)."""
+
+    __tablename__ = "leader_heartbeat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class Rating(Base):
     """A person's current rating in one game (``ruleset``): openskill's Weng-Lin ``mu`` and ``sigma``
     after ``games`` rated games (``app/services/accounts/ratings.py``)."""

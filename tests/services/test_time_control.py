@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import random
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 
 import httpx
 import pytest
 from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.db.models import Seat, utcnow
+from app.db.models import LeaderHeartbeat, Seat, utcnow
+from app.services.leader import downtime
+from tests.conftest import run_coroutine
 from tests.services.test_processes import RemotePlayer
 from tests.support.nomadi_steering import steer
 from tests.support.players import Player, receive_until, started_table
+from tests.support.polling import poll
 from tests.support.server import ServerProcess
 
 
@@ -145,6 +149,87 @@ def test_restart_with_pending_deadline_still_takes_over_on_time(database_url, tm
         assert 4.8 <= taken_after <= max(5.0, back_after) + 2.0, (taken_after, back_after)
     finally:
         server.stop()
+
+
+def test_the_clocks_stop_while_no_server_runs(database_url, tmp_path):
+    """Killed with 30 s left on Ana's clock and back a minute later: she still has her 30 s (and up
+    to one heartbeat more), instead of a bot taking her seat the moment the server is back."""
+    extra = {"CARAVANSERAI_CLOCK_TICK_SECONDS": "0.1", "CARAVANSERAI_BOT_DELAY_SECONDS": "0"}
+    server = ServerProcess(database_url, extra_rulesets=["tests.support.toy_rulesets:ToyRace"],
+                           log_path=tmp_path / "server.log", env=extra).start()
+    try:
+        ana, bo = RemotePlayer(server, "Ana"), RemotePlayer(server, "Bo")
+        with ana.http() as client:
+            table_id = client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2, "move_seconds": 600}).json()["id"]
+        with bo.http() as client:
+            client.post(f"/api/tables/{table_id}/join")
+        with ana.http() as client:
+            client.post(f"/api/tables/{table_id}/start")
+        beat, _ = poll(lambda: run_coroutine(read_rows, database_url, table_id), lambda rows: rows[0] is not None)
+        assert beat is not None, "the leader never wrote a heartbeat"
+        server.kill()
+        # What the database holds after a crash a minute ago with 30 s left on Ana's clock (her
+        # deadline 30 s in the past now), written while no process runs.
+        now = utcnow()
+        crashed, due = now - timedelta(seconds=60), now - timedelta(seconds=30)
+        run_coroutine(write_rows, database_url, table_id, crashed, due)
+        server.start()
+        # The new leader gives the time back before its clock enforces anything, then writes a heartbeat.
+        beat, _ = poll(lambda: run_coroutine(read_rows, database_url, table_id), lambda rows: aware(rows[0]) > now,
+                       seconds=30)
+        back = utcnow()
+        assert aware(beat) > now, "the new leader never wrote a heartbeat"
+        with httpx.Client(base_url=server.base_url) as spectator:
+            state = spectator.get(f"/api/games/{table_id}").json()
+        assert state["players"][0]["takeover"] is None
+        given_back = datetime.fromisoformat(state["players"][0]["deadline"]) - due
+        assert timedelta(seconds=60) <= given_back <= back - crashed, (given_back, back - crashed)
+    finally:
+        server.stop()
+
+
+async def write_rows(url: str, table_id: int, heartbeat: datetime, deadline: datetime) -> None:
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(update(LeaderHeartbeat).values(at=heartbeat))
+            await connection.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == 0).values(deadline=deadline))
+    finally:
+        await engine.dispose()
+
+
+async def read_rows(url: str, table_id: int) -> tuple[datetime, datetime]:
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as connection:
+            beat = await connection.scalar(select(LeaderHeartbeat.at))
+            deadline = await connection.scalar(select(Seat.deadline).where(Seat.table_id == table_id, Seat.seat == 0))
+            return beat, deadline
+    finally:
+        await engine.dispose()
+
+
+def aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def test_a_short_gap_moves_no_deadline_and_a_long_one_moves_each_by_the_gap(timed_client):
+    """A restart within a few heartbeats (or the leadership passing between processes) gives nothing
+    back; ten minutes down gives the seat to act its ten minutes."""
+    client = timed_client
+    ctx = client.app.state.ctx
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], move_seconds=60)
+    (_, due, _), (_, none, _) = seats(client, table_id)
+    assert none is None and due is not None
+    now = utcnow()
+    client.portal.call(downtime.beat, ctx, now)
+    assert client.portal.call(downtime.resume_clocks, ctx, now + timedelta(seconds=downtime.GAP_SECONDS - 1)) is None
+    assert seats(client, table_id)[0][1] == due
+    client.portal.call(downtime.beat, ctx, now)
+    assert client.portal.call(downtime.resume_clocks, ctx, now + timedelta(minutes=10)) == timedelta(minutes=10)
+    assert aware(seats(client, table_id)[0][1]) == aware(due) + timedelta(minutes=10)
+    assert seats(client, table_id)[1][1] is None
 
 
 def test_person_cannot_move_while_a_bot_plays_their_seat(client):

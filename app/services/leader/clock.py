@@ -10,6 +10,8 @@ next process finds the overdue ones.
 
 Only the leader (``app/services/leader/leadership.py``) watches; each tick it also deals with
 absent players (``app/services/leader/absence.py``), and once a minute marks deserted games abandoned.
+Clocks stop while no server runs: on becoming the leader, the watcher first moves the deadlines on by
+the time no leader was alive, and then keeps writing that it is (``app/services/leader/downtime.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from sqlalchemy import select, update
 
 from app.db.models import Seat, Table, utcnow
 from app.db.results import rowcount
-from app.services.leader import absence
+from app.services.leader import absence, downtime
 from app.services.accounts import audit
 from app.services.context import Context
 from app.services.errors import AppError
@@ -53,6 +55,7 @@ class DeadlineWatcher:
         self._leadership = leadership
         self._task: asyncio.Task | None = None
         self._stopping = asyncio.Event()
+        self._last_beat: float | None = None  # monotonic time of our last heartbeat; None: not leading
 
     async def start(self) -> None:
         """Begin watching in the background."""
@@ -63,12 +66,20 @@ class DeadlineWatcher:
         self._stopping.set()
         if self._task:
             await wind_down([self._task])
+        if self._last_beat is not None:  # a planned stop: the clocks stop from now, not from the last beat
+            try:
+                await downtime.beat(self._ctx)
+            except Exception:
+                log.exception("writing the last heartbeat failed")
 
     async def _run(self) -> None:
         last_sweep = last_relay = 0.0
         while not self._stopping.is_set():
             try:
-                if self._leadership is None or self._leadership.is_leader:
+                if self._leadership is not None and not self._leadership.is_leader:
+                    self._last_beat = None  # when it leads again, it first gives back the time nobody led
+                else:
+                    await self._keep_time()
                     await self.check()
                     await absence.watch(self._ctx)
                     if time.monotonic() - last_sweep > 60:
@@ -93,6 +104,16 @@ class DeadlineWatcher:
                 await asyncio.wait_for(self._stopping.wait(), self._tick)
             except TimeoutError:
                 pass
+
+    async def _keep_time(self) -> None:
+        """On becoming the leader, give back the time no leader ran (before any deadline is enforced);
+        then write a heartbeat every ``downtime.HEARTBEAT_SECONDS``."""
+        if self._last_beat is None:
+            await downtime.resume_clocks(self._ctx)
+            self._last_beat = time.monotonic()
+        elif time.monotonic() - self._last_beat >= downtime.HEARTBEAT_SECONDS:
+            await downtime.beat(self._ctx)
+            self._last_beat = time.monotonic()
 
     async def check(self) -> list[tuple[int, int]]:
         """Deal with every overdue seat now: make the ruleset's time-out move where the rules fix one
