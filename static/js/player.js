@@ -30,9 +30,11 @@ const elements = {
 const playerId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "");
 translatePage();
 
-/** "Won with 45 points", "2nd of 3 with 30 points", "Shared 1st with 12 points". */
+/** "Won with 45 points", "2nd of 3 with 30 points", "Shared 1st with 12 points"; "Abandoned: a bot
+ * played from move 14" when a bot finished the game for the person (its place is not theirs). */
 export function outcomeText(outcome, status = "running") {
   if (!outcome) return status === "abandoned" ? t("Abandoned: everyone stayed away") : t("In progress");
+  if (outcome.abandoned_from != null) return t("Abandoned: a bot played from move {move}", { move: outcome.abandoned_from });
   const points = tn("{n} point", "{n} points", outcome.score);
   if (outcome.place === 1) return outcome.shared ? t("Shared 1st place with {points}", { points }) : t("Won with {points}", { points });
   if (outcome.players === 1) return t("Lost with {points}", { points }); // solo: beaten by the game's own opponent
@@ -42,7 +44,7 @@ export function outcomeText(outcome, status = "running") {
 
 function gameItem(game) {
   const opponents = game.seats.filter((seat) => seat.seat !== game.seat);
-  const result = game.outcome ? (game.outcome.place === 1 ? "won" : "lost") : game.status;
+  const result = game.outcome ? (game.outcome.place === 1 && game.outcome.abandoned_from == null ? "won" : "lost") : game.status;
   return h(
     "li",
     { class: `table-item status-${game.status}`, "data-game-id": String(game.id), "data-result": result },

@@ -21,13 +21,15 @@ def test_profile_lists_running_and_finished_games_with_places(client):
     assert [game["id"] for game in profile["games"]] == [running, finished]  # newest first, no open table
     assert open_table not in [game["id"] for game in profile["games"]]
     by_id = {game["id"]: game for game in profile["games"]}
-    assert by_id[finished]["outcome"] == {"place": 1, "score": 1, "players": 2, "shared": False}
+    assert by_id[finished]["outcome"] == {"place": 1, "score": 1, "players": 2, "shared": False,
+                                          "abandoned_from": None}
     assert by_id[finished]["seat"] == 0 and by_id[running]["seat"] == 1
     assert by_id[running]["outcome"] is None and by_id[running]["status"] == "running"
     assert (profile["played"], profile["won"]) == (1, 1)
 
     bo_profile = client.get(f"/api/players/{bo.id}").json()  # anyone may look, signed in or not
-    assert bo_profile["games"][0]["outcome"] == {"place": 2, "score": 0, "players": 2, "shared": False}
+    assert bo_profile["games"][0]["outcome"] == {"place": 2, "score": 0, "players": 2, "shared": False,
+                                                "abandoned_from": None}
     assert (bo_profile["played"], bo_profile["won"]) == (1, 0)
 
 

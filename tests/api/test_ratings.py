@@ -194,6 +194,25 @@ def test_one_who_left_is_ranked_last_even_when_the_bot_won_for_them(client):
     assert recompute(client, write=False).differences == 0
 
 
+def test_a_first_place_a_bot_reached_for_someone_who_left_is_no_win_of_theirs(client):
+    """Bo leaves before his move and the bot scores for him; Ana scores 0, so Bo's seat is first
+    (shared when the bot also scores 0). His profile (``GET /api/players/{id}``) says he abandoned
+    it and counts no win, as his rating ranks him last for it."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], ruleset="toy-podium")
+    assert bo.post(f"/api/tables/{table_id}/leave").status_code == 200
+    assert ana.move(table_id, 0, {"type": "score", "points": 0}).status_code == 200
+    game = poll(lambda: client.get(f"/api/games/{table_id}").json(), lambda game: game["status"] == "finished")
+    assert game["status"] == "finished" and game["result"]["ranks"][1] == 1
+    [abandoned] = game["result"]["abandoned"]
+    profile = client.get(f"/api/players/{bo.id}").json()
+    assert profile["games"][0]["outcome"]["place"] == 1
+    assert profile["games"][0]["outcome"]["abandoned_from"] == abandoned["from_version"] == 2
+    assert (profile["played"], profile["won"]) == (1, 0)
+    ana_profile = client.get(f"/api/players/{ana.id}").json()
+    assert ana_profile["games"][0]["outcome"]["abandoned_from"] is None
+
+
 @pytest.fixture
 def watched_client(database_url):
     """``client``, with the leader's clock and presence ticking fast: a person gone a while is
