@@ -18,7 +18,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from app import i18n
-from app.api.deps import OptionalAccount
+from app.api.deps import OptionalAccount, Session
+from app.db.models import Account, Table
 from app.api.page_words import translate_shell
 from app.paths import STATIC_DIR
 
@@ -60,9 +61,22 @@ async def lobby_page(request: Request, account: OptionalAccount) -> HTMLResponse
     return page_response(request, STATIC_DIR / "index.html", account.language if account else None)
 
 
+MAX_ID = 2**63 - 1
+"""The largest row id a database holds (PostgreSQL's ``bigint``); a longer number names no row."""
+
+
+async def _exists(session: Session, model: type[Account] | type[Table], row_id: str) -> bool:
+    """Whether ``row_id`` (the path's text) is the id of a row of ``model``."""
+    if not row_id.isascii() or not row_id.isdigit() or not 0 < int(row_id) <= MAX_ID:
+        return False
+    return await session.get(model, int(row_id)) is not None
+
+
 @router.get("/players/{player_id}")
-async def player_page(player_id: str, request: Request, account: OptionalAccount) -> HTMLResponse:
-    return page_response(request, STATIC_DIR / "player.html", account.language if account else None)
+async def player_page(player_id: str, request: Request, account: OptionalAccount, session: Session) -> HTMLResponse:
+    # An unknown player: the page itself says so in words; the status says so to everything else.
+    status = 200 if await _exists(session, Account, player_id) else 404
+    return page_response(request, STATIC_DIR / "player.html", account.language if account else None, status)
 
 
 @router.get("/reset-password")
@@ -71,6 +85,9 @@ async def reset_password_page(request: Request) -> HTMLResponse:
 
 
 @router.get("/tables/{table_id}")
-async def table_page(table_id: str, request: Request, account: OptionalAccount) -> HTMLResponse:
-    # Any id: the page itself says "no such table" in words when the API does.
-    return page_response(request, STATIC_DIR / "table.html", account.language if account else None)
+async def table_page(table_id: str, request: Request, account: OptionalAccount, session: Session) -> HTMLResponse:
+    # An unknown table: the page itself says "no such table" in words (as the API does), and the
+    # status says so to everything else (a link checker, a search engine).  A private table's page
+    # is 200 whoever asks, as its id alone lets nobody in.
+    status = 200 if await _exists(session, Table, table_id) else 404
+    return page_response(request, STATIC_DIR / "table.html", account.language if account else None, status)

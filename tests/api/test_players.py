@@ -52,5 +52,6 @@ def test_unknown_or_malformed_player_ids_are_clear_errors(client):
 
 
 def test_player_page_is_served(client):
-    response = client.get("/players/1")
+    ana = Player(client, "Ana")
+    response = client.get(f"/players/{ana.id}")
     assert response.status_code == 200 and "player.js" in response.text

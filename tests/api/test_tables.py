@@ -132,7 +132,15 @@ def test_same_names_at_one_table_are_told_apart(client):
 def test_unknown_pages_get_a_page_and_unknown_api_paths_json(client):
     page = client.get("/no-such-page", headers={"accept": "text/html"})
     assert page.status_code == 404 and "Back to the lobby" in page.text
-    assert client.get("/tables/abc", headers={"accept": "text/html"}).status_code == 200  # the page explains itself
+    # a table or player page that names no row: the page explains itself, with a 404 for everything else
+    ana = Player(client, "Ana")
+    table_id = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2}).json()["id"]
+    for path in ("/tables/abc", "/tables/999999", "/tables/0", "/tables/99999999999999999999", "/tables/１",
+                 "/players/999999", "/players/abc"):
+        page = client.get(path, headers={"accept": "text/html"})
+        assert page.status_code == 404 and "<html" in page.text, path
+    assert client.get(f"/tables/{table_id}").status_code == 200
+    assert client.get(f"/players/{ana.id}").status_code == 200
     assert client.get("/api/nope", headers={"accept": "text/html"}).json()["error"]["code"] == "not_found"
 
 
