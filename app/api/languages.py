@@ -7,7 +7,8 @@ Both answer ``{"language", "plural_forms", "plural_categories", "messages"}``
 (:meth:`app.i18n.Messages.as_json`); English and a game that does not speak the language answer
 an empty ``messages`` (the client then shows the English msgids).  A game's catalog also holds
 each template's form "… — played by {by}" that the log gives an entry a bot made for a person
-(``app/services/games/bot_log.py``), and each msgid written with a rule code (a result's reason,
+(``app/services/games/bot_log.py``), the entries the platform writes into every game's log (an
+undo), and each msgid written with a rule code (a result's reason,
 ``"the turn limit was reached (A-30)"``) also in the form without it, as the wire sends it
 (``split_rule``: the platform moves a reason's code into ``rule``).  An unsupported language or an
 unknown game is a 404 ``not_found`` that says which.  Answers carry an ``ETag`` and
@@ -27,6 +28,7 @@ from app import i18n
 from app.rulesets.base import split_rule
 from app.rulesets.registry import UnknownRuleset
 from app.services.games.bot_log import PLAYED_BY
+from app.services.games.undo import UNDO_SENTENCE, undo_template
 from app.services.errors import AppError
 
 router = APIRouter(include_in_schema=False)
@@ -66,9 +68,20 @@ async def game_catalog(lang: str, name: str, request: Request) -> Response:
     if language not in type(ruleset).languages:
         return _answer(request, i18n.Messages(language=language).as_json())
     body = i18n.ruleset_catalog(type(ruleset), language).as_json()
+    body["messages"].update(_platform_entries(type(ruleset).max_players, language))
     body["messages"].update(_played_by(body["messages"], language))
     body["messages"] = {**_without_rule_codes(body["messages"]), **body["messages"]}
     return _answer(request, body)
+
+
+def _platform_entries(seats: int, language: str) -> dict[str, str]:
+    """The log entries the platform writes into a game's log, said in ``language`` from the server
+    catalog: an undo, ``"{seat1} takes back their last move"``, for each of the game's ``seats``
+    (none in English, where the template is already the words)."""
+    if language == i18n.DEFAULT:
+        return {}
+    return {undo_template(seat): i18n.translate(language, UNDO_SENTENCE, player=f"{{seat{seat}}}")
+            for seat in range(seats)}
 
 
 def _without_rule_codes(messages: dict[str, Any]) -> dict[str, Any]:

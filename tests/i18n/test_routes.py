@@ -69,6 +69,15 @@ def test_a_game_catalog_says_an_entry_a_bot_made_for_a_person(web):
     assert messages["{seat1} placed {camel} on {hex} — played by {by}"] == "{seat1} a posé {camel} en {hex} — joué par {by}"
 
 
+def test_a_game_catalog_says_the_entries_the_platform_writes_into_every_log(web):
+    """An undo is the platform's entry, not the game's: every game's catalog says it, for each seat."""
+    for game, seats in (("through-the-desert", 5), ("nimalia", 4), ("nomadi", 5), ("heroes", 4)):
+        messages = web.get(f"/i18n/fr/games/{game}.json").json()["messages"]
+        for seat in range(seats):
+            assert messages[f"{{seat{seat}}} takes back their last move"] == f"{{seat{seat}}} reprend son dernier coup", game
+    assert not any("takes back" in msgid for msgid in web.get("/i18n/en/games/nimalia.json").json()["messages"])
+
+
 def test_a_game_catalog_says_a_reason_without_its_rule_code_as_the_result_sends_it(web):
     """A result's reason reaches the browser with its rule code moved to ``rule``
     (``views.result_payload``): the catalog holds the reason without the code, said without it."""

@@ -23,6 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import UNDO_KIND, Move, Table, utcnow
+from app.i18n import N_
 from app.rulesets.base import Event
 from app.services.accounts import identity as accounts
 from app.services.games import state as game_state
@@ -35,6 +36,15 @@ from app.services.attendance.deadlines import update_deadlines
 from app.services.errors import AppError
 from app.services.games.pipeline import SERVER_MOVE_ID_PREFIXES, snapshot_of
 from app.services.tables.changes import load_table
+
+UNDO_SENTENCE = N_("{player} takes back their last move")
+"""The log's words for an undo, said in the reader's language from the server catalog; the entry's
+template names the seat (:func:`undo_template`), as every stored undo entry does."""
+
+
+def undo_template(seat: int) -> str:
+    """The log template of an undo by ``seat``: ``"{seat2} takes back their last move"``."""
+    return UNDO_SENTENCE.format(player=f"{{seat{seat}}}")
 
 
 async def take_back(ctx: Context, login: Login | None, game_id: int, client_move_id: str, version: int) -> int:
@@ -107,7 +117,7 @@ async def _take_back(ctx: Context, session: AsyncSession, login: Login, game_id:
     acting = ruleset.to_act(state)
     before = await replays.state_at(ctx, ctx.replays, game_id, last.seq - 1, session)
     new_version = row.version + 1
-    event_rows = [Event(text=f"{{seat{mover.seat}}} takes back their last move").model_dump(mode="json")]
+    event_rows = [Event(text=undo_template(mover.seat)).model_dump(mode="json")]
     try:
         await session.execute(insert(Move).values(
             table_id=game_id, seq=new_version, seat=mover.seat, kind=UNDO_KIND, move=move_log.undo_entry(last.seq),
