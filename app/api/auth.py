@@ -47,9 +47,10 @@ def log_in(request: Request, account: Account) -> dict:
     return _log_in(request, account)
 
 
-@router.post("/guest", response_model=AccountOut, responses=errors(400, 403, 429))
+@router.post("/guest", response_model=AccountOut, responses=errors(400, 403, 409, 429))
 async def guest(body: GuestIn, request: Request, db: Session, _: AuthLimit) -> dict:
-    """Create a guest account and log it in."""
+    """Create a guest account and log it in; ``conflict`` for a registered player's name or one that
+    reads as it."""
     return _log_in(request, await accounts.create_guest(db, body.name))
 
 

@@ -57,6 +57,21 @@ def test_register_same_name_twice_conflicts(client):
     assert again.status_code == 409 and again.json()["error"]["code"] == "conflict"
 
 
+def test_a_guest_may_not_take_a_registered_players_name_or_a_look_alike(client):
+    """A guest may share a name with another guest, never pass for a registered player."""
+    assert client.post("/api/auth/register", json={"name": "Alice", "password": "camel-caravan"}).status_code == 200
+    client.post("/api/auth/logout")
+    for name in ("Alice", "alice", "ＡＬＩＣＥ", "Аlice"):  # the last with a Cyrillic "А"
+        refused = client.post("/api/auth/guest", json={"name": name})
+        assert refused.status_code == 409 and refused.json()["error"]["code"] == "conflict", name
+        assert client.get("/api/auth/session").json() == {"account": None}
+    assert "registered player" in client.post("/api/auth/guest", json={"name": "alice"}).json()["error"]["message"]
+    first = client.post("/api/auth/guest", json={"name": "Bob"}).json()
+    client.post("/api/auth/logout")
+    second = client.post("/api/auth/guest", json={"name": "Bob"}).json()
+    assert first["name"] == second["name"] == "Bob" and first["id"] != second["id"]
+
+
 def test_password_is_stored_as_argon2_hash(client):
 
     from sqlalchemy import select

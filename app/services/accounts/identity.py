@@ -63,8 +63,20 @@ def login_key(name: str) -> str:
 
 
 async def create_guest(session: AsyncSession, name: str) -> Account:
-    """A new guest account (name only)."""
-    account = Account(name=clean_name(name))
+    """A new guest account (name only).
+
+    Raises ``AppError(bad_request)`` for a name :func:`clean_name` refuses, and ``AppError(conflict)``
+    for a registered account's name or one that reads as it (its login key; :func:`refuse_look_alike`):
+    a guest may share a name with another guest (a table tells them apart by seat), but never pass
+    for a registered player.
+    """
+    name = clean_name(name)
+    key = login_key(name)
+    if await session.scalar(select(Account.id).where(Account.login_name == key)) is not None:
+        raise AppError("conflict", "the name {name} is a registered player's: log in, or choose another name",
+                       name=repr(name))
+    await refuse_look_alike(session, name, key)
+    account = Account(name=name)
     session.add(account)
     await session.commit()
     return account
