@@ -270,9 +270,11 @@ def test_a_french_game_from_the_lobby_to_the_result_shows_no_english(live_server
 
 
 def test_the_result_says_who_abandoned_in_the_readers_language(live_server, chromium):
-    """Bruno resigns at once; a bot plays his seat to the end while Amélie plays hers through REST.
+    """Bruno leaves at once; a bot plays his seat to the end while Amélie plays hers through REST.
     The result screen says that he abandoned, why and from which move in French (the server's
-    ``text`` of the entry stays English for the API's readers)."""
+    ``text`` of the entry stays English for the API's readers), and the players card's label for
+    his seat wraps inside the card instead of running over it (measured with the longest one, "remplacé
+    par un bot (temps dépassé)")."""
     base = live_server
     rng = random.Random(7)
     host = sign_in(chromium, base, HOST, locale="fr-FR")
@@ -281,7 +283,7 @@ def test_the_result_says_who_abandoned_in_the_readers_language(live_server, chro
     table_id = api(host, base, "POST", "/api/tables", {"ruleset": "nomadi", "seats": 2, "options": {"turn_limit": 10}})["id"]
     api(guest, base, "POST", f"/api/tables/{table_id}/join", {})
     api(host, base, "POST", f"/api/tables/{table_id}/start", {})
-    api(guest, base, "POST", f"/api/tables/{table_id}/resign", {})
+    api(guest, base, "POST", f"/api/tables/{table_id}/leave", {})
     host.goto(f"{base}/tables/{table_id}")
     for _ in range(MAX_REST_MOVES):
         game = server_game(host, base, table_id)
@@ -294,8 +296,15 @@ def test_the_result_says_who_abandoned_in_the_readers_language(live_server, chro
         else:  # the bot's turn: until its move reaches Amélie's page
             wait_for_version_change(host, game["version"], timeout_ms=30_000)
     abandoned = server_game(host, base, table_id)["result"]["abandoned"]
-    assert [(entry["seat"], entry["takeover"]) for entry in abandoned] == [(1, "resigned")]
-    assert abandoned[0]["text"] == f"{GUEST}: abandoned (resigned), a bot played from move {abandoned[0]['from_version']}"
+    assert [(entry["seat"], entry["takeover"]) for entry in abandoned] == [(1, "left")]
+    assert abandoned[0]["text"] == f"{GUEST}: abandoned (left), a bot played from move {abandoned[0]['from_version']}"
     expect(host.locator("#result")).to_be_visible()
     expect(host.locator('#result-abandoned [data-abandoned-seat="1"]')).to_have_text(
-        f"{GUEST}\u00a0: abandon (forfait), un bot a joué à partir du coup {abandoned[0]['from_version']}")
+        f"{GUEST}\u00a0: abandon (a quitté la table), un bot a joué à partir du coup {abandoned[0]['from_version']}")
+    label = host.locator('.player[data-seat="1"] [data-takeover-label]')
+    expect(label).to_have_text("remplacé par un bot (parti)")
+    # the longest label the row shows (a seat that ran out of time), in this very row
+    card_right, label_right = label.evaluate(
+        "e => { e.textContent = 'remplacé par un bot (temps dépassé)';"
+        " return [e.closest('.player').getBoundingClientRect().right, e.getBoundingClientRect().right]; }")
+    assert label_right <= card_right + 0.5, f"the label runs {label_right - card_right:.0f} px past its player's row"
