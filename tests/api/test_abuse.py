@@ -148,6 +148,8 @@ def test_names_with_control_characters_or_placeholders_are_refused(client):
     for name in ("nul\x00byte", "rtl\u202eeman", "zero\u200bwidth", "{seat1}"):
         response = client.post("/api/auth/guest", json={"name": name})
         assert response.status_code == 400 and response.json()["error"]["code"] == "bad_request", name
+    said = client.post("/api/auth/guest", json={"name": "zero\u200bwidth"}).json()["error"]["message"]
+    assert "invisible" in said and "zero-width space" in said  # a person who cannot see the character is told what it is
 
 
 def test_move_id_reused_for_another_move_is_refused(client):

@@ -48,7 +48,7 @@ def clean_name(name: str) -> str:
     if not 1 <= len(name) <= 32:
         raise AppError("bad_request", "a name has 1 to 32 characters")
     if any(unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn") or char in "{}" for char in name):
-        raise AppError("bad_request", "a name may not contain control characters or braces")
+        raise AppError("bad_request", "a name may not contain invisible or control characters (such as a zero-width space) or braces")
     if _LOOKS_LIKE_A_LABEL.search(unicodedata.normalize("NFKC", name)):
         raise AppError("bad_request", "a name may not end in \"(bot)\" or \"(seat n)\"")
     if login_key(name) == DELETED_NAME:
