@@ -217,7 +217,15 @@ def test_nimalia_previews_its_card(live_server, players):
         ana.click('#board [data-action="rotate-right"]')
     ana.click(f'#board [data-anchor="{move["at"][0]},{move["at"][1]}"]')
     expect(ana.locator('#board [data-preview="place"]')).to_have_count(4)
-    expect(ana.locator("#nim-prompt")).to_contain_text(re.compile(r"Place card \d+, turned \d+°, its top-left space at row -?\d+, column -?\d+"))
+    prompt = re.compile(r"Place card \d+, turned \d+°, its top-left space at row (\d+), column (\d+)")
+    expect(ana.locator("#nim-prompt")).to_contain_text(prompt)
+    # the row and column are the drawn grid's, from 1 at its top left (the rules' own start at the
+    # first card and run negative): the clicked space is there
+    row, col = map(int, prompt.search(ana.locator("#nim-prompt").inner_text()).groups())
+    grid = ana.locator(".nim-reserve.mine .nim-grid")
+    columns = int(grid.get_attribute("data-cols"))
+    cells = grid.locator("[data-cell]").evaluate_all("cells => cells.map(cell => cell.dataset.cell)")
+    assert cells[(row - 1) * columns + (col - 1)] == f'{move["at"][0]},{move["at"][1]}', (row, col, move["at"])
     ana.click('#board [data-action="confirm"]')
     expect(ana.locator("#board [data-preview]")).to_have_count(0)
 

@@ -97,6 +97,31 @@ function windowOf(positions) {
 }
 
 /**
+ * Every position the player's own reserve is drawn around while a card is being placed: its
+ * spaces (keys "r,c"), what lies on top (keys "r,c") and the four spaces of each highlighted anchor.
+ * @param {Map<string, any>} spaces
+ * @param {string[]} overlaid
+ * @param {Array<[number, number]>} anchorPositions
+ */
+function drawnPositions(spaces, overlaid, anchorPositions) {
+  const positions = [...spaces.keys(), ...overlaid].map((text) => text.split(",").map(Number));
+  for (const at of anchorPositions) positions.push(...footprint(at));
+  return positions;
+}
+
+/**
+ * `move.at` as the player sees it: row and column of the drawn grid, counted from 1 at its top
+ * left (the rules' own coordinates start at the first card, so they run negative and mean nothing
+ * on the page). The grid is the one drawMine draws while `move`'s card and turn are chosen.
+ */
+function placeAsDrawn(frame, move) {
+  const me = ((frame.view && frame.view.players) || []).find((player) => player.seat === frame.seat);
+  const anchors = (frame.legal || []).filter((other) => other.type === "place" && other.card === move.card && other.rotation === move.rotation).map((other) => other.at);
+  const extent = windowOf(drawnPositions(me ? spacesOf(me) : new Map(), footprint(move.at).map(key), anchors));
+  return [move.at[0] - extent.top + 1, move.at[1] - extent.left + 1];
+}
+
+/**
  * A reserve as a CSS grid. `spaces` maps "r,c" to a space (with `card`); `overlay` maps "r,c" to
  * {space, kind} drawn on top (a preview or the waiting choice); `anchors` maps "r,c" to
  * {choose(how), previewed}: what a click or Enter there does, and whether the preview sits there.
@@ -131,7 +156,7 @@ function reserveGrid({ spaces, overlay = new Map(), anchors = new Map(), extent,
         if (cardAt(key([row, col + 1])) !== mine) classes.push("edge-right");
       }
       if (shown) classes.push(shown.kind);
-      const place = t("row {row}, column {col}", { row, col });
+      const place = t("row {row}, column {col}", { row: row - extent.top + 1, col: col - extent.left + 1 }); // as drawn, from 1
       let what = t("empty");
       if (space && shown && shown.kind === "preview") what = t("preview: {space}", { space: describe(space) });
       else if (space && shown) what = t("your waiting card: {space}", { space: describe(space) });
@@ -287,9 +312,7 @@ function drawMine(frame, view, legal, ui, disabled, redraw, sendMove) {
     prompt = view.over ? "" : t("Waiting for the next card.");
   }
 
-  const positions = [...spaces.keys(), ...overlay.keys()].map((text) => text.split(",").map(Number));
-  for (const at of anchorPositions) positions.push(...footprint(at));
-  const extent = windowOf(positions);
+  const extent = windowOf(drawnPositions(spaces, [...overlay.keys()], anchorPositions));
 
   const rotate = (step) => {
     ui.rotation = ROTATIONS[(ROTATIONS.indexOf(ui.rotation) + step + 4) % 4];
@@ -528,7 +551,7 @@ function cardNumber(token) {
  */
 export function preview(frame, move) {
   if (move.type !== "place") return null;
-  const [row, col] = move.at;
+  const [row, col] = placeAsDrawn(frame, move);
   return {
     text: t("Place card {card}, turned {rotation}°, its top-left space at row {row}, column {col}", { card: cardNumber(move.card), rotation: move.rotation, row, col }),
     draw(root) {
