@@ -323,12 +323,19 @@ class Event(BaseModel):
 
 def arg_text(arg: dict[str, Any], names: tuple[str, ...]) -> str:
     """The words of one event argument; a player's are their name (``names[seat]``), followed by
-    " (bot)" when a bot made the move for them (``"bot": true``, added by the platform)."""
+    " (bot)" when a bot made the move for them (``"bot": true``, added by the platform): "Ben
+    (bot)", or "Ben (seat 2, bot)" for a name the platform already told apart by its seat."""
     if arg.get("kind") == "player":
         seat = arg.get("seat")
         name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"Seat {seat}"
-        return f"{name} (bot)" if arg.get("bot") and not name.endswith("(bot)") else name
+        if not arg.get("bot") or name.endswith("(bot)"):
+            return name
+        return f"{name[:-1]}, bot)" if _SEAT_LABEL.search(name) else f"{name} (bot)"
     return str(arg.get("text", ""))
+
+
+_SEAT_LABEL = re.compile(r" \(seat \d+\)$")
+"""The label the platform gives two people of one name at a table: "Carol (seat 3)"."""
 
 
 class Rival(BaseModel):

@@ -4,7 +4,7 @@ first entry they read when it does not name the mover; a move's consequences kee
 
 from __future__ import annotations
 
-from app.rulesets.base import player
+from app.rulesets.base import arg_text, player
 from app.services.games.bot_log import mark_bot_events
 
 BOT = {**player(1), "bot": True}
@@ -40,3 +40,12 @@ def test_readers_of_a_private_entry_only_are_told_in_the_first_entry_they_read()
 def test_an_entry_for_readers_already_told_keeps_its_words():
     marked = mark_bot_events([row("{seat1} bids"), row("your word is {word}", seats=(1,))], 1)
     assert texts(marked) == ["{seat1} bids", "your word is {word}"]
+
+
+def test_a_bots_move_names_the_person_once_with_one_pair_of_brackets():
+    """"Ben (bot)"; "Bob (seat 2, bot)" where two Bobs sit at the table (not "Bob (seat 2) (bot)");
+    a bot's own seat ("Ada (bot)") and a person's own move keep their names."""
+    names = ("Ben", "Bob (seat 2)", "Ada (bot)", "Bob (seat 4)")
+    assert [arg_text({**player(seat), "bot": True}, names) for seat in range(4)] == [
+        "Ben (bot)", "Bob (seat 2, bot)", "Ada (bot)", "Bob (seat 4, bot)"]
+    assert arg_text(player(1), names) == "Bob (seat 2)"
