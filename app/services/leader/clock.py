@@ -106,13 +106,11 @@ class DeadlineWatcher:
                 pass
 
     async def _keep_time(self) -> None:
-        """On becoming the leader, give back the time no leader ran (before any deadline is enforced);
-        then write a heartbeat every ``downtime.HEARTBEAT_SECONDS``."""
-        if self._last_beat is None:
+        """On becoming the leader, give back the time no leader ran (before any deadline is
+        enforced); then every ``downtime.HEARTBEAT_SECONDS`` write a heartbeat, giving back the time
+        first should the last one be too old (the process or its machine was frozen meanwhile)."""
+        if self._last_beat is None or time.monotonic() - self._last_beat >= downtime.HEARTBEAT_SECONDS:
             await downtime.resume_clocks(self._ctx)
-            self._last_beat = time.monotonic()
-        elif time.monotonic() - self._last_beat >= downtime.HEARTBEAT_SECONDS:
-            await downtime.beat(self._ctx)
             self._last_beat = time.monotonic()
 
     async def check(self) -> list[tuple[int, int]]:

@@ -5,7 +5,8 @@ the seat to act, and a long enough stop would hand its seat to a bot the moment 
 by no rule the table agreed to.  So the leader writes when it was last alive
 (``leader_heartbeat.at``) every :data:`HEARTBEAT_SECONDS` and when it stops; a process that becomes
 the leader first reads it, and where more than :data:`GAP_SECONDS` have passed, moves every running
-game's move deadlines on by the whole gap before its clock enforces any.  The seat to act gets back
+game's move deadlines on by the whole gap before its clock enforces any.  The leader looks each time it beats too, so a
+process or machine that was frozen (a paused VPS) gives the time back the same way.  The seat to act gets back
 the time it had when the server went, and up to one beat more (the moment of a crash between two
 beats is not known, and the doubt goes to the player).
 
