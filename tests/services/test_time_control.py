@@ -123,18 +123,26 @@ def test_leaving_a_running_game_lets_the_bot_play_and_resigning_is_final(timed_c
     assert ana.post(f"/api/tables/{table_id}/resign").json()["error"]["code"] == "not_seated"
 
 
+TIMED_ENV = {"CARAVANSERAI_CLOCK_TICK_SECONDS": "0.2", "CARAVANSERAI_BOT_DELAY_SECONDS": "0"}
+
+
+def timed_remote_table(server: ServerProcess, move_seconds: int) -> int:
+    """A started toy race of Ana (seat 0, to act) and Bo on ``server``, ``move_seconds`` a move; its id."""
+    ana, bo = RemotePlayer(server, "Ana"), RemotePlayer(server, "Bo")
+    with ana.http() as client:
+        table_id = client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2, "move_seconds": move_seconds}).json()["id"]
+    with bo.http() as client:
+        client.post(f"/api/tables/{table_id}/join")
+    with ana.http() as client:
+        client.post(f"/api/tables/{table_id}/start")
+    return table_id
+
+
 def test_restart_with_pending_deadline_still_takes_over_on_time(database_url, tmp_path):
-    extra = {"CARAVANSERAI_CLOCK_TICK_SECONDS": "0.2", "CARAVANSERAI_BOT_DELAY_SECONDS": "0"}
     server = ServerProcess(database_url, extra_rulesets=["tests.support.toy_rulesets:ToyRace"],
-                           log_path=tmp_path / "server.log", env=extra).start()
+                           log_path=tmp_path / "server.log", env=TIMED_ENV).start()
     try:
-        ana, bo = RemotePlayer(server, "Ana"), RemotePlayer(server, "Bo")
-        with ana.http() as client:
-            table_id = client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2, "move_seconds": 5}).json()["id"]
-        with bo.http() as client:
-            client.post(f"/api/tables/{table_id}/join")
-        with ana.http() as client:
-            client.post(f"/api/tables/{table_id}/start")
+        table_id = timed_remote_table(server, move_seconds=5)
         started = time.monotonic()
         server.kill()
         server.start()
@@ -154,17 +162,10 @@ def test_restart_with_pending_deadline_still_takes_over_on_time(database_url, tm
 def test_the_clocks_stop_while_no_server_runs(database_url, tmp_path):
     """Killed with 30 s left on Ana's clock and back a minute later: she still has her 30 s (and up
     to one heartbeat more), instead of a bot taking her seat the moment the server is back."""
-    extra = {"CARAVANSERAI_CLOCK_TICK_SECONDS": "0.1", "CARAVANSERAI_BOT_DELAY_SECONDS": "0"}
     server = ServerProcess(database_url, extra_rulesets=["tests.support.toy_rulesets:ToyRace"],
-                           log_path=tmp_path / "server.log", env=extra).start()
+                           log_path=tmp_path / "server.log", env=TIMED_ENV).start()
     try:
-        ana, bo = RemotePlayer(server, "Ana"), RemotePlayer(server, "Bo")
-        with ana.http() as client:
-            table_id = client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2, "move_seconds": 600}).json()["id"]
-        with bo.http() as client:
-            client.post(f"/api/tables/{table_id}/join")
-        with ana.http() as client:
-            client.post(f"/api/tables/{table_id}/start")
+        table_id = timed_remote_table(server, move_seconds=600)
         beat, _ = poll(lambda: run_coroutine(read_rows, database_url, table_id), lambda rows: rows[0] is not None)
         assert beat is not None, "the leader never wrote a heartbeat"
         server.kill()
