@@ -75,7 +75,8 @@ async def create_guest(session: AsyncSession, name: str) -> Account:
     if await session.scalar(select(Account.id).where(Account.login_name == key)) is not None:
         raise AppError("conflict", "the name {name} is a registered player's: log in, or choose another name",
                        name=repr(name))
-    await refuse_look_alike(session, name, key)
+    if not name.isascii():  # an ASCII name reads as itself; the look-alike data stays unloaded for it (_confusables)
+        await refuse_look_alike(session, name, key)
     account = Account(name=name)
     session.add(account)
     await session.commit()
