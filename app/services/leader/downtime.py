@@ -1,4 +1,5 @@
-"""Clocks stop while no server runs: a crash, a restart or an upgrade costs nobody their move time.
+"""Clocks stop while no server runs (docs/decisions.md, *Clocks stop while no server runs*): a crash,
+a restart or an upgrade costs nobody their move time.
 
 A move deadline (``seats.deadline``) is a moment, so the time a server is down would count against
 the seat to act, and a long enough stop would hand its seat to a bot the moment the server is back,
