@@ -159,6 +159,22 @@ export function t(msgid, params) {
   return fill(typeof found === "string" && found ? found : msgid, params);
 }
 
+const SEAT_LABEL = /^(.*) \(seat (\d+)(, bot)?\)$/;
+
+/**
+ * A person's name as the server sends it, with the label the platform adds to tell two people of
+ * one name apart at a table ("Bob (seat 2)", and "Bob (seat 2, bot)" on a bot's move for him) in
+ * the page's language: "Bob (place 2)". Any other name is left as it is.
+ * @param {string} name
+ * @returns {string}
+ */
+export function personName(name) {
+  const match = SEAT_LABEL.exec(String(name ?? ""));
+  if (!match) return name;
+  const words = { name: match[1], n: match[2] };
+  return match[3] ? t("{name} (seat {n}, bot)", words) : t("{name} (seat {n})", words);
+}
+
 let pluralRules = /** @type {Intl.PluralRules | null} */ (null);
 
 /** @param {number} n @param {string[]} categories */

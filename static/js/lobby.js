@@ -12,7 +12,7 @@ import { mountSession } from "./session.js";
 import { inviteLink, playerPath, tablePath } from "./links.js";
 import { ICON, TURN_ICON, setFavicon } from "./turn-alerts.js";
 import { gamePicture } from "./game-pictures.js";
-import { t, tn } from "./i18n.js";
+import { personName, t, tn } from "./i18n.js";
 import { capitalised, fill, gameWord, keep, loadGameWords, translatePage } from "./words.js";
 
 const REFRESH_MS = 3000;
@@ -361,7 +361,7 @@ function mineItem(table) {
   const myTurn = Boolean(table.my_turn);
   const nameOf = (index) => {
     const found = table.seats.find((candidate) => candidate.seat === index);
-    const name = found && found.name ? found.name : t("Seat {n}", { n: index + 1 });
+    const name = found && found.name ? personName(found.name) : t("Seat {n}", { n: index + 1 });
     return found && found.away_since && !found.takeover ? t("{name} (away)", { name }) : name;
   };
 
@@ -532,7 +532,7 @@ function gameTimes(table, myTurn) {
     const acting = table.seats.filter((seat) => (table.to_act || []).includes(seat.seat) && seat.deadline);
     if (acting.length === 1) {
       const left = h("span", { class: "countdown", "data-deadline": acting[0].deadline }, formatRemaining(remainingMs(acting[0].deadline)));
-      parts.push(" · ", fill(t("{name}'s move due in {time}", { name: acting[0].name, time: "{time}" }), { time: left }));
+      parts.push(" · ", fill(t("{name}'s move due in {time}", { name: personName(acting[0].name), time: "{time}" }), { time: left }));
     }
   }
   return h("p", { class: "muted game-times" }, parts);
@@ -562,11 +562,12 @@ function seatChips(table) {
     { class: "seat-list", "aria-label": t("Seats") },
     table.seats.map((seat) => {
       const empty = seat.account_id === null && !seat.bot;
-      let name = seat.name || t("free");
-      if (seat.takeover === "resigned") name = t("{name} (resigned)", { name: seat.name });
-      else if (seat.takeover) name = t("{name} (bot playing)", { name: seat.name });
-      else if (seat.bot && botLevelWord(seat.bot_level)) name = `${seat.name} · ${botLevelWord(seat.bot_level)}`;
-      else if (seat.away_since && !(account && seat.account_id === account.id)) name = t("{name} (away)", { name: seat.name });
+      const named = personName(seat.name);
+      let name = named || t("free");
+      if (seat.takeover === "resigned") name = t("{name} (resigned)", { name: named });
+      else if (seat.takeover) name = t("{name} (bot playing)", { name: named });
+      else if (seat.bot && botLevelWord(seat.bot_level)) name = `${named} · ${botLevelWord(seat.bot_level)}`;
+      else if (seat.away_since && !(account && seat.account_id === account.id)) name = t("{name} (away)", { name: named });
       const toAct = table.status === "running" && (table.to_act || []).includes(seat.seat);
       const person = seat.account_id !== null && !seat.bot;
       return h(

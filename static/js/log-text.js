@@ -5,7 +5,7 @@
 // names the rule. An entry without a template (an old client's server, say) shows its `text`.
 
 import { h } from "./dom.js";
-import { elided, formatNumber, t } from "./i18n.js";
+import { elided, formatNumber, personName, t } from "./i18n.js";
 
 const PLACEHOLDER = /\{(\w+)\}/g;
 
@@ -45,7 +45,7 @@ function argument(arg) {
  * piece's or words' text translated. The table says a result's `reason_args` with it too. */
 export function argumentText(arg) {
   const text = String(arg.text ?? "");
-  if (arg.kind === "player") return text;
+  if (arg.kind === "player") return personName(text);
   if (arg.kind === "place") return text ? t(text) : text;
   if (arg.kind === "amount" && typeof arg.value === "number") {
     // a value written with its sign ("+2", a card as printed) keeps it

@@ -5,7 +5,7 @@
 
 import { h, replaceChildren } from "./dom.js";
 import { ratingOfSeat, ratingText } from "./ratings.js";
-import { t } from "./i18n.js";
+import { personName, t } from "./i18n.js";
 import { fill, keep } from "./words.js";
 
 /**
@@ -35,7 +35,7 @@ export function playerOf(frame, seat) {
  */
 export function playerName(frame, seat) {
   const player = playerOf(frame, seat);
-  return player ? player.name : t("Seat {n}", { n: seat + 1 });
+  return player ? personName(player.name) : t("Seat {n}", { n: seat + 1 });
 }
 
 /**
@@ -130,13 +130,13 @@ export function drawAway(container, moment, onHandOver) {
     away.map((/** @type {any} */ player) => {
       const due = botDeadline(player);
       const hand = mayHandOver(moment, player.seat)
-        ? /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "small", "data-action": "hand-over", "data-seat": String(player.seat) }, t("Let a bot play for {name}", { name: player.name })))
+        ? /** @type {HTMLButtonElement} */ (h("button", { type: "button", class: "small", "data-action": "hand-over", "data-seat": String(player.seat) }, t("Let a bot play for {name}", { name: personName(player.name) })))
         : null;
       if (hand) hand.addEventListener("click", () => onHandOver(player, hand));
       return h(
         "p",
         { class: "away-notice", "data-away-seat": String(player.seat) },
-        h("strong", {}, t("{name} is away.", { name: player.name })),
+        h("strong", {}, t("{name} is away.", { name: personName(player.name) })),
         " ",
         due
           ? fill(t("A bot plays for them in {time}.", keep("time")), { time: h("span", { class: "countdown", "data-deadline": due, "data-away-countdown": String(player.seat) }, "") })
@@ -182,7 +182,7 @@ function playerLine({ frame, online, ratings }, player) {
     h(
       "span",
       { class: "player-main" },
-      h("span", { class: "player-name" }, player.name, player.seat === frame.seat ? ` ${t("(you)")}` : ""),
+      h("span", { class: "player-name" }, personName(player.name), player.seat === frame.seat ? ` ${t("(you)")}` : ""),
       rating ? h("span", { class: "player-rating muted", "data-rating-seat": String(player.seat), title: ratings.rated ? t("Rating in this game") : t("Rating in this game (this table is friendly: not rated)") }, ratingText(rating)) : null,
       acting ? h("span", { class: "badge badge-turn" }, t("to play")) : null,
       player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, t("away")) : null,

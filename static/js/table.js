@@ -21,7 +21,7 @@ import { countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, 
 import { drawResult } from "./table-result.js";
 import { turnAlerts } from "./turn-alerts.js";
 import { mountWaitingRoom } from "./waiting-room.js";
-import { loadGameCatalog, t, tn } from "./i18n.js";
+import { loadGameCatalog, personName, t, tn } from "./i18n.js";
 import { capitalised, listOf, translatePage } from "./words.js";
 
 const MOVE_TIMEOUT_MS = 15000;
@@ -610,9 +610,9 @@ function handOverRating(name) {
 
 async function handOver(player, button) {
   const sure = await confirmDialog({
-    title: t("Let a bot play for {name}?", { name: player.name }),
-    text: [t("{name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.", { name: player.name }),
-      handOverRating(player.name)].filter(Boolean).join(" "),
+    title: t("Let a bot play for {name}?", { name: personName(player.name) }),
+    text: [t("{name} has been away for a while. A bot plays their seat until they come back; opening the table gives it back to them.", { name: personName(player.name) }),
+      handOverRating(personName(player.name))].filter(Boolean).join(" "),
     confirmLabel: t("Let a bot play"),
     cancelLabel: t("Wait"),
   });

@@ -10,7 +10,7 @@ import { copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteControl } from "./friends.js";
 import { inviteLink } from "./links.js";
 import { agreedText } from "./options-form.js";
-import { t, tn } from "./i18n.js";
+import { personName, t, tn } from "./i18n.js";
 
 const POLL_MS = 2000;
 
@@ -113,7 +113,7 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
           { class: `seat-chip${seat.account_id === null && !seat.bot ? " seat-empty" : ""}${seat.held_for ? " seat-held" : ""}`, "data-seat": String(seat.seat) },
           h("span", { class: "seat-number" }, String(seat.seat + 1)),
           seat.bot ? `${seat.name || t("Bot")} · ${botLevelWord(seat.bot_level) || botLevelWord("medium")}`
-            : seat.held_for ? t("{name} · asked, not yet accepted", { name: seat.held_for.name }) : seat.name || t("free"),
+            : seat.held_for ? t("{name} · asked, not yet accepted", { name: seat.held_for.name }) : personName(seat.name) || t("free"),
           account && seat.account_id === account.id ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
           table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, ` · ${t("host")}`) : null,
           isCreator ? botControl(seat) : null,

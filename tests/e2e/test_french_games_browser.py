@@ -308,3 +308,23 @@ def test_the_result_says_who_abandoned_in_the_readers_language(live_server, chro
         "e => { e.textContent = 'remplacé par un bot (temps dépassé)';"
         " return [e.closest('.player').getBoundingClientRect().right, e.getBoundingClientRect().right]; }")
     assert label_right <= card_right + 0.5, f"the label runs {label_right - card_right:.0f} px past its player's row"
+
+
+def test_two_people_of_one_name_are_told_apart_in_the_readers_words(live_server, chromium):
+    """The server tells two guests called Zoé apart by their seat ("Zoé (seat 2)"); a French page
+    says it in French wherever it names them: the players card, whose turn it is, the lobby."""
+    base = live_server
+    first = sign_in(chromium, base, "Zoé", locale="fr-FR")
+    second = sign_in(chromium, base, "Zoé", locale="fr-FR")
+    table_id = api(first, base, "POST", "/api/tables", {"ruleset": "through-the-desert", "seats": 2,
+                                                       "options": {"first_player": "host"}})["id"]
+    api(second, base, "POST", f"/api/tables/{table_id}/join", {})
+    api(first, base, "POST", f"/api/tables/{table_id}/start", {})
+    assert [player["name"] for player in server_game(second, base, table_id)["players"]] == ["Zoé (seat 1)", "Zoé (seat 2)"]
+    second.goto(f"{base}/tables/{table_id}")
+    expect(second.locator('.player[data-seat="0"] .player-name')).to_have_text("Zoé (place 1)")
+    expect(second.locator('.player[data-seat="1"] .player-name')).to_have_text("Zoé (place 2) (vous)")
+    expect(second.locator("#turn")).to_contain_text("Zoé (place 1)")
+    second.goto(f"{base}/")
+    expect(second.locator(f'[data-table-id="{table_id}"]').first).to_contain_text("Zoé (place 1)")
+    assert "(seat" not in page_text(second)
