@@ -6,11 +6,14 @@ paired games (one process, where two runs of ``strong_variant.py`` would need tw
     python bench/strong_paired.py --ruleset nomadi --a '{"playout": 0}' --b '{"playout": 2}' \\
         --games 40 --seed 0 --simulations 8
 
-``--a`` and ``--b`` are keyword arguments of :class:`app.bots.players.IsmctsBot` as JSON; the
-opponents play as ``make_bot`` makes them (``--opponent``, default medium).  Prints one JSON line
-per game as it ends (``bot_strength.py``'s fields, plus ``variant``, the CPU seconds a move of the
-strong bot as mean and p95, and its simulations a move), then a summary per variant: W/D/L, the
-score rate with its 95 % Wilson interval, the mean margin, and the seeds won by one variant only.
+``--a`` and ``--b`` are keyword arguments of :class:`app.bots.players.IsmctsBot` as JSON; a
+``simulations`` among them overrides ``--simulations`` for that variant (to compare settings at the
+counts each makes in the same time, ``bench/strong_budget.py``).  The opponents play as
+``make_bot`` makes them (``--opponent``, default medium).  Prints one JSON line per game as it
+ends (``bot_strength.py``'s fields, plus ``variant``, the CPU seconds a move of the strong bot as
+mean and p95 and, in ``cpu_ms``, every move's in milliseconds, and its simulations a move), then a
+summary per variant: W/D/L, the score rate with its 95 % Wilson interval, the mean margin, and the
+seeds won by one variant only.
 A benchmark: nothing asserts.
 """
 
@@ -32,7 +35,7 @@ def _maker(settings: dict):
     """A ``make_bot`` whose strong level is an :class:`IsmctsBot` with ``settings``."""
     def patched(level, seconds=1.0, simulations=None):
         if level == "strong":
-            return IsmctsBot(seconds=seconds, simulations=simulations, **settings)
+            return IsmctsBot(**{"seconds": seconds, "simulations": simulations, **settings})
         return make_bot(level, seconds=seconds, simulations=simulations)
     return patched
 
@@ -63,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
             cpu, sims = line.pop("move_cpu"), line.pop("simulations")
             line.pop("move_wall")
             line.update(variant=name, settings=settings, cpu_mean=statistics.mean(cpu) if cpu else 0.0,
-                        cpu_p95=bot_strength.percentile(cpu, 0.95), sims_mean=statistics.mean(sims) if sims else 0.0)
+                        cpu_p95=bot_strength.percentile(cpu, 0.95), sims_mean=statistics.mean(sims) if sims else 0.0,
+                        cpu_ms=[round(1000 * seconds) for seconds in cpu])
             print(json.dumps(line), flush=True)
     for name, settings in variants.items():
         print(json.dumps({"summary": True, "variant": name, "settings": settings,
