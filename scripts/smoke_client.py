@@ -62,9 +62,11 @@ class Site:
 def check_pages(site: Site, rulesets: list[str]) -> None:
     """Every page answers (GET and HEAD), with every /static/ file it names."""
     static = set()
-    for path in ["/", "/tables/1", "/rules"] + [f"/rules/{name}" for name in rulesets]:
-        page = site.expect("GET", path, accept="text/html").decode()
-        site.expect("HEAD", path, accept="text/html")
+    # a table that does not exist: its page (the same one every table has) answers 404 and explains itself
+    pages = {"/": 200, "/tables/999999": 404, "/rules": 200, **{f"/rules/{name}": 200 for name in rulesets}}
+    for path, status in pages.items():
+        page = site.expect("GET", path, status, accept="text/html").decode()
+        site.expect("HEAD", path, status, accept="text/html")
         static.update(re.findall(r'(?:src|href)="(/static/[^"]+)"', page))
     # The modules the pages import, and each game's board renderer (loaded by the table page).
     static.update(["/static/js/lobby.js", "/static/js/table.js", "/static/js/player.js"])
