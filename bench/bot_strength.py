@@ -40,12 +40,13 @@ import multiprocessing
 import statistics
 import sys
 import time
+import types
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from app.bots import make_bot  # noqa: E402
+from app.bots import make_bot, players  # noqa: E402
 from app.bots.players import BOT_LEVELS, IsmctsBot, known_level  # noqa: E402
 from app.rulesets.base import Rng, Ruleset  # noqa: E402
 from app.rulesets.registry import Registry  # noqa: E402
@@ -120,6 +121,14 @@ def play_game(name: str, index: int, seed: int, n_players: int, options: dict, m
 
 def _play(args: tuple) -> GameRecord:
     return play_game(*args)
+
+
+def use_cpu_clock() -> None:
+    """Make every bot's time budget in this process count CPU time, not wall time
+    (``time.process_time`` in place of ``app.bots.players``' ``time.monotonic``): what the budget buys
+    of one free core, whatever else runs on the machine (``strong_budget.py``, ``strong_paired.py
+    --cpu-clock``)."""
+    players.time = types.SimpleNamespace(monotonic=time.process_time)
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -23,12 +23,10 @@ import json
 import statistics
 import sys
 import time
-import types
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bot_strength  # noqa: E402
-from app.bots import players  # noqa: E402
 from app.bots.players import IsmctsBot, make_bot  # noqa: E402
 from app.rulesets.base import Rng  # noqa: E402
 
@@ -69,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.b is not None:
         variants["B"] = json.loads(args.b)
     found = positions(ruleset, args.games, args.seed, args.every)
-    players.time = types.SimpleNamespace(monotonic=time.process_time)  # the bot's clock: CPU time
+    bot_strength.use_cpu_clock()
     results: dict[str, dict[str, list]] = {name: {"sims": [], "cpu": []} for name in variants}
     for seed, ply, view, legal, seat in found:
         for name, settings in variants.items():

@@ -25,14 +25,11 @@ import argparse
 import json
 import statistics
 import sys
-import time
-import types
 from dataclasses import asdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bot_strength  # noqa: E402
-from app.bots import players  # noqa: E402
 from app.bots.players import IsmctsBot, make_bot  # noqa: E402
 
 
@@ -63,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     variants = {"A": json.loads(args.a), "B": json.loads(args.b)}
     simulations = None if args.seconds is not None else args.simulations
     if args.cpu_clock:
-        players.time = types.SimpleNamespace(monotonic=time.process_time)  # the bots' clock: CPU time
+        bot_strength.use_cpu_clock()
     records: dict[str, list] = {"A": [], "B": []}
     for index in range(args.games):
         for name, settings in variants.items():

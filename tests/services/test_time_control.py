@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 
 import httpx
 import pytest
@@ -13,6 +13,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db.models import LeaderHeartbeat, Seat, utcnow
+from app.services.attendance.presence import aware
 from app.services.leader import downtime
 from tests.conftest import run_coroutine
 from tests.services.test_processes import RemotePlayer
@@ -208,10 +209,6 @@ async def read_rows(url: str, table_id: int) -> tuple[datetime, datetime]:
             return beat, deadline
     finally:
         await engine.dispose()
-
-
-def aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
 def test_a_short_gap_moves_no_deadline_and_a_long_one_moves_each_by_the_gap(timed_client):

@@ -21,12 +21,15 @@ to a bot, by their own action), and abandoning a game takes days and is undone w
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta, timezone
+from collections import defaultdict
+from datetime import datetime, timedelta
 
 from sqlalchemy import select, update
 
 from app.db.models import LeaderHeartbeat, Seat, Table, utcnow
+from app.db.results import rowcount
 from app.fanout import Marker
+from app.services.attendance.presence import aware
 from app.services.context import Context
 
 log = logging.getLogger(__name__)
@@ -39,14 +42,13 @@ _ROW = 1
 
 
 async def beat(ctx: Context, now: datetime | None = None) -> None:
-    """Write ``now`` (default: the current time, UTC) as the moment the leader was last alive."""
+    """Write ``now`` (default: the current time, UTC) as the moment the leader was last alive: one
+    update, and an insert the first time."""
     now = now or utcnow()
     async with ctx.sessions() as session:
-        found = await session.get(LeaderHeartbeat, _ROW)
-        if found is None:
+        written = await session.execute(update(LeaderHeartbeat).where(LeaderHeartbeat.id == _ROW).values(at=now))
+        if rowcount(written) == 0:
             session.add(LeaderHeartbeat(id=_ROW, at=now))
-        else:
-            found.at = now
         await session.commit()
 
 
@@ -60,37 +62,31 @@ async def resume_clocks(ctx: Context, now: datetime | None = None) -> timedelta 
     """
     now = now or utcnow()
     async with ctx.sessions() as session:
-        last = await session.scalar(select(LeaderHeartbeat.at).where(LeaderHeartbeat.id == _ROW))
-    gap = _since(last, now)
-    moved: set[int] = set()
+        last = aware(await session.scalar(select(LeaderHeartbeat.at).where(LeaderHeartbeat.id == _ROW)))
+    gap = now - last if last is not None else None
+    moved: list[int] = []
     if gap is not None and gap.total_seconds() > GAP_SECONDS:
         async with ctx.sessions() as session:
             rows = (await session.execute(
                 select(Seat.table_id, Seat.seat, Seat.deadline).join(Table, Table.id == Seat.table_id)
                 .where(Table.status == "running", Seat.deadline.is_not(None))
             )).all()
-        for game_id in sorted({game_id for game_id, _, _ in rows}):
+        deadlines: dict[int, list[tuple[int, datetime]]] = defaultdict(list)
+        for game_id, seat, deadline in rows:
+            if deadline is not None:  # always, by the query; said for the type checker
+                deadlines[game_id].append((seat, deadline))
+        for game_id, seats in sorted(deadlines.items()):
             async with ctx.hold_table(game_id) as held, ctx.sessions() as session:
-                for table_id, seat, deadline in rows:
-                    if table_id != game_id or deadline is None:  # None: never, by the query; said for the type
-                        continue
+                for seat, deadline in seats:
                     # guarded: a deadline written since the read (a move made meanwhile) is left alone
                     await session.execute(update(Seat).where(Seat.table_id == held.check(), Seat.seat == seat,
                                                              Seat.deadline == deadline)
                                           .values(deadline=deadline + gap))
                 await session.commit()
-            moved.add(game_id)
+            moved.append(game_id)
         log.warning("no leader ran for %.0f s (last heartbeat %s): the move deadlines of %d running game(s) "
                     "moved on by that much", gap.total_seconds(), last, len(moved))
     await beat(ctx, now)
-    for game_id in sorted(moved):
+    for game_id in moved:
         await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)
     return gap if moved else None
-
-
-def _since(last: datetime | None, now: datetime) -> timedelta | None:
-    if last is None:
-        return None
-    if last.tzinfo is None:  # SQLite hands back naive UTC
-        last = last.replace(tzinfo=timezone.utc)
-    return now - last
