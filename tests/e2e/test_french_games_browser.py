@@ -326,5 +326,5 @@ def test_two_people_of_one_name_are_told_apart_in_the_readers_words(live_server,
     expect(second.locator('.player[data-seat="1"] .player-name')).to_have_text("Zoé (place 2) (vous)")
     expect(second.locator("#turn")).to_contain_text("Zoé (place 1)")
     second.goto(f"{base}/")
-    expect(second.locator(f'[data-table-id="{table_id}"]').first).to_contain_text("Zoé (place 1)")
+    expect(second.locator(f'[data-my-table-id="{table_id}"]')).to_contain_text("Zoé (place 1)")  # my games, whose turn it is
     assert "(seat" not in page_text(second)
