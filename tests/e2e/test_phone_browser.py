@@ -112,9 +112,15 @@ def show_legal_spaces(page, ruleset: str) -> None:
         page.locator("[data-hand-card]:not([disabled])").first.tap()
 
 
+BOARD_TOP = "document.querySelector('#board .game-board').getBoundingClientRect().top + window.scrollY"  # in the page
+
+
 def tap_a_move(page, ruleset: str) -> None:
     """One legal move by taps only, in each game's own controls (after ``show_legal_spaces``), then
-    *Confirm* (a touch screen confirms moves by default; Nimalia's own preview asks already)."""
+    *Confirm* (a touch screen confirms moves by default; Nimalia's own preview asks already).
+    While *Confirm* waits, the board has not moved: the tapped space stays under the finger and
+    the board's last row on the screen."""
+    board_top = page.evaluate(BOARD_TOP)
     if ruleset == "through-the-desert":
         page.locator("[data-hex].legal").first.tap()
     elif ruleset == "nimalia":
@@ -125,6 +131,9 @@ def tap_a_move(page, ruleset: str) -> None:
     else:
         page.locator(".nomadi-board [data-target].legal").first.tap()
     if ruleset != "nimalia":
+        expect(page.locator("#confirm-move")).to_be_visible()
+        page.evaluate("() => new Promise(requestAnimationFrame)")  # board-fit.js resizes on the next frame
+        assert abs(page.evaluate(BOARD_TOP) - board_top) <= 2, f"{ruleset}: the board moved while Confirm waits"
         page.locator("#confirm-move").tap()
 
 
