@@ -12,8 +12,11 @@ function field(id, label, input, hint) {
   return h("label", { class: "field", for: id }, h("span", {}, label), input, hint ? h("small", { class: "hint" }, hint) : null);
 }
 
+// No maxlength on a password: the field would cut a longer pasted or generated one without a
+// word, and the password kept would not be the one the person (or their password manager) holds.
+// The server refuses one over 128 characters with a message instead.
 function passwordInput(name, autocomplete) {
-  return h("input", { type: "password", name, maxlength: 128, required: true, autocomplete });
+  return h("input", { type: "password", name, required: true, autocomplete });
 }
 
 function nameInput(value) {

@@ -133,7 +133,7 @@ export async function mountSession(container, onChange) {
     const loginTab = h("button", { type: "button", role: "tab", id: "auth-mode-login", class: "auth-tab" }, t("Log in"));
     const registerTab = h("button", { type: "button", role: "tab", id: "auth-mode-register", class: "auth-tab" }, t("Create account"));
     const name = h("input", { type: "text", id: "auth-name", name: "username", maxlength: 32, required: true, autocomplete: "username" });
-    const password = h("input", { type: "password", id: "auth-password", name: "password", maxlength: 128, required: true });
+    const password = h("input", { type: "password", id: "auth-password", name: "password", required: true });
     const hint = h("small", { class: "hint", id: "auth-password-hint" }, t("8 to 128 characters."));
     const submit = h("button", { type: "submit", class: "primary", id: "auth-submit" }, t("Log in"));
     const message = h("p", { class: "message", id: "auth-message", hidden: true, role: "alert" });

@@ -58,6 +58,11 @@ def test_a_guest_keeps_the_account_then_deletes_it_after_confirming(live_server,
     page.click("#auth-submit")
     expect(page.locator("#auth-message")).to_have_text("A password has 8 to 128 characters.")
     expect(guest_error).to_be_hidden()
+    # a longer one (pasted, or a password manager's) is not cut to 128 by the field without a word
+    page.fill("#auth-password", "p" * 200)
+    expect(page.locator("#auth-password")).to_have_value("p" * 200)
+    page.click("#auth-submit")
+    expect(page.locator("#auth-message")).to_have_text("A password has 8 to 128 characters.")
     page.click("#guest-login")  # the same bad name again
     expect(guest_error).to_be_visible()
     page.click("#auth-open")  # the panel closed on the click outside it; opened again, its error is gone
