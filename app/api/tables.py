@@ -14,6 +14,7 @@ from app.api.schemas import MyTableOut, TableCreated, TableOut, errors
 from app.services.tables import actions as lobby
 from app.services.tables import my_games
 from app.services.tables import changes as tables
+from app.services.attendance import waiting
 
 router = APIRouter(prefix="/api/tables", tags=["tables"])
 
@@ -80,10 +81,13 @@ async def mine(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
 
 @router.get("/{table_id}", response_model=TableOut, responses=errors(400, 404))
 async def show(table_id: TableId, account: OptionalAccount, ctx: Ctx, db: Session, invite_code: str | None = None) -> dict:
-    """One table with its seats (a private one needs membership or the invite code)."""
+    """One table with its seats (a private one needs membership or the invite code); a seated
+    person asking for an open table is at its waiting room (``attendance/waiting.py``)."""
     info = await tables.load_table(db, table_id)
     viewer = account.id if account else None
     tables.check_access(info, viewer, invite_code)
+    if viewer is not None and info.table.status == "open" and info.seat_of(viewer) is not None:
+        await waiting.saw(db, table_id, viewer)
     return info.to_dict(ctx.registry, viewer)
 
 

@@ -13,6 +13,7 @@ import { agreedText } from "./options-form.js";
 import { personName, t, tn } from "./i18n.js";
 
 const POLL_MS = 2000;
+const HIDDEN_POLL_MS = 20000;
 
 /**
  * Show the waiting room of the open `table` (the GET /api/tables/{id} answer) and keep it current.
@@ -37,6 +38,7 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
   let busy = false; // an action is on its way: a poll's answer would be older than its own
   let messageSource = null; // "refresh" or "action": which kind of failure the message shows
   let inviteMounted = false; // "Invite a friend" is added once, for the room's members
+  let polledAt = 0; // when the last poll was sent (Date.now())
 
   room.hidden = false;
   draw();
@@ -66,7 +68,11 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
   }
 
   async function poll() {
-    if (busy || document.hidden || !timer) return;
+    // A background tab asks less often, but asks: each poll of a seated person's tells the server
+    // they are still at the table, and a timed game starts only with everyone there
+    // (app/services/attendance/waiting.py; browsers slow a hidden tab's timers to once a minute).
+    if (busy || !timer || (document.hidden && Date.now() - polledAt < HIDDEN_POLL_MS)) return;
+    polledAt = Date.now();
     let fresh;
     try {
       fresh = await api("GET", withInvite(path, inviteCode));

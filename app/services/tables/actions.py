@@ -16,7 +16,7 @@ from app.db.models import Account
 from app.fanout import Marker
 from app.services.tables import rematch as rematches
 from app.services.tables import changes as tables
-from app.services.attendance import takeover
+from app.services.attendance import takeover, waiting
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.tables.rematch import Rematch
@@ -53,8 +53,10 @@ async def resign(ctx: Context, session: AsyncSession, account: Account, table_id
 
 async def start(ctx: Context, session: AsyncSession, account: Account, table_id: int,
                 empty_seats: str | None = None) -> TableInfo:
-    """Start the game (``tables.start_table``), then announce its version 0 (its bots start playing)."""
+    """Start the game (``tables.start_table``), then announce its version 0 (its bots start playing).
+    A timed game starts only with every seated person at the table (``waiting.check_everyone_here``)."""
     async with ctx.hold_table(table_id) as held:
+        await waiting.check_everyone_here(ctx, session, table_id, account.id)
         info = await tables.start_table(session, ctx.registry, account, held, empty_seats)
     await ctx.fanout.publish(table_id, 0)
     return info

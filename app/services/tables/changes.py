@@ -295,7 +295,7 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
         result = await session.execute(
             Seat.__table__.update()
             .where(Seat.table_id == table_id, Seat.seat == seat, Seat.account_id.is_(None), Seat.bot_level.is_(None))
-            .values(account_id=account.id)
+            .values(account_id=account.id, seen_at=utcnow())  # at the table now (attendance/waiting.py)
         )
         if rowcount(result) != 1:
             await session.rollback()
