@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { withdrawn } from "./invitations.js";
 import { playerPath, tablePath } from "./links.js";
 import { t, tn } from "./i18n.js";
 import { termsText } from "./options-form.js";
@@ -59,6 +60,11 @@ export function mountFriendsCard(section) {
         await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), t("Joining…"));
         window.location.assign(tablePath(invitation.table_id, invitation.invite_code));
       } catch (error) {
+        if (await withdrawn(invitation.id)) { // the card is polled: the invitation may have ended since
+          await refresh();
+          showMessage(message, t("This invitation was withdrawn."), "info");
+          return;
+        }
         showMessage(message, error.message);
       }
     });

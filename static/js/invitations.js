@@ -71,6 +71,13 @@ export function mountInvitations(header) {
         await whileBusy(join, () => api("POST", `/api/tables/${encodeURIComponent(invitation.table_id)}/join`, invitation.invite_code ? { invite_code: invitation.invite_code } : {}), t("Joining…"));
         window.location.assign(link);
       } catch (error) {
+        // The list is polled, so a notice may outlive its invitation (the host started with a bot
+        // in the seat, or filled it): look again, and say so rather than show the refusal.
+        if (await withdrawn(invitation.id)) {
+          replaceChildren(node, h("p", { "data-invitation-withdrawn": "" }, t("This invitation was withdrawn.")));
+          drawn = ""; // the next refresh drops it
+          return;
+        }
         message.hidden = false;
         message.textContent = t("Could not join: {reason}", { reason: error.message });
       }
@@ -93,14 +100,25 @@ export function mountInvitations(header) {
     const asks = invitation.rematch
       ? t("{who} offers a rematch of {game}: {terms}", { who: "{who}", game: "{game}", terms: "{terms}" })
       : t("{who} invites you to {game}: {terms}", { who: "{who}", game: "{game}", terms: "{terms}" });
-    return h(
+    const node = h(
       "div",
       { class: "invitation-notice", "data-invitation-id": String(invitation.id), "data-table-id": String(invitation.table_id) },
       h("p", {}, fill(asks, parts)),
       h("span", { class: "actions" }, join, decline),
       message,
     );
+    return node;
   }
 
   return { setAccount };
+}
+
+/** Whether invitation `id` is no longer among the caller's open ones (false when the list cannot be read). */
+export async function withdrawn(id) {
+  try {
+    const open = await api("GET", "/api/invitations");
+    return !open.some((invitation) => invitation.id === id);
+  } catch {
+    return false;
+  }
 }

@@ -6,7 +6,7 @@
 import { api, withInvite } from "./api.js";
 import { BOT_LEVELS, botLevelLine, botLevelWord } from "./bot-levels.js";
 import { describeTimeControl, paceLabel } from "./clock.js";
-import { copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
+import { confirmDialog, copyText, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { inviteControl } from "./friends.js";
 import { inviteLink } from "./links.js";
 import { agreedText } from "./options-form.js";
@@ -39,6 +39,9 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
   let messageSource = null; // "refresh" or "action": which kind of failure the message shows
   let inviteMounted = false; // "Invite a friend" is added once, for the room's members
   let polledAt = 0; // when the last poll was sent (Date.now())
+  // The level the host chose in each seat's bot menu (seat number -> level): every redraw (a poll,
+  // another seat's action) builds the menus anew, and a choice must outlive it until that bot is seated.
+  const chosenLevels = new Map();
 
   room.hidden = false;
   draw();
@@ -97,6 +100,9 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
   }
 
   function draw() {
+    for (const seat of table.seats) {
+      if (seat.bot) chosenLevels.delete(seat.seat); // that bot is seated: a later one starts at medium again
+    }
     const mine = account ? table.seats.find((seat) => seat.account_id === account.id) : null;
     const heldForMe = account ? table.seats.find((seat) => seat.held_for && seat.held_for.account_id === account.id) : null;
     const isCreator = Boolean(account && table.creator_id === account.id);
@@ -185,19 +191,35 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     if (seat.account_id !== null && seat.account_id !== account.id) return null;
     const level = h("select", { "aria-label": t("Bot level for seat {n}", { n: seat.seat + 1 }), "data-bot-level": String(seat.seat) },
       BOT_LEVELS.map((entry) => h("option", { value: entry.value, title: entry.line() }, entry.label())));
-    level.value = "medium";
+    level.value = chosenLevels.get(seat.seat) || "medium";
     const line = h("span", { class: "muted bot-level-line", "data-bot-level-line": String(seat.seat) }, botLevelLine(level.value));
     level.addEventListener("change", () => {
+      chosenLevels.set(seat.seat, level.value);
       line.textContent = botLevelLine(level.value);
     });
-    const label = seat.account_id === null ? t("Add bot") : t("Let a bot play for me");
-    const add = button(label, `add-bot-${seat.seat}`, "small", () => api("POST", bots, { seat: seat.seat, level: level.value }));
+    const seatBot = () => api("POST", bots, { seat: seat.seat, level: level.value });
+    const add = seat.account_id === null
+      ? button(t("Add bot"), `add-bot-${seat.seat}`, "small", seatBot)
+      : button(t("Give my seat to a bot"), `add-bot-${seat.seat}`, "small", seatBot, confirmGiveSeat);
     return h("span", { class: "bot-control" }, level, add, line);
   }
 
-  function button(label, action, kind, request) {
+  // In the waiting room the host's seat becomes a plain bot seat (app/services/tables/changes.py,
+  // set_bot), not the stand-in of a running game that gives the seat back: say so before it happens.
+  function confirmGiveSeat() {
+    return confirmDialog({
+      title: t("Give your seat to a bot?"),
+      text: t("A bot takes your seat and plays it for the whole game; you stay the host and watch. Once the game starts you cannot take the seat back (until then, Remove bot frees it and you may sit down again)."),
+      confirmLabel: t("Give my seat to a bot"),
+      cancelLabel: t("Keep my seat"),
+    });
+  }
+
+  /** An action button: `request` sends it (after `confirm()` resolves true, when given) and its answer redraws the room. */
+  function button(label, action, kind, request, confirm = null) {
     const element = h("button", { type: "button", class: kind, "data-action": action }, label);
     element.addEventListener("click", async () => {
+      if (confirm && !(await confirm())) return;
       showMessage(message, "");
       messageSource = null;
       busy = true;

@@ -82,3 +82,57 @@ def test_a_random_bot_seated_through_the_api_is_named_by_its_level(live_server, 
     expect(page.locator('[data-seat="1"]')).to_contain_text("(bot) · random")
     options = page.locator('[data-bot-level="2"] option').evaluate_all("options => options.map(option => option.value)")
     assert options == ["easy", "medium", "strong"]
+
+
+def test_bot_levels_chosen_in_the_menus_outlive_a_redraw(live_server, chromium):
+    """The host picks strong for one empty seat and easy for another, then adds a bot to a third:
+    the room redraws, and the two menus still say what was picked, so those bots get those levels."""
+    page = sign_in(chromium, live_server, "Lucia")
+    created = page.request.post(f"{live_server}/api/tables",
+                                data={"ruleset": "through-the-desert", "seats": 4, "options": {}, "private": False})
+    table_id = str(created.json()["id"])
+    page.goto(f"{live_server}/tables/{table_id}")
+    page.select_option('[data-bot-level="2"]', "strong")
+    page.select_option('[data-bot-level="3"]', "easy")
+    page.click('[data-action="add-bot-1"]')
+    expect(page.locator('[data-seat="1"]')).to_contain_text("(bot) · medium")
+    expect(page.locator('[data-bot-level="2"]')).to_have_value("strong")
+    expect(page.locator('[data-bot-level="3"]')).to_have_value("easy")
+    expect(page.locator('[data-bot-level-line="2"]')).to_contain_text("several moves ahead")
+    page.click('[data-action="add-bot-2"]')
+    expect(page.locator('[data-seat="2"]')).to_contain_text("(bot) · strong")
+    page.click('[data-action="add-bot-3"]')
+    expect(page.locator('[data-seat="3"]')).to_contain_text("(bot) · easy")
+    seats = page.request.get(f"{live_server}/api/tables/{table_id}").json()["seats"]
+    assert [seat["bot_level"] for seat in seats] == [None, "medium", "strong", "easy"]
+
+
+def test_the_host_is_asked_before_giving_their_own_seat_to_a_bot(live_server, chromium):
+    """In the waiting room the host's own seat goes to a bot for the whole game (the host then
+    watches): a dialog says so first; Cancel keeps the host seated, OK seats the bot."""
+    page = sign_in(chromium, live_server, "Gianna")
+    created = page.request.post(f"{live_server}/api/tables",
+                                data={"ruleset": "through-the-desert", "seats": 2, "options": {}, "private": False})
+    table_id = str(created.json()["id"])
+    me = page.request.get(f"{live_server}/api/auth/me").json()["id"]
+    page.goto(f"{live_server}/tables/{table_id}")
+    give = page.locator('[data-action="add-bot-0"]')
+    expect(give).to_have_text("Give my seat to a bot")
+    give.click()
+    dialog = page.locator("dialog.confirm-dialog")
+    expect(dialog).to_contain_text("Give your seat to a bot?")
+    expect(dialog).to_contain_text("plays it for the whole game")
+    expect(dialog).to_contain_text("watch")
+    dialog.locator('[data-dialog="cancel"]').click()
+    expect(dialog).to_have_count(0)
+    page.wait_for_timeout(500)  # nothing was sent: the seat is still the host's
+    seat = page.request.get(f"{live_server}/api/tables/{table_id}").json()["seats"][0]
+    assert seat["account_id"] == me and not seat["bot"]
+    expect(page.locator('[data-seat="0"]')).to_contain_text("(you)")
+
+    page.select_option('[data-bot-level="0"]', "easy")
+    give.click()
+    page.locator('dialog.confirm-dialog [data-dialog="ok"]').click()
+    expect(page.locator('[data-seat="0"]')).to_contain_text("(bot) · easy")
+    seat = page.request.get(f"{live_server}/api/tables/{table_id}").json()["seats"][0]
+    assert seat["account_id"] is None and seat["bot"] and seat["bot_level"] == "easy"

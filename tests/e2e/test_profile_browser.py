@@ -163,3 +163,39 @@ def test_a_finished_solo_game_reads_won_or_lost_at_the_table_and_on_the_profile(
     entry = ana.locator(f'[data-game-id="{table_id}"]')
     expect(entry).to_contain_text("Solo game")
     expect(entry.locator("[data-outcome]")).to_contain_text("Won with" if won else "Lost with")
+
+
+def test_an_invitation_that_ended_since_the_lobby_drew_it_says_so_at_join(live_server, chromium):
+    """The lobby learns of invitations by polling (the notice under the header, the Friends card):
+    Ana invites Ben, then fills his seat with a bot and starts before his lobby looks again. His
+    Join then says the invitation was withdrawn and drops it, instead of a bare refusal beside a
+    live-looking offer."""
+    base = live_server
+    suffix = uuid.uuid4().hex[:6]
+    ana, _ = registered(chromium, base, f"Ana{suffix}")
+    ben, ben_id = registered(chromium, base, f"Ben{suffix}")
+    assert ana.request.post(f"{base}/api/players/{ben_id}/follow").ok
+    table_id = ana.request.post(f"{base}/api/tables", data={"ruleset": "through-the-desert", "seats": 2}).json()["id"]
+    assert ana.request.post(f"{base}/api/tables/{table_id}/invitations", data={"account_id": ben_id}).ok
+
+    ben.clock.install()  # the lobby's polls wait until the test lets them run
+    ben.goto(f"{base}/")
+    notice = ben.locator(f'#invitations [data-table-id="{table_id}"]')
+    card = ben.locator(f'#friends-section .invitation[data-invitation-table="{table_id}"]')
+    expect(notice).to_contain_text(f"Ana{suffix} invites you to Through the Desert")
+    expect(card).to_be_visible()
+    ben.clock.pause_at(time.time() + 1)
+
+    assert ana.request.post(f"{base}/api/tables/{table_id}/bots", data={"seat": 1, "level": "random"}).ok
+    assert ana.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    assert ben.request.get(f"{base}/api/invitations").json() == []
+
+    notice.locator('[data-action="join-invitation"]').click()
+    expect(notice).to_have_text("This invitation was withdrawn.")
+    expect(notice.locator("button")).to_have_count(0)
+    card.locator("[data-accept]").click()
+    expect(ben.locator("#friends-section [data-friends-message]")).to_have_text("This invitation was withdrawn.")
+    expect(card).to_have_count(0)
+    ben.clock.run_for(21_000)
+    expect(notice).to_have_count(0)  # the next look drops it
+    assert ben.url == f"{base}/"
