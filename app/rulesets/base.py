@@ -43,7 +43,7 @@ from typing import Any, ClassVar, Generic, Self, cast
 from typing_extensions import TypeVar
 
 import orjson
-from pydantic import BaseModel, ConfigDict, SerializerFunctionWrapHandler, TypeAdapter, ValidationError, model_serializer, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, TypeAdapter, ValidationError, model_serializer, model_validator
 
 Seat = int
 State = dict[str, Any]
@@ -246,6 +246,10 @@ class Event(BaseModel):
     * ``rule`` is the rule code the entry applies (an anchor of the game's rules page) or ``None``.
     * ``seats`` is ``None`` for a public entry, or the seats that alone may read it (private
       information such as a drawn card).
+    * ``reveals`` is the seat whose earlier hidden choice the entry makes public (a simultaneous
+      pick shown once everyone has chosen, as Nimalia's placements), or ``None``: when a bot made
+      that choice for the seat's person, the platform names the seat "(bot)" in the entry, as it
+      does the mover of a bot's move (``app/services/games/bot_log.py``).  Not stored with the entry.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -254,6 +258,7 @@ class Event(BaseModel):
     args: dict[str, dict[str, Any]] = {}
     rule: str | None = None
     seats: tuple[Seat, ...] | None = None
+    reveals: Seat | None = Field(default=None, exclude=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -266,8 +271,8 @@ class Event(BaseModel):
 
     @classmethod
     def trusted(cls, text: str, args: dict[str, dict[str, Any]] | None = None, rule: str | None = None,
-                seats: tuple[Seat, ...] | None = None) -> Event:
-        """``Event(text=..., args=..., rule=..., seats=...)`` without pydantic's validation: the same
+                seats: tuple[Seat, ...] | None = None, reveals: Seat | None = None) -> Event:
+        """``Event(text=..., args=..., rule=..., seats=..., reveals=...)`` without pydantic's validation: the same
         event (equal, the same dump, the rule code moved out of ``text`` by :func:`split_rule`),
         faster, for the hot paths of the rules (an event or more per move).
 
@@ -283,12 +288,14 @@ class Event(BaseModel):
             fields.add("args")
         if seats is not None:
             fields.add("seats")
+        if reveals is not None:
+            fields.add("reveals")
         if rule is not None:
             fields.add("rule")
         elif found is not None:
             rule = found
             fields.add("rule")
-        _set_attribute(event, "__dict__", {"text": words, "args": args, "rule": rule, "seats": seats})
+        _set_attribute(event, "__dict__", {"text": words, "args": args, "rule": rule, "seats": seats, "reveals": reveals})
         _set_attribute(event, "__pydantic_fields_set__", fields)
         _set_attribute(event, "__pydantic_extra__", None)
         _set_attribute(event, "__pydantic_private__", None)

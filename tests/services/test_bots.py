@@ -225,3 +225,23 @@ async def _take_over_silently(ctx, table_id: int, seat: int) -> None:
     async with ctx.sessions() as session:
         await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat == seat).values(takeover="left"))
         await session.commit()
+
+
+def test_a_revealed_choice_a_bot_made_for_a_person_names_them_bot(client):
+    """Nimalia's picks are shown together once everyone has chosen: a pick the bot made for Bo
+    (who resigned) reads "Bo (bot) placed card …" even when Ana's pick is the move that shows it,
+    and Ana's own placement keeps her plain name (``Event.reveals``, ``bot_log.mark_revealed``)."""
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = started_table(ana, [bo], ruleset="nimalia")
+    assert bo.post(f"/api/tables/{table_id}/resign").status_code == 200
+    state = wait_for(ana.client, table_id, lambda state: state["to_act"] == [0])  # the bot has chosen for Bo
+    mine = ana.get(f"/api/games/{table_id}").json()
+    moved = ana.move(table_id, mine["version"], mine["legal"][0])
+    assert moved.status_code == 200, moved.text
+    entries = [entry for entry in ana.get(f"/api/games/{table_id}/log").json()
+               if entry["version"] == mine["version"] + 1]
+    placed = {entry["text"].split(" placed card")[0]: entry for entry in entries if " placed card " in entry["text"]}
+    assert set(placed) == {"Ana", "Bo (bot)"}, [entry["text"] for entry in entries]
+    assert placed["Bo (bot)"]["args"]["seat1"]["bot"] is True and placed["Bo (bot)"]["args"]["by"]["seat"] == 1
+    assert "bot" not in placed["Ana"]["args"]["seat0"]
+    assert state["version"] == mine["version"]

@@ -269,9 +269,10 @@ def close_step(state: NimaliaState, picks: list[Placement], events: list[Event])
         args = {"card": amount(pick["card"]), "rotation": amount(pick["rotation"])}
         if covering:
             args["spaces"] = amount(covering, "space" if covering == 1 else "spaces")
-            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°, covering {{spaces}}", args=args))
+            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°, covering {{spaces}}", args=args,
+                                reveals=seat))
         else:
-            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°", args=args))
+            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°", args=args, reveals=seat))
     state["picks"] = [None] * state["players"]
     if state["hands"][0]:
         pass_hands(state, events)

@@ -8,8 +8,10 @@ mover's ``{seatN}`` argument carries ``"bot": true`` (its words become "Ben (bot
 The words say who played once per reader: an entry whose words do not name the mover ends with
 " — played by {by}" only when none of the move's earlier entries that its readers see already said
 it.  The rest of a move's entries are its consequences ("Ana collects 2 Ore", "Round 2 begins"),
-which no bot played, so they keep their own words.  A bot that sits at a seat of its own ("Ada
-(bot)") is named so already and is left as it is.
+which no bot played, so they keep their own words, but for an entry that makes public another
+seat's earlier hidden choice (``Event.reveals``: "Ben placed card 42", shown once everyone has
+chosen) which a bot made for Ben: Ben's name says "(bot)" there too (:func:`mark_revealed`).  A bot
+that sits at a seat of its own ("Ada (bot)") is named so already and is left as it is.
 """
 
 from __future__ import annotations
@@ -47,4 +49,18 @@ def mark_bot_events(event_rows: list[dict[str, Any]], seat: int) -> list[dict[st
         else:
             told.update(readers)
         marked.append({**row, "text": text, "args": args})
+    return marked
+
+
+def mark_revealed(event_rows: list[dict[str, Any]], reveals: list[int | None], bot_chosen: set[int]) -> list[dict[str, Any]]:
+    """The stored event rows of a move, where an entry that reveals (``reveals[i]``, the event's
+    ``Event.reveals``) the choice of a seat in ``bot_chosen`` (a bot chose it for the seat's person)
+    names that seat "(bot)" and carries its ``by`` argument; ``event_rows`` is not changed."""
+    marked = []
+    for row, seat in zip(event_rows, reveals, strict=True):
+        name = f"seat{seat}"
+        if seat in bot_chosen and "{" + name + "}" in row["text"]:
+            bot = {**player(seat), "bot": True}
+            row = {**row, "args": {**row.get("args", {}), name: bot, BY: bot}}
+        marked.append(row)
     return marked

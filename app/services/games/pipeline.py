@@ -164,6 +164,8 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
         return None  # a game's last move rates it (services/accounts/ratings.py): the locking path does both at once
     new_version = version + 1
     status = "running"
+    if any(event.reveals not in (None, mover.seat) for event in events):
+        return None  # whether a bot made the revealed choices is read under the lock (_revealed_by_bot)
     event_rows = _event_rows(events, mover, client_move_id)
     # A move the server played (a bot's, a time-out's) is never its seat's person's to take back.
     reversible = status == "running" and not by_bot and ruleset.is_reversible(cached.state, mover.seat, move, new_state)
@@ -274,7 +276,8 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
     new_version = row.version + 1
     result = ruleset.result(new_state)
     status = "finished" if result is not None else "running"
-    event_rows = _event_rows(events, mover, client_move_id)
+    event_rows = _event_rows(events, mover, client_move_id,
+                             await _revealed_by_bot(session, game_id, snapshot.seats, events, mover.seat))
     reversible = status == "running" and not by_bot and ruleset.is_reversible(snapshot.state, seat, move, new_state)
     try:
         await session.execute(insert(Move).values(table_id=game_id, seq=new_version, seat=seat, move=wire_move,
@@ -304,12 +307,30 @@ async def _apply_in_transaction(ctx: Context, session: AsyncSession, is_mover: C
                    recent=((new_version, event_rows),), undo_seat=seat if reversible else None)
 
 
-def _event_rows(events, mover: SeatInfo, client_move_id: str) -> list[dict[str, Any]]:
-    """The log rows a move stores; a bot's move for a person is marked as the bot's (``bot_log``)."""
+def _event_rows(events, mover: SeatInfo, client_move_id: str, bot_chosen: set[int] | None = None) -> list[dict[str, Any]]:
+    """The log rows a move stores; a bot's move for a person is marked as the bot's, and so is a
+    revealed choice a bot made for a person (``bot_chosen``: their seats; ``bot_log``)."""
     rows = [event.model_dump(mode="json") for event in events]
+    if bot_chosen:
+        rows = bot_log.mark_revealed(rows, [event.reveals for event in events], bot_chosen)
     if mover.account_id is not None and client_move_id.startswith(BOT_MOVE_ID_PREFIX):
         return bot_log.mark_bot_events(rows, mover.seat)
     return rows
+
+
+async def _revealed_by_bot(session: AsyncSession, game_id: int, seats: tuple[SeatInfo, ...], events,
+                           mover: int) -> set[int]:
+    """The seats other than ``mover`` whose choice an event reveals (``Event.reveals``) and whose
+    person had that choice made by a bot: their last move is a bot's (``BOT_MOVE_ID_PREFIX``)."""
+    revealed = {event.reveals for event in events} - {None, mover}
+    people = {info.seat for info in seats if info.account_id is not None}
+    chosen = set()
+    for seat in sorted(revealed & people):
+        last = await session.scalar(select(Move.client_move_id).where(
+            Move.table_id == game_id, Move.seat == seat, Move.kind != UNDO_KIND).order_by(Move.seq.desc()).limit(1))
+        if last is not None and last.startswith(BOT_MOVE_ID_PREFIX):
+            chosen.add(seat)
+    return chosen
 
 
 async def _committed(session: AsyncSession, game_id: int, client_move_id: str, seat: int,
