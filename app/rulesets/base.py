@@ -676,11 +676,15 @@ class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
         return cast(OptionsT, self.Options.model_validate(raw or {}))
 
     def new_table_options(self, raw: dict[str, Any] | None) -> OptionsT:
-        """Validate the options of a table being created (a host's choices); raises
-        ``pydantic.ValidationError``.  The same as :meth:`parse_options` unless the ruleset keeps in
-        its options something the host does not choose and that a stored table's options lack (Heroes:
-        the revision of its house data, the newest for a new table, the first for a stored one)."""
-        return self.parse_options(raw)
+        """Validate the options of a table being created (a host's choices, as the client sent them);
+        raises ``pydantic.ValidationError``.  Strict: each option must be its JSON type (a switch
+        ``true`` or ``false``, a number an integer, a choice one of its strings), nothing converted
+        (docs/api.md, "Errors": ``1``, ``"yes"``, ``2.0`` or ``"5"`` are refused).  Stored options
+        (:meth:`parse_options`) are the JSON dump of options validated so, read as before.  A ruleset
+        overrides this when it keeps in its options something the host does not choose and that a
+        stored table's options lack (Heroes: the revision of its house data, the newest for a new
+        table, the first for a stored one)."""
+        return cast(OptionsT, self.Options.model_validate(raw or {}, strict=True))
 
     def parse_move(self, raw: Any) -> MoveT:
         """Parse a move from the wire; raises :class:`MalformedMove` with pydantic's reason."""

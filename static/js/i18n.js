@@ -175,6 +175,24 @@ export function personName(name) {
   return match[3] ? t("{name} (seat {n}, bot)", words) : t("{name} (seat {n})", words);
 }
 
+/**
+ * The name of a seat's player (an entry of a game frame's `players`: `{name, bot, takeover}`) as the
+ * table page writes it in the game's words (turn line, prompts, the player's card): personName's
+ * words, marked "(bot)" while a bot plays the seat, a person's for them (a takeover: "Bob (bot)",
+ * "Bob (seat 2, bot)") or its own (named so already: "Ada (bot)"). Once the game is over the
+ * person's name alone: the result says who played and who abandoned.
+ * @param {{status?: string}} frame
+ * @param {{name: string, bot?: boolean, takeover?: string | null}} player
+ * @returns {string}
+ */
+export function playerLabel(frame, player) {
+  const name = String(player.name ?? "");
+  const botPlays = Boolean(player.bot || player.takeover) && frame.status !== "finished";
+  if (!botPlays || /(?: \(|, )bot\)$/.test(name)) return personName(name);
+  const match = SEAT_LABEL.exec(name);
+  return match ? t("{name} (seat {n}, bot)", { name: match[1], n: match[2] }) : t("{name} (bot)", { name });
+}
+
 let pluralRules = /** @type {Intl.PluralRules | null} */ (null);
 
 /** @param {number} n @param {string[]} categories */

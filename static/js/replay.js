@@ -217,7 +217,8 @@ export function mountReplay({ tableId, inviteCode, ruleset, renderer, redraw, to
       view: answer.view,
       legal: [],
       to_act: [],
-      players: live ? live.players : [],
+      // who plays a seat now is no word of a past position: no "(bot)" for a person a bot plays for since
+      players: live ? live.players.map((/** @type {any} */ player) => ({ ...player, takeover: null })) : [],
       result: answer.result,
     };
     renderer.render(replayBoard, frame, { sendMove: () => {}, disabled: true, readOnly: true, previous: before ? before.view : null });

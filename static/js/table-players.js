@@ -5,7 +5,7 @@
 
 import { h, replaceChildren } from "./dom.js";
 import { ratingOfSeat, ratingText } from "./ratings.js";
-import { personName, t } from "./i18n.js";
+import { personName, playerLabel, t } from "./i18n.js";
 import { fill, keep } from "./words.js";
 
 /**
@@ -28,14 +28,15 @@ export function playerOf(frame, seat) {
 }
 
 /**
- * The name of `seat`'s player ("Seat 3" for a seat nobody holds).
+ * The name of `seat`'s player ("Seat 3" for a seat nobody holds), "(bot)" marked while a bot plays it
+ * (i18n.js `playerLabel`).
  * @param {any} frame
  * @param {number} seat
  * @returns {string}
  */
 export function playerName(frame, seat) {
   const player = playerOf(frame, seat);
-  return player ? personName(player.name) : t("Seat {n}", { n: seat + 1 });
+  return player ? playerLabel(frame, player) : t("Seat {n}", { n: seat + 1 });
 }
 
 /**

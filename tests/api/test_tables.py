@@ -37,6 +37,33 @@ def test_create_refuses_unknown_ruleset_bad_seats_and_bad_options(client):
     assert client.get("/api/tables").json() == []
 
 
+def test_create_converts_no_option_of_any_game(client):
+    """docs/api.md, "Errors": a switch or a number written as another JSON type is refused, naming the
+    option, and no table is made; the same options written as their types make one."""
+    ana = Player(client, "Ana")
+    wrong = {
+        "nomadi": [("trading", "yes"), ("trading", 1), ("turn_limit", 20.0), ("turn_limit", "50")],
+        "nimalia": [("first_game", "yes"), ("first_game", 1)],
+        "through-the-desert": [("hide_well_values", "no"), ("hide_well_values", 0)],
+        "heroes": [("round_limit", 5.0), ("round_limit", "5"), ("edition", 1)],
+    }
+    for ruleset, options in wrong.items():
+        for name, value in options:
+            refused = create(ana, ruleset=ruleset, options={name: value})
+            assert refused.status_code == 400, (ruleset, name, value, refused.json())
+            assert refused.json()["error"]["code"] == "bad_request"
+            assert f"bad option {name}:" in refused.json()["error"]["message"]
+    assert client.get("/api/tables").json() == []
+    made = [create(ana, ruleset="nomadi", options={"trading": True, "turn_limit": 50}),
+            create(ana, ruleset="nimalia", options={"first_game": True}),
+            create(ana, ruleset="through-the-desert", options={"hide_well_values": False}),
+            create(ana, ruleset="heroes", options={"round_limit": 5, "edition": "core"})]
+    assert [response.status_code for response in made] == [201] * 4
+    options = {table["ruleset"]: table["options"] for table in client.get("/api/tables").json()}
+    assert options["nomadi"]["trading"] is True and options["nomadi"]["turn_limit"] == 50
+    assert options["heroes"]["round_limit"] == 5
+
+
 def test_create_needs_login(client):
     response = client.post("/api/tables", json={"ruleset": "toy-race", "seats": 2})
     assert response.status_code == 401 and response.json()["error"]["code"] == "unauthorized"

@@ -11,6 +11,7 @@ limit: its declared variants, with a short turn limit, are the ones that end).
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from app.rulesets.base import Ruleset
 from app.rulesets.wire import plain_moves
@@ -39,6 +40,20 @@ def test_cases_cover_every_player_count_with_valid_options(ruleset: Ruleset):
     assert counts == set(range(ruleset.min_players, ruleset.max_players + 1))
     for variant in ruleset.variants:
         ruleset.parse_options(variant.options)  # a declared variant is valid table options
+
+
+@pytest.mark.parametrize("ruleset", RULESETS, ids=lambda ruleset: ruleset.name)
+def test_a_hosts_options_are_their_json_types_and_nothing_is_converted(ruleset: Ruleset):
+    """docs/api.md, "Errors": a new table's options are read strictly, while every legal value
+    (the defaults, each declared variant, a stored table's options) still passes."""
+    for raw in [{}, *(variant.options for variant in ruleset.variants)]:
+        stored = ruleset.parse_options(ruleset.new_table_options(raw).model_dump(mode="json")).model_dump(mode="json")
+        assert ruleset.new_table_options(stored).model_dump(mode="json") == stored
+    wrong = {"boolean": ["yes", 1, 0, None], "integer": [2.0, "5", True, None], "string": [1, True, None]}
+    for name, field in ruleset.Options.model_json_schema()["properties"].items():
+        for value in wrong[field["type"]]:
+            with pytest.raises(ValidationError):
+                ruleset.new_table_options({name: value})
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda ruleset: ruleset.name)

@@ -88,11 +88,12 @@ def parse(raw: dict[str, Any] | None, *, new_table: bool = False) -> Options:
     ``edition`` are a core game, exactly the four of one stored before ``house_revision`` play
     revision 1 (the module docstring); otherwise a missing option takes its default.  With
     ``new_table`` (a host's choices, which never hold ``house_revision``) a missing revision is
-    the newest whatever the keys.  Raises ``pydantic.ValidationError`` (an unknown revision among
+    the newest whatever the keys, and each option must be its JSON type, nothing converted
+    (``Ruleset.new_table_options``).  Raises ``pydantic.ValidationError`` (an unknown revision among
     others)."""
     raw = dict(raw or {})
     if "edition" not in raw and set(raw) == LEGACY_KEYS:
         raw["edition"] = "core"
     if not new_table and "house_revision" not in raw and set(raw) == FULL_KEYS:
         raw["house_revision"] = 1
-    return Options.model_validate(raw)
+    return Options.model_validate(raw, strict=new_table)

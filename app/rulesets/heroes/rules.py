@@ -111,8 +111,9 @@ class Heroes(Ruleset[HeroesState, HeroesOptions, AnyMove]):
         return table_options.parse(raw)
 
     def new_table_options(self, raw: dict[str, Any] | None) -> HeroesOptions:
-        """A new table's options: the host's, with the newest revision of the house data
-        (``options.parse`` with ``new_table``).  Raises ``pydantic.ValidationError``."""
+        """A new table's options: the host's, each its JSON type (nothing converted), with the newest
+        revision of the house data (``options.parse`` with ``new_table``).  Raises
+        ``pydantic.ValidationError``."""
         return table_options.parse(raw, new_table=True)
 
     def setup(self, n_players: int, options: HeroesOptions, seed: int) -> HeroesState:

@@ -17,7 +17,7 @@ import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.
 import { h, replaceChildren, s } from "../dom.js";
 import { ghostLayer, ghostMark } from "../move-preview.js";
 import { unitFigure } from "../pieces.js";
-import { personName, t } from "../i18n.js";
+import { playerLabel, t } from "../i18n.js";
 import { FULL_PHASES, FULL_SLOTS, fullActionControls, fullBoard, fullControls, fullDescribe, fullMapLayer, isFull, slotOfMove } from "./heroes-full.js";
 import { armyFigures, fitLabels, fittedLabel, hexCorners, roomBetween } from "./heroes-hex.js";
 
@@ -88,7 +88,7 @@ function isEnemy(view, seat) {
 function playerName(frame, seat) {
   if (isEnemy(frame.view || {}, seat)) return t("The Enemy");
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? personName(player.name) : t("Seat {number}", { number: seat + 1 });
+  return player ? playerLabel(frame, player) : t("Seat {number}", { number: seat + 1 });
 }
 
 /** A player mid-sentence: their name, or "the Enemy". */

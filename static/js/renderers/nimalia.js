@@ -12,7 +12,7 @@ import { animalIcon } from "../pieces.js";
 import { activate, keepFocus, linkStylesheet, markLastMove } from "../board-kit.js";
 import { h, replaceChildren } from "../dom.js";
 import { ghostMark } from "../move-preview.js";
-import { personName, t } from "../i18n.js";
+import { playerLabel, t } from "../i18n.js";
 
 await linkStylesheet(new URL("./nimalia.css", import.meta.url)); // the board's look: nimalia.css
 
@@ -56,7 +56,7 @@ function footprint([row, col]) {
 
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? personName(player.name) : t("Seat {number}", { number: seat + 1 });
+  return player ? playerLabel(frame, player) : t("Seat {number}", { number: seat + 1 });
 }
 
 // -- cells and grids ----------------------------------------------------------------------------

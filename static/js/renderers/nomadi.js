@@ -12,7 +12,7 @@ import { activate, cellLabel as where, edgeLabels, keepFocus, linkStylesheet, ma
 import { h, replaceChildren, s } from "../dom.js";
 import { ghostLayer, ghostMark } from "../move-preview.js";
 import { cardBack } from "../pieces.js";
-import { personName, t, tn } from "../i18n.js";
+import { playerLabel, t, tn } from "../i18n.js";
 
 await linkStylesheet(new URL("./nomadi.css", import.meta.url)); // the board's look: nomadi.css
 
@@ -44,7 +44,7 @@ const claimKey = (claim) => (claim === null || claim === undefined ? "none" : si
 
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? personName(player.name) : t("Seat {number}", { number: seat + 1 });
+  return player ? playerLabel(frame, player) : t("Seat {number}", { number: seat + 1 });
 }
 
 function colourOf(view, seat) {

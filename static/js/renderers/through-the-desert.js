@@ -7,7 +7,7 @@
 
 import { activate, edgeLabels, hexLabel as where, keepFocus, linkStylesheet, markLastMove, zoomableFrame } from "../board-kit.js";
 import { h, replaceChildren, s } from "../dom.js";
-import { personName, t, tn } from "../i18n.js";
+import { playerLabel, t, tn } from "../i18n.js";
 import { ghostLayer, ghostMark } from "../move-preview.js";
 import { camelPath } from "../pieces.js";
 
@@ -131,7 +131,7 @@ function seatLabel(seat) {
 
 function playerName(frame, seat) {
   const player = (frame.players || []).find((candidate) => candidate.seat === seat);
-  return player ? personName(player.name) : t("Seat {n}", { n: seat + 1 });
+  return player ? playerLabel(frame, player) : t("Seat {n}", { n: seat + 1 });
 }
 
 // -- the board --------------------------------------------------------------------------------
