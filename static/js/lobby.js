@@ -24,7 +24,7 @@ const TICK_MS = 1000;
  * players"; docs/playing.md, "Ratings"). */
 function paceHint(pace, timed) {
   const away = pace === "live"
-    ? t("Everyone plays at the table now. The others may let a bot play for someone away for a few minutes, until they return.")
+    ? t("Everyone plays at the table now. Once someone has been away for a few minutes, the others may let a bot play for them until they return.")
     : pace === "turn_based" ? t("Each player moves when they can; “My games” shows where it is your move.") : "";
   if (!away) return "";
   const clock = timed
