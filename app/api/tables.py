@@ -11,6 +11,7 @@ from app.api.deps import CurrentAccount, Ctx, OptionalAccount, Session, TableId
 from app.api.guards import TablesLimit
 from app.api.notifications import Kit
 from app.api.schemas import MyTableOut, TableCreated, TableOut, errors
+from app.db.models import iso_utc
 from app.services.tables import actions as lobby
 from app.services.tables import my_games
 from app.services.tables import changes as tables
@@ -82,13 +83,21 @@ async def mine(account: CurrentAccount, ctx: Ctx, db: Session) -> list[dict]:
 @router.get("/{table_id}", response_model=TableOut, responses=errors(400, 404))
 async def show(table_id: TableId, account: OptionalAccount, ctx: Ctx, db: Session, invite_code: str | None = None) -> dict:
     """One table with its seats (a private one needs membership or the invite code); a seated
-    person asking for an open table is at its waiting room (``attendance/waiting.py``)."""
+    person asking for an open table is at its waiting room, and a seat of an open table whose
+    person has not been there within the away time shows ``away_since`` (``attendance/waiting.py``)."""
     info = await tables.load_table(db, table_id)
     viewer = account.id if account else None
     tables.check_access(info, viewer, invite_code)
-    if viewer is not None and info.table.status == "open" and info.seat_of(viewer) is not None:
-        await waiting.saw(db, table_id, viewer)
-    return info.to_dict(ctx.registry, viewer)
+    if info.table.status != "open":
+        return info.to_dict(ctx.registry, viewer)
+    if viewer is not None and info.seat_of(viewer) is not None:
+        await waiting.saw(ctx, db, table_id, viewer)
+    shown = info.to_dict(ctx.registry, viewer)
+    away = await waiting.away_seats(ctx, db, table_id)
+    for entry in shown["seats"]:
+        if entry["seat"] in away:  # the waiting room says who is not there
+            entry["away_since"] = iso_utc(away[entry["seat"]][1])
+    return shown
 
 
 @router.post("/{table_id}/join", response_model=TableOut, responses=errors(400, 401, 403, 404, 409, 429))

@@ -127,12 +127,17 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
           seat.bot ? `${seat.name || t("Bot")} · ${botLevelWord(seat.bot_level) || botLevelWord("medium")}`
             : seat.held_for ? t("{name} · asked, not yet accepted", { name: seat.held_for.name }) : personName(seat.name) || t("free"),
           account && seat.account_id === account.id ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
+          seat.account_id !== null && seat.away_since ? h("span", { class: "muted", "data-away": "" }, ` · ${t("not at the table")}`) : null,
           table.creator_id !== null && seat.account_id === table.creator_id ? h("span", { class: "muted" }, ` · ${t("host")}`) : null,
           isCreator ? botControl(seat) : null,
         ),
       ),
     );
 
+    // A timed game starts only with everyone at the table (app/services/attendance/waiting.py).
+    const gone = table.time_control && table.time_control.move_seconds
+      ? table.seats.filter((seat) => seat.account_id !== null && seat.away_since && seat.account_id !== table.creator_id).map((seat) => personName(seat.name))
+      : [];
     const actions = [];
     const join = () => api("POST", `${path}/join`, inviteCode ? { invite_code: inviteCode } : {});
     if (!account) {
@@ -145,7 +150,7 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     }
     if (isCreator) {
       const start = button(t("Start game"), "start", "primary", () => api("POST", `${path}/start`, {}));
-      start.disabled = missing > 0;
+      start.disabled = missing > 0 || gone.length > 0;
       actions.push(start);
       if (missing > 0 && table.rematch_of) {
         // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
@@ -167,9 +172,11 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
     const note =
       missing > 0
         ? waitingFor
-        : isCreator
-          ? t("Everyone is here: start when ready.")
-          : t("Everyone is here: waiting for the host to start.");
+        : gone.length
+          ? t("Waiting for {names} to come back to the table: with a move clock the game starts only with everyone here.", { names: gone.join(", ") })
+          : isCreator
+            ? t("Everyone is here: start when ready.")
+            : t("Everyone is here: waiting for the host to start.");
     actions.push(h("p", { class: "muted", id: "waiting-note" }, note));
     replaceChildren(actionsBox, actions);
     link.value = inviteLink(table.id, table.invite_code || inviteCode);

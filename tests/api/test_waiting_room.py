@@ -32,8 +32,10 @@ def test_a_timed_game_waits_for_a_seated_person_who_is_gone_and_starts_once_they
         refused = start(ana, table_id)
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "conflict"
         assert refused.json()["error"]["message"].startswith("Bo is not at the table, and with a move clock")
-        assert ana.get(f"/api/tables/{table_id}").json()["status"] == "open"  # nothing changed
-        assert bo.get(f"/api/tables/{table_id}").status_code == 200  # Bo opens the table: back
+        shown = ana.get(f"/api/tables/{table_id}").json()
+        assert shown["status"] == "open"  # nothing changed
+        assert shown["seats"][0]["away_since"] is None and shown["seats"][1]["away_since"] is not None  # the host sees it
+        assert bo.get(f"/api/tables/{table_id}").json()["seats"][1]["away_since"] is None  # Bo opens the table: back
         started = start(ana, table_id)
         assert started.status_code == 200 and started.json()["status"] == "running"
 

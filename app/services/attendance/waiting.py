@@ -26,17 +26,15 @@ from app.services.attendance.presence import aware
 
 TURN_BASED = "turn_based"
 """``tables.pace`` of a turn-based table (``tables.changes.TURN_BASED``, a layer above this one)."""
-SEEN_EVERY = timedelta(seconds=5)
-"""A waiting room's poll writes ``seen_at`` at most this often (its page asks every 2 s)."""
-
-
-async def saw(session: AsyncSession, table_id: int, account_id: int) -> None:
-    """Note that ``account_id`` is at the open table ``table_id``'s waiting room now (nothing when they
-    have no seat there, or were noted in the last ``SEEN_EVERY``); commits."""
+async def saw(ctx: Context, session: AsyncSession, table_id: int, account_id: int) -> None:
+    """Note that ``account_id`` is at the open table ``table_id``'s waiting room now; commits.
+    Nothing when they have no seat there, or were noted in the last ``presence_refresh_seconds``
+    (its page asks every 2 s; the away time is at least four of those, ``app/config.py``)."""
     now = utcnow()
+    every = timedelta(seconds=ctx.settings.presence_refresh_seconds)
     await session.execute(update(Seat).where(
         Seat.table_id == table_id, Seat.account_id == account_id,
-        or_(Seat.seen_at.is_(None), Seat.seen_at < now - SEEN_EVERY)).values(seen_at=now))
+        or_(Seat.seen_at.is_(None), Seat.seen_at < now - every)).values(seen_at=now))
     await session.commit()
 
 
@@ -47,20 +45,36 @@ def away_time(ctx: Context, pace: str) -> timedelta:
     return timedelta(seconds=ctx.settings.absent_after_seconds)
 
 
+async def away_seats(ctx: Context, session: AsyncSession, table_id: int,
+                     now: datetime | None = None) -> dict[int, tuple[str, datetime]]:
+    """The seats of the open table ``table_id`` whose person has not been seen there within its
+    away time: ``{seat: (name, the moment they became away)}``, in seat order (a person never seen
+    there, as a table stored before this rule, counts as away from its creation)."""
+    table = (await session.execute(select(Table.pace, Table.created_at).where(Table.id == table_id))).one()
+    wait = away_time(ctx, table.pace)
+    since = (now or utcnow()) - wait
+    rows = (await session.execute(
+        select(Seat.seat, Account.name, Seat.seen_at).join(Account, Account.id == Seat.account_id)
+        .where(Seat.table_id == table_id).order_by(Seat.seat))).all()
+    away = {}
+    for seat, name, seen_at in rows:
+        last = aware(seen_at) or aware(table.created_at) or since
+        if last <= since:
+            away[seat] = (name, last + wait)
+    return away
+
+
 async def check_everyone_here(ctx: Context, session: AsyncSession, table_id: int, host_id: int,
                               now: datetime | None = None) -> None:
     """Raise ``AppError(conflict)`` naming the seated people other than ``host_id`` who have not been
     seen at the open, timed table ``table_id`` within its away time (see the module's docstring);
     nothing for an untimed table."""
-    table = (await session.execute(select(Table.move_seconds, Table.pace).where(Table.id == table_id))).one()
-    if not table.move_seconds:
+    if not await session.scalar(select(Table.move_seconds).where(Table.id == table_id)):
         return
-    since = (now or utcnow()) - away_time(ctx, table.pace)
-    rows = (await session.execute(
-        select(Account.name, Seat.seen_at).join(Account, Account.id == Seat.account_id)
-        .where(Seat.table_id == table_id, Seat.account_id.is_not(None), Seat.account_id != host_id)
-        .order_by(Seat.seat))).all()
-    gone = [name for name, seen_at in rows if (aware(seen_at) or since) <= since]
+    host_seats = set(await session.scalars(select(Seat.seat).where(Seat.table_id == table_id,
+                                                                      Seat.account_id == host_id)))
+    gone = [name for seat, (name, _) in (await away_seats(ctx, session, table_id, now)).items()
+            if seat not in host_seats]
     if len(gone) == 1:
         raise AppError("conflict", "{name} is not at the table, and with a move clock the game would run without "
                        "them: start when they are back (opening the table brings them back)", name=gone[0])
