@@ -246,10 +246,10 @@ class Event(BaseModel):
     * ``rule`` is the rule code the entry applies (an anchor of the game's rules page) or ``None``.
     * ``seats`` is ``None`` for a public entry, or the seats that alone may read it (private
       information such as a drawn card).
-    * ``reveals`` is the seat whose earlier hidden choice the entry makes public (a simultaneous
-      pick shown once everyone has chosen, as Nimalia's placements), or ``None``: when a bot made
-      that choice for the seat's person, the platform names the seat "(bot)" in the entry, as it
-      does the mover of a bot's move (``app/services/games/bot_log.py``).  Not stored with the entry.
+    * ``reveals`` are the seats whose earlier hidden choices the entry makes public (simultaneous
+      picks shown once everyone has chosen: Nimalia's placements, Heroes' tactic cards): where a bot
+      made that choice for the seat's person, the platform names the seat "(bot)" in the entry, as
+      it does the mover of a bot's move (``app/services/games/bot_log.py``).  Not stored with the entry.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -258,7 +258,7 @@ class Event(BaseModel):
     args: dict[str, dict[str, Any]] = {}
     rule: str | None = None
     seats: tuple[Seat, ...] | None = None
-    reveals: Seat | None = Field(default=None, exclude=True)
+    reveals: tuple[Seat, ...] = Field(default=(), exclude=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -271,7 +271,7 @@ class Event(BaseModel):
 
     @classmethod
     def trusted(cls, text: str, args: dict[str, dict[str, Any]] | None = None, rule: str | None = None,
-                seats: tuple[Seat, ...] | None = None, reveals: Seat | None = None) -> Event:
+                seats: tuple[Seat, ...] | None = None, reveals: tuple[Seat, ...] = ()) -> Event:
         """``Event(text=..., args=..., rule=..., seats=..., reveals=...)`` without pydantic's validation: the same
         event (equal, the same dump, the rule code moved out of ``text`` by :func:`split_rule`),
         faster, for the hot paths of the rules (an event or more per move).
@@ -288,7 +288,7 @@ class Event(BaseModel):
             fields.add("args")
         if seats is not None:
             fields.add("seats")
-        if reveals is not None:
+        if reveals:
             fields.add("reveals")
         if rule is not None:
             fields.add("rule")

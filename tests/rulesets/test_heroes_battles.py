@@ -78,6 +78,8 @@ def test_first_strike_costs_4_mana_gives_2_strength_and_2_vp():
     assert state["players"][A]["score"] == 1 + 2
     assert "Both reveal: {seat0} First Strike (+2), {seat1} Hold (+0)" in texts(events)
     assert state["last"]["battle"]["strength"] == {"attacker": 6, "defender": 3}
+    # the entry shows both seats' hidden choices (a bot's choice for a person is named so: Event.reveals)
+    assert next(event for event in events if event.text.startswith("Both reveal")).reveals == (A, B)
 
 
 def test_sacrificed_units_pay_at_natural_strength_count_in_the_battle_and_die_after():

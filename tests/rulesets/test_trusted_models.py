@@ -23,7 +23,7 @@ from app.rulesets.through_the_desert.moves import Camel
     {"text": "{seat0} inspects the card on {cell}", "args": {"cell": {"kind": "place", "text": "B3", "at": [2, 1]}},
      "rule": "R-30b"},
     {"text": "{seat2}: the card is worth +3", "seats": (2,)},
-    {"text": "{seat1} placed card {card}", "args": {"card": {"kind": "amount", "value": 4, "text": "4"}}, "reveals": 1},
+    {"text": "{seat1} placed card {card}", "args": {"card": {"kind": "amount", "value": 4, "text": "4"}}, "reveals": (1,)},
 ])
 def test_a_trusted_event_is_the_validated_event(fields):
     validated, trusted = Event(**fields), Event.trusted(**fields)

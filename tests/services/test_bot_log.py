@@ -5,7 +5,7 @@ first entry they read when it does not name the mover; a move's consequences kee
 from __future__ import annotations
 
 from app.rulesets.base import arg_text, player
-from app.services.games.bot_log import mark_bot_events
+from app.services.games.bot_log import mark_bot_events, mark_revealed
 
 BOT = {**player(1), "bot": True}
 
@@ -49,3 +49,12 @@ def test_a_bots_move_names_the_person_once_with_one_pair_of_brackets():
     assert [arg_text({**player(seat), "bot": True}, names) for seat in range(4)] == [
         "Ben (bot)", "Bob (seat 2, bot)", "Ada (bot)", "Bob (seat 4, bot)"]
     assert arg_text(player(1), names) == "Bob (seat 2)"
+
+
+def test_a_revealed_choice_names_only_the_seats_a_bot_chose_for():
+    # Heroes' tactic cards, shown together: the bot chose for seat 1 only; seat 0's line is untouched.
+    both = row("Both reveal: {seat0} Hold (+0), {seat1} First Strike (+2)")
+    placed = row("{seat0} placed card {card}")
+    marked = mark_revealed([both, placed, row("Round 2 begins")], [(0, 1), (0,), ()], {1})
+    assert marked[0]["args"] == {"seat1": BOT, "by": BOT}
+    assert marked[1:] == [placed, row("Round 2 begins")]

@@ -291,7 +291,8 @@ def reveal(state: HeroesState, rivals: Rivals, events: list[Event]) -> None:
             state["players"][seat]["resources"][resource] -= amount
         texts.append(said(f"{name} {{{key}}} (+{{{side}_bonus}})", **{key: card_arg(card.name), f"{side}_bonus": number(record["bonus"])}))
     battle["cards"] = records
-    events.append((Phrase("Both reveal: ") + texts[0] + ", " + texts[1]).event())
+    chosen = tuple(battle[side] for side in SIDES if side in moves and isinstance(battle[side], int))
+    events.append((Phrase("Both reveal: ") + texts[0] + ", " + texts[1]).event(reveals=chosen))
 
 
 # -- conscripts ------------------------------------------------------------------------------

@@ -270,9 +270,9 @@ def close_step(state: NimaliaState, picks: list[Placement], events: list[Event])
         if covering:
             args["spaces"] = amount(covering, "space" if covering == 1 else "spaces")
             events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°, covering {{spaces}}", args=args,
-                                reveals=seat))
+                                reveals=(seat,)))
         else:
-            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°", args=args, reveals=seat))
+            events.append(Event(text=f"{{seat{seat}}} placed card {{card}}, turned {{rotation}}°", args=args, reveals=(seat,)))
     state["picks"] = [None] * state["players"]
     if state["hands"][0]:
         pass_hands(state, events)

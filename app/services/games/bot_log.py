@@ -52,15 +52,19 @@ def mark_bot_events(event_rows: list[dict[str, Any]], seat: int) -> list[dict[st
     return marked
 
 
-def mark_revealed(event_rows: list[dict[str, Any]], reveals: list[int | None], bot_chosen: set[int]) -> list[dict[str, Any]]:
+def mark_revealed(event_rows: list[dict[str, Any]], reveals: list[tuple[int, ...]],
+                  bot_chosen: set[int]) -> list[dict[str, Any]]:
     """The stored event rows of a move, where an entry that reveals (``reveals[i]``, the event's
     ``Event.reveals``) the choice of a seat in ``bot_chosen`` (a bot chose it for the seat's person)
-    names that seat "(bot)" and carries its ``by`` argument; ``event_rows`` is not changed."""
+    names that seat "(bot)" and carries a ``by`` argument (the first such seat); ``event_rows`` is
+    not changed."""
     marked = []
-    for row, seat in zip(event_rows, reveals, strict=True):
-        name = f"seat{seat}"
-        if seat in bot_chosen and "{" + name + "}" in row["text"]:
-            bot = {**player(seat), "bot": True}
-            row = {**row, "args": {**row.get("args", {}), name: bot, BY: bot}}
-        marked.append(row)
+    for row, seats in zip(event_rows, reveals, strict=True):
+        args = dict(row.get("args", {}))
+        for seat in seats:
+            name = f"seat{seat}"
+            if seat in bot_chosen and "{" + name + "}" in row["text"]:
+                args[name] = {**player(seat), "bot": True}
+                args.setdefault(BY, args[name])
+        marked.append({**row, "args": args} if args != row.get("args", {}) else row)
     return marked

@@ -164,7 +164,7 @@ async def _apply_in_one_statement(ctx: Context, is_mover: Callable[[SeatInfo], b
         return None  # a game's last move rates it (services/accounts/ratings.py): the locking path does both at once
     new_version = version + 1
     status = "running"
-    if any(event.reveals not in (None, mover.seat) for event in events):
+    if any(set(event.reveals) - {mover.seat} for event in events):
         return None  # whether a bot made the revealed choices is read under the lock (_revealed_by_bot)
     event_rows = _event_rows(events, mover, client_move_id)
     # A move the server played (a bot's, a time-out's) is never its seat's person's to take back.
@@ -322,7 +322,7 @@ async def _revealed_by_bot(session: AsyncSession, game_id: int, seats: tuple[Sea
                            mover: int) -> set[int]:
     """The seats other than ``mover`` whose choice an event reveals (``Event.reveals``) and whose
     person had that choice made by a bot: their last move is a bot's (``BOT_MOVE_ID_PREFIX``)."""
-    revealed = {event.reveals for event in events} - {None, mover}
+    revealed = {seat for event in events for seat in event.reveals} - {mover}
     people = {info.seat for info in seats if info.account_id is not None}
     chosen = set()
     for seat in sorted(revealed & people):
