@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tests.e2e.pages import expect, sign_in, version_of, wait_for_version_change
+from tests.e2e.pages import api, expect, guest_page, sign_in, version_of, wait_for_version_change
 from tests.e2e.conftest import SERVER_START_SECONDS
 from tests.support.server import ServerProcess
 
@@ -90,3 +90,27 @@ def test_an_away_player_is_shown_with_a_countdown_handed_to_a_bot_and_takes_the_
     expect(ana.locator('.player[data-seat="1"]')).to_have_attribute("data-takeover", "")
     expect(bo.locator("#seat-status")).to_be_hidden()
     expect(ana.locator('.player[data-seat="1"] [data-away]')).to_have_count(0)
+
+
+def test_the_host_sees_who_is_not_at_a_timed_table_and_starts_once_they_are_back(quick_away_server, chromium):
+    """The waiting room of a timed table shows who is not at the table, and its host can start only
+    once they are back (app/services/attendance/waiting.py): Bo took his seat and opened nothing."""
+    base = quick_away_server
+    ana, bo = guest_page(chromium, base, "Ana"), guest_page(chromium, base, "Bo")
+    table_id = api(ana, base, "POST", "/api/tables", {"ruleset": "nimalia", "seats": 2, "move_seconds": 60})["id"]
+    api(bo, base, "POST", f"/api/tables/{table_id}/join")  # Bo takes the seat and opens nothing: gone
+    ana.goto(f"{base}/tables/{table_id}")
+    bo_seat = ana.locator('#waiting-seats [data-seat="1"]')
+    expect(bo_seat.locator("[data-away]")).to_have_text(" · not at the table", timeout=15_000)
+    expect(ana.locator("#waiting-note")).to_have_text(
+        "Waiting for Bo to come back to the table: with a move clock the game starts only with everyone here.")
+    expect(ana.locator('[data-action="start"]')).to_be_disabled()
+    refused = ana.request.post(f"{base}/api/tables/{table_id}/start", data={})
+    assert refused.status == 409 and refused.json()["error"]["message"].startswith("Bo is not at the table")
+
+    bo.goto(f"{base}/tables/{table_id}")  # Bo comes back: his waiting room keeps him there
+    expect(bo_seat.locator("[data-away]")).to_have_count(0, timeout=15_000)
+    expect(ana.locator("#waiting-note")).to_have_text("Everyone is here: start when ready.")
+    ana.locator('[data-action="start"]').click()
+    expect(ana.locator("#game")).to_have_attribute("data-status", "running")
+    expect(bo.locator("#game")).to_have_attribute("data-status", "running")
