@@ -45,7 +45,8 @@ function form(id, title, fields, submitLabel, busyLabel, send) {
 }
 
 function checkPassword(password) {
-  if (password.length < 8 || password.length > 128) throw new Error(t("A password has 8 to 128 characters."));
+  const characters = [...password].length; // as the server counts them (an emoji is one, not two UTF-16 units)
+  if (characters < 8 || characters > 128) throw new Error(t("A password has 8 to 128 characters."));
 }
 
 function keepForm(account) {

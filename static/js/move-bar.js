@@ -166,11 +166,18 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
       proposal = null;
       return;
     }
+    // The board stays where the finger tapped it while a move waits for Confirm: where the bar's
+    // question takes less room than what it replaces (a two-line "Undo is no longer possible" on a
+    // phone), the bar keeps that room (and gives it back once the move is confirmed or cancelled).
+    const boardTop = proposal && bar.dataset.state !== "confirming" ? board.getBoundingClientRect().top : null;
     bar.dataset.state = proposal ? "confirming" : canUndo ? "undo" : "idle";
+    if (!proposal) bar.style.minHeight = "";
     if (proposal) {
       const words = describe(proposal);
       question.textContent = words ? `${words.replace(/[.?!]$/, "")}.` : t("Play this move?");
       replaceChildren(bar, question, confirm, cancel);
+      const rise = boardTop === null ? 0 : boardTop - board.getBoundingClientRect().top;
+      if (rise > 0) bar.style.minHeight = `${bar.getBoundingClientRect().height + rise}px`;
     } else {
       undoGone.textContent = why ? t("Undo is no longer possible: {reason}.", { reason: why }) : "";
       replaceChildren(bar, setting, canUndo ? takeBack : why ? undoGone : null);

@@ -22,7 +22,8 @@ if (!token) {
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  if (password.value.length < 8 || password.value.length > 128) {
+  const characters = [...password.value].length; // as the server counts them (an emoji is one, not two UTF-16 units)
+  if (characters < 8 || characters > 128) {
     showMessage(message, t("A password has 8 to 128 characters."));
     password.focus();
     return;

@@ -191,7 +191,8 @@ export async function mountSession(container, onChange) {
         password.focus();
         return;
       }
-      if (mode === "register" && (body.password.length < 8 || body.password.length > 128)) {
+      const characters = [...body.password].length; // as the server counts them (an emoji is one, not two UTF-16 units)
+      if (mode === "register" && (characters < 8 || characters > 128)) {
         showMessage(message, t("A password has 8 to 128 characters."));
         password.focus();
         return;

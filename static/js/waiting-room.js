@@ -152,10 +152,12 @@ export function mountWaitingRoom({ tableId, inviteCode, table, account, onTable,
       const start = button(t("Start game"), "start", "primary", () => api("POST", `${path}/start`, {}));
       start.disabled = missing > 0 || gone.length > 0;
       actions.push(start);
-      if (missing > 0 && table.rematch_of) {
+      if ((missing > 0 && table.rematch_of) || (missing === 0 && gone.length > 0)) {
         // A rematch offer: the host need not wait for everyone; nobody who did not accept is seated.
-        actions.push(button(t("Start with bots in the empty seats"), "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
-        if (table.seats.length - missing >= (table.min_players || 1)) {
+        // A timed table with someone gone: their seat becomes empty, for a bot or one seat fewer.
+        const bots = missing > 0 ? t("Start with bots in the empty seats") : t("Start with bots in their seats");
+        actions.push(button(bots, "start-bots", "", () => api("POST", `${path}/start`, { empty_seats: "bots" })));
+        if (table.seats.length - missing - gone.length >= (table.min_players || 1)) {
           actions.push(button(t("Start with fewer seats"), "start-fewer", "", () => api("POST", `${path}/start`, { empty_seats: "fewer" })));
         }
       }

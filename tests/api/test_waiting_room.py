@@ -32,6 +32,7 @@ def test_a_timed_game_waits_for_a_seated_person_who_is_gone_and_starts_once_they
         refused = start(ana, table_id)
         assert refused.status_code == 409 and refused.json()["error"]["code"] == "conflict"
         assert refused.json()["error"]["message"].startswith("Bo is not at the table, and with a move clock")
+        assert "start with a bot or fewer seats in their place" in refused.json()["error"]["message"]
         shown = ana.get(f"/api/tables/{table_id}").json()
         assert shown["status"] == "open"  # nothing changed
         assert shown["seats"][0]["away_since"] is None and shown["seats"][1]["away_since"] is not None  # the host sees it
@@ -81,3 +82,51 @@ def test_an_untimed_game_or_a_turn_based_one_within_its_day_starts_with_someone_
     with time_machine.travel(utcnow() + timedelta(hours=2), tick=False):
         assert start(ana, untimed).status_code == 200  # no clock: nothing happens to Bo's seat until Bo comes
         assert start(ana, turn_based).status_code == 200  # away only after a day (turn_based_absent_after_hours)
+
+
+def test_the_host_may_start_without_someone_gone_with_a_bot_or_fewer_seats_in_their_place(client):
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    with_bot = open_table(ana, bo, move_seconds=30)
+    created = ana.post("/api/tables", {"ruleset": "toy-sealed-bids", "seats": 3, "move_seconds": 30}).json()["id"]
+    for person in (bo, cy):
+        assert person.post(f"/api/tables/{created}/join").status_code == 200
+    with time_machine.travel(utcnow() + AWAY + timedelta(seconds=5), tick=False):
+        cy.get(f"/api/tables/{created}")  # Cy is there, Bo is not
+        started = ana.post(f"/api/tables/{with_bot}/start", {"empty_seats": "bots"}).json()
+        assert started["status"] == "running" and started["seats"][1]["account_id"] is None and started["seats"][1]["bot"]
+        fewer = ana.post(f"/api/tables/{created}/start", {"empty_seats": "fewer"}).json()
+        assert fewer["status"] == "running" and [seat["name"] for seat in fewer["seats"]] == ["Ana", "Cy"]
+    assert bo.get(f"/api/tables/{with_bot}").json()["seats"][1]["account_id"] is None  # Bo plays in neither game
+
+
+def test_start_on_a_table_that_is_not_open_says_so_whoever_is_gone(client):
+    ana, bo = Player(client, "Ana"), Player(client, "Bo")
+    table_id = open_table(ana, bo, move_seconds=30)
+    assert start(ana, table_id).status_code == 200
+    with time_machine.travel(utcnow() + AWAY + timedelta(seconds=5), tick=False):
+        again = start(ana, table_id).json()["error"]
+        assert (again["code"], again["message"]) == ("conflict", "this game has already started")
+
+
+def test_a_timed_rematch_waits_for_its_host_when_someone_seated_has_gone(client):
+    """The last accept of a rematch offer starts it, but not while someone who accepted earlier is
+    gone: the offer stays open and its host starts it (with them back, or without them)."""
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    old = ana.post("/api/tables", {"ruleset": "toy-sealed-bids", "seats": 3, "move_seconds": 30}).json()["id"]
+    for person in (bo, cy):
+        person.post(f"/api/tables/{old}/join")
+    assert start(ana, old).status_code == 200
+    for _ in range(3):
+        for person in (ana, bo, cy):
+            game = person.get(f"/api/games/{old}").json()
+            if game["legal"]:
+                person.move(old, game["version"], game["legal"][0])
+    assert ana.get(f"/api/games/{old}").json()["status"] == "finished"
+    offer = ana.post(f"/api/tables/{old}/rematch").json()["id"]
+    assert bo.post(f"/api/tables/{old}/rematch").status_code == 200  # Bo accepts, then goes
+    with time_machine.travel(utcnow() + AWAY + timedelta(seconds=5), tick=False):
+        assert cy.post(f"/api/tables/{old}/rematch").status_code == 200  # the last accept
+        shown = cy.get(f"/api/tables/{offer}").json()
+        assert shown["status"] == "open" and shown["seats"][1]["away_since"] is not None
+        bo.get(f"/api/tables/{offer}")
+        assert start(ana, offer).json()["status"] == "running"

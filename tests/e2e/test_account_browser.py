@@ -113,3 +113,16 @@ def test_a_signed_out_visitor_gets_no_console_error_for_not_being_signed_in(live
         expect(page.locator(ready)).to_be_visible()
         expect(page.locator("#guest-name")).to_be_visible()  # the page knows nobody is signed in
     assert refused == [] and errors == [], (refused, errors)
+
+
+def test_a_password_is_measured_in_characters_as_the_server_does(live_server, chromium):
+    """65 camels are 65 characters (130 UTF-16 units): the form lets the server take them."""
+    page = chromium.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(f"{live_server}/")
+    name = f"Camel{uuid.uuid4().hex[:6]}"
+    page.click("#auth-open")
+    page.click("#auth-mode-register")
+    page.fill("#auth-name", name)
+    page.fill("#auth-password", "🐪" * 65)
+    page.click("#auth-submit")
+    expect(page.locator("#who-name")).to_have_text(name)

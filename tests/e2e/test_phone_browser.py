@@ -17,7 +17,7 @@ import struct
 
 import pytest
 
-from tests.e2e.pages import server_game, sign_in, version_of
+from tests.e2e.pages import api, server_game, sign_in, version_of
 
 pytestmark = pytest.mark.e2e
 
@@ -174,6 +174,36 @@ def test_a_game_fits_a_phone_and_plays_by_touch(live_server, chromium, ruleset):
     mover.goto(f"{base}/")  # the lobby with this table among "My games", its Play and Copy link
     expect(mover.locator(f'#mine [data-my-table-id="{table_id}"]')).to_be_visible()
     assert small_tap_targets(mover) == [], f"lobby with a {ruleset} table"
+
+
+@pytest.mark.parametrize("ruleset", ["nomadi", "through-the-desert"])
+def test_a_move_held_for_confirm_on_a_later_turn_leaves_the_board_where_it_was(live_server, chromium, ruleset):
+    """From the second turn the bar above the board says "Undo is no longer possible: …" (two lines
+    on a phone); the bar holding a move for Confirm keeps that room, so the board stays put."""
+    base = live_server
+    ana, bo = phone_page(chromium, base, "Ana"), phone_page(chromium, base, "Bo")
+    options = {"first_player": "host"} if ruleset == "nomadi" else {}
+    table_id = ana.request.post(f"{base}/api/tables", data={"ruleset": ruleset, "seats": 2, "options": options}).json()["id"]
+    assert bo.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
+    assert ana.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    ana.goto(f"{base}/tables/{table_id}")
+    expect(ana.locator("body")).to_have_attribute("data-connection", "live")
+    pages = {0: ana, 1: bo}
+    moved = False
+    for _ in range(12):  # Ana moves through the API, then Bo, until Ana is to move again after Bo acted
+        game = server_game(ana, base, table_id)
+        if moved and game["to_act"] == [0]:
+            break
+        mover = pages[game["to_act"][0]]
+        mine = server_game(mover, base, table_id)
+        api(mover, base, "POST", f"/api/games/{table_id}/moves",
+            {"id": f"m{mine['version']}", "version": mine["version"], "move": mine["legal"][0]})
+        moved = moved or mover is bo
+    expect(ana.locator("#game")).to_have_attribute("data-version", str(server_game(ana, base, table_id)["version"]))
+    expect(ana.locator("#undo-gone")).to_contain_text("Undo is no longer possible")
+    show_legal_spaces(ana, ruleset)
+    tap_a_move(ana, ruleset)  # measures the board while Confirm waits
+    expect(ana.locator("#move-bar")).not_to_have_attribute("data-state", "confirming")
 
 
 BOX = "selector => { const r = document.querySelector(selector).getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }"

@@ -64,20 +64,26 @@ async def away_seats(ctx: Context, session: AsyncSession, table_id: int,
     return away
 
 
-async def check_everyone_here(ctx: Context, session: AsyncSession, table_id: int, host_id: int,
-                              now: datetime | None = None) -> None:
-    """Raise ``AppError(conflict)`` naming the seated people other than ``host_id`` who have not been
-    seen at the open, timed table ``table_id`` within its away time (see the module's docstring);
-    nothing for an untimed table."""
-    if not await session.scalar(select(Table.move_seconds).where(Table.id == table_id)):
-        return
+async def gone_from_timed_table(ctx: Context, session: AsyncSession, table_id: int, host_id: int | None = None,
+                                now: datetime | None = None) -> dict[int, str]:
+    """The seated people other than ``host_id`` who have not been seen at ``table_id`` within its
+    away time, ``{seat: name}``, when it is an open, timed table (see the module's docstring); ``{}``
+    for any other table."""
+    table = (await session.execute(select(Table.status, Table.move_seconds).where(Table.id == table_id))).first()
+    if table is None or table.status != "open" or not table.move_seconds:
+        return {}
     host_seats = set(await session.scalars(select(Seat.seat).where(Seat.table_id == table_id,
                                                                       Seat.account_id == host_id)))
-    gone = [name for seat, (name, _) in (await away_seats(ctx, session, table_id, now)).items()
-            if seat not in host_seats]
+    return {seat: name for seat, (name, _) in (await away_seats(ctx, session, table_id, now)).items()
+            if seat not in host_seats}
+
+
+def not_here(gone: dict[int, str]) -> AppError:
+    """The refusal to start a timed game without the people ``gone`` (``gone_from_timed_table``)."""
     if len(gone) == 1:
-        raise AppError("conflict", "{name} is not at the table, and with a move clock the game would run without "
-                       "them: start when they are back (opening the table brings them back)", name=gone[0])
-    if gone:
-        raise AppError("conflict", "{names} are not at the table, and with a move clock the game would run without "
-                       "them: start when they are back (opening the table brings them back)", names=", ".join(gone))
+        return AppError("conflict", "{name} is not at the table, and with a move clock the game would run without them: "
+                        "wait until they open the table, or start with a bot or fewer seats in their place",
+                        name=next(iter(gone.values())))
+    return AppError("conflict", "{names} are not at the table, and with a move clock the game would run without them: "
+                    "wait until they open the table, or start with bots or fewer seats in their place",
+                    names=", ".join(gone.values()))

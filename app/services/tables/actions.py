@@ -25,10 +25,14 @@ from app.services.tables.changes import TableInfo
 
 async def join(ctx: Context, session: AsyncSession, account: Account, table_id: int, seat: int | None,
                invite_code: str | None) -> TableInfo:
-    """Seat ``account`` at ``seat`` (or the first empty one); raises as ``tables.join_table``.  When
-    that started the game (the last person a rematch offer waited for), announce its version 0."""
+    """Seat ``account`` at ``seat`` (or the first empty one); raises as ``tables.join_table``.  The
+    last person a rematch offer waited for starts the game, and its version 0 is announced, unless
+    it is timed and someone seated is not at the table (``waiting``): then its host starts it."""
     async with ctx.hold_table(table_id) as held:
         info = await tables.join_table(session, ctx.registry, account, held, seat, invite_code)
+        if (info.table.rematch_of is not None and not info.held and not any(s.empty for s in info.seats)
+                and not await waiting.gone_from_timed_table(ctx, session, table_id)):
+            info = await tables.begin(session, ctx.registry, await tables.load_table(session, table_id, for_update=True))
     if info.table.status == "running":
         await ctx.fanout.publish(table_id, 0)
     return info
@@ -54,9 +58,15 @@ async def resign(ctx: Context, session: AsyncSession, account: Account, table_id
 async def start(ctx: Context, session: AsyncSession, account: Account, table_id: int,
                 empty_seats: str | None = None) -> TableInfo:
     """Start the game (``tables.start_table``), then announce its version 0 (its bots start playing).
-    A timed game starts only with every seated person at the table (``waiting.check_everyone_here``)."""
+    A timed game starts only with every seated person at the table (``waiting``): else
+    ``AppError(conflict)``, or with ``empty_seats`` those not there lose their seat, which becomes
+    an empty one (they agreed to the table, not to a game begun without them)."""
     async with ctx.hold_table(table_id) as held:
-        await waiting.check_everyone_here(ctx, session, table_id, account.id)
+        gone = await waiting.gone_from_timed_table(ctx, session, table_id, account.id)
+        if gone and empty_seats not in tables.EMPTY_SEATS_CHOICES:
+            raise waiting.not_here(gone)
+        if gone:
+            await tables.unseat(session, table_id, sorted(gone))
         info = await tables.start_table(session, ctx.registry, account, held, empty_seats)
     await ctx.fanout.publish(table_id, 0)
     return info

@@ -265,8 +265,8 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
     """Seat ``account`` at ``seat`` (or the seat an invitation holds for them, or the first empty
     seat nobody's invitation holds); the invitation to this table, if any, is used up.
 
-    A rematch offer (``rematch_of``) starts by itself when the last person it waited for takes
-    their seat: every one of them has then agreed to play.
+    Whether the game then starts by itself (a rematch offer's last person) is the caller's to
+    decide (``app/services/tables/actions.py``, ``join``).
 
     Raises ``AppError``: ``not_found``, ``conflict`` (not open, already seated), ``table_full``
     (no empty seat, or that seat is taken or held for someone else), ``bad_request`` (no such seat).
@@ -306,11 +306,13 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
     except IntegrityError:
         await session.rollback()
         raise AppError("conflict", "you already have a seat at this table") from None
-    info = await load_table(session, table_id, for_update=True)
-    if info.table.rematch_of is not None and not info.held and not any(s.empty for s in info.seats):
-        return await begin(session, registry, info)
-    await session.commit()
-    return info
+    return await load_table(session, table_id)
+
+
+async def unseat(session: AsyncSession, table_id: int, seats: list[int]) -> None:
+    """Empty ``seats`` of the open table ``table_id`` (their people were not at the table when its
+    host started it: ``app/services/tables/actions.py``); not committed."""
+    await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat.in_(seats)).values(account_id=None))
 
 
 async def leave_table(session: AsyncSession, account: Account, held: TableHold) -> TableInfo:
