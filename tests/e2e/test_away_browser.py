@@ -105,12 +105,14 @@ def test_the_host_sees_who_is_not_at_a_timed_table_and_starts_once_they_are_back
     expect(ana.locator("#waiting-note")).to_have_text(
         "Waiting for Bo to come back to the table: with a move clock the game starts only with everyone here.")
     expect(ana.locator('[data-action="start"]')).to_be_disabled()
+    expect(ana.locator('[data-action="start-bots"]')).to_have_text("Start with bots in their seats")  # or without him
     refused = ana.request.post(f"{base}/api/tables/{table_id}/start", data={})
     assert refused.status == 409 and refused.json()["error"]["message"].startswith("Bo is not at the table")
 
     bo.goto(f"{base}/tables/{table_id}")  # Bo comes back: his waiting room keeps him there
     expect(bo_seat.locator("[data-away]")).to_have_count(0, timeout=15_000)
     expect(ana.locator("#waiting-note")).to_have_text("Everyone is here: start when ready.")
+    expect(ana.locator('[data-action="start-bots"]')).to_have_count(0)
     ana.locator('[data-action="start"]').click()
     expect(ana.locator("#game")).to_have_attribute("data-status", "running")
     expect(bo.locator("#game")).to_have_attribute("data-status", "running")
