@@ -17,7 +17,7 @@ def open_table(ana: Player, bo: Player, **terms) -> int:
     created = ana.post("/api/tables", {"ruleset": "toy-race", "seats": 2, **terms})
     assert created.status_code == 201, created.text
     table_id = created.json()["id"]
-    assert bo.post(f"/api/tables/{table_id}/join").status_code == 200
+    assert bo.post(f"/api/tables/{table_id}/join", {"invite_code": created.json()["invite_code"]}).status_code == 200
     return table_id
 
 
@@ -130,3 +130,13 @@ def test_a_timed_rematch_waits_for_its_host_when_someone_seated_has_gone(client)
         assert shown["status"] == "open" and shown["seats"][1]["away_since"] is not None
         bo.get(f"/api/tables/{offer}")
         assert start(ana, offer).json()["status"] == "running"
+
+
+def test_only_the_host_hears_who_is_gone(client):
+    ana, bo, cy = Player(client, "Ana"), Player(client, "Bo"), Player(client, "Cy")
+    table_id = open_table(ana, bo, move_seconds=30, private=True)
+    with time_machine.travel(utcnow() + AWAY + timedelta(seconds=5), tick=False):
+        assert start(cy, table_id).json()["error"]["code"] == "not_found"  # a private table is nobody else's business
+        assert start(bo, table_id).json()["error"]["code"] == "forbidden"
+        assert bo.post(f"/api/tables/{table_id}/start", {"empty_seats": "bots"}).json()["error"]["code"] == "forbidden"
+        assert ana.get(f"/api/tables/{table_id}").json()["seats"][1]["account_id"] == bo.id  # nobody lost a seat

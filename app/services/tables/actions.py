@@ -62,7 +62,9 @@ async def start(ctx: Context, session: AsyncSession, account: Account, table_id:
     ``AppError(conflict)``, or with ``empty_seats`` those not there lose their seat, which becomes
     an empty one (they agreed to the table, not to a game begun without them)."""
     async with ctx.hold_table(table_id) as held:
-        gone = await waiting.gone_from_timed_table(ctx, session, table_id, account.id)
+        # only for the host: anyone else hears what start_table says (forbidden, or not_found at a private table)
+        hosting = (await tables.load_table(session, table_id)).table.creator_id == account.id
+        gone = await waiting.gone_from_timed_table(ctx, session, table_id, account.id) if hosting else {}
         if gone and empty_seats not in tables.EMPTY_SEATS_CHOICES:
             raise waiting.not_here(gone)
         if gone:
