@@ -189,16 +189,17 @@ def test_a_move_held_for_confirm_on_a_later_turn_leaves_the_board_where_it_was(l
     ana.goto(f"{base}/tables/{table_id}")
     expect(ana.locator("body")).to_have_attribute("data-connection", "live")
     pages = {0: ana, 1: bo}
-    moved = False
-    for _ in range(12):  # Ana moves through the API, then Bo, until Ana is to move again after Bo acted
+    ana_moved = bo_after = False  # Through the Desert draws who starts: Bo may move first
+    for _ in range(12):  # moves through the API until Ana is to move again after Bo acted after her
         game = server_game(ana, base, table_id)
-        if moved and game["to_act"] == [0]:
+        if bo_after and game["to_act"] == [0]:
             break
         mover = pages[game["to_act"][0]]
         mine = server_game(mover, base, table_id)
         api(mover, base, "POST", f"/api/games/{table_id}/moves",
             {"id": f"m{mine['version']}", "version": mine["version"], "move": mine["legal"][0]})
-        moved = moved or mover is bo
+        ana_moved = ana_moved or mover is ana
+        bo_after = bo_after or (mover is bo and ana_moved)
     expect(ana.locator("#game")).to_have_attribute("data-version", str(server_game(ana, base, table_id)["version"]))
     expect(ana.locator("#undo-gone")).to_contain_text("Undo is no longer possible")
     show_legal_spaces(ana, ruleset)

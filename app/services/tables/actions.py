@@ -68,7 +68,7 @@ async def start(ctx: Context, session: AsyncSession, account: Account, table_id:
         if gone and empty_seats not in tables.EMPTY_SEATS_CHOICES:
             raise waiting.not_here(gone)
         if gone:
-            await tables.unseat(session, table_id, sorted(gone))
+            await tables.unseat(session, held, sorted(gone))
         info = await tables.start_table(session, ctx.registry, account, held, empty_seats)
     await ctx.fanout.publish(table_id, 0)
     return info

@@ -309,9 +309,10 @@ async def join_table(session: AsyncSession, registry: Registry, account: Account
     return await load_table(session, table_id)
 
 
-async def unseat(session: AsyncSession, table_id: int, seats: list[int]) -> None:
-    """Empty ``seats`` of the open table ``table_id`` (their people were not at the table when its
-    host started it: ``app/services/tables/actions.py``); not committed."""
+async def unseat(session: AsyncSession, held: TableHold, seats: list[int]) -> None:
+    """Empty ``seats`` of the open table ``held`` (their people were not at the table when its host
+    started it: ``app/services/tables/actions.py``); not committed."""
+    table_id = held.check()
     await session.execute(update(Seat).where(Seat.table_id == table_id, Seat.seat.in_(seats)).values(account_id=None))
 
 
