@@ -93,10 +93,10 @@ async def show(table_id: TableId, account: OptionalAccount, ctx: Ctx, db: Sessio
     if viewer is not None and info.seat_of(viewer) is not None:
         await waiting.saw(ctx, db, table_id, viewer)
     shown = info.to_dict(ctx.registry, viewer)
-    away = await waiting.away_seats(ctx, db, table_id)
+    away = await waiting.away_seats(ctx, db, info.table)
     for entry in shown["seats"]:
         if entry["seat"] in away:  # the waiting room says who is not there
-            entry["away_since"] = iso_utc(away[entry["seat"]][1])
+            entry["away_since"] = iso_utc(away[entry["seat"]].since)
     return shown
 
 

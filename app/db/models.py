@@ -41,6 +41,8 @@ def new_session_key() -> str:
 MOVE_KIND = "move"
 UNDO_KIND = "undo"
 """``Move.kind``: a move of the rules, or a seat taking back its last move."""
+LIVE, TURN_BASED = "live", "turn_based"
+"""``Table.pace``: everyone plays at the table now, or each moves when they can."""
 
 
 class Base(DeclarativeBase):
@@ -135,7 +137,7 @@ class Table(Base):
     to_act: Mapped[list[int] | None] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, default=0)
     move_seconds: Mapped[int | None] = mapped_column(Integer)
-    pace: Mapped[str] = mapped_column(String(16), default="live", server_default="live")
+    pace: Mapped[str] = mapped_column(String(16), default=LIVE, server_default=LIVE)
     chat_spectators: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     rematch_of: Mapped[int | None] = mapped_column(ForeignKey("tables.id", name="fk_tables_rematch_of"))

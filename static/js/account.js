@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom.js";
 import { t } from "./i18n.js";
 import { languageChooser } from "./language-chooser.js";
+import { passwordLengthFits } from "./password.js";
 
 function field(id, label, input, hint) {
   input.id = id;
@@ -45,8 +46,7 @@ function form(id, title, fields, submitLabel, busyLabel, send) {
 }
 
 function checkPassword(password) {
-  const characters = [...password].length; // as the server counts them (an emoji is one, not two UTF-16 units)
-  if (characters < 8 || characters > 128) throw new Error(t("A password has 8 to 128 characters."));
+  if (!passwordLengthFits(password)) throw new Error(t("A password has 8 to 128 characters."));
 }
 
 function keepForm(account) {

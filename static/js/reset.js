@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { showMessage, whileBusy } from "./dom.js";
 import { playerPath } from "./links.js";
+import { passwordLengthFits } from "./password.js";
 import { t } from "./i18n.js";
 import { translatePage } from "./words.js";
 
@@ -22,8 +23,7 @@ if (!token) {
 
 form.addEventListener("submit", async (event) => {
   event.preventDefault();
-  const characters = [...password.value].length; // as the server counts them (an emoji is one, not two UTF-16 units)
-  if (characters < 8 || characters > 128) {
+  if (!passwordLengthFits(password.value)) {
     showMessage(message, t("A password has 8 to 128 characters."));
     password.focus();
     return;

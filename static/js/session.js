@@ -6,6 +6,7 @@ import { confirmDialog, h, replaceChildren, showMessage, whileBusy } from "./dom
 import { playerPath } from "./links.js";
 import { mountInvitations } from "./invitations.js";
 import { forgetThisBrowser } from "./notifications.js";
+import { passwordLengthFits } from "./password.js";
 import { t } from "./i18n.js";
 
 /**
@@ -191,8 +192,7 @@ export async function mountSession(container, onChange) {
         password.focus();
         return;
       }
-      const characters = [...body.password].length; // as the server counts them (an emoji is one, not two UTF-16 units)
-      if (mode === "register" && (characters < 8 || characters > 128)) {
+      if (mode === "register" && !passwordLengthFits(body.password)) {
         showMessage(message, t("A password has 8 to 128 characters."));
         password.focus();
         return;

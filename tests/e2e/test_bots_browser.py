@@ -14,11 +14,17 @@ pytestmark = pytest.mark.e2e
 expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
 
 
+def open_table(page, base: str, seats: int) -> str:
+    """A public Through the Desert table of ``seats`` seats hosted by ``page``'s player; its id."""
+    created = page.request.post(f"{base}/api/tables",
+                                data={"ruleset": "through-the-desert", "seats": seats, "options": {}, "private": False})
+    return str(created.json()["id"])
+
+
+
 def test_host_plays_against_a_bot(live_server, chromium):
     page = sign_in(chromium, live_server, "Hana")
-    created = page.request.post(f"{live_server}/api/tables",
-                                data={"ruleset": "through-the-desert", "seats": 2, "options": {}, "private": False})
-    table_id = str(created.json()["id"])
+    table_id = open_table(page, live_server, seats=2)
     page.goto(f"{live_server}/tables/{table_id}")
     page.select_option('[data-bot-level="1"]', "easy")
     page.click('[data-action="add-bot-1"]')
@@ -41,9 +47,7 @@ def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
     for tests and scripts), in words with a line each; every level, seated from it, plays its moves
     through the server (the strong one in the leader's worker process)."""
     page = sign_in(chromium, live_server, "Levente")
-    created = page.request.post(f"{live_server}/api/tables",
-                                data={"ruleset": "through-the-desert", "seats": 4, "options": {}, "private": False})
-    table_id = str(created.json()["id"])
+    table_id = open_table(page, live_server, seats=4)
     page.goto(f"{live_server}/tables/{table_id}")
     menu = page.locator('[data-bot-level="1"]')
     expect(menu.locator("option").first).to_have_text("Easy bot")  # the waiting room is drawn once the catalogs are in
@@ -74,9 +78,7 @@ def test_a_random_bot_seated_through_the_api_is_named_by_its_level(live_server, 
     """Nobody picks the "random" level in the waiting room, but a table whose seat has one (seated
     through the API, as tests and scripts do) names it like the others."""
     page = sign_in(chromium, live_server, "Rasmus")
-    created = page.request.post(f"{live_server}/api/tables",
-                                data={"ruleset": "through-the-desert", "seats": 3, "options": {}, "private": False})
-    table_id = str(created.json()["id"])
+    table_id = open_table(page, live_server, seats=3)
     assert page.request.post(f"{live_server}/api/tables/{table_id}/bots", data={"seat": 1, "level": "random"}).ok
     page.goto(f"{live_server}/tables/{table_id}")
     expect(page.locator('[data-seat="1"]')).to_contain_text("(bot) · random")
@@ -88,9 +90,7 @@ def test_bot_levels_chosen_in_the_menus_outlive_a_redraw(live_server, chromium):
     """The host picks strong for one empty seat and easy for another, then adds a bot to a third:
     the room redraws, and the two menus still say what was picked, so those bots get those levels."""
     page = sign_in(chromium, live_server, "Lucia")
-    created = page.request.post(f"{live_server}/api/tables",
-                                data={"ruleset": "through-the-desert", "seats": 4, "options": {}, "private": False})
-    table_id = str(created.json()["id"])
+    table_id = open_table(page, live_server, seats=4)
     page.goto(f"{live_server}/tables/{table_id}")
     page.select_option('[data-bot-level="2"]', "strong")
     page.select_option('[data-bot-level="3"]', "easy")
@@ -111,9 +111,7 @@ def test_the_host_is_asked_before_giving_their_own_seat_to_a_bot(live_server, ch
     """In the waiting room the host's own seat goes to a bot for the whole game (the host then
     watches): a dialog says so first; Cancel keeps the host seated, OK seats the bot."""
     page = sign_in(chromium, live_server, "Gianna")
-    created = page.request.post(f"{live_server}/api/tables",
-                                data={"ruleset": "through-the-desert", "seats": 2, "options": {}, "private": False})
-    table_id = str(created.json()["id"])
+    table_id = open_table(page, live_server, seats=2)
     me = page.request.get(f"{live_server}/api/auth/me").json()["id"]
     page.goto(f"{live_server}/tables/{table_id}")
     give = page.locator('[data-action="add-bot-0"]')

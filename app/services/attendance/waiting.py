@@ -15,17 +15,25 @@ happens to their seat until they come (no bot takes it over by itself).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Account, Seat, Table, utcnow
+from app.db.models import TURN_BASED, Account, Seat, Table, utcnow
 from app.services.context import Context
 from app.services.errors import AppError
 from app.services.attendance.presence import aware
 
-TURN_BASED = "turn_based"
-"""``tables.pace`` of a turn-based table (``tables.changes.TURN_BASED``, a layer above this one)."""
+
+class Away(NamedTuple):
+    """A seated person not at an open table: who, and since when (UTC) they count as away."""
+
+    account_id: int
+    name: str
+    since: datetime
+
+
 async def saw(ctx: Context, session: AsyncSession, table_id: int, account_id: int) -> None:
     """Note that ``account_id`` is at the open table ``table_id``'s waiting room now; commits.
     Nothing when they have no seat there, or were noted in the last ``presence_refresh_seconds``
@@ -39,43 +47,41 @@ async def saw(ctx: Context, session: AsyncSession, table_id: int, account_id: in
 
 
 def away_time(ctx: Context, pace: str) -> timedelta:
-    """How long a person may be gone before they count as away at a table of ``pace``."""
+    """How long a person may be gone before they count as away at a table of ``pace`` (in play too:
+    ``app/services/leader/absence.py``)."""
     if pace == TURN_BASED:
         return timedelta(hours=ctx.settings.turn_based_absent_after_hours)
     return timedelta(seconds=ctx.settings.absent_after_seconds)
 
 
-async def away_seats(ctx: Context, session: AsyncSession, table_id: int,
-                     now: datetime | None = None) -> dict[int, tuple[str, datetime]]:
-    """The seats of the open table ``table_id`` whose person has not been seen there within its
-    away time: ``{seat: (name, the moment they became away)}``, in seat order (a person never seen
-    there, as a table stored before this rule, counts as away from its creation)."""
-    table = (await session.execute(select(Table.pace, Table.created_at).where(Table.id == table_id))).one()
+async def away_seats(ctx: Context, session: AsyncSession, table: Table,
+                     now: datetime | None = None) -> dict[int, Away]:
+    """The seats of the open ``table`` whose person has not been seen there within its away time,
+    in seat order (a person never seen there, as at a table stored before this rule, counts as
+    seen at its creation)."""
     wait = away_time(ctx, table.pace)
     since = (now or utcnow()) - wait
     rows = (await session.execute(
-        select(Seat.seat, Account.name, Seat.seen_at).join(Account, Account.id == Seat.account_id)
-        .where(Seat.table_id == table_id).order_by(Seat.seat))).all()
+        select(Seat.seat, Seat.account_id, Account.name, Seat.seen_at).join(Account, Account.id == Seat.account_id)
+        .where(Seat.table_id == table.id).order_by(Seat.seat))).all()
     away = {}
-    for seat, name, seen_at in rows:
+    for seat, account_id, name, seen_at in rows:
+        assert account_id is not None  # the join keeps the seats people sit at
         last = aware(seen_at) or aware(table.created_at) or since
         if last <= since:
-            away[seat] = (name, last + wait)
+            away[seat] = Away(account_id, name, last + wait)
     return away
 
 
-async def gone_from_timed_table(ctx: Context, session: AsyncSession, table_id: int, host_id: int | None = None,
+async def gone_from_timed_table(ctx: Context, session: AsyncSession, table: Table, host_id: int | None = None,
                                 now: datetime | None = None) -> dict[int, str]:
-    """The seated people other than ``host_id`` who have not been seen at ``table_id`` within its
-    away time, ``{seat: name}``, when it is an open, timed table (see the module's docstring); ``{}``
-    for any other table."""
-    table = (await session.execute(select(Table.status, Table.move_seconds).where(Table.id == table_id))).first()
-    if table is None or table.status != "open" or not table.move_seconds:
+    """The seated people other than ``host_id`` who have not been seen at ``table`` within its away
+    time, ``{seat: name}``, when it is an open, timed table (see the module's docstring); ``{}`` for
+    any other table."""
+    if table.status != "open" or not table.move_seconds:
         return {}
-    host_seats = set(await session.scalars(select(Seat.seat).where(Seat.table_id == table_id,
-                                                                      Seat.account_id == host_id)))
-    return {seat: name for seat, (name, _) in (await away_seats(ctx, session, table_id, now)).items()
-            if seat not in host_seats}
+    return {seat: away.name for seat, away in (await away_seats(ctx, session, table, now)).items()
+            if away.account_id != host_id}
 
 
 def not_here(gone: dict[int, str]) -> AppError:

@@ -60,11 +60,9 @@ def mark_revealed(event_rows: list[dict[str, Any]], reveals: list[tuple[int, ...
     not changed."""
     marked = []
     for row, seats in zip(event_rows, reveals, strict=True):
-        args = dict(row.get("args", {}))
-        for seat in seats:
-            name = f"seat{seat}"
-            if seat in bot_chosen and "{" + name + "}" in row["text"]:
-                args[name] = {**player(seat), "bot": True}
-                args.setdefault(BY, args[name])
-        marked.append({**row, "args": args} if args != row.get("args", {}) else row)
+        named = [seat for seat in seats if seat in bot_chosen and "{seat%d}" % seat in row["text"]]
+        if named:
+            bots = {f"seat{seat}": {**player(seat), "bot": True} for seat in named}
+            row = {**row, "args": {**row.get("args", {}), **bots, BY: bots[f"seat{named[0]}"]}}
+        marked.append(row)
     return marked

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Result
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -323,14 +323,14 @@ async def _revealed_by_bot(session: AsyncSession, game_id: int, seats: tuple[Sea
     """The seats other than ``mover`` whose choice an event reveals (``Event.reveals``) and whose
     person had that choice made by a bot: their last move is a bot's (``BOT_MOVE_ID_PREFIX``)."""
     revealed = {seat for event in events for seat in event.reveals} - {mover}
-    people = {info.seat for info in seats if info.account_id is not None}
-    chosen = set()
-    for seat in sorted(revealed & people):
-        last = await session.scalar(select(Move.client_move_id).where(
-            Move.table_id == game_id, Move.seat == seat, Move.kind != UNDO_KIND).order_by(Move.seq.desc()).limit(1))
-        if last is not None and last.startswith(BOT_MOVE_ID_PREFIX):
-            chosen.add(seat)
-    return chosen
+    people = revealed & {info.seat for info in seats if info.account_id is not None}
+    if not people:
+        return set()
+    last = (select(func.max(Move.seq)).where(Move.table_id == game_id, Move.seat.in_(people), Move.kind != UNDO_KIND)
+            .group_by(Move.seat))
+    rows = await session.execute(select(Move.seat, Move.client_move_id)
+                                 .where(Move.table_id == game_id, Move.seq.in_(last)))
+    return {seat for seat, move_id in rows if move_id.startswith(BOT_MOVE_ID_PREFIX)}
 
 
 async def _committed(session: AsyncSession, game_id: int, client_move_id: str, seat: int,

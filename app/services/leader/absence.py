@@ -28,11 +28,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, exists, or_, select, update
 from sqlalchemy.orm import aliased
 
-from app.db.models import Seat, Table, utcnow
+from app.db.models import LIVE, TURN_BASED, Seat, Table, utcnow
 from app.db.results import rowcount
 from app.services.context import Context
 from app.services.attendance.presence import present_window
-from app.services.tables.changes import TURN_BASED
+from app.services.attendance.waiting import away_time
 from app.fanout import Marker
 
 
@@ -70,8 +70,7 @@ async def abandon_deserted(ctx: Context, now: datetime | None = None) -> list[in
 
 def _gone_since(ctx: Context, now: datetime):
     """The condition "the seat's person has not been seen for their table's away time"."""
-    live = now - timedelta(seconds=ctx.settings.absent_after_seconds)
-    turn_based = now - timedelta(hours=ctx.settings.turn_based_absent_after_hours)
+    live, turn_based = now - away_time(ctx, LIVE), now - away_time(ctx, TURN_BASED)
     return or_(and_(Table.pace == TURN_BASED, Seat.seen_at < turn_based),
                and_(Table.pace != TURN_BASED, Seat.seen_at < live))
 

@@ -31,7 +31,7 @@ async def join(ctx: Context, session: AsyncSession, account: Account, table_id: 
     async with ctx.hold_table(table_id) as held:
         info = await tables.join_table(session, ctx.registry, account, held, seat, invite_code)
         if (info.table.rematch_of is not None and not info.held and not any(s.empty for s in info.seats)
-                and not await waiting.gone_from_timed_table(ctx, session, table_id)):
+                and not await waiting.gone_from_timed_table(ctx, session, info.table)):
             info = await tables.begin(session, ctx.registry, await tables.load_table(session, table_id, for_update=True))
     if info.table.status == "running":
         await ctx.fanout.publish(table_id, 0)
@@ -63,8 +63,8 @@ async def start(ctx: Context, session: AsyncSession, account: Account, table_id:
     an empty one (they agreed to the table, not to a game begun without them)."""
     async with ctx.hold_table(table_id) as held:
         # only for the host: anyone else hears what start_table says (forbidden, or not_found at a private table)
-        hosting = (await tables.load_table(session, table_id)).table.creator_id == account.id
-        gone = await waiting.gone_from_timed_table(ctx, session, table_id, account.id) if hosting else {}
+        table = (await tables.load_table(session, table_id)).table
+        gone = await waiting.gone_from_timed_table(ctx, session, table, account.id) if table.creator_id == account.id else {}
         if gone and empty_seats not in tables.EMPTY_SEATS_CHOICES:
             raise waiting.not_here(gone)
         if gone:

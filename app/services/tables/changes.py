@@ -20,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.bots import BOT_LEVELS, DEFAULT_LEVEL, canonical_level, known_level
-from app.db.models import Account, Invitation, Seat, Table, iso_utc, utcnow
+from app.db.models import LIVE, TURN_BASED, Account, Invitation, Seat, Table, iso_utc, utcnow
 from app.db.results import rowcount
 from app.services.tables.seating import SeatInfo, bot_name
 from app.rulesets.registry import Registry, UnknownRuleset
@@ -29,7 +29,6 @@ from app.services.errors import AppError
 from app.services.table_locks import TableHold
 from app.services.tables.terms import option_words
 
-LIVE, TURN_BASED = "live", "turn_based"
 PACE_BOUNDARY_SECONDS = 3600
 """A live table allows at most an hour per move, a turn-based one at least an hour (docs/decisions.md, *Pace*)."""
 EMPTY_SEATS_CHOICES = ("bots", "fewer")
