@@ -18,7 +18,9 @@ never given).  A ruleset without the hook gets the random policy at every level.
   with ``evaluate`` at the leaves instead of random play-outs (after a few greedy moves where
   the ruleset asks for them: ``bot_playout_plies``, Nimalia and Through the Desert), within a
   time budget (the host setting ``bot_move_seconds``) or a fixed number of simulations
-  (benchmarks, tests).
+  (benchmarks, tests).  Where the ruleset asks for it (``bot_turn_width``: Nomadi, whose turn is
+  six dice), a move that leaves the seat to move again is chosen by planning the rest of the turn
+  instead (:func:`plan_turn`); the turn's last move is searched as above.
 """
 
 from __future__ import annotations
@@ -161,6 +163,11 @@ class IsmctsBot:
 
     One decision:
 
+    0. *Turn plan.*  With a turn width (``turn_width``; ``None``: the ruleset's ``bot_turn_width``,
+       0 unless it names one) and a move that leaves the seat alone to act again, the decision is
+       :func:`plan_turn`'s on the first of the ``prior_worlds`` states: the first move of the best
+       rest of the turn by a beam search over the seat's own moves.  The steps below then decide
+       only the turn's last move (and any other decision).
     1. *Root candidates.*  ``prior_worlds`` states are drawn with ``determinize`` and every legal
        move is scored one ply deep on them (as ``medium`` does); the ``root_width`` best stay
        candidates, that score their prior.  Wide games (a hundred placements) would otherwise
@@ -223,7 +230,7 @@ class IsmctsBot:
                  prior_worlds: int = 3, root_width: int = 8, inner_width: int = 5, expand_limit: int = 40,
                  exploration: float = 0.5, max_depth: int = 12, values: str = "maxn",
                  common_worlds: bool = True, prior_weight: float = 3.0, playout: int | None = None,
-                 playout_width: int | None = None) -> None:
+                 playout_width: int | None = None, turn_width: int | None = None) -> None:
         if seconds is None and simulations is None:
             raise ValueError("a strong bot needs a time or a simulation budget")
         if values not in VALUE_MODES:
@@ -241,6 +248,7 @@ class IsmctsBot:
         self.prior_weight = prior_weight
         self.playout = playout
         self.playout_width = playout_width
+        self.turn_width = turn_width
         self._cutoff: float | None = None  # the end of the decision's budget: a play-out stops there
         self.stats = SearchStats()
 
@@ -257,6 +265,12 @@ class IsmctsBot:
         order = list(range(len(legal)))
         rng.shuffle(order)  # ties, and a prior pass cut short, favour no move by its place in the list
         shuffled = [legal[index] for index in order]
+        width = ruleset.bot_turn_width if self.turn_width is None else self.turn_width
+        if width:
+            planned = plan_turn(ruleset, worlds[0], seat, shuffled, width, self.max_depth, deadline)
+            if planned is not None:
+                self.stats.seconds = time.monotonic() - started
+                return shuffled[planned]
         scored = one_ply(ruleset, worlds, seat, shuffled, deadline)
         scored.sort(key=lambda pair: -pair[0])  # stable: equal scores keep the shuffled order
         kept = [(value, shuffled[index]) for value, index in scored[: self.root_width]]
@@ -457,6 +471,63 @@ class IsmctsBot:
                 break
             state = best_state
         return state
+
+
+def plan_turn(ruleset: Ruleset, world: Any, seat: Seat, legal: list[MoveModel], width: int,
+              max_depth: int = 12, deadline: float | None = None) -> int | None:
+    """The index into ``legal`` of the move that begins the best rest of ``seat``'s turn in
+    ``world``, or ``None`` when no move of ``legal`` leaves ``seat`` alone to act again (no turn
+    of several moves to plan: the tree search decides).
+
+    Beam search over the seat's own consecutive moves: from the states after each of ``legal``,
+    while ``seat`` is the only seat to act, every legal move of the ``width`` best states (by
+    ``evaluate`` for ``seat``) is applied; a state where the turn has passed (another seat acts, or
+    the game is over), or where ``seat`` has no legal move, is a finished plan scored by
+    ``evaluate``.  The first move of the best finished plan wins; ties go to the one first in
+    ``legal`` (which the caller shuffles).  ``max_depth`` moves at most (a turn that could go on,
+    such as one of coin gifts, ends there; the states then are scored as plans), and no further
+    depth after the monotonic clock passes ``deadline``.  In ``world``, one state drawn from the
+    seat's view: a turn's own moves see nothing the seat does not (its dice are rolled; a card
+    it reaches is a leaf of the ruleset's own, such as Nomadi's offer to another seat).
+    """
+    frontier: list[tuple[int, Any]] = []
+    for index, move in enumerate(legal):
+        try:
+            after, _ = ruleset.apply(world, seat, move)
+        except IllegalMove:  # a sampled world where this move is not possible
+            continue
+        frontier.append((index, after))
+    if not any(ruleset.to_act(after) == {seat} for _, after in frontier):
+        return None
+    best_value, best_index = float("-inf"), None
+    for depth in range(1, max_depth + 1):
+        going: list[tuple[float, int, Any]] = []
+        for index, state in frontier:
+            value = ruleset.evaluate(state, seat)
+            if ruleset.to_act(state) == {seat} and depth < max_depth:
+                going.append((value, index, state))
+            elif value > best_value:
+                best_value, best_index = value, index
+        if not going:
+            break
+        if deadline is not None and time.monotonic() > deadline:  # the budget is spent: the best so far
+            going.sort(key=lambda item: -item[0])
+            if best_index is None or going[0][0] > best_value:
+                best_index = going[0][1]
+            break
+        going.sort(key=lambda item: -item[0])  # stable: equal values keep the order of legal
+        frontier = []
+        for value, index, state in going[:width]:
+            moves = ruleset.legal_moves(state, seat)
+            if not moves and value > best_value:  # the seat is stuck: the plan ends here
+                best_value, best_index = value, index
+            for move in moves:
+                try:
+                    after, _ = ruleset.apply(state, seat, move)
+                except IllegalMove:
+                    continue
+                frontier.append((index, after))
+    return best_index
 
 
 def _depth_shift(node: _Node) -> float:

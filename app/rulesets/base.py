@@ -493,6 +493,10 @@ class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
       search (app/bots/players.py, :class:`IsmctsBot`): after that many greedy moves, each the
       best by ``evaluate`` one ply deep among at most that many legal moves (0 plies: the leaf
       as it stands, the default);
+    * ``bot_turn_width``: where a seat makes several moves in a row (a turn of dice), the
+      ``strong`` bot plans the rest of its turn by a beam search of this width over its own moves
+      and plays the first move of the best plan (0: no planning, the default; :func:`plan_turn`
+      in app/bots/players.py);
     * ``Options``: pydantic model of the table options;
     * ``Move``: the discriminated union (``Annotated[A | B, Field(discriminator="type")]``)
       or a single ``MoveModel`` subclass.
@@ -512,6 +516,7 @@ class Ruleset(ABC, Generic[StateT, OptionsT, MoveT]):
     languages: ClassVar[tuple[str, ...]] = ("en",)
     bot_playout_plies: ClassVar[int] = 0
     bot_playout_width: ClassVar[int] = 200
+    bot_turn_width: ClassVar[int] = 0
     Options: ClassVar[type[BaseModel]] = NoOptions
     Move: ClassVar[Any]
 

@@ -96,6 +96,10 @@ class Nomadi(Ruleset[NomadiState, NomadiOptions, AnyMove]):
     live_move_seconds = 120  # each die of a roll is a move of its own, and offers need thought
     languages = ("en", "fr")  # locales/fr.po
     hidden_information = True
+    # A turn is six dice used one at a time: the strong bot plans the rest of its turn (which stone
+    # each die moves, in which order) before it moves, where one ply sees a single die ahead
+    # (bench/results/2026-12-05-vm-bot-levels-8.md)
+    bot_turn_width = 4
     Options = NomadiOptions
     Move = Move
     variants = (  # a short turn limit so that the games end
