@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from app.bots import make_bot
-from app.bots.players import IsmctsBot
+from app.bots.players import IsmctsBot, one_ply, plan_turn
 from app.rulesets.base import Rng
 from app.rulesets.registry import Registry
 
@@ -130,3 +130,40 @@ def test_a_through_the_desert_playout_plays_the_rest_of_a_turn_then_the_next_pla
     two = bot._playout(ruleset, state, bot._playout_plies(ruleset), Rng(1))
     assert ruleset.to_act(two) == {1} and (two["allowance"], two["placed"]) == (2, 1)
     assert len(two["camels"]) == len(state["camels"]) + 2
+
+
+class TwoStepTurn:
+    """Just what ``plan_turn`` asks of a ruleset: seat 0 makes two moves in a row, then seat 1 is to
+    act.  A state is the tuple of seat 0's moves; ``evaluate`` reads a hand-set table, in which
+    ``"b"`` looks worse than ``"a"`` alone but ``"b"`` then ``"c"`` is the best turn."""
+
+    VALUES = {("a",): 3.0, ("b",): 1.0, ("a", "a"): 4.0, ("a", "b"): 2.0, ("a", "c"): 5.0,
+              ("b", "a"): 0.0, ("b", "b"): 0.0, ("b", "c"): 9.0}
+
+    def to_act(self, state):
+        return {0} if len(state) < 2 else {1}
+
+    def legal_moves(self, state, seat):
+        return ["a", "b"] if not state else ["a", "b", "c"]
+
+    def apply(self, state, seat, move):
+        return (*state, move), []
+
+    def evaluate(self, state, seat):
+        return self.VALUES[state]
+
+
+def test_a_turn_plan_takes_the_move_that_opens_the_best_turn():
+    game = TwoStepTurn()
+    assert one_ply(game, [()], 0, ["a", "b"]) == [(3.0, 0), (1.0, 1)]  # one ply sees "a" as better
+    assert plan_turn(game, (), 0, ["a", "b"], width=2) == 1  # "b" then "c": 9
+    # a beam of one keeps the state after "a" only and plans "a" then "c" (5)
+    assert plan_turn(game, (), 0, ["a", "b"], width=1) == 0
+
+
+def test_a_turn_plan_stops_at_its_depth_and_leaves_a_single_move_turn_to_the_search():
+    game = TwoStepTurn()
+    # depth 1: the states after the first move are scored as they stand
+    assert plan_turn(game, (), 0, ["a", "b"], width=2, max_depth=1) == 0
+    # from ("a",) every move ends the turn: nothing to plan
+    assert plan_turn(game, ("a",), 0, ["a", "b", "c"], width=2) is None

@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from app.bots.players import RandomBot, SearchBot
+from app.bots.players import IsmctsBot, RandomBot, SearchBot
 from app.rulesets.base import Rng
 from app.rulesets.nomadi import evaluation
 from app.rulesets.nomadi.components import CARD_VALUES
@@ -307,3 +307,57 @@ def test_default_bot_beats_random_in_a_short_match():
             ply += 1
         scores = STANDARD.result(state).scores
         assert scores[game] > scores[1 - game]
+
+
+def mid_turn(seed: int, dice_left: tuple[int, ...] = (3, 4, 5)) -> tuple[dict, int]:
+    """A 2-player game of random moves until the mover holds ``dice_left`` unused dice (a count
+    among them) and has two legal moves or more; with the mover."""
+    chooser = random.Random(seed)
+    state = STANDARD.setup(2, Options(), seed)
+    while True:
+        seat = min(STANDARD.to_act(state))
+        legal = STANDARD.legal_moves(state, seat)
+        if state["phase"] == "move" and len(state["used"]) - sum(state["used"]) in dice_left and len(legal) > 1:
+            return state, seat
+        state, _ = STANDARD.apply(state, seat, chooser.choice(legal))
+
+
+def test_the_strong_bot_plans_the_rest_of_its_turn_instead_of_searching():
+    # bot_turn_width: in the middle of a turn the strong bot plays the first move of its plan for
+    # the dice still in hand, from the seat's view only; the same move from a state that differs
+    # in what the seat cannot see (the cards' values, the other seat's hand)
+    assert STANDARD.bot_turn_width == 4
+    for seed in (3, 8):
+        real, seat = mid_turn(seed)
+        view = STANDARD.view(real, seat)
+        other = STANDARD.determinize(view, seat, Rng(99))
+        assert other is not None and other != real and STANDARD.view(other, seat) == view
+        chosen = []
+        for state in (real, other):
+            bot = IsmctsBot(seconds=None, simulations=6)
+            legal = STANDARD.legal_moves(state, seat)
+            move = bot.choose(STANDARD, STANDARD.view(state, seat), legal, seat, Rng(5))
+            assert move in legal and bot.stats.simulations == 0  # planned, not searched
+            chosen.append(move)
+        assert chosen[0] == chosen[1]
+
+
+def test_the_strong_bot_searches_the_last_die_of_its_turn():
+    # with one die left nothing of the turn is left to plan: the tree search decides
+    real, seat = mid_turn(3, dice_left=(1,))
+    bot = IsmctsBot(seconds=None, simulations=6)
+    legal = STANDARD.legal_moves(real, seat)
+    assert len(legal) > 1
+    bot.choose(STANDARD, STANDARD.view(real, seat), legal, seat, Rng(5))
+    assert bot.stats.simulations == 6
+
+
+def test_the_strong_bot_gives_no_coins_away_when_gifts_could_go_on_all_turn():
+    # the trading variant: a gift leaves the mover to act with the same dice, so a plan could go on
+    # without end; it stops at the bot's depth, and a gift is never the plan's first move
+    ruleset, state, _ = position(["gg....", "ggAC..", "..DEF.", "......"], dice=(2, 1, 3), owners={"A": B, "D": B, "F": B},
+                                 options={"trading": True}, coins=[9, 5])
+    for seed in range(3):
+        bot = IsmctsBot(seconds=None, simulations=6)
+        move = bot.choose(ruleset, ruleset.view(state, A), ruleset.legal_moves(state, A), A, Rng(seed))
+        assert move == UseDie(die=2, stone=(1, 3), to=(1, 1))
