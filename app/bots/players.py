@@ -480,8 +480,9 @@ def plan_turn(ruleset: Ruleset, world: Any, seat: Seat, legal: list[MoveModel], 
     of several moves to plan: the tree search decides).
 
     Beam search over the seat's own consecutive moves: from the states after each of ``legal``,
-    while ``seat`` is the only seat to act, every legal move of the ``width`` best states (by
-    ``evaluate`` for ``seat``) is applied; a state where the turn has passed (another seat acts, or
+    while ``seat`` is the only seat to act, every legal move of the ``width`` best states of
+    distinct values (by ``evaluate`` for ``seat``; equal values are taken for one position reached
+    in two orders, :func:`_distinct`) is applied; a state where the turn has passed (another seat acts, or
     the game is over), or where ``seat`` has no legal move, is a finished plan scored by
     ``evaluate``.  The first move of the best finished plan wins; ties go to the one first in
     ``legal`` (which the caller shuffles).  ``max_depth`` moves at most (a turn that could go on,
@@ -517,7 +518,7 @@ def plan_turn(ruleset: Ruleset, world: Any, seat: Seat, legal: list[MoveModel], 
             break
         going.sort(key=lambda item: -item[0])  # stable: equal values keep the order of legal
         frontier = []
-        for value, index, state in going[:width]:
+        for value, index, state in _distinct(going, width):
             moves = ruleset.legal_moves(state, seat)
             if not moves and value > best_value:  # the seat is stuck: the plan ends here
                 best_value, best_index = value, index
@@ -528,6 +529,24 @@ def plan_turn(ruleset: Ruleset, world: Any, seat: Seat, legal: list[MoveModel], 
                     continue
                 frontier.append((index, after))
     return best_index
+
+
+def _distinct(ranked: list[tuple[float, int, Any]], width: int) -> list[tuple[float, int, Any]]:
+    """The first ``width`` entries of ``ranked`` of distinct values (the first of equal ones kept).
+
+    A turn's moves reach one position in several orders (Nomadi: the same dice on the same stones);
+    such transpositions score alike, so states of equal value are taken for one, and the beam keeps
+    ``width`` different positions rather than one position in several orders.  (Two positions that
+    differ and score exactly alike are rare; the beam then keeps one of them.)"""
+    kept: list[tuple[float, int, Any]] = []
+    seen: set[float] = set()
+    for entry in ranked:
+        if entry[0] not in seen:
+            seen.add(entry[0])
+            kept.append(entry)
+            if len(kept) == width:
+                break
+    return kept
 
 
 def _depth_shift(node: _Node) -> float:

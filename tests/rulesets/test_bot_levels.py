@@ -167,3 +167,21 @@ def test_a_turn_plan_stops_at_its_depth_and_leaves_a_single_move_turn_to_the_sea
     assert plan_turn(game, (), 0, ["a", "b"], width=2, max_depth=1) == 0
     # from ("a",) every move ends the turn: nothing to plan
     assert plan_turn(game, ("a",), 0, ["a", "b", "c"], width=2) is None
+
+
+class OrderedTurn(TwoStepTurn):
+    """Seat 0's two moves where ``"x"`` and ``"y"`` are one position in two orders (equal values):
+    the best turn starts with ``"z"``, which one move alone ranks third."""
+
+    VALUES = {("x",): 5.0, ("y",): 5.0, ("z",): 4.0, ("x", "y"): 6.0, ("y", "x"): 6.0, ("z", "w"): 10.0}
+
+    def legal_moves(self, state, seat):
+        if not state:
+            return ["x", "y", "z"]
+        return {"x": ["y"], "y": ["x"], "z": ["w"]}[state[0]]
+
+
+def test_a_turn_plan_keeps_different_positions_in_its_beam_not_one_in_two_orders():
+    # a beam of two takes ("x",) and ("z",): ("y",) scores as ("x",) does, so it is taken for the same
+    # position; a plain top two (x, y) would never look at "z" then "w"
+    assert plan_turn(OrderedTurn(), (), 0, ["x", "y", "z"], width=2) == 2
