@@ -290,9 +290,9 @@ def test_an_unanswered_nomadi_offer_times_out_to_decline_and_the_owner_keeps_the
     assert after["view"]["players"][owner]["cards"] == games[0]["view"]["players"][owner]["cards"]  # declined
     texts = [entry["text"] for entry in after["log"] if entry["version"] == version + 1]
     assert "declin" in texts[0]
-    # R-30b: the mover's turn goes on, unless none of their unused dice can be used, which
+    # R-30b: the mover's turn goes on, unless none of their dice is left or can be used, which
     # the log then says; in a 2-player game the turn passes to the owner.
-    turn_ended = any("turn ends: no unused die can be used" in text for text in texts)
+    turn_ended = any(text.startswith("Turn over for ") for text in texts)
     expected = owner if turn_ended else mover
     assert after["to_act"] == [expected] and after["view"]["current"] == expected
     assert after["view"]["phase"] == ("roll" if turn_ended else "move")
