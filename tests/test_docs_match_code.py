@@ -9,6 +9,7 @@ its game's row.
 
 from __future__ import annotations
 
+import ast
 import re
 import typing
 from pathlib import Path
@@ -102,3 +103,21 @@ def test_every_test_the_architecture_page_names_exists():
     missing = [f"{path}::{name}" for path, name in named
                if not (root / path).exists() or not re.search(rf"^def {name}\(", (root / path).read_text(), re.M)]
     assert missing == []
+
+
+def test_the_readme_says_what_building_the_wheel_compiles_and_what_a_wheel_runs_on():
+    """Building compiles every C extension ``setup.py`` declares: the README names each, what the
+    build needs, that the wheel is made for one Python version and platform, and the fallback."""
+    root = DOCS.parent
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())  # lines joined
+    calls = [node for node in ast.walk(ast.parse((root / "setup.py").read_text(encoding="utf-8")))
+             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Extension"]
+    sources = [source.value for call in calls for source in call.args[1].elts]
+    assert sources == ["app/rulesets/nomadi/_movegen.c"]
+    assert all(f"`{source}`" in readme for source in sources)
+    assert all(any(keyword.arg == "optional" and keyword.value.value is True for keyword in call.keywords)
+               for call in calls)  # what the README says happens without a compiler
+    for words in ("C compiler", "Python's headers", "-cp311-cp311-linux_x86_64.whl", "pure-Python move generator",
+                  "`CARAVANSERAI_PURE_PYTHON=1`"):
+        assert words in readme, words
+    assert '"CARAVANSERAI_PURE_PYTHON"' in (root / "app" / "rulesets" / "nomadi" / "bitboard.py").read_text(encoding="utf-8")

@@ -93,8 +93,15 @@ class BotPool:
         """Whether worker processes are started (they are on the first move, until :meth:`shutdown`)."""
         return self._executor is not None
 
-    def shutdown(self) -> None:
-        """Stop the workers (a decision under way is abandoned); the next call starts new ones."""
+    def shutdown(self, wait: bool = False) -> None:
+        """Stop the workers (a decision not begun is dropped); the next call starts new ones.
+
+        ``wait=False`` returns at once and a decision under way is abandoned.  ``wait=True`` (the
+        server's shutdown; it blocks, so call it from a thread) returns once the workers have
+        exited and the pool's queues are closed, which frees their semaphores: the server process
+        ends by its signal (uvicorn raises it again after the shutdown), so no exit handler runs
+        after this, and a semaphore still held would be reported leaked by multiprocessing's
+        resource tracker."""
         executor, self._executor = self._executor, None
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)

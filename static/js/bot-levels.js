@@ -11,11 +11,11 @@ import { t } from "./i18n.js";
  * @type {{ value: string, label: () => string, word: () => string, line: () => string }[]} */
 export const BOT_LEVELS = [
   { value: "easy", label: () => t("Easy bot"), word: () => t("easy"),
-    line: () => t("Looks one move ahead on a quick glance and now and then plays carelessly: good for learning.") },
+    line: () => t("A beginner's opponent: it looks at only a few moves, misses good ones and sometimes blunders.") },
   { value: "medium", label: () => t("Medium bot"), word: () => t("medium"),
-    line: () => t("Weighs every move one step ahead: a fair opponent.") },
+    line: () => t("Picks the move that looks best right now, without planning further: a fair challenge.") },
   { value: "strong", label: () => t("Strong bot"), word: () => t("strong"),
-    line: () => t("Searches several moves ahead over what it cannot see, about a second a move.") },
+    line: () => t("Plans several moves ahead and allows for what it cannot know (hidden cards, dice to come): for experienced players.") },
 ];
 
 /** Levels a seat may have but nobody picks here (seated through the API): named, not described. */

@@ -128,7 +128,7 @@ def position(
 
 def worded(event: Event) -> str:
     """An event's template with its amounts and words filled in, players and cells left as
-    placeholders (``"{seat0} moves their own stone from {origin} to {landing} with a 2"``): the
+    placeholders (``"{seat0} moves a stone from {origin} to {landing} with a 2"``): the
     numbers a test states, in a line whose players and places it names by placeholder."""
     def fill(match: re.Match) -> str:
         arg = event.args.get(match.group(1))

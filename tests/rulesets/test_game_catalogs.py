@@ -100,6 +100,21 @@ def test_a_refusal_of_nomadi_in_french():
     assert refusal.message_in("fr") == "R-20\u00a0: un 4 ne peut pas mener L4 en L8 par-dessus exactement 3 pions"
 
 
+def test_nomadi_turn_end_lines_in_english_and_french_put_no_possessive_after_a_bot_name():
+    """A bot's name ends "(bot)": the turn's end names it without "'s" in English; the French says
+    "all dice used" apart from the dice left that cannot be used."""
+    catalog = i18n.ruleset_catalog(Nomadi, "fr")
+    used = Event(text="Turn over for {seat1}: all dice used")
+    assert used.render(("Ana", "Cyra (bot)")) == "Turn over for Cyra (bot): all dice used"
+    assert (i18n.translate("fr", used.text, catalog, seat1="Cyra (bot)")
+            == "Le tour de Cyra (bot) se termine\u00a0: tous les dés sont utilisés")
+    stuck = i18n.translate("fr", "Turn over for {seat1}: no unused die can be used", catalog, seat1="Ben")
+    assert stuck == "Le tour de Ben se termine\u00a0: aucun dé restant n'est utilisable"
+    moved = i18n.translate("fr", "{seat0} moves a stone owned by {seat2} from {origin} to {landing} with a {die}",
+                           catalog, seat0="Ana", seat2="Cyra (bot)", origin="Q17", landing="Q14", die="3")
+    assert moved == "Ana déplace un pion de Cyra (bot) de Q17 à Q14 avec un 3"
+
+
 def test_a_log_line_of_nimalia_in_french():
     """A card placed over two spaces, as the client writes it from the template and its arguments."""
     event = Event(text="{seat1} placed card {card}, turned {rotation}°, covering {spaces}",

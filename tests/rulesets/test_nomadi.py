@@ -206,7 +206,7 @@ def test_r15_one_die_at_a_time_any_colour_and_the_same_stone_again():
     ruleset, state, ids = position(["AB..", "...."], dice=(2, 1), owners={"A": B})
     # the mover (seat 0) moves seat 1's stone A over B with the 2 ...
     state, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
-    assert "{seat0} moves {seat1}'s stone from {origin} to {landing} with a 2" in texts(events)
+    assert "{seat0} moves a stone owned by {seat1} from {origin} to {landing} with a 2" in texts(events)
     assert state["used"] == [True, False] and state["phase"] == "move"
     # A may slide under B's corner to (1, 1), B to (1, 2) under A; nothing else touches the other stone
     assert moves_of(ruleset, state) == {(1, (0, 2), (1, 1)), (1, (0, 1), (1, 2))}
@@ -235,7 +235,18 @@ def test_r17_unused_dice_cost_one_coin_each_when_the_turn_ends():
     after, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
     assert after["coins"] == [3, 5]
     assert "{seat0} pays 2 coins: 2 unused dice" in texts(events)
+    assert texts(events)[-1] == "Turn over for {seat0}: no unused die can be used"
     assert (after["phase"], after["current"], after["turn"], after["dice"]) == ("roll", B, 2, [])
+
+
+def test_r17_a_turn_that_used_every_die_ends_free_and_the_log_says_all_dice_used():
+    # A (seat 0's own stone) jumps B with the only die, a 2: no die is left, so nothing to pay
+    ruleset, state, _ = position(["AB.."], dice=(2,), coins=[5, 5])
+    after, events = ruleset.apply(state, A, UseDie(die=2, stone=(0, 0), to=(0, 2)))
+    assert texts(events)[0] == "{seat0} moves a stone from {origin} to {landing} with a 2"
+    assert "Turn over for {seat0}: all dice used" in texts(events)
+    assert not any("unused" in text or "pays" in text for text in texts(events))
+    assert after["coins"] == [5, 5] and (after["phase"], after["current"]) == ("roll", B)
 
 
 def test_r18_same_number_twice_not_back_and_forth():

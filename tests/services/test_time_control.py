@@ -230,6 +230,26 @@ def test_a_short_gap_moves_no_deadline_and_a_long_one_moves_each_by_the_gap(time
     assert seats(client, table_id)[1][1] is None
 
 
+def test_a_gap_with_no_timed_game_running_is_logged_as_information_not_a_warning(timed_client, caplog):
+    """An ordinary restart warned "the move deadlines of 0 running game(s) moved on"."""
+    ctx = timed_client.app.state.ctx
+    now = utcnow()
+    timed_client.portal.call(downtime.beat, ctx, now)
+    with caplog.at_level("INFO", logger=downtime.__name__):
+        assert timed_client.portal.call(downtime.resume_clocks, ctx, now + timedelta(minutes=10)) is None
+    [record] = [record for record in caplog.records if "no leader ran" in record.getMessage()]
+    assert record.levelname == "INFO" and "0 running game(s)" in record.getMessage()
+
+    ana, bo = Player(timed_client, "Ana"), Player(timed_client, "Bo")
+    started_table(ana, [bo], move_seconds=60)
+    caplog.clear()
+    timed_client.portal.call(downtime.beat, ctx, now)
+    with caplog.at_level("INFO", logger=downtime.__name__):
+        assert timed_client.portal.call(downtime.resume_clocks, ctx, now + timedelta(minutes=10)) is not None
+    [record] = [record for record in caplog.records if "no leader ran" in record.getMessage()]
+    assert record.levelname == "WARNING" and "1 running game(s)" in record.getMessage()
+
+
 def test_person_cannot_move_while_a_bot_plays_their_seat(client):
     ana, bo = Player(client, "Ana"), Player(client, "Bo")
     table_id = started_table(ana, [bo], ruleset="toy-sealed-bids")
@@ -270,9 +290,9 @@ def test_an_unanswered_nomadi_offer_times_out_to_decline_and_the_owner_keeps_the
     assert after["view"]["players"][owner]["cards"] == games[0]["view"]["players"][owner]["cards"]  # declined
     texts = [entry["text"] for entry in after["log"] if entry["version"] == version + 1]
     assert "declin" in texts[0]
-    # R-30b: the mover's turn goes on, unless none of their unused dice can be used (R-17), which
+    # R-30b: the mover's turn goes on, unless none of their dice is left or can be used (R-17), which
     # the log then says; in a 2-player game the turn passes to the owner.
-    turn_ended = any("turn ends: no unused die can be used" in text for text in texts)
+    turn_ended = any(text.startswith("Turn over for ") for text in texts)
     expected = owner if turn_ended else mover
     assert after["to_act"] == [expected] and after["view"]["current"] == expected
     assert after["view"]["phase"] == ("roll" if turn_ended else "move")

@@ -604,8 +604,9 @@ def _use_die(state: NomadiState, board: Board, seat: Seat, move: UseDie, events:
     stone = state["stones"][stone_id]
     stone["cell"] = list(landing)
     state["history"].append(move_record(stone_id, move.die, list(origin), list(landing)))
-    whose = "their own" if stone["owner"] == seat else f"{{seat{stone['owner']}}}'s"
-    events.append(Event.trusted(f"{{seat{seat}}} moves {whose} stone from {{origin}} to {{landing}} with a {{die}}",
+    # A name is never followed by "'s": a bot's is "Ada (bot)" (app/rulesets/base.py, arg_text).
+    whose = "" if stone["owner"] == seat else f" owned by {{seat{stone['owner']}}}"
+    events.append(Event.trusted(f"{{seat{seat}}} moves a stone{whose} from {{origin}} to {{landing}} with a {{die}}",
                         args={"origin": place_arg(origin), "landing": place_arg(landing), "die": amount(move.die)}))
     resolve(state, board, seat, stone_id, origin, landing, events)
     if state["arrivals"] >= ENDING_ARRIVAL:
@@ -626,7 +627,8 @@ def _continue_turn(state: NomadiState, board: Board, seat: Seat, events: list[Ev
     if _dice_moves(state, position if position is not None else caravan(state, board)):
         state["phase"] = "move"
     else:
-        _end_turn(state, board, seat, state["used"].count(False), "no unused die can be used", events)
+        unused = state["used"].count(False)
+        _end_turn(state, board, seat, unused, "no unused die can be used" if unused else "all dice used", events)
 
 
 # -- the card offer (R-30b, R-41b) ------------------------------------------------------------
@@ -754,7 +756,7 @@ def _end_turn(state: NomadiState, board: Board, seat: Seat, unused: int, why: st
     """Spec R-17: 1 coin per unused die to the bank; then the next seat, or the turn limit."""
     if unused:
         pay_in(state, seat, unused, "{dice} (R-17)", events, {"dice": amount(unused, "unused die" if unused == 1 else "unused dice")})
-    events.append(Event.trusted(f"{{seat{seat}}}'s turn ends: {why}"))
+    events.append(Event.trusted(f"Turn over for {{seat{seat}}}: {why}"))
     if state["turn"] >= state["options"]["turn_limit"]:
         _end_game(state, TURN_LIMIT_REACHED, events, {"turns": amount(state["options"]["turn_limit"], "turns")})
     else:

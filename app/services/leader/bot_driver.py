@@ -138,7 +138,7 @@ class BotDriver:
         self._stopped.set()
         await wind_down(list(self._tasks.values()))
         if self._pool is not None:
-            self._pool.shutdown()
+            await asyncio.to_thread(self._pool.shutdown, True)
 
     async def _drive(self, game_id: int, swept: bool = False) -> None:
         try:

@@ -84,8 +84,10 @@ async def resume_clocks(ctx: Context, now: datetime | None = None) -> timedelta 
                                           .values(deadline=deadline + gap))
                 await session.commit()
             moved.append(game_id)
-        log.warning("no leader ran for %.0f s (last heartbeat %s): the move deadlines of %d running game(s) "
-                    "moved on by that much", gap.total_seconds(), last, len(moved))
+        # An ordinary restart with no timed game running is not worth a warning.
+        log.log(logging.WARNING if moved else logging.INFO,
+                "no leader ran for %.0f s (last heartbeat %s): the move deadlines of %d running game(s) "
+                "moved on by that much", gap.total_seconds(), last, len(moved))
     await beat(ctx, now)
     for game_id in moved:
         await ctx.fanout.publish(game_id, Marker.SEATING_CHANGED)

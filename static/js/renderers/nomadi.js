@@ -719,7 +719,7 @@ function coinWords(amount) {
 /**
  * The renderer hook of "Confirm my moves" (move-preview.js): `move` (one of `frame.legal`) in one
  * sentence in the log's words ("Move your stone from Q17 to Q14 with a 3"; the log says "Ana moves
- * their own stone from Q17 to Q14 with a 3") and `draw(root)`, which draws it on the board in
+ * a stone from Q17 to Q14 with a 3") and `draw(root)`, which draws it on the board in
  * `root`: a ghost stone or card on its cell, the stone's path with the die on it, six dashed dice
  * for a roll, the unused dice paid for at the end of a turn, the offered card, the coins given.
  */
