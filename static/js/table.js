@@ -16,7 +16,7 @@ import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
-import { countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, isSeated as isSeatedIn, myTakeover as takeoverOfMine,
+import { askedOf, countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, isSeated as isSeatedIn, myTakeover as takeoverOfMine,
   playerName as playerNameIn } from "./table-players.js";
 import { drawResult } from "./table-result.js";
 import { turnAlerts } from "./turn-alerts.js";
@@ -495,7 +495,7 @@ function myTakeover() {
 
 /** What the players' panel draws from (table-players.js). */
 function moment() {
-  return { frame, table, account, online, ratings };
+  return { frame, table, account, online, ratings, renderer };
 }
 
 function drawPlayers() {
@@ -575,7 +575,8 @@ function drawTurn(myTurn, toAct) {
       : winners.length > 1 ? t("Game over — {names} share the win!", { names: listOf(winners) }) : t("Game over — {name} wins!", { name: winners[0] });
     kind = "over";
   } else if (myTurn) {
-    text = pending ? t("Sending your move…") : connection === "live" ? t("Your turn") : t("Your turn (waiting for the connection)");
+    const asked = askedOf(renderer, frame, frame.seat);
+    text = pending ? t("Sending your move…") : connection !== "live" ? t("Your turn (waiting for the connection)") : asked ? asked.banner : t("Your turn");
     kind = "yours";
     clock = countdown(frame, frame.seat);
   } else if (toAct.length) {
