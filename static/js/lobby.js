@@ -103,7 +103,7 @@ function choosePace() {
     elements.moveSeconds,
     choices.map((choice) =>
       h("option", { value: valueOf(choice), selected: kept === null ? choice.seconds === usual : valueOf(choice) === kept },
-        choice.seconds === usual && usual !== null && entry.pace === "live" && game ? t("{clock} (usual for {game})", { clock: choice.label, game: gameTitle(game) }) : choice.label),
+        choice.seconds === usual && usual !== null && entry.pace === "live" && game ? t("{clock} (usual)", { clock: choice.label }) : choice.label),
     ),
   );
   elements.paceHint.textContent = paceHint(entry.pace, elements.moveSeconds.value !== "");

@@ -4,8 +4,8 @@
 // state frame's `undo`). A move held for Confirm is named in one sentence, in the words of the
 // game's log, and drawn on the board by the renderer's `preview` hook (move-preview.js). A renderer
 // that shows a move before sending it and asks itself (it exports `confirmsMoves`, like Nimalia's)
-// is not asked twice. When Undo can no longer be used, the bar says why where the button was. It
-// decides no rule: the server judges every move and every undo.
+// is not asked twice. When the player's own move took Undo away, the bar says so where the button
+// was, in one short line that never moves the board. It decides no rule: the server judges every move and every undo.
 
 import { api } from "./api.js";
 import { h, replaceChildren } from "./dom.js";
@@ -158,7 +158,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
 
   /**
    * Draw the bar: `seated` (a person at a running game), `canUndo` (the server allows it now),
-   * `undoGone`: why Undo, offered before, is no longer possible (the server's words), or null.
+   * `undoGone`: a short note, in Undo's place, that the move just played cannot be taken back, or null.
    */
   function render({ seated, canUndo, undoGone: why = null }) {
     bar.hidden = !seated;
@@ -167,10 +167,10 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
       return;
     }
     // The board stays where the finger tapped it while a move waits for Confirm: where the bar's
-    // question takes less room than what it replaces (a two-line "Undo is no longer possible" on a
-    // phone), the bar keeps that room (and gives it back once the move is confirmed or cancelled).
+    // question takes less room than what it replaces, the bar keeps that room (and gives it back
+    // once the move is confirmed or cancelled).
     const boardTop = proposal && bar.dataset.state !== "confirming" ? board.getBoundingClientRect().top : null;
-    bar.dataset.state = proposal ? "confirming" : canUndo ? "undo" : "idle";
+    bar.dataset.state = proposal ? "confirming" : canUndo ? "undo" : why ? "undo-gone" : "idle";
     if (!proposal) bar.style.minHeight = "";
     if (proposal) {
       const words = describe(proposal);
@@ -179,7 +179,7 @@ export function mountMoveBar({ board, send, undo, redraw, describe, ownConfirm =
       const rise = boardTop === null ? 0 : boardTop - board.getBoundingClientRect().top;
       if (rise > 0) bar.style.minHeight = `${bar.getBoundingClientRect().height + rise}px`;
     } else {
-      undoGone.textContent = why ? t("Undo is no longer possible: {reason}.", { reason: why }) : "";
+      undoGone.textContent = why || "";
       replaceChildren(bar, setting, canUndo ? takeBack : why ? undoGone : null);
     }
   }

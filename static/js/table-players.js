@@ -16,6 +16,8 @@ import { fill, keep } from "./words.js";
  * @property {any} account the signed-in account, or null
  * @property {number[] | null} online the seats with the game open (null until the socket says)
  * @property {any} ratings `{rated, seats}` of the table (ratings.js), or null until loaded
+ * @property {import("./renderers/contract.js").Renderer | null} [renderer] the game's renderer,
+ *   whose `asked` hook may name what a seat to act is asked to do
  */
 
 /**
@@ -149,11 +151,22 @@ export function drawAway(container, moment, onHandOver) {
 }
 
 /**
+ * What `seat`, to act in `frame`, is asked to do by the renderer's `asked` hook, or null (plainly to play).
+ * @param {import("./renderers/contract.js").Renderer | null | undefined} renderer
+ * @param {any} frame
+ * @param {number} seat
+ * @returns {import("./renderers/contract.js").AskedWords | null}
+ */
+export function askedOf(renderer, frame, seat) {
+  return renderer && renderer.asked ? renderer.asked(frame, seat) : null;
+}
+
+/**
  * One line of the players' list: presence, seat number, name, rating, badges, countdown and score.
  * @param {TableMoment} moment
  * @param {any} player
  */
-function playerLine({ frame, online, ratings }, player) {
+function playerLine({ frame, online, ratings, renderer }, player) {
   const result = frame.result;
   const running = frame.status === "running";
   const acting = running && (frame.to_act || []).includes(player.seat);
@@ -185,7 +198,7 @@ function playerLine({ frame, online, ratings }, player) {
       { class: "player-main" },
       h("span", { class: "player-name" }, personName(player.name), player.seat === frame.seat ? ` ${t("(you)")}` : ""),
       rating ? h("span", { class: "player-rating muted", "data-rating-seat": String(player.seat), title: ratings.rated ? t("Rating in this game") : t("Rating in this game (this table is friendly: not rated)") }, ratingText(rating)) : null,
-      acting ? h("span", { class: "badge badge-turn" }, t("to play")) : null,
+      acting ? h("span", { class: "badge badge-turn" }, askedOf(renderer, frame, player.seat)?.badge || t("to play")) : null,
       player.away_since && !player.takeover && !player.bot ? h("span", { class: "badge badge-away", "data-away": "" }, t("away")) : null,
       player.takeover ? h("span", { class: `badge badge-takeover takeover-${player.takeover}`, "data-takeover-label": "" }, takeoverLabel(player.takeover, running)) : null,
     ),

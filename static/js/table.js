@@ -16,7 +16,7 @@ import { agreedText } from "./options-form.js";
 import { mountRematch } from "./rematch.js";
 import { mountReplay } from "./replay.js";
 import { mountSession } from "./session.js";
-import { countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, isSeated as isSeatedIn, myTakeover as takeoverOfMine,
+import { askedOf, countdown, drawAway as drawAwayNotices, drawPlayers as drawPlayerList, isSeated as isSeatedIn, myTakeover as takeoverOfMine,
   playerName as playerNameIn } from "./table-players.js";
 import { drawResult } from "./table-result.js";
 import { turnAlerts } from "./turn-alerts.js";
@@ -56,8 +56,8 @@ let ratingsFor = null; // the status ratings were last asked for: again when the
 let connection = "connecting";
 let frame = null; // the last state frame drawn
 let online = null; // seats with the game open (null until the socket tells us)
-let pending = null; // {id, version, timer, what}: a move (or undo) sent and not yet answered by a state
-let undoGone = null; // why Undo, offered before (or expected after my move), cannot be used now; null: nothing to explain
+let pending = null; // {id, version, timer, what, undoOffered}: a move (or undo) sent and not yet answered by a state
+let undoGone = null; // the note that my move just played cannot be taken back (Undo was offered before it); null: none
 let undoGoneTimer = undefined; // clears undoGone (explainUndoGone)
 let seatBackTold = false; // the opening notice said the bot moved for me: the seat's return need not say it again
 let moveBar = null; // "Confirm my moves" and "Undo" above the board (move-bar.js)
@@ -333,21 +333,17 @@ function drawSoon() {
 }
 
 /**
- * Why Undo is gone, in the server's words (app/services/games/undo.py), when it was offered before or my
- * own move has just been answered: the bar says so where the button was instead of dropping it.
+ * Whether to say that my move just answered cannot be taken back: only when Undo was offered as I
+ * sent it (so the button's going needs a reason), never for another player's move (their acting
+ * is plain to see) nor at the start of a turn. A move that could be taken back clears the note.
  */
 function noteUndo(next) {
   if (!frame || next.version <= frame.version || next.undo) {
     if (next.undo) explainUndoGone(null);
     return;
   }
-  if (pending && pending.what === "undo") return; // my own take-back: nothing to explain
-  const mine = pending && pending.what === "move" && next.version > pending.version;
-  if (mine && next.version === pending.version + 1) {
-    explainUndoGone(t("your last move cannot be taken back: it showed something new (dice, a card, a secret choice) or the rules allow no take-back"));
-  } else if (frame.undo || mine) {
-    explainUndoGone(t("another player has acted since your last move"));
-  }
+  const mine = pending && pending.what === "move" && next.version === pending.version + 1;
+  explainUndoGone(mine && pending.undoOffered ? t("This move cannot be undone.") : null);
 }
 
 /** Tell a person who takes their seat back from the bot (they left, ran out of time or were away)
@@ -385,8 +381,8 @@ function noteBotMovesSinceLastVisit(next, fullLog) {
   }
 }
 
-/** Say in the move bar why Undo went (null: say nothing), for UNDO_GONE_MS: long enough to read
- * when the button vanishes, not for the whole next turn, where it only pushed the board down. */
+/** Say in the move bar, where Undo was, that it went (null: say nothing), for UNDO_GONE_MS: long
+ * enough to read when the button vanishes, not for the whole next turn. */
 function explainUndoGone(why) {
   undoGone = why;
   clearTimeout(undoGoneTimer);
@@ -430,7 +426,7 @@ function sendFrame(build, what) {
     socket.hello();
     draw();
   }, MOVE_TIMEOUT_MS);
-  pending = { id, version: frame.version, timer, what };
+  pending = { id, version: frame.version, timer, what, undoOffered: Boolean(frame.undo) };
   if (what === "move") explainUndoGone(null); // a new move: the old reason no longer applies
   draw();
 }
@@ -499,7 +495,7 @@ function myTakeover() {
 
 /** What the players' panel draws from (table-players.js). */
 function moment() {
-  return { frame, table, account, online, ratings };
+  return { frame, table, account, online, ratings, renderer };
 }
 
 function drawPlayers() {
@@ -579,7 +575,8 @@ function drawTurn(myTurn, toAct) {
       : winners.length > 1 ? t("Game over — {names} share the win!", { names: listOf(winners) }) : t("Game over — {name} wins!", { name: winners[0] });
     kind = "over";
   } else if (myTurn) {
-    text = pending ? t("Sending your move…") : connection === "live" ? t("Your turn") : t("Your turn (waiting for the connection)");
+    const asked = askedOf(renderer, frame, frame.seat);
+    text = pending ? t("Sending your move…") : connection !== "live" ? t("Your turn (waiting for the connection)") : asked ? asked.banner : t("Your turn");
     kind = "yours";
     clock = countdown(frame, frame.seat);
   } else if (toAct.length) {

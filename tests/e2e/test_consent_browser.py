@@ -202,7 +202,7 @@ def test_the_options_agreed_are_shown_on_the_lobby_card_the_invitation_the_waiti
     # Each game proposes its own time per move for a live table; the host may choose another.
     ana.select_option("#ruleset", "heroes")
     expect(ana.locator("#move-seconds")).to_have_value("300")
-    expect(ana.locator("#move-seconds option:checked")).to_have_text("5 min per move (usual for Heroes of Land, Air & Sea)")
+    expect(ana.locator("#move-seconds option:checked")).to_have_text("5 min per move (usual)")
     ana.select_option("#ruleset", "nimalia")
     expect(ana.locator("#move-seconds")).to_have_value("60")
     ana.select_option("#ruleset", "nomadi")

@@ -168,6 +168,8 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
     for page in players:
         expect(page.locator(".nomadi-board [data-stone]")).to_have_count(PLACEMENTS)
         expect(page.locator(".nomadi-phase")).to_have_attribute("data-phase", "roll")
+    # a red die's meaning is in the legend too, not only in a tooltip a phone cannot show
+    expect(alice.locator("#board .nomadi-legend")).to_contain_text("red die = no stone can use it now")
 
     # A few dice turns by clicking: roll, then stone and destination for each die.
     for _ in range(CLICKED_TURNS):
@@ -211,6 +213,11 @@ def test_two_players_roll_move_and_offer_a_card_through_the_browser(live_server,
     answer = owner_page.locator('[data-offer-stage="answer"]')
     expect(answer).to_be_visible()
     expect(answer).to_contain_text("claiming it is worth +3")
+    # the turn banner and the players' panel say what the game's panel says: the owner is to answer
+    expect(owner_page.locator("#turn .turn-text")).to_have_text("Your turn to answer")
+    for page in watchers:
+        expect(page.locator(f'#players [data-seat="{offer["owner"]}"] .badge-turn')).to_have_text("to answer")
+        expect(page.locator(f'[data-player-seat="{offer["owner"]}"] .badge-turn')).to_have_text("to answer")
     assert inspected not in owner_page.content() and inspected not in carol.content()
     expect(carol.locator('[data-offer-stage="answer-watch"]')).to_contain_text("claiming it is worth +3")
     for page in watchers:

@@ -11,6 +11,7 @@ account could not take stays in that browser and is sent again when the page loa
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 
@@ -184,3 +185,96 @@ def test_a_choice_the_account_did_not_take_stays_in_this_browser_and_is_sent_aga
     expect(setting).not_to_be_checked()
     assert confirm_setting_of(cora, base) is False
     assert server_game(cora, base, table_id)["status"] == "running"
+
+
+# the tops, in the page, of the board's area (the game's prompt, dice and board, under the move
+# bar) and of the board itself
+TOPS = "['#board', '#board .game-board'].map(s => document.querySelector(s).getBoundingClientRect().top + window.scrollY)"
+SCREENS = {
+    "desktop": {"width": 1280, "height": 800},
+    "phone": {"width": 390, "height": 844, "touch": True, "is_mobile": True, "device_scale_factor": 2},
+}
+
+
+def hide_undo_when_asked(page) -> dict:
+    """Route ``page``'s game socket through the test: while ``switch["on"]``, a state frame that
+    offers Undo arrives saying it may not (as for a move that showed something new). The switch."""
+    switch = {"on": False}
+
+    def between(ws):
+        server = ws.connect_to_server()
+
+        def from_server(message):
+            frame = json.loads(message) if isinstance(message, str) else None
+            if switch["on"] and frame and frame.get("type") == "state" and frame.get("undo"):
+                frame["undo"] = False
+                message = json.dumps(frame)
+            ws.send(message)
+
+        ws.on_message(lambda message: server.send(message))
+        server.on_message(from_server)
+
+    page.route_web_socket(re.compile(r".*/ws/games/.*"), between)
+    return switch
+
+
+def use_a_die_by_clicking(page, base: str, table_id: str) -> None:
+    """Click the first movable stone the server lists, then its first target."""
+    before = version_of(page)
+    move = next(move for move in server_game(page, base, table_id)["legal"] if move["type"] == "move")
+    stone = page.locator(f'.nomadi-board [data-stone="{move["stone"][0]},{move["stone"][1]}"]')
+    if stone.get_attribute("aria-pressed") != "true":
+        stone.click()
+    page.click(f'.nomadi-board [data-target="{move["to"][0]},{move["to"][1]}"]')
+    wait_for_version([page], before + 1)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_undo_notice_only_after_my_own_move_took_undo_away_and_the_board_never_moves(live_server, chromium, screen):
+    """No note at the start of a turn (another player acted: plain to see) nor after a roll (a roll
+    shows dice: it is final by nature); a short note, in Undo's place, when a move of mine took away
+    the Undo offered before it. The move bar never pushes the board's area down, on a desktop and a
+    phone; on a desktop, where the prompt and the dice stand beside the board, the board stays put."""
+    base = live_server
+    ana = sign_in(chromium, base, "Ana", **SCREENS[screen])
+    bo = sign_in(chromium, base, "Bo")
+    options = {"first_player": "host", "card_placement": "random"}
+    table_id = ana.request.post(f"{base}/api/tables", data={"ruleset": "nomadi", "seats": 2, "options": options}).json()["id"]
+    assert bo.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
+    assert ana.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    switch = hide_undo_when_asked(ana)
+    ana.goto(f"{base}/tables/{table_id}")
+    expect(ana.locator("body")).to_have_attribute("data-connection", "live")
+    ana.locator("#confirm-moves").uncheck()  # moves go at once: this test is about what follows them
+    # the stones placed through REST while Ana's page is open: her Undo comes and goes as Bo places
+    for _ in range(100):
+        games = [server_game(page, base, table_id) for page in (ana, bo)]
+        if any(move["type"] == "roll" for move in games[0]["legal"]):
+            break
+        page, game = next((page, game) for page, game in zip((ana, bo), games) if game["legal"])
+        move_by_rest(page, base, table_id, game["legal"][0])
+    wait_for_version([ana], games[0]["version"])
+    expect(ana.locator("#undo-gone")).to_have_count(0)
+    expect(ana.locator("#move-bar")).to_have_attribute("data-state", "idle")
+    tops = {"turn start": ana.evaluate(TOPS)}
+
+    ana.click('[data-action="roll"]')
+    wait_for_version([ana], games[0]["version"] + 1)
+    expect(ana.locator("#undo-gone")).to_have_count(0)
+    tops["after the roll"] = ana.evaluate(TOPS)
+
+    use_a_die_by_clicking(ana, base, table_id)
+    expect(ana.locator("#undo-move")).to_be_visible()
+    tops["after a die, Undo offered"] = ana.evaluate(TOPS)
+
+    switch["on"] = True  # the next die shows something new: Undo goes
+    use_a_die_by_clicking(ana, base, table_id)
+    expect(ana.locator("#undo-move")).to_have_count(0)
+    expect(ana.locator("#undo-gone")).to_have_text("This move cannot be undone.")
+    expect(ana.locator("#move-bar")).to_have_attribute("data-state", "undo-gone")
+    tops["after a die, Undo gone"] = ana.evaluate(TOPS)
+    areas = [area for area, _ in tops.values()]
+    assert max(areas) - min(areas) <= 1, f"the board's area moved: {tops}"
+    if screen == "desktop":
+        boards = [board for _, board in tops.values()]
+        assert max(boards) - min(boards) <= 1, f"the board moved: {tops}"

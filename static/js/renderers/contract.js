@@ -75,6 +75,15 @@
  *   a legal move in words, for the move bar's question
  * @property {(frame: StateFrame, move: Move) => MovePreview | null} [preview] the preview of a
  *   move held for "Confirm my moves" (null: the table's own words)
+ * @property {(frame: StateFrame, seat: number) => AskedWords | null} [asked] what `seat`, one of
+ *   `frame.to_act`, is asked to do when it is not simply "to play" (null: "Your turn", "to play")
+ */
+
+/**
+ * What a seat to act is asked to do, in the words of the turn banner and the players' panel.
+ * @typedef {object} AskedWords
+ * @property {string} banner the banner of the asked seat's own page, like "Your turn to answer"
+ * @property {string} badge the seat's badge in the players' panel, like "to answer"
  */
 
 export {};

@@ -559,7 +559,9 @@ function drawLegend() {
     h("span", { class: "legend-swatch legend-goal" }),
     ` ${t("goal")} · `,
     h("span", { class: "legend-swatch legend-water" }),
-    ` ${t("water source · starred card = a face-down card · brown line = chasm · arrows = this turn's moves · purple = the last move")}`,
+    ` ${t("water source · starred card = a face-down card · brown line = chasm · arrows = this turn's moves · purple = the last move")} · `,
+    h("span", { class: "legend-swatch legend-stuck-die" }),
+    ` ${t("red die = no stone can use it now")}`,
   );
 }
 
@@ -714,6 +716,16 @@ export function render(container, frame, { sendMove, disabled = false, readOnly 
 
 function coinWords(amount) {
   return tn("{n} coin", "{n} coins", amount);
+}
+
+/**
+ * The renderer hook of the turn banner and the players' panel: a seat answering a card offer is
+ * asked "to answer", as the game's panel says, not "to play".
+ * @type {NonNullable<import("./contract.js").Renderer["asked"]>}
+ */
+export function asked(frame) {
+  const view = frame.view || {};
+  return view.phase === "answer" ? { banner: t("Your turn to answer"), badge: t("to answer") } : null;
 }
 
 /**
