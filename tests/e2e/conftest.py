@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.support.server import ServerProcess
 
@@ -27,6 +28,11 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 SERVER_START_SECONDS = 120  # a limit, never a target: a loaded 2-core machine imports slowly
+EXPECT_SECONDS = 20
+"""How long an ``expect`` waits for its condition (Playwright's default is 5 s).  A limit, never a
+target: it only delays a failure, and on a loaded 2-core machine a start, a bot's move or a
+redraw can take longer than 5 s (a started game was seen to reach "running" later than that)."""
+expect.set_options(timeout=EXPECT_SECONDS * 1000)
 
 
 @contextmanager
