@@ -54,8 +54,8 @@ def test_host_seats_an_easy_a_medium_and_a_strong_bot(live_server, chromium):
     labels = menu.locator("option").evaluate_all("options => options.map(option => [option.value, option.textContent, option.title])")
     assert [label[:2] for label in labels] == [["easy", "Easy bot"], ["medium", "Medium bot"], ["strong", "Strong bot"]]
     assert all(label[2] for label in labels), labels  # each with its line
-    expect(page.locator('[data-bot-level-line="1"]')).to_contain_text("fair opponent")  # medium is preselected
-    for seat, level, words in ((1, "easy", "learning"), (2, "medium", "fair opponent"), (3, "strong", "several moves ahead")):
+    expect(page.locator('[data-bot-level-line="1"]')).to_contain_text("fair challenge")  # medium is preselected
+    for seat, level, words in ((1, "easy", "beginner"), (2, "medium", "fair challenge"), (3, "strong", "several moves ahead")):
         page.select_option(f'[data-bot-level="{seat}"]', level)
         expect(page.locator(f'[data-bot-level-line="{seat}"]')).to_contain_text(words)
         page.click(f'[data-action="add-bot-{seat}"]')
