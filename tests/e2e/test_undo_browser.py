@@ -278,3 +278,35 @@ def test_undo_notice_only_after_my_own_move_took_undo_away_and_the_board_never_m
     if screen == "desktop":
         boards = [board for _, board in tops.values()]
         assert max(boards) - min(boards) <= 1, f"the board moved: {tops}"
+
+
+def test_on_a_phone_the_nomadi_board_stays_put_while_a_stone_is_picked_and_dropped(live_server, chromium):
+    """The prompt above the board on one column says two lines ("use your dice...") or three ("click
+    a highlighted cell to move the stone on ..."): it keeps three lines' room while dice are used."""
+    base = live_server
+    ana = sign_in(chromium, base, "Ana", **SCREENS["phone"])
+    bo = sign_in(chromium, base, "Bo")
+    options = {"first_player": "host", "card_placement": "random"}
+    table_id = ana.request.post(f"{base}/api/tables", data={"ruleset": "nomadi", "seats": 2, "options": options}).json()["id"]
+    assert bo.request.post(f"{base}/api/tables/{table_id}/join", data={}).ok
+    assert ana.request.post(f"{base}/api/tables/{table_id}/start", data={}).ok
+    for _ in range(100):  # the stones placed through REST, up to Ana's roll
+        games = [server_game(page, base, table_id) for page in (ana, bo)]
+        if any(move["type"] == "roll" for move in games[0]["legal"]):
+            break
+        page, game = next((page, game) for page, game in zip((ana, bo), games) if game["legal"])
+        move_by_rest(page, base, table_id, game["legal"][0])
+    move_by_rest(ana, base, table_id, {"type": "roll"})
+    ana.goto(f"{base}/tables/{table_id}")
+    expect(ana.locator("body")).to_have_attribute("data-connection", "live")
+    expect(ana.locator("#nomadi-prompt")).to_contain_text("one at a time")
+    before = ana.evaluate(TOPS)[1]
+    move = next(move for move in server_game(ana, base, table_id)["legal"] if move["type"] == "move")
+    stone = ana.locator(f'.nomadi-board [data-stone="{move["stone"][0]},{move["stone"][1]}"]')
+    stone.click()
+    expect(ana.locator("#nomadi-prompt")).to_contain_text("Click a highlighted cell")
+    picked = ana.evaluate(TOPS)[1]
+    stone.click()  # dropped again
+    expect(ana.locator("#nomadi-prompt")).to_contain_text("one at a time")
+    dropped = ana.evaluate(TOPS)[1]
+    assert abs(picked - before) <= 1 and abs(dropped - before) <= 1, (before, picked, dropped)

@@ -852,7 +852,7 @@ function answerText(frame, view, type, offerCell) {
 }
 
 function drawControls(frame, view, legal, ui, disabled, redraw, send) {
-  const controls = h("div", { class: "move-controls nomadi-controls", role: "group", "aria-label": t("Your move") }, h("p", { class: "prompt", id: "nomadi-prompt" }, prompt(frame, view, legal, ui)));
+  const controls = h("div", { class: "move-controls nomadi-controls", role: "group", "aria-label": t("Your move") }, h("p", { class: legal.some((move) => move.type === "move") ? "prompt prompt-dice" : "prompt", id: "nomadi-prompt" }, prompt(frame, view, legal, ui)));
   const types = new Set(legal.map((move) => move.type));
   const buttons = [];
   if (types.has("roll")) {
