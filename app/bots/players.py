@@ -511,12 +511,11 @@ def plan_turn(ruleset: Ruleset, world: Any, seat: Seat, legal: list[MoveModel], 
                 best_value, best_index = value, index
         if not going:
             break
+        going.sort(key=lambda item: -item[0])  # stable: equal values keep the order of legal
         if deadline is not None and time.monotonic() > deadline:  # the budget is spent: the best so far
-            going.sort(key=lambda item: -item[0])
             if best_index is None or going[0][0] > best_value:
                 best_index = going[0][1]
             break
-        going.sort(key=lambda item: -item[0])  # stable: equal values keep the order of legal
         frontier = []
         for value, index, state in _distinct(going, width):
             moves = ruleset.legal_moves(state, seat)

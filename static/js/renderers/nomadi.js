@@ -490,7 +490,7 @@ function drawPanel(frame, view) {
         swatch(colour, player.seat),
         h("strong", {}, playerName(frame, player.seat)),
         player.seat === frame.seat ? h("span", { class: "muted" }, ` ${t("(you)")}`) : null,
-        toAct ? h("span", { class: "badge badge-turn" }, view.phase === "answer" ? t("to answer") : t("to play")) : null,
+        toAct ? h("span", { class: "badge badge-turn" }, asked(frame, player.seat)?.badge || t("to play")) : null,
       ),
       h(
         "dl",
